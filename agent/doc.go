@@ -1,0 +1,11 @@
+// Package agent owns the coding agent: an explicit eino compose.Graph (model
+// node ⇄ tools node) whose conversation persists across turns, the model
+// providers (any OpenAI-compatible server, Anthropic, the offline demo), the
+// system prompt, permissions, retries and headless mode.
+//
+// A turn produces one ordered stream of [Event]s. Every event about a tool
+// call carries that call's ID, so a consumer (the UI's router, headless
+// output) can route it without knowing anything about the graph. The agent
+// knows no widget: user intent comes back through Session methods (Run,
+// Cancel via the run's context, Approve).
+package agent

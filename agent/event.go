@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// EventType names an event; the names are also the stream-json "type" values
+// where headless mode prints them directly.
+type EventType string
+
+const (
+	// EventTurnStarted opens a turn. Text is the user's message.
+	EventTurnStarted EventType = "turn_started"
+	// EventText is a delta of the answer's text.
+	EventText EventType = "text"
+	// EventReasoning is a delta of the model's reasoning.
+	EventReasoning EventType = "reasoning"
+	// EventToolCallStarted: the model began a call {ID, Name}.
+	EventToolCallStarted EventType = "tool_call_started"
+	// EventToolArgs: a fragment of the call's JSON arguments {ID, Text}.
+	EventToolArgs EventType = "tool_args"
+	// EventToolCallReady: the call's arguments are complete {ID, Name, Args}.
+	EventToolCallReady EventType = "tool_call_ready"
+	// EventPermissionAsked: the call waits for Session.Approve {ID, Name, Permission}.
+	EventPermissionAsked EventType = "permission_asked"
+	// EventPermissionAnswered: the answer that was taken {ID, Name, Answer}.
+	EventPermissionAnswered EventType = "permission_answered"
+	// EventToolRunStarted: the tool began to run {ID, Name, Action}.
+	EventToolRunStarted EventType = "tool_run_started"
+	// EventToolOutput: a chunk of streamed output {ID, Text}.
+	EventToolOutput EventType = "tool_output"
+	// EventToolUpdate: a typed payload from the tool {ID, Data: tools.FileViewed | tools.FileChanged | tools.TodosChanged | ...}.
+	EventToolUpdate EventType = "tool_update"
+	// EventToolRunEnded: the call finished {ID, Name, Result, IsError, Duration}.
+	// Every EventToolCallStarted is eventually matched by one EventToolRunEnded,
+	// also when the call was denied, failed to parse or was cancelled.
+	EventToolRunEnded EventType = "tool_run_ended"
+	// EventRetry: the model request failed and will be retried {Retry}.
+	EventRetry EventType = "retry"
+	// EventTurnEnded closes a turn {Usage, SessionUsage, Duration, Err if the turn failed}.
+	// It is always the last event of a run's stream.
+	EventTurnEnded EventType = "turn_ended"
+	// EventError reports a problem the user should see {Err}; the turn may go on or end.
+	EventError EventType = "error"
+	// EventInfo is a notice for the user that is not an error {Text}, e.g. "running on the demo model".
+	EventInfo EventType = "info"
+)
+
+// Event is one item of a turn's stream. Which fields are set depends on Type
+// (see the constants).
+type Event struct {
+	Type EventType
+	// ID is the tool-call ID for every tool event.
+	ID   string
+	Name string
+
+	Text string // text/reasoning delta, argument fragment, tool output chunk, info
+	Args string // complete JSON arguments (EventToolCallReady)
+
+	Action     *tools.Action      // what the call does (EventToolRunStarted, EventPermissionAsked)
+	Permission *PermissionRequest // EventPermissionAsked
+	Answer     *Answer            // EventPermissionAnswered
+
+	Result   string        // EventToolRunEnded: the text the model receives
+	IsError  bool          // EventToolRunEnded
+	Duration time.Duration // EventToolRunEnded, EventTurnEnded
+
+	Data any // EventToolUpdate payload (see package tools)
+
+	Retry        *RetryInfo // EventRetry
+	Usage        *Usage     // EventTurnEnded: this turn
+	SessionUsage *Usage     // EventTurnEnded: the session so far
+
+	Err error // EventError, and EventTurnEnded when the turn failed
+}
+
+// RetryInfo describes one wait before a retried model request.
+type RetryInfo struct {
+	Attempt     int           // 1-based attempt that failed
+	MaxAttempts int           // attempts allowed in all
+	Wait        time.Duration // how long until the next attempt
+	Reason      string        // "rate limited (429)", "server error (502)", "connection reset"
+}
+
+// Usage counts tokens and time.
+type Usage struct {
+	InputTokens  int
+	OutputTokens int
+	CachedTokens int
+	// ContextTokens is the prompt size of the last request: how full the context window is.
+	ContextTokens int
+	Duration      time.Duration
+	// TokensPerSecond is output tokens over the time the model spent producing them.
+	TokensPerSecond float64
+	Turns           int
+	ToolCalls       int
+}

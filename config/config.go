@@ -1,0 +1,79 @@
+package config
+
+import "time"
+
+// Config is the effective configuration. Every package reads the part it needs.
+type Config struct {
+	Models      Models      `mapstructure:"models" yaml:"models"`
+	Tools       Tools       `mapstructure:"tools" yaml:"tools"`
+	Permissions Permissions `mapstructure:"permissions" yaml:"permissions"`
+	UI          UI          `mapstructure:"ui" yaml:"ui"`
+	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
+
+	// Paths, filled by Load (not keys of the file).
+	ProjectDir string `mapstructure:"-" yaml:"-"`
+	ConfigDir  string `mapstructure:"-" yaml:"-"` // $FAWN_HOME or $XDG_CONFIG_HOME/fawn
+	DataDir    string `mapstructure:"-" yaml:"-"` // $FAWN_HOME or $XDG_DATA_HOME/fawn
+}
+
+// Models holds the chat model (more roles may come).
+type Models struct {
+	Chat Model `mapstructure:"chat_model" yaml:"chat_model"`
+}
+
+// Model configures one model endpoint.
+type Model struct {
+	// Type is openai (any OpenAI-compatible server), anthropic or demo.
+	Type          string         `mapstructure:"type" yaml:"type"`
+	Model         string         `mapstructure:"model" yaml:"model"`
+	BaseURL       string         `mapstructure:"base_url" yaml:"base_url"`
+	APIKey        string         `mapstructure:"api_key" yaml:"api_key"`
+	Temperature   *float64       `mapstructure:"temperature" yaml:"temperature"`
+	MaxTokens     int            `mapstructure:"max_tokens" yaml:"max_tokens"`
+	ContextWindow int            `mapstructure:"context_window" yaml:"context_window"`
+	ExtraBody     map[string]any `mapstructure:"extra_body" yaml:"extra_body"`
+	// Timeout bounds a whole model request; StallTimeout bounds the silence between two chunks.
+	Timeout      time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	StallTimeout time.Duration `mapstructure:"stall_timeout" yaml:"stall_timeout"`
+	// Demo is set when fawn fell back to the offline demo model because no
+	// provider is configured; DemoReason says why.
+	Demo       bool   `mapstructure:"-" yaml:"-"`
+	DemoReason string `mapstructure:"-" yaml:"-"`
+}
+
+// Tools configures the agent's tools.
+type Tools struct {
+	Bash       Bash                 `mapstructure:"bash" yaml:"bash"`
+	MCPServers map[string]MCPServer `mapstructure:"mcp_servers" yaml:"mcp_servers"`
+}
+
+// Bash configures the shell tool and the terminal.
+type Bash struct {
+	Timeout    time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	Scrollback int           `mapstructure:"scrollback" yaml:"scrollback"` // lines kept by the terminal pane
+}
+
+// MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP).
+type MCPServer struct {
+	Command string            `mapstructure:"command" yaml:"command,omitempty"`
+	Args    []string          `mapstructure:"args" yaml:"args,omitempty"`
+	Env     map[string]string `mapstructure:"env" yaml:"env,omitempty"`
+	URL     string            `mapstructure:"url" yaml:"url,omitempty"`
+}
+
+// Permissions configures what asks before it runs.
+type Permissions struct {
+	Mode string `mapstructure:"mode" yaml:"mode"` // ask | accept-edits | plan | yolo
+}
+
+// UI configures the screen.
+type UI struct {
+	Theme string `mapstructure:"theme" yaml:"theme"` // dark | light
+	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1").
+	Keys map[string][]string `mapstructure:"keys" yaml:"keys"`
+}
+
+// Agent configures the agent loop.
+type Agent struct {
+	MaxSteps int `mapstructure:"max_steps" yaml:"max_steps"`
+}

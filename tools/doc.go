@@ -1,0 +1,11 @@
+// Package tools owns the agent's tools: one file per tool (text_editor, bash,
+// grep, glob, ls, tree, todo_write, plus MCP adapters), each with its
+// description to the model in a .md file beside it.
+//
+// Tools know nothing of widgets or of the agent graph. They talk to the rest
+// of fawn through three small things defined here: [Env] (the project root and
+// the state tools share within a session), [Plan] (what a call would do, so the
+// agent can ask permission before it runs), and [Emit] (typed progress events,
+// such as a file that changed, which the agent forwards tagged with the
+// tool-call ID).
+package tools

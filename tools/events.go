@@ -1,0 +1,47 @@
+package tools
+
+import "context"
+
+// The payloads a tool may Emit while it runs. The agent forwards each one,
+// tagged with the tool-call ID, to whatever the UI has attached to that ID.
+
+// FileViewed: text_editor view read Path; Start/End are 1-based lines (End -1 = to the end).
+type FileViewed struct {
+	Path       string
+	Start, End int
+}
+
+// FileChanged: an edit landed on disk. Before is nil when the file was created.
+// Command is the text_editor command that made it (create, str_replace, insert, undo_edit).
+type FileChanged struct {
+	Path          string
+	Before, After []byte
+	Command       string
+}
+
+// TodosChanged: todo_write replaced the list.
+type TodosChanged struct {
+	Items []Todo
+}
+
+// Output: a chunk of a running command's output (already ANSI-free), for the chat card.
+type Output struct {
+	Text string
+}
+
+type emitterKey struct{}
+
+// Emitter receives a tool's progress events.
+type Emitter func(ev any)
+
+// WithEmitter returns a context whose tools send their events to fn.
+func WithEmitter(ctx context.Context, fn Emitter) context.Context {
+	return context.WithValue(ctx, emitterKey{}, fn)
+}
+
+// Emit sends ev to the context's emitter, if there is one.
+func Emit(ctx context.Context, ev any) {
+	if fn, ok := ctx.Value(emitterKey{}).(Emitter); ok && fn != nil {
+		fn(ev)
+	}
+}

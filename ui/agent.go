@@ -1,0 +1,28 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// Agent is what the UI needs of the agent; *agent.Session implements it.
+type Agent interface {
+	// Run starts a turn. Its events arrive in order on the returned channel,
+	// the last one is EventTurnEnded, and then the channel is closed.
+	// Cancelling ctx (Esc) ends the turn promptly.
+	Run(ctx context.Context, prompt string) <-chan agent.Event
+	// Approve answers the permission request of tool call id; the first answer wins.
+	Approve(id string, a agent.Answer)
+	Mode() agent.Mode
+	SetMode(m agent.Mode)
+	// ModelName is "provider/model" for the status bar.
+	ModelName() string
+	// Clear forgets the conversation (/clear).
+	Clear()
+	Todos() []tools.Todo
+	Usage() agent.Usage
+	// ToolNames lists the tools the model can call (/tools).
+	ToolNames() []string
+}

@@ -1,0 +1,203 @@
+// Package keymap holds key bindings as data: one Table per context (chat,
+// editor, terminal, global), each binding naming an action, its keys and a
+// line of help. Widgets look keys up here instead of switching on them, the
+// help overlay is generated from the tables, and ui.keys in the config
+// overrides them.
+package keymap
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Binding maps keys to a named action.
+type Binding struct {
+	Action string   // "editor.save"
+	Keys   []string // "ctrl+s", "alt+1", "f1", "shift+pgup"
+	Help   string   // "Save the file"
+	Hidden bool     // left out of the help overlay
+}
+
+// Table is the bindings of one context.
+type Table struct {
+	Context  string // "Editor"
+	Bindings []Binding
+	index    map[Key]string
+}
+
+// Key is a normalised key: a tcell key (or KeyRune with its rune) plus modifiers.
+type Key struct {
+	K    tcell.Key
+	R    rune
+	Mods tcell.ModMask
+}
+
+// New builds a table; it panics on a malformed built-in key (a programming error).
+func New(context string, bindings ...Binding) *Table {
+	t := &Table{Context: context, Bindings: bindings}
+	if err := t.reindex(); err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func (t *Table) reindex() error {
+	t.index = map[Key]string{}
+	for _, b := range t.Bindings {
+		for _, s := range b.Keys {
+			k, err := Parse(s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", b.Action, err)
+			}
+			t.index[k] = b.Action
+		}
+	}
+	return nil
+}
+
+// Action returns the action bound to ev in this table, or "".
+func (t *Table) Action(ev *tcell.EventKey) string {
+	return t.index[FromEvent(ev)]
+}
+
+// Keys returns the keys bound to action, for hints ("Ctrl-S").
+func (t *Table) Keys(action string) []string {
+	for _, b := range t.Bindings {
+		if b.Action == action {
+			return b.Keys
+		}
+	}
+	return nil
+}
+
+// Override replaces the keys of the actions named in overrides that belong to
+// this table; names it does not know are returned so the caller can warn.
+func (t *Table) Override(overrides map[string][]string) (unknown []string, err error) {
+	for name, keys := range overrides {
+		found := false
+		for i := range t.Bindings {
+			if t.Bindings[i].Action == name {
+				for _, k := range keys {
+					if _, err := Parse(k); err != nil {
+						return nil, fmt.Errorf("ui.keys.%s: %w", name, err)
+					}
+				}
+				t.Bindings[i].Keys = append([]string(nil), keys...)
+				found = true
+			}
+		}
+		if !found {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(unknown)
+	return unknown, t.reindex()
+}
+
+// FromEvent normalises a tcell key event. Control keys arrive from tcell either
+// as KeyCtrlX or as a rune with ModCtrl; both normalise to the same Key.
+func FromEvent(ev *tcell.EventKey) Key {
+	k := Key{K: ev.Key(), Mods: ev.Modifiers()}
+	if k.K == tcell.KeyRune {
+		k.R = ev.Rune()
+		if k.Mods&tcell.ModShift != 0 && k.R != ' ' {
+			// Shift is already in the rune's case ('A', '?').
+			k.Mods &^= tcell.ModShift
+		}
+		if k.Mods&tcell.ModCtrl != 0 && k.R >= 'a' && k.R <= 'z' {
+			return Key{K: tcell.KeyCtrlA + tcell.Key(k.R-'a'), Mods: k.Mods &^ tcell.ModCtrl}
+		}
+		return k
+	}
+	if k.K >= tcell.KeyCtrlA && k.K <= tcell.KeyCtrlZ {
+		// tcell sets ModCtrl on these; the key itself says Ctrl.
+		k.Mods &^= tcell.ModCtrl
+	}
+	return k
+}
+
+var named = map[string]tcell.Key{
+	"enter": tcell.KeyEnter, "tab": tcell.KeyTab, "backtab": tcell.KeyBacktab, "esc": tcell.KeyEscape,
+	"escape": tcell.KeyEscape, "backspace": tcell.KeyBackspace2, "delete": tcell.KeyDelete,
+	"insert": tcell.KeyInsert, "up": tcell.KeyUp, "down": tcell.KeyDown, "left": tcell.KeyLeft,
+	"right": tcell.KeyRight, "home": tcell.KeyHome, "end": tcell.KeyEnd, "pgup": tcell.KeyPgUp,
+	"pgdn": tcell.KeyPgDn, "pageup": tcell.KeyPgUp, "pagedown": tcell.KeyPgDn,
+	"f1": tcell.KeyF1, "f2": tcell.KeyF2, "f3": tcell.KeyF3, "f4": tcell.KeyF4, "f5": tcell.KeyF5,
+	"f6": tcell.KeyF6, "f7": tcell.KeyF7, "f8": tcell.KeyF8, "f9": tcell.KeyF9, "f10": tcell.KeyF10,
+	"f11": tcell.KeyF11, "f12": tcell.KeyF12,
+}
+
+// Parse reads "ctrl+s", "alt+shift+up", "f1", "?" or "space" into a Key.
+func Parse(s string) (Key, error) {
+	orig := s
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return Key{}, fmt.Errorf("empty key")
+	}
+	var mods tcell.ModMask
+	parts := strings.Split(s, "+")
+	if strings.HasSuffix(s, "++") { // "ctrl++"
+		parts = append(strings.Split(strings.TrimSuffix(s, "++"), "+"), "+")
+	}
+	base := parts[len(parts)-1]
+	for _, m := range parts[:len(parts)-1] {
+		switch m {
+		case "ctrl", "c":
+			mods |= tcell.ModCtrl
+		case "alt", "meta", "m", "a":
+			mods |= tcell.ModAlt
+		case "shift", "s":
+			mods |= tcell.ModShift
+		default:
+			return Key{}, fmt.Errorf("unknown modifier %q in key %q (use ctrl, alt, shift)", m, orig)
+		}
+	}
+	if k, ok := named[base]; ok {
+		return Key{K: k, Mods: mods}, nil
+	}
+	if base == "space" {
+		base = " "
+	}
+	r := []rune(base)
+	if len(r) != 1 {
+		return Key{}, fmt.Errorf("unknown key %q (examples: ctrl+s, alt+1, f1, shift+pgup)", orig)
+	}
+	if mods&tcell.ModCtrl != 0 && r[0] >= 'a' && r[0] <= 'z' {
+		return Key{K: tcell.KeyCtrlA + tcell.Key(r[0]-'a'), Mods: mods &^ tcell.ModCtrl}, nil
+	}
+	if mods&tcell.ModShift != 0 && r[0] >= 'a' && r[0] <= 'z' {
+		return Key{K: tcell.KeyRune, R: r[0] - 'a' + 'A', Mods: mods &^ tcell.ModShift}, nil
+	}
+	return Key{K: tcell.KeyRune, R: r[0], Mods: mods}, nil
+}
+
+// Display renders a key spec for help: "ctrl+s" → "Ctrl-S".
+func Display(spec string) string {
+	parts := strings.Split(spec, "+")
+	for i, p := range parts {
+		switch strings.ToLower(p) {
+		case "ctrl":
+			parts[i] = "Ctrl"
+		case "alt":
+			parts[i] = "Alt"
+		case "shift":
+			parts[i] = "Shift"
+		case "pgup":
+			parts[i] = "PgUp"
+		case "pgdn":
+			parts[i] = "PgDn"
+		case "esc":
+			parts[i] = "Esc"
+		default:
+			if len(p) == 1 {
+				parts[i] = strings.ToUpper(p)
+			} else {
+				parts[i] = strings.ToUpper(p[:1]) + p[1:]
+			}
+		}
+	}
+	return strings.Join(parts, "-")
+}

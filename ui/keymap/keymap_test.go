@@ -1,0 +1,62 @@
+package keymap
+
+import (
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+func TestActionMatchesTcellEvents(t *testing.T) {
+	tb := New("Test",
+		Binding{Action: "save", Keys: []string{"ctrl+s"}},
+		Binding{Action: "tab1", Keys: []string{"alt+1"}},
+		Binding{Action: "help", Keys: []string{"f1", "?"}},
+		Binding{Action: "scroll", Keys: []string{"shift+pgup"}},
+	)
+	cases := []struct {
+		ev   *tcell.EventKey
+		want string
+	}{
+		{tcell.NewEventKey(tcell.KeyCtrlS, 0, tcell.ModCtrl), "save"},
+		{tcell.NewEventKey(tcell.KeyRune, 's', tcell.ModCtrl), "save"},
+		{tcell.NewEventKey(tcell.KeyRune, '1', tcell.ModAlt), "tab1"},
+		{tcell.NewEventKey(tcell.KeyRune, '1', tcell.ModNone), ""},
+		{tcell.NewEventKey(tcell.KeyF1, 0, tcell.ModNone), "help"},
+		{tcell.NewEventKey(tcell.KeyRune, '?', tcell.ModShift), "help"},
+		{tcell.NewEventKey(tcell.KeyPgUp, 0, tcell.ModShift), "scroll"},
+		{tcell.NewEventKey(tcell.KeyPgUp, 0, tcell.ModNone), ""},
+	}
+	for _, c := range cases {
+		if got := tb.Action(c.ev); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.ev.Name(), got, c.want)
+		}
+	}
+}
+
+func TestOverride(t *testing.T) {
+	tb := New("Test", Binding{Action: "save", Keys: []string{"ctrl+s"}})
+	unknown, err := tb.Override(map[string][]string{"save": {"ctrl+w"}, "nope": {"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(unknown) != 1 || unknown[0] != "nope" {
+		t.Fatalf("unknown = %v", unknown)
+	}
+	if tb.Action(tcell.NewEventKey(tcell.KeyCtrlW, 0, tcell.ModCtrl)) != "save" {
+		t.Fatal("override not applied")
+	}
+	if tb.Action(tcell.NewEventKey(tcell.KeyCtrlS, 0, tcell.ModCtrl)) != "" {
+		t.Fatal("old key still bound")
+	}
+	if _, err := tb.Override(map[string][]string{"save": {"hyper+x"}}); err == nil {
+		t.Fatal("bad modifier accepted")
+	}
+}
+
+func TestDisplay(t *testing.T) {
+	for in, want := range map[string]string{"ctrl+s": "Ctrl-S", "alt+shift+up": "Alt-Shift-Up", "f1": "F1", "shift+pgup": "Shift-PgUp"} {
+		if got := Display(in); got != want {
+			t.Errorf("Display(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
