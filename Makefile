@@ -1,0 +1,36 @@
+# fawn — the two commands a newcomer needs are `make run` and `make test`.
+
+GO      ?= go
+DIR     ?= .
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+PKGS    := ./...
+
+.PHONY: build run test test-short bench lint clean
+
+build:
+	@mkdir -p bin
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/fawn ./cmd/fawn
+
+run: build
+	./bin/fawn $(DIR)
+
+# Everything CI runs: the lint checks, then every test with the race detector.
+# The end-to-end tests (package e2e) drive bin/fawn in tmux; without tmux they
+# skip and say so.
+test: lint build
+	$(GO) test -race -count=1 -timeout 9m $(PKGS)
+
+test-short:
+	$(GO) test -race -short $(PKGS)
+
+# Long measurements: Go benchmarks plus the comparisons against other tools.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x -timeout 30m $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+clean:
+	rm -rf bin
