@@ -1,0 +1,395 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixture is a fresh FAWN_HOME and project directory with optional files.
+type fixture struct {
+	home, project string
+	env           []string
+}
+
+func newFixture(t *testing.T, user, project string) *fixture {
+	t.Helper()
+	f := &fixture{home: t.TempDir(), project: t.TempDir()}
+	f.env = []string{"FAWN_HOME=" + f.home}
+	if user != "" {
+		write(t, filepath.Join(f.home, "config.yaml"), user)
+	}
+	if project != "" {
+		write(t, filepath.Join(f.project, ".fawn", "config.yaml"), project)
+	}
+	return f
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) load(t *testing.T, opts Options) (*Config, *Report, error) {
+	t.Helper()
+	opts.ProjectDir = f.project
+	opts.Env = append(opts.Env, f.env...)
+	return Load(opts)
+}
+
+func TestDefaultsFallBackToDemo(t *testing.T) {
+	f := newFixture(t, "", "")
+	cfg, rep, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.Models.Chat
+	if !m.Demo || m.Type != "demo" || m.DemoReason == "" {
+		t.Fatalf("want the demo fallback, got %+v", m)
+	}
+	if got := rep.Sources["models.chat_model.type"].Layer; got != "fallback" {
+		t.Errorf("type source = %q, want fallback", got)
+	}
+	if cfg.Tools.Bash.Timeout != 120*time.Second || cfg.Permissions.Mode != "ask" || cfg.UI.Theme != "dark" || cfg.Agent.MaxSteps != 100 {
+		t.Errorf("defaults not applied: %+v", cfg)
+	}
+	if m.Temperature == nil || *m.Temperature != 0 || m.MaxTokens != 8192 || m.ContextWindow != 128000 {
+		t.Errorf("model defaults not applied: %+v", m)
+	}
+	if cfg.ConfigDir != f.home || cfg.DataDir != filepath.Join(f.home, "data") {
+		t.Errorf("FAWN_HOME not honoured: %q %q", cfg.ConfigDir, cfg.DataDir)
+	}
+}
+
+func TestLayersInOrder(t *testing.T) {
+	f := newFixture(t,
+		"models:\n  chat_model:\n    model: user-model\n    base_url: http://user/v1\n    max_tokens: 100\n    context_window: 1000\nui:\n  theme: light\n",
+		"models:\n  chat_model:\n    model: project-model\n    max_tokens: 200\n",
+	)
+	extra := filepath.Join(t.TempDir(), "extra.yaml")
+	write(t, extra, "models:\n  chat_model:\n    model: file-model\n")
+
+	cases := []struct {
+		name  string
+		opts  Options
+		model string
+		layer string
+	}{
+		{"project over user", Options{}, "project-model", "file"},
+		{"--config over project", Options{File: extra}, "file-model", "file"},
+		{"env over --config", Options{File: extra, Env: []string{"FAWN_MODEL=env-model"}}, "env-model", "env"},
+		{"flag over env", Options{File: extra, Env: []string{"FAWN_MODEL=env-model"},
+			Flags: map[string]FlagValue{"models.chat_model.model": {"flag-model", "--model"}}}, "flag-model", "flag"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, rep, err := f.load(t, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Models.Chat.Model != c.model {
+				t.Errorf("model = %q, want %q", cfg.Models.Chat.Model, c.model)
+			}
+			if got := rep.Sources["models.chat_model.model"].Layer; got != c.layer {
+				t.Errorf("source = %q, want %q", got, c.layer)
+			}
+			// Keys a higher layer leaves alone keep the lower layer's value.
+			if cfg.Models.Chat.MaxTokens != 200 || cfg.Models.Chat.ContextWindow != 1000 || cfg.UI.Theme != "light" {
+				t.Errorf("lower layers lost: %+v %+v", cfg.Models.Chat, cfg.UI)
+			}
+			if src := rep.Sources["models.chat_model.context_window"]; src.File != filepath.Join(f.home, "config.yaml") || src.Line != 6 {
+				t.Errorf("context_window source = %+v", src)
+			}
+		})
+	}
+}
+
+func TestSectionEnvironmentVariables(t *testing.T) {
+	f := newFixture(t, "permissions:\n  mode: ask\n", "")
+	cfg, rep, err := f.load(t, Options{Env: []string{
+		"FAWN_PERMISSIONS_MODE=yolo", "FAWN_TOOLS_BASH_TIMEOUT=30s", "FAWN_MODELS_CHAT_MODEL_TEMPERATURE=0.5",
+		"FAWN_MODELS_CHAT_MODEL_BASE_URL=http://localhost:8080/v1",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Permissions.Mode != "yolo" || cfg.Tools.Bash.Timeout != 30*time.Second || *cfg.Models.Chat.Temperature != 0.5 {
+		t.Errorf("env not applied: %+v %+v", cfg.Permissions, cfg.Tools.Bash)
+	}
+	if cfg.Models.Chat.Demo {
+		t.Error("a base_url alone (local server, no key) must not fall back to the demo")
+	}
+	if s := rep.Sources["permissions.mode"]; s.Layer != "env" || s.Name != "FAWN_PERMISSIONS_MODE" {
+		t.Errorf("source = %+v", s)
+	}
+}
+
+func TestProviderKeysGoOnlyToTheirProvider(t *testing.T) {
+	cases := []struct {
+		name, user string
+		env        []string
+		wantKey    string
+		wantBase   string
+	}{
+		{"OPENAI_API_KEY alone uses OpenAI", "", []string{"OPENAI_API_KEY=sk-openai-123456789"}, "sk-openai-123456789", "https://api.openai.com/v1"},
+		{"OPENAI_BASE_URL and key", "", []string{"OPENAI_API_KEY=sk-x", "OPENAI_BASE_URL=http://proxy/v1"}, "sk-x", "http://proxy/v1"},
+		{"a file's base_url elsewhere never gets the OpenAI key",
+			"models:\n  chat_model:\n    base_url: https://api.deepseek.com/v1\n", []string{"OPENAI_API_KEY=sk-openai"}, "", "https://api.deepseek.com/v1"},
+		{"a file's own key wins over the environment's",
+			"models:\n  chat_model:\n    api_key: sk-file\n", []string{"OPENAI_API_KEY=sk-env"}, "sk-file", "https://api.openai.com/v1"},
+		{"ANTHROPIC_API_KEY for anthropic", "models:\n  chat_model:\n    type: anthropic\n    model: claude-sonnet-4-5\n",
+			[]string{"ANTHROPIC_API_KEY=sk-ant-abc", "OPENAI_API_KEY=sk-openai"}, "sk-ant-abc", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, c.user, "")
+			cfg, _, err := f.load(t, Options{Env: c.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Models.Chat.APIKey != c.wantKey || cfg.Models.Chat.BaseURL != c.wantBase {
+				t.Errorf("key %q base %q, want %q %q", cfg.Models.Chat.APIKey, cfg.Models.Chat.BaseURL, c.wantKey, c.wantBase)
+			}
+		})
+	}
+}
+
+func TestExpansionInEveryString(t *testing.T) {
+	f := newFixture(t, `models:
+  chat_model:
+    model: ${MODEL_NAME}
+    base_url: http://$HOSTNAME_X:8000/v1
+    api_key: ${MY_KEY}
+    extra_body:
+      user: $USER_ID
+      price: $$5
+tools:
+  mcp_servers:
+    gh:
+      command: ${MISSING_CMD}gh-mcp
+`, "")
+	cfg, rep, err := f.load(t, Options{Env: []string{"MODEL_NAME=qwen", "HOSTNAME_X=gpu1", "MY_KEY=k-1", "USER_ID=u7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.Models.Chat
+	if m.Model != "qwen" || m.BaseURL != "http://gpu1:8000/v1" || m.APIKey != "k-1" {
+		t.Errorf("not expanded: %+v", m)
+	}
+	if m.ExtraBody["user"] != "u7" || m.ExtraBody["price"] != "$5" {
+		t.Errorf("extra_body not expanded: %v", m.ExtraBody)
+	}
+	if cfg.Tools.MCPServers["gh"].Command != "gh-mcp" {
+		t.Errorf("mcp command = %q", cfg.Tools.MCPServers["gh"].Command)
+	}
+	if !hasProblem(rep.Warnings, "tools.mcp_servers.gh.command", "${MISSING_CMD} is not set") {
+		t.Errorf("unset variable not reported: %v", rep.Warnings)
+	}
+}
+
+func TestAliasAPIBase(t *testing.T) {
+	f := newFixture(t, "models:\n  chat_model:\n    api_base: http://localhost:11434/v1\n", "")
+	cfg, rep, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Models.Chat.BaseURL != "http://localhost:11434/v1" || cfg.Models.Chat.Demo {
+		t.Errorf("api_base alias: %+v", cfg.Models.Chat)
+	}
+	if len(rep.Warnings) != 0 {
+		t.Errorf("alias warned: %v", rep.Warnings)
+	}
+}
+
+func TestUnknownKeysWarn(t *testing.T) {
+	f := newFixture(t, "models:\n  chat_model:\n    base_ulr: http://x/v1\ncolour: blue\n", "")
+	_, rep, err := f.load(t, Options{Env: []string{"FAWN_PERMISSION_MODE=yolo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasProblem(rep.Warnings, "models.chat_model.base_ulr", "did you mean models.chat_model.base_url?") {
+		t.Errorf("typo not caught: %v", rep.Warnings)
+	}
+	if !hasProblem(rep.Warnings, "colour", "unknown key") {
+		t.Errorf("unknown top-level key not caught: %v", rep.Warnings)
+	}
+	if !hasProblem(rep.Warnings, "FAWN_PERMISSION_MODE", "unknown environment variable") {
+		t.Errorf("unknown FAWN_ variable not caught: %v", rep.Warnings)
+	}
+	for _, w := range rep.Warnings {
+		if w.Key == "models.chat_model.base_ulr" && (w.Line != 3 || w.File == "") {
+			t.Errorf("warning lacks file:line: %+v", w)
+		}
+	}
+}
+
+func TestValidationErrors(t *testing.T) {
+	cases := []struct {
+		name, yaml, key, msg string
+	}{
+		{"yaml syntax", "models:\n  chat_model:\n    model: [unclosed\n", "", "not valid YAML"},
+		{"top level not a mapping", "- a\n- b\n", "", "top level must be a mapping"},
+		{"type", "models:\n  chat_model:\n    type: gemini\n", "models.chat_model.type", `"gemini" is not valid: expected one of openai, anthropic, demo`},
+		{"temperature hot", "models:\n  chat_model:\n    temperature: hot\n", "models.chat_model.temperature", `"hot" is not a number`},
+		{"temperature range", "models:\n  chat_model:\n    temperature: 7\n", "models.chat_model.temperature", "from 0 to 2"},
+		{"max_tokens fraction", "models:\n  chat_model:\n    max_tokens: 1.5\n", "models.chat_model.max_tokens", "is not a whole number"},
+		{"context_window negative", "models:\n  chat_model:\n    context_window: -1\n", "models.chat_model.context_window", "greater than 0"},
+		{"base_url", "models:\n  chat_model:\n    base_url: htp:/x\n", "models.chat_model.base_url", `"htp:/x" is not valid: expected an http:// or https:// URL`},
+		{"extra_body", "models:\n  chat_model:\n    extra_body: [1]\n", "models.chat_model.extra_body", "is not a mapping"},
+		{"empty model", "models:\n  chat_model:\n    model: \"\"\n    api_key: k\n", "models.chat_model.model", "empty"},
+		{"anthropic without key", "models:\n  chat_model:\n    type: anthropic\n", "models.chat_model.api_key", "ANTHROPIC_API_KEY"},
+		{"bash timeout", "tools:\n  bash:\n    timeout: forever\n", "tools.bash.timeout", "is not a duration"},
+		{"bash timeout range", "tools:\n  bash:\n    timeout: 2h\n", "tools.bash.timeout", "from 1s to 10m0s"},
+		{"scrollback", "tools:\n  bash:\n    scrollback: 0\n", "tools.bash.scrollback", "greater than 0"},
+		{"mcp both", "tools:\n  mcp_servers:\n    x:\n      command: a\n      url: http://b\n", "tools.mcp_servers", "either command or url"},
+		{"mcp unknown key", "tools:\n  mcp_servers:\n    x:\n      cmd: a\n", "tools.mcp_servers", "either command or url"},
+		{"permission mode", "permissions:\n  mode: sometimes\n", "permissions.mode", "one of ask, accept-edits, plan, yolo"},
+		{"theme", "ui:\n  theme: pink\n", "ui.theme", "one of dark, light"},
+		{"keys", "ui:\n  keys:\n    editor.save: 5\n", "ui.keys", "a key or a list of keys"},
+		{"max_steps", "agent:\n  max_steps: 0\n", "agent.max_steps", "greater than 0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, c.yaml, "")
+			_, rep, err := f.load(t, Options{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !hasProblem(rep.Errors, c.key, c.msg) {
+				t.Fatalf("want %s: …%s…, got:\n%v", c.key, c.msg, err)
+			}
+			for _, p := range rep.Errors {
+				if p.File != filepath.Join(f.home, "config.yaml") {
+					t.Errorf("error does not name the file: %s", p)
+				}
+			}
+			if !strings.Contains(err.Error(), "config.yaml") {
+				t.Errorf("error text lacks the file: %v", err)
+			}
+		})
+	}
+}
+
+func TestEveryProblemListed(t *testing.T) {
+	f := newFixture(t, "models:\n  chat_model:\n    temperature: hot\npermissions:\n  mode: sometimes\nui:\n  theme: pink\n", "")
+	_, rep, err := f.load(t, Options{})
+	if err == nil || len(rep.Errors) != 3 {
+		t.Fatalf("want 3 errors, got %v", rep.Errors)
+	}
+	if want := "config.yaml:3: models.chat_model.temperature"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q lacks %q", err, want)
+	}
+}
+
+func TestBadFlagAndEnvValues(t *testing.T) {
+	f := newFixture(t, "", "")
+	_, rep, err := f.load(t, Options{
+		Env:   []string{"FAWN_MODELS_CHAT_MODEL_MAX_TOKENS=lots"},
+		Flags: map[string]FlagValue{"permissions.mode": {"nope", "--permission-mode"}, "models.chat_model.base_url": {"ftp://x", "--base-url"}},
+	})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if !hasProblem(rep.Errors, "models.chat_model.max_tokens", "(from env FAWN_MODELS_CHAT_MODEL_MAX_TOKENS)") {
+		t.Errorf("env source not named: %v", rep.Errors)
+	}
+	if !hasProblem(rep.Errors, "permissions.mode", "(from flag --permission-mode)") {
+		t.Errorf("flag source not named: %v", rep.Errors)
+	}
+	if !hasProblem(rep.Errors, "models.chat_model.base_url", "(from flag --base-url)") {
+		t.Errorf("flag source not named: %v", rep.Errors)
+	}
+}
+
+func TestMissingConfigFile(t *testing.T) {
+	f := newFixture(t, "", "")
+	_, rep, err := f.load(t, Options{File: filepath.Join(f.home, "nope.yaml")})
+	if err == nil || !hasProblem(rep.Errors, "", "no such file (given with --config)") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestMapsMergeAcrossLayers(t *testing.T) {
+	f := newFixture(t, "tools:\n  mcp_servers:\n    a:\n      command: one\n",
+		"tools:\n  mcp_servers:\n    b:\n      url: http://localhost:9/mcp\n")
+	cfg, _, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Tools.MCPServers["a"].Command != "one" || cfg.Tools.MCPServers["b"].URL != "http://localhost:9/mcp" {
+		t.Errorf("servers = %+v", cfg.Tools.MCPServers)
+	}
+}
+
+func TestPrintRedactsAndShowsSources(t *testing.T) {
+	f := newFixture(t, "models:\n  chat_model:\n    api_key: sk-proj-abcdefghijklmnop1234\n    extra_body:\n      auth_token: tok-zzzzzzzzzzzz9876\n", "")
+	_, rep, err := f.load(t, Options{Flags: map[string]FlagValue{"permissions.mode": {"plan", "--permission-mode"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := rep.Print()
+	if strings.Contains(out, "abcdefghijklmnop") || strings.Contains(out, "zzzzzzzzzzzz") {
+		t.Fatalf("secret leaked:\n%s", out)
+	}
+	for _, want := range []string{
+		"api_key: sk-…1234 # " + filepath.Join(f.home, "config.yaml") + ":3",
+		"auth_token: tok-…9876",
+		"mode: plan # flag --permission-mode",
+		"theme: dark # default",
+		"timeout: 2m0s # default",
+		"base_url: https://api.openai.com/v1 # default: OpenAI",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"short":                    "…(redacted)",
+		"sk-abcdefghijklmnopWXYZ":  "sk-…WXYZ",
+		"abcdefghijklmnopqrstWXYZ": "…WXYZ",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExpandVars(t *testing.T) {
+	look := Lookup([]string{"A=1", "B_2=two", "EMPTY="})
+	cases := []struct{ in, out, unset string }{
+		{"x${A}y", "x1y", ""},
+		{"$A$B_2", "1two", ""},
+		{"$$A", "$A", ""},
+		{"cost $ 5", "cost $ 5", ""},
+		{"${EMPTY}|", "|", ""},
+		{"${NOPE}", "", "NOPE"},
+		{"${unterminated", "${unterminated", ""},
+		{"trailing$", "trailing$", ""},
+	}
+	for _, c := range cases {
+		got, unset := expandVars(c.in, look)
+		if got != c.out || strings.Join(unset, ",") != c.unset {
+			t.Errorf("expand(%q) = %q %v, want %q %q", c.in, got, unset, c.out, c.unset)
+		}
+	}
+}
+
+func hasProblem(ps []Problem, key, msg string) bool {
+	for _, p := range ps {
+		if (key == "" || p.Key == key) && strings.Contains(p.String(), msg) {
+			return true
+		}
+	}
+	return false
+}

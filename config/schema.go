@@ -1,0 +1,166 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// kind is the type a key's value must have.
+type kind int
+
+const (
+	kString kind = iota
+	kFloat
+	kInt
+	kDuration
+	kStringList
+	kMap // free-form: its contents are not checked key by key
+)
+
+func (k kind) String() string {
+	return [...]string{"a string", "a number", "a whole number", "a duration such as 90s or 2m", "a list of strings", "a mapping"}[k]
+}
+
+// field is one known key: its type, its default and what values it accepts.
+type field struct {
+	key   string
+	kind  kind
+	def   any
+	check func(v any) string // "" when fine, else what is expected
+	doc   string
+}
+
+func oneOf(vals ...string) func(any) string {
+	return func(v any) string {
+		if s, _ := v.(string); slices.Contains(vals, s) {
+			return ""
+		}
+		return "one of " + strings.Join(vals, ", ")
+	}
+}
+
+func between(lo, hi float64) func(any) string {
+	return func(v any) string {
+		f := toFloat(v)
+		if f < lo || f > hi {
+			return fmt.Sprintf("a number from %g to %g", lo, hi)
+		}
+		return ""
+	}
+}
+
+func positive(v any) string {
+	if toFloat(v) <= 0 {
+		return "a number greater than 0"
+	}
+	return ""
+}
+
+func durationIn(lo, hi time.Duration) func(any) string {
+	return func(v any) string {
+		d, _ := v.(time.Duration)
+		if d < lo || d > hi {
+			return fmt.Sprintf("a duration from %s to %s", lo, hi)
+		}
+		return ""
+	}
+}
+
+func httpURL(v any) string {
+	s, _ := v.(string)
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "an http:// or https:// URL, e.g. https://api.openai.com/v1"
+	}
+	return ""
+}
+
+// ProviderTypes are the accepted models.*.type values.
+var ProviderTypes = []string{"openai", "anthropic", "demo"}
+
+// PermissionModes are the accepted permissions.mode values.
+var PermissionModes = []string{"ask", "accept-edits", "plan", "yolo"}
+
+// Themes are the accepted ui.theme values.
+var Themes = []string{"dark", "light"}
+
+// OutputFormats are the accepted --output-format values.
+var OutputFormats = []string{"text", "json", "stream-json"}
+
+// schema lists every key fawn knows, in the order `fawn config` prints them.
+func schema() []field {
+	return []field{
+		{key: "models.chat_model.type", kind: kString, def: "openai", check: oneOf(ProviderTypes...)},
+		{key: "models.chat_model.model", kind: kString, def: "gpt-4o"},
+		{key: "models.chat_model.base_url", kind: kString, def: "", check: httpURL},
+		{key: "models.chat_model.api_key", kind: kString, def: ""},
+		{key: "models.chat_model.temperature", kind: kFloat, def: 0.0, check: between(0, 2)},
+		{key: "models.chat_model.max_tokens", kind: kInt, def: 8192, check: positive},
+		{key: "models.chat_model.context_window", kind: kInt, def: 128000, check: positive},
+		{key: "models.chat_model.extra_body", kind: kMap, def: map[string]any{}},
+		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
+		{key: "models.chat_model.stall_timeout", kind: kDuration, def: 90 * time.Second, check: durationIn(time.Second, time.Hour)},
+		{key: "tools.bash.timeout", kind: kDuration, def: 120 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
+		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
+		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
+		{key: "permissions.mode", kind: kString, def: "ask", check: oneOf(PermissionModes...)},
+		{key: "ui.theme", kind: kString, def: "dark", check: oneOf(Themes...)},
+		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
+		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
+	}
+}
+
+func checkMCP(v any) string {
+	m, _ := v.(map[string]any)
+	for name, raw := range m {
+		srv, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("server %q to be a mapping with command (and args, env) or url", name)
+		}
+		cmd, _ := srv["command"].(string)
+		u, _ := srv["url"].(string)
+		if (cmd == "") == (u == "") {
+			return fmt.Sprintf("server %q to have either command or url", name)
+		}
+		if u != "" && httpURL(u) != "" {
+			return fmt.Sprintf("server %q url to be an http(s) URL", name)
+		}
+		for k := range srv {
+			if !slices.Contains([]string{"command", "args", "env", "url"}, k) {
+				return fmt.Sprintf("server %q keys to be command, args, env or url (not %q)", name, k)
+			}
+		}
+	}
+	return ""
+}
+
+func checkKeys(v any) string {
+	m, _ := v.(map[string]any)
+	for name, raw := range m {
+		switch raw.(type) {
+		case string:
+		case []any:
+		default:
+			return fmt.Sprintf("%q to be a key or a list of keys, e.g. [ctrl+s]", name)
+		}
+	}
+	return ""
+}
+
+func toFloat(v any) float64 {
+	switch n := v.(type) {
+	case int:
+		return float64(n)
+	case int64:
+		return float64(n)
+	case float64:
+		return n
+	}
+	return 0
+}
