@@ -146,6 +146,7 @@ func TestProviderKeysGoOnlyToTheirProvider(t *testing.T) {
 			"models:\n  chat_model:\n    api_key: sk-file\n", []string{"OPENAI_API_KEY=sk-env"}, "sk-file", "https://api.openai.com/v1"},
 		{"ANTHROPIC_API_KEY for anthropic", "models:\n  chat_model:\n    type: anthropic\n    model: claude-sonnet-4-5\n",
 			[]string{"ANTHROPIC_API_KEY=sk-ant-abc", "OPENAI_API_KEY=sk-openai"}, "sk-ant-abc", ""},
+		{"only ANTHROPIC_API_KEY picks anthropic", "", []string{"ANTHROPIC_API_KEY=sk-ant-only"}, "sk-ant-only", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,6 +157,9 @@ func TestProviderKeysGoOnlyToTheirProvider(t *testing.T) {
 			}
 			if cfg.Models.Chat.APIKey != c.wantKey || cfg.Models.Chat.BaseURL != c.wantBase {
 				t.Errorf("key %q base %q, want %q %q", cfg.Models.Chat.APIKey, cfg.Models.Chat.BaseURL, c.wantKey, c.wantBase)
+			}
+			if strings.HasPrefix(c.wantKey, "sk-ant") && (cfg.Models.Chat.Type != "anthropic" || cfg.Models.Chat.Model == "gpt-4o") {
+				t.Errorf("anthropic key but type %q model %q", cfg.Models.Chat.Type, cfg.Models.Chat.Model)
 			}
 		})
 	}
@@ -392,4 +396,31 @@ func hasProblem(ps []Problem, key, msg string) bool {
 		}
 	}
 	return false
+}
+
+// The example file must stay complete and valid: every key shown, no warnings.
+func TestExampleFileIsCompleteAndValid(t *testing.T) {
+	data, err := os.ReadFile("../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, "", "")
+	_, rep, err := f.load(t, Options{File: "../config.example.yaml", Env: []string{"OPENAI_API_KEY=sk-example-000000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != 0 {
+		t.Errorf("warnings: %v", rep.Warnings)
+	}
+	for _, key := range Keys() {
+		leaf := key[strings.LastIndexByte(key, '.')+1:]
+		if !strings.Contains(string(data), "\n"+strings.Repeat(" ", 2*strings.Count(key, "."))+leaf+":") {
+			t.Errorf("config.example.yaml does not show %s", key)
+		}
+	}
+	for _, provider := range []string{"OpenAI", "Anthropic", "DeepSeek", "Ollama", "llama.cpp", "vLLM"} {
+		if !strings.Contains(string(data), "# "+provider) {
+			t.Errorf("config.example.yaml lacks a %s example", provider)
+		}
+	}
 }

@@ -202,6 +202,9 @@ func (l *loader) field(key string) *field {
 func (l *loader) warn(p Problem)   { l.rep.Warnings = append(l.rep.Warnings, p) }
 func (l *loader) errorf(p Problem) { l.rep.Errors = append(l.rep.Errors, p) }
 
+// DefaultAnthropicModel is the model used when Anthropic is chosen and no model is named.
+const DefaultAnthropicModel = "claude-sonnet-4-5"
+
 // aliases maps keys of DeerCode's files (and common misnamings) to fawn's.
 var aliases = map[string]string{
 	"models.chat_model.api_base": "models.chat_model.base_url",
@@ -505,6 +508,18 @@ func (l *loader) applyEnv() {
 	}
 	fromFile := func(key string) bool { return l.rep.Sources[key].Layer == "file" || l.rep.Sources[key].Layer == "env" }
 	typ, _ := l.rep.Values["models.chat_model.type"].(string)
+	// Only ANTHROPIC_API_KEY in the environment and no provider chosen anywhere:
+	// the user clearly means Anthropic.
+	_, openaiKey := l.lookup("OPENAI_API_KEY")
+	_, openaiBase := l.lookup("OPENAI_BASE_URL")
+	if akey, ok := l.lookup("ANTHROPIC_API_KEY"); ok && akey != "" && typ == "openai" && !openaiKey && !openaiBase &&
+		l.rep.Sources["models.chat_model.type"].Layer == "default" && !fromFile("models.chat_model.base_url") && !fromFile("models.chat_model.api_key") {
+		typ = "anthropic"
+		l.set("models.chat_model.type", typ, Source{Layer: "env", Name: "ANTHROPIC_API_KEY", Note: "only Anthropic is configured"})
+		if l.rep.Sources["models.chat_model.model"].Layer == "default" {
+			l.set("models.chat_model.model", DefaultAnthropicModel, Source{Layer: "default", Note: "Anthropic"})
+		}
+	}
 	switch typ {
 	case "openai":
 		if v, ok := l.lookup("OPENAI_BASE_URL"); ok && v != "" && !fromFile("models.chat_model.base_url") {

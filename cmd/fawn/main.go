@@ -1,11 +1,234 @@
 // Command fawn is a full-screen terminal IDE in which an AI coding agent works
 // on a project while its user watches and joins in.
+//
+//	fawn [flags] [DIR]        open the IDE on DIR (default: the current directory)
+//	fawn -p PROMPT [DIR]      run one turn headless and print the answer
+//	fawn config [--check]     print (or check) the effective configuration
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 
+	"github.com/spf13/pflag"
+
+	"github.com/fawn-ide/fawn/config"
+)
+
+// version is set at build time (make build).
 var version = "dev"
 
+// Exit codes scripts rely on.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
 func main() {
-	fmt.Println("fawn", version)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// cli is the parsed command line.
+type cli struct {
+	prompt         string
+	printSet       bool
+	outputFormat   string
+	configFile     string
+	model          string
+	baseURL        string
+	permissionMode string
+	showVersion    bool
+	help           bool
+	check          bool
+	sub            string // "" or "config"
+	dir            string
+}
+
+const usage = `fawn — a terminal IDE where an AI coding agent works on your project with you.
+
+Usage:
+  fawn [flags] [DIR]          open the IDE on DIR (default: the current directory)
+  fawn -p PROMPT [DIR]        run one turn without a screen and print the result
+  fawn config [--check] [DIR] print the effective configuration with the source of
+                              each value, secrets redacted (--check: validate only)
+
+Flags:
+%s
+Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 interrupted.
+Configuration: $FAWN_HOME/config.yaml or ~/.config/fawn/config.yaml, then DIR/.fawn/config.yaml,
+then --config FILE, then FAWN_* environment variables, then flags. See config.example.yaml.
+`
+
+func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
+	c := &cli{}
+	fs := pflag.NewFlagSet("fawn", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVarP(&c.prompt, "print", "p", "", "run PROMPT headless (no screen) and print the result")
+	fs.StringVar(&c.outputFormat, "output-format", "text", "headless output: text | json | stream-json")
+	fs.StringVar(&c.configFile, "config", "", "read this configuration file too (above the user's and the project's)")
+	fs.StringVar(&c.model, "model", "", "model name (models.chat_model.model)")
+	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://localhost:11434/v1")
+	fs.StringVar(&c.permissionMode, "permission-mode", "", "ask | accept-edits | plan | yolo")
+	fs.BoolVar(&c.check, "check", false, "with `fawn config`: validate and exit 0, or 2 listing every problem")
+	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		return nil, fs, err
+	}
+	c.printSet = fs.Changed("print")
+	rest := fs.Args()
+	if len(rest) > 0 && rest[0] == "config" {
+		c.sub, rest = "config", rest[1:]
+	}
+	if len(rest) > 1 {
+		return nil, fs, fmt.Errorf("expected at most one directory, got %d arguments: %s", len(rest), strings.Join(rest, " "))
+	}
+	if len(rest) == 1 {
+		c.dir = rest[0]
+	}
+	if c.check && c.sub != "config" {
+		return nil, fs, errors.New("--check goes with `fawn config`")
+	}
+	if !slices.Contains(config.OutputFormats, c.outputFormat) {
+		return nil, fs, fmt.Errorf("--output-format %q: expected one of %s", c.outputFormat, strings.Join(config.OutputFormats, ", "))
+	}
+	if c.printSet && strings.TrimSpace(c.prompt) == "" {
+		return nil, fs, errors.New("-p/--print needs a prompt")
+	}
+	return c, fs, nil
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, fs, err := parse(args, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\nRun 'fawn --help' for usage.\n", err)
+		return exitUsage
+	}
+	if c.help {
+		fmt.Fprintf(stdout, usage, fs.FlagUsages())
+		return exitOK
+	}
+	if c.showVersion {
+		fmt.Fprintln(stdout, "fawn", version)
+		return exitOK
+	}
+	dir, err := projectDir(c.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	cfg, rep, err := config.Load(config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags()})
+	if c.sub == "config" {
+		return configCommand(c, cfg, rep, err, stdout, stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "fawn: fix the configuration above (`fawn config --check` lists every problem)")
+		return exitUsage
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	if c.printSet {
+		return headless(ctx, c, cfg, stdout, stderr)
+	}
+	return interactive(ctx, c, cfg, rep, stderr)
+}
+
+// flags maps the flags that set configuration keys.
+func (c *cli) flags() map[string]config.FlagValue {
+	m := map[string]config.FlagValue{}
+	if c.model != "" {
+		m["models.chat_model.model"] = config.FlagValue{Value: c.model, Flag: "--model"}
+	}
+	if c.baseURL != "" {
+		m["models.chat_model.base_url"] = config.FlagValue{Value: c.baseURL, Flag: "--base-url"}
+	}
+	if c.permissionMode != "" {
+		m["permissions.mode"] = config.FlagValue{Value: c.permissionMode, Flag: "--permission-mode"}
+	}
+	return m
+}
+
+// projectDir resolves DIR (default ".") to an absolute directory.
+func projectDir(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", dir, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", fmt.Errorf("%s: no such directory", dir)
+	case err != nil:
+		return "", fmt.Errorf("%s: %v", dir, errors.Unwrap(err))
+	case !st.IsDir():
+		return "", fmt.Errorf("%s: not a directory (fawn opens a project directory)", dir)
+	}
+	return abs, nil
+}
+
+func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error, stdout, stderr io.Writer) int {
+	if c.check {
+		for _, w := range rep.Warnings {
+			fmt.Fprintln(stderr, "warning:", strings.TrimPrefix(w.String(), "config: "))
+		}
+		if loadErr != nil {
+			for _, p := range rep.Errors {
+				fmt.Fprintln(stderr, "error:", strings.TrimPrefix(p.String(), "config: "))
+			}
+			fmt.Fprintf(stderr, "%d problem(s) in the configuration\n", len(rep.Errors))
+			return exitUsage
+		}
+		files := "no configuration file, defaults only"
+		if len(rep.Files) > 0 {
+			files = strings.Join(rep.Files, ", ")
+		}
+		fmt.Fprintf(stdout, "configuration ok (%s)\n", files)
+		if cfg.Models.Chat.Demo {
+			fmt.Fprintln(stdout, "note: no model provider is configured; fawn will run on its offline demo model")
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "# fawn %s — effective configuration for %s\n", version, cfg.ProjectDir)
+	if len(rep.Files) > 0 {
+		fmt.Fprintf(stdout, "# files read (lowest first): %s\n", strings.Join(rep.Files, ", "))
+	} else {
+		fmt.Fprintf(stdout, "# no configuration file found (looked for %s and %s)\n",
+			filepath.Join(cfg.ConfigDir, "config.yaml"), filepath.Join(cfg.ProjectDir, ".fawn", "config.yaml"))
+	}
+	fmt.Fprint(stdout, rep.Print())
+	if cfg.Models.Chat.Demo && cfg.Models.Chat.DemoReason != "" {
+		fmt.Fprintln(stdout)
+		for _, line := range strings.Split(config.DemoHelp(cfg.ConfigDir), "\n") {
+			fmt.Fprintln(stdout, "# "+line)
+		}
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(stderr, "warning:", strings.TrimPrefix(w.String(), "config: "))
+	}
+	if loadErr != nil {
+		for _, p := range rep.Errors {
+			fmt.Fprintln(stderr, "error:", strings.TrimPrefix(p.String(), "config: "))
+		}
+		return exitUsage
+	}
+	return exitOK
 }
