@@ -1,6 +1,15 @@
 package tools
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
 
 // Env is what the tools of one session share. Build it with NewEnv; the
 // fields that are nil are optional.
@@ -15,6 +24,8 @@ type Env struct {
 	Guard EditGuard
 	// BashTimeout is the default timeout of a bash call (tools.bash.timeout).
 	BashTimeout time.Duration
+	// Edits remembers the agent's writes, so text_editor undo_edit can revert them.
+	Edits *EditHistory
 }
 
 // EditGuard lets the UI veto an agent edit to a file the user is editing.
@@ -29,4 +40,136 @@ type Todo struct {
 	Title    string `json:"title"`
 	Status   string `json:"status"`             // pending | in_progress | completed | cancelled
 	Priority string `json:"priority,omitempty"` // low | medium | high
+}
+
+// NewEnv returns the Env of a session working on the project at root. root is
+// made absolute and its symlinks resolved, so every path the tools report and
+// compare has one spelling.
+func NewEnv(root string) (*Env, error) {
+	if root == "" {
+		return nil, errors.New("project root is empty: give the directory fawn should work in")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root %q: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("project root %s does not exist", abs)
+		}
+		return nil, fmt.Errorf("project root %s: %w", abs, err)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("project root %s: %w", abs, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("project root %s is not a directory", abs)
+	}
+	return &Env{
+		Root:  real,
+		Files: NewFileTracker(),
+		Todos: &TodoStore{},
+		Edits: NewEditHistory(),
+	}, nil
+}
+
+// maxLinkHops bounds symlink chains while resolving, as the kernel does.
+const maxLinkHops = 40
+
+// Resolve turns path (absolute, or relative to the project root) into an
+// absolute path with every symlink resolved, and refuses anything that lands
+// outside the root. Paths that do not exist yet are resolved through their
+// nearest existing parent, so a new file cannot be created through a symlink
+// that points out of the project either.
+func (e *Env) Resolve(path string) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", errors.New("path is empty: give a path relative to the project root or an absolute path")
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return "", fmt.Errorf("path %q contains a NUL byte", path)
+	}
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(e.Root, abs)
+	}
+	real, err := resolvePath(filepath.Clean(abs), 0)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if !within(e.Root, real) {
+		return "", fmt.Errorf("%s is outside the project %s", path, e.Root)
+	}
+	return real, nil
+}
+
+// Rel returns abs relative to the project root for display ("." for the
+// root itself); paths outside the root are returned unchanged.
+func (e *Env) Rel(abs string) string {
+	if !within(e.Root, abs) {
+		return abs
+	}
+	rel, err := filepath.Rel(e.Root, abs)
+	if err != nil {
+		return abs
+	}
+	return rel
+}
+
+// resolvePath resolves the symlinks of the clean absolute path p. Where p
+// does not exist, the missing tail is appended to its resolved parent; a
+// dangling symlink on the way is followed to where it points.
+func resolvePath(p string, hops int) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		if strings.Contains(err.Error(), "too many links") {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return "", pe.Err
+		}
+		return "", err
+	}
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if base == "" || dir == p {
+		return p, nil
+	}
+	parent, err := resolvePath(dir, hops)
+	if err != nil {
+		return "", err
+	}
+	joined := filepath.Join(parent, base)
+	fi, err := os.Lstat(joined)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return joined, nil
+	}
+	// A dangling symlink: whatever is created here lands at its target.
+	if hops >= maxLinkHops {
+		return "", errors.New("too many levels of symbolic links")
+	}
+	target, err := os.Readlink(joined)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(parent, target)
+	}
+	return resolvePath(filepath.Clean(target), hops+1)
+}
+
+// within reports whether p is root or inside it; both must be clean and absolute.
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if root == string(filepath.Separator) {
+		return strings.HasPrefix(p, root)
+	}
+	return strings.HasPrefix(p, root+string(filepath.Separator))
 }
