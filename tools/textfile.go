@@ -1,0 +1,179 @@
+package tools
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// How a text file is read for editing and written back byte-exact.
+
+const (
+	// maxEditSize bounds the files text_editor rewrites: an edit holds the
+	// file, its new version and an undo copy in memory.
+	maxEditSize = 32 << 20
+	// sniffSize is how much of a file decides whether it is binary (as git does).
+	sniffSize = 8000
+)
+
+// utf8BOM is the UTF-8 byte order mark.
+const utf8BOM = "\xef\xbb\xbf"
+
+// textForm is how a file's text is stored on disk, apart from the text itself.
+type textForm struct {
+	bom  bool // starts with a UTF-8 byte order mark
+	crlf bool // every line break is CRLF (mixed files are edited as they are)
+}
+
+// decodeText splits raw file content into its text (no BOM; LF line breaks
+// when the file is consistently CRLF) and its form.
+func decodeText(raw []byte) (string, textForm) {
+	var f textForm
+	if bytes.HasPrefix(raw, []byte(utf8BOM)) {
+		f.bom = true
+		raw = raw[len(utf8BOM):]
+	}
+	if n := bytes.Count(raw, []byte("\n")); n > 0 && bytes.Count(raw, []byte("\r\n")) == n {
+		f.crlf = true
+		return string(bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))), f
+	}
+	return string(raw), f
+}
+
+// encodeText is the inverse of decodeText.
+func encodeText(text string, f textForm) []byte {
+	var b bytes.Buffer
+	b.Grow(len(text) + len(text)/32 + 3)
+	if f.bom {
+		b.WriteString(utf8BOM)
+	}
+	if f.crlf {
+		b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
+	} else {
+		b.WriteString(text)
+	}
+	return b.Bytes()
+}
+
+// adaptNewlines makes text the model sent fit a file's text: a CRLF file's
+// text is held with LF breaks; an LF file gets LF breaks.
+func adaptNewlines(s string, f textForm, fileText string) string {
+	if f.crlf || !strings.Contains(fileText, "\r\n") {
+		return strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s
+}
+
+// isBinary reports whether the start of a file looks binary (a NUL byte).
+func isBinary(head []byte) bool {
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// binaryError describes a binary file the model tried to read as text.
+func binaryError(rel string, size int64, head []byte) error {
+	return fmt.Errorf("%s is a binary file (%s, %s): text_editor works on text files only",
+		rel, humanSize(size), http.DetectContentType(head))
+}
+
+// diskFile is a file read whole for editing.
+type diskFile struct {
+	raw  []byte
+	info fs.FileInfo
+	hash [32]byte
+}
+
+// readForEdit reads the file at abs whole, refusing directories, binary
+// files and files too large to edit. A missing file returns fs.ErrNotExist.
+func readForEdit(abs, rel string) (*diskFile, error) {
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory: text_editor edits files", rel)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", rel, info.Mode().Type())
+	}
+	if info.Size() > maxEditSize {
+		return nil, fmt.Errorf("%s is %s; text_editor edits files up to %s: use bash (sed, patch) for this one",
+			rel, humanSize(info.Size()), humanSize(maxEditSize))
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxEditSize {
+		return nil, fmt.Errorf("%s grew to %s while being read; text_editor edits files up to %s", rel, humanSize(int64(len(raw))), humanSize(maxEditSize))
+	}
+	if isBinary(raw[:min(len(raw), sniffSize)]) {
+		return nil, binaryError(rel, int64(len(raw)), raw[:min(len(raw), 512)])
+	}
+	return &diskFile{raw: raw, info: info, hash: sha256.Sum256(raw)}, nil
+}
+
+// writeAtomic replaces the file at abs with data: a temporary file in the
+// same directory, synced, then renamed over it, so a reader sees the old or
+// the new content and never half of it. An existing file's permissions and,
+// where allowed, owner are kept; a new file gets 0644. Missing parent
+// directories are created.
+func writeAtomic(abs string, data []byte) (fs.FileInfo, error) {
+	dir := filepath.Dir(abs)
+	mode := fs.FileMode(0o644)
+	uid, gid := -1, -1
+	if old, err := os.Stat(abs); err == nil {
+		if !old.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file", abs)
+		}
+		mode = old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		if st, ok := old.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+	} else if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	} else {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".fawn-*")
+	if err != nil {
+		return nil, err
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmpName)
+		}
+	}()
+	if _, err := io.Copy(tmp, bytes.NewReader(data)); err != nil {
+		return nil, err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return nil, err
+	}
+	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
+		_ = tmp.Chown(uid, gid) // best effort: only root may give a file away
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmpName, abs); err != nil {
+		return nil, err
+	}
+	ok = true
+	return os.Stat(abs)
+}
