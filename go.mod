@@ -15,7 +15,9 @@ require (
 	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/modelcontextprotocol/go-sdk v1.6.1
 	github.com/rivo/tview v0.42.0
+	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/viper v1.21.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sys v0.49.0
 )
 
@@ -85,7 +87,6 @@ require (
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/sagikazarmark/locafero v0.11.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
