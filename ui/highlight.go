@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// highlighter turns code into styled lines with chroma, in the theme's
+// chroma style. It caches token styles; it is used on the UI goroutine only.
+type highlighter struct {
+	style *chroma.Style
+	base  tcell.Style
+	cache map[chroma.TokenType]tcell.Style
+}
+
+func newHighlighter(th *theme.Theme) *highlighter {
+	st := styles.Get(th.ChromaStyle)
+	if st == nil {
+		st = styles.Fallback
+	}
+	return &highlighter{
+		style: st,
+		base:  tcell.StyleDefault.Foreground(th.Foreground).Background(th.CodeBg),
+		cache: map[chroma.TokenType]tcell.Style{},
+	}
+}
+
+func (h *highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
+	if s, ok := h.cache[t]; ok {
+		return s
+	}
+	e := h.style.Get(t)
+	s := h.base
+	if e.Colour.IsSet() {
+		s = s.Foreground(tcell.NewRGBColor(int32(e.Colour.Red()), int32(e.Colour.Green()), int32(e.Colour.Blue())))
+	}
+	if e.Bold == chroma.Yes {
+		s = s.Bold(true)
+	}
+	if e.Italic == chroma.Yes {
+		s = s.Italic(true)
+	}
+	if e.Underline == chroma.Yes {
+		s = s.Underline(true)
+	}
+	h.cache[t] = s
+	return s
+}
+
+// lexerFor finds a lexer by fence language ("go", "python", "sh") or, failing
+// that, by treating it as a file extension ("py", "rs"). Unknown languages get
+// nil: plain text is better than a wrong guess.
+func lexerFor(lang string) chroma.Lexer {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if lang == "" {
+		return nil
+	}
+	if l := lexers.Get(lang); l != nil {
+		return l
+	}
+	if l := lexers.Match("x." + lang); l != nil {
+		return l
+	}
+	return nil
+}
+
+// lines highlights code; it returns one unwrapped Line per source line with
+// tabs expanded.
+func (h *highlighter) lines(lang, code string) []Line {
+	code = strings.TrimSuffix(code, "\n")
+	lexer := lexerFor(lang)
+	if lexer == nil {
+		return h.plain(code)
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return h.plain(code)
+	}
+	out := []Line{nil}
+	col := 0
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		st := h.tokenStyle(tok.Type)
+		parts := strings.Split(tok.Value, "\n")
+		for i, p := range parts {
+			if i > 0 {
+				out = append(out, nil)
+				col = 0
+			}
+			if p == "" {
+				continue
+			}
+			p = expandTabs(p, &col)
+			out[len(out)-1] = append(out[len(out)-1], Span{p, st})
+		}
+	}
+	return out
+}
+
+func (h *highlighter) plain(code string) []Line {
+	var out []Line
+	for _, l := range strings.Split(code, "\n") {
+		col := 0
+		out = append(out, Line{{expandTabs(l, &col), h.base}})
+	}
+	return out
+}
+
+// expandTabs replaces tabs with spaces to the next stop of 4, continuing from
+// column *col, and drops other control characters.
+func expandTabs(s string, col *int) string {
+	if !strings.ContainsAny(s, "\t\r\x1b") {
+		*col += len(s)
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			n := 4 - *col%4
+			b.WriteString(strings.Repeat(" ", n))
+			*col += n
+		case r < ' ':
+		default:
+			b.WriteRune(r)
+			*col++
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,494 @@
+package ui
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// markdown renders the model's Markdown into styled, wrapped lines: headings,
+// emphasis, lists, links, inline code, block quotes, tables and fenced code
+// highlighted with chroma. It holds the parser and the highlighter so one
+// instance serves every message (UI goroutine only).
+type markdown struct {
+	md goldmark.Markdown
+	th *theme.Theme
+	hl *highlighter
+	// code caches highlighted code blocks by language and text: while an
+	// answer streams, every frame re-renders it, and lexing is the costly part.
+	code     map[codeKey][]Line
+	codeUsed map[codeKey]bool
+}
+
+type codeKey struct{ lang, code string }
+
+func newMarkdown(th *theme.Theme) *markdown {
+	return &markdown{
+		md:       goldmark.New(goldmark.WithExtensions(extension.GFM)),
+		th:       th,
+		hl:       newHighlighter(th),
+		code:     map[codeKey][]Line{},
+		codeUsed: map[codeKey]bool{},
+	}
+}
+
+// highlight returns the highlighted lines of a code block, cached.
+func (m *markdown) highlight(lang, code string) []Line {
+	k := codeKey{lang, code}
+	if l, ok := m.code[k]; ok {
+		m.codeUsed[k] = true
+		return l
+	}
+	l := m.hl.lines(lang, code)
+	if len(m.code) > 512 {
+		// Keep what was used since the last sweep; drop the rest.
+		for k := range m.code {
+			if !m.codeUsed[k] {
+				delete(m.code, k)
+			}
+		}
+		m.codeUsed = map[codeKey]bool{}
+	}
+	m.code[k] = l
+	m.codeUsed[k] = true
+	return l
+}
+
+// render lays src out at width.
+func (m *markdown) render(src string, width int) []Line {
+	if width < 4 {
+		width = 4
+	}
+	source := []byte(src)
+	doc := m.md.Parser().Parse(text.NewReader(source))
+	r := &mdRender{m: m, src: source, width: width, th: m.th}
+	r.blocks(doc)
+	return r.out
+}
+
+// mdPrefix is what a container (list item, quote) draws before its lines:
+// first on its first line, rest on the others.
+type mdPrefix struct {
+	first, rest Span
+	used        bool
+}
+
+type mdRender struct {
+	m      *markdown
+	th     *theme.Theme
+	src    []byte
+	width  int
+	out    []Line
+	prefix []*mdPrefix
+	// blankPending asks for an empty line before the next block.
+	blankPending bool
+}
+
+func (r *mdRender) base() tcell.Style {
+	return tcell.StyleDefault.Foreground(r.th.Foreground)
+}
+
+// prefixes returns the first-line and continuation prefixes of the current
+// container stack, and marks the containers as started.
+func (r *mdRender) prefixes() (first, rest Line) {
+	for _, p := range r.prefix {
+		if p.used {
+			first = append(first, p.rest)
+		} else {
+			first = append(first, p.first)
+		}
+		rest = append(rest, p.rest)
+	}
+	for _, p := range r.prefix {
+		p.used = true
+	}
+	return first, rest
+}
+
+func (r *mdRender) restPrefix() Line {
+	var rest Line
+	for _, p := range r.prefix {
+		rest = append(rest, p.rest)
+	}
+	return rest
+}
+
+func (r *mdRender) emit(spans []Span) {
+	r.flushBlank()
+	first, rest := r.prefixes()
+	r.out = append(r.out, wrapLine(spans, r.width, first, rest)...)
+}
+
+func (r *mdRender) flushBlank() {
+	if r.blankPending && len(r.out) > 0 {
+		r.out = append(r.out, trimLine(r.restPrefix()))
+	}
+	r.blankPending = false
+}
+
+// trimLine drops trailing spaces so blank lines inside quotes carry only the bar.
+func trimLine(l Line) Line {
+	out := append(Line(nil), l...)
+	for len(out) > 0 {
+		last := &out[len(out)-1]
+		t := strings.TrimRight(last.Text, " ")
+		if t != "" {
+			last.Text = t
+			break
+		}
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+func (r *mdRender) blocks(parent ast.Node) {
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		r.block(n)
+		r.blankPending = true
+	}
+}
+
+func (r *mdRender) block(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.Paragraph:
+		r.inlineBlock(n, r.base())
+	case *ast.TextBlock:
+		r.inlineBlock(n, r.base())
+	case *ast.Heading:
+		st := r.base().Foreground(r.th.Accent).Bold(true)
+		if n.Level == 1 {
+			st = st.Underline(true)
+		}
+		r.inlineBlock(n, st)
+	case *ast.ThematicBreak:
+		r.flushBlank()
+		first, rest := r.prefixes()
+		w := r.width - first.Width()
+		if w < 1 {
+			w = 1
+		}
+		_ = rest
+		r.out = append(r.out, append(first, Span{strings.Repeat("─", w), r.base().Foreground(r.th.Dim)}))
+	case *ast.Blockquote:
+		bar := Span{"▎ ", r.base().Foreground(r.th.Dim)}
+		r.flushBlank()
+		r.prefix = append(r.prefix, &mdPrefix{first: bar, rest: bar})
+		r.blocks(n)
+		r.prefix = r.prefix[:len(r.prefix)-1]
+	case *ast.List:
+		r.list(n)
+	case *ast.FencedCodeBlock:
+		r.code(string(n.Language(r.src)), r.linesOf(n))
+	case *ast.CodeBlock:
+		r.code("", r.linesOf(n))
+	case *ast.HTMLBlock:
+		txt := r.linesOf(n)
+		if n.HasClosure() {
+			txt += string(n.ClosureLine.Value(r.src))
+		}
+		for _, l := range strings.Split(strings.TrimRight(txt, "\n"), "\n") {
+			r.emit([]Span{{sanitize(l, 4), r.base().Foreground(r.th.Dim)}})
+		}
+	case *east.Table:
+		r.table(n)
+	default:
+		if n.HasChildren() {
+			r.blocks(n)
+		}
+	}
+}
+
+func (r *mdRender) linesOf(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	return b.String()
+}
+
+func (r *mdRender) list(n *ast.List) {
+	num := n.Start
+	if num == 0 {
+		num = 1
+	}
+	depth := 0
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if _, ok := p.(*ast.List); ok {
+			depth++
+		}
+	}
+	bullets := []string{"•", "◦", "▪"}
+	r.flushBlank()
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		var marker string
+		if n.IsOrdered() {
+			marker = strconv.Itoa(num) + string(n.Marker) + " "
+			num++
+		} else {
+			marker = bullets[depth%len(bullets)] + " "
+		}
+		pad := strings.Repeat(" ", textWidth(marker))
+		r.prefix = append(r.prefix, &mdPrefix{
+			first: Span{marker, r.base().Foreground(r.th.Accent)},
+			rest:  Span{pad, r.base()},
+		})
+		if item.FirstChild() == nil {
+			r.emit(nil) // an empty item still shows its marker
+		}
+		if item != n.FirstChild() {
+			r.blankPending = !n.IsTight
+		}
+		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+			if c != item.FirstChild() {
+				r.blankPending = !n.IsTight
+			}
+			r.block(c)
+		}
+		r.prefix = r.prefix[:len(r.prefix)-1]
+	}
+}
+
+func (r *mdRender) code(lang, code string) {
+	r.flushBlank()
+	hl := r.m.highlight(lang, code)
+	bg := tcell.StyleDefault.Background(r.th.CodeBg)
+	lead, rest := r.prefixes()
+	avail := r.width - rest.Width()
+	if avail < 4 {
+		avail = 4
+	}
+	pad := Span{" ", bg}
+	// next returns the container prefix for the next output row.
+	next := func() Line {
+		l := lead
+		lead = rest
+		return append(Line(nil), l...)
+	}
+	if lang != "" {
+		p := next()
+		r.out = append(r.out, padTo(append(p, pad, Span{lang, bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
+	}
+	for _, l := range hl {
+		p := next()
+		first := append(p, pad)
+		indent := append(append(Line(nil), rest...), pad)
+		for _, wl := range wrapSpans(l, rest.Width()+avail, first, indent, true) {
+			r.out = append(r.out, padTo(wl, rest.Width()+avail, bg))
+		}
+	}
+}
+
+// padTo extends l with spaces in style up to width cells.
+func padTo(l Line, width int, style tcell.Style) Line {
+	if w := l.Width(); w < width {
+		l = append(l, Span{strings.Repeat(" ", width-w), style})
+	}
+	return l
+}
+
+// inlineBlock renders a block's inline content, breaking at hard line breaks.
+func (r *mdRender) inlineBlock(n ast.Node, style tcell.Style) {
+	var lines [][]Span
+	cur := []Span{}
+	r.inlines(n, style, &cur, &lines)
+	lines = append(lines, cur)
+	for _, l := range lines {
+		r.emit(l)
+	}
+}
+
+func (r *mdRender) inlines(parent ast.Node, style tcell.Style, cur *[]Span, lines *[][]Span) {
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		r.inline(n, style, cur, lines)
+	}
+}
+
+func (r *mdRender) inline(n ast.Node, style tcell.Style, cur *[]Span, lines *[][]Span) {
+	add := func(s string, st tcell.Style) {
+		if s != "" {
+			*cur = append(*cur, Span{sanitize(s, 4), st})
+		}
+	}
+	switch n := n.(type) {
+	case *ast.Text:
+		add(string(n.Value(r.src)), style)
+		if n.HardLineBreak() {
+			*lines = append(*lines, *cur)
+			*cur = []Span{}
+		} else if n.SoftLineBreak() {
+			add(" ", style)
+		}
+	case *ast.String:
+		add(string(n.Value), style)
+	case *ast.CodeSpan:
+		var b bytes.Buffer
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch t := c.(type) {
+			case *ast.Text:
+				b.Write(t.Value(r.src))
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		add(b.String(), style.Background(r.th.CodeBg))
+	case *ast.Emphasis:
+		st := style.Italic(true)
+		if n.Level >= 2 {
+			st = style.Bold(true)
+		}
+		r.inlines(n, st, cur, lines)
+	case *east.Strikethrough:
+		r.inlines(n, style.StrikeThrough(true), cur, lines)
+	case *ast.Link:
+		dest := string(n.Destination)
+		st := style.Foreground(r.th.Accent).Underline(true).Url(dest)
+		before := len(*cur)
+		r.inlines(n, st, cur, lines)
+		var label strings.Builder
+		for _, s := range (*cur)[before:] {
+			label.WriteString(s.Text)
+		}
+		if dest != "" && label.String() != dest && !strings.HasPrefix(dest, "#") {
+			add(" ("+dest+")", style.Foreground(r.th.Dim))
+		}
+	case *ast.AutoLink:
+		url := string(n.URL(r.src))
+		add(string(n.Label(r.src)), style.Foreground(r.th.Accent).Underline(true).Url(url))
+	case *ast.Image:
+		var alt strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				alt.Write(t.Value(r.src))
+			}
+		}
+		add("[image: "+alt.String()+"] ("+string(n.Destination)+")", style.Foreground(r.th.Dim))
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			add(string(seg.Value(r.src)), style.Foreground(r.th.Dim))
+		}
+	case *east.TaskCheckBox:
+		if n.IsChecked {
+			add("☑ ", style.Foreground(r.th.Success))
+		} else {
+			add("☐ ", style)
+		}
+	default:
+		r.inlines(n, style, cur, lines)
+	}
+}
+
+// table draws a GFM table with aligned columns when it fits, and as one line
+// per row otherwise.
+func (r *mdRender) table(t *east.Table) {
+	var rows [][][]Span
+	header := 0
+	var aligns []east.Alignment
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells [][]Span
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			var lines [][]Span
+			cur := []Span{}
+			st := r.base()
+			if _, ok := row.(*east.TableHeader); ok {
+				st = st.Bold(true)
+			}
+			r.inlines(c, st, &cur, &lines)
+			var flat []Span
+			for _, l := range lines {
+				flat = append(append(flat, l...), Span{" ", st})
+			}
+			cells = append(cells, append(flat, cur...))
+			if tc, ok := c.(*east.TableCell); ok && len(rows) == 0 {
+				aligns = append(aligns, tc.Alignment)
+			}
+		}
+		if _, ok := row.(*east.TableHeader); ok {
+			header = 1
+		}
+		rows = append(rows, cells)
+	}
+	ncol := 0
+	for _, row := range rows {
+		if len(row) > ncol {
+			ncol = len(row)
+		}
+	}
+	widths := make([]int, ncol)
+	for _, row := range rows {
+		for i, c := range row {
+			if w := Line(c).Width(); w > widths[i] {
+				widths[i] = w
+			}
+		}
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + 3
+	}
+	dim := r.base().Foreground(r.th.Dim)
+	r.flushBlank()
+	lead, rest := r.prefixes()
+	if total-1 > r.width-rest.Width() {
+		// Too wide: one wrapped line per row, cells separated by a bar.
+		for _, row := range rows {
+			var spans []Span
+			for i, c := range row {
+				if i > 0 {
+					spans = append(spans, Span{" │ ", dim})
+				}
+				spans = append(spans, c...)
+			}
+			r.emit(spans)
+		}
+		return
+	}
+	for ri, row := range rows {
+		l := append(Line(nil), lead...)
+		lead = rest
+		for i := 0; i < ncol; i++ {
+			var c Line
+			if i < len(row) {
+				c = row[i]
+			}
+			gap := widths[i] - c.Width()
+			left := 0
+			if i < len(aligns) {
+				switch aligns[i] {
+				case east.AlignRight:
+					left = gap
+				case east.AlignCenter:
+					left = gap / 2
+				}
+			}
+			if i > 0 {
+				l = append(l, Span{" │ ", dim})
+			}
+			l = append(l, Span{strings.Repeat(" ", left), r.base()})
+			l = append(l, c...)
+			l = append(l, Span{strings.Repeat(" ", gap-left), r.base()})
+		}
+		r.out = append(r.out, trimLine(l))
+		if ri == header-1 {
+			sep := append(Line(nil), rest...)
+			for i, w := range widths {
+				if i > 0 {
+					sep = append(sep, Span{"─┼─", dim})
+				}
+				sep = append(sep, Span{strings.Repeat("─", w), dim})
+			}
+			r.out = append(r.out, sep)
+		}
+	}
+}

@@ -1,0 +1,341 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+)
+
+// Span is a run of text drawn in one style. Text never contains a newline.
+type Span struct {
+	Text  string
+	Style tcell.Style
+}
+
+// Line is one screen row: spans drawn left to right.
+type Line []Span
+
+// Width is the number of cells the line occupies.
+func (l Line) Width() int {
+	w := 0
+	for _, s := range l {
+		w += textWidth(s.Text)
+	}
+	return w
+}
+
+// String is the line's text without styles.
+func (l Line) String() string {
+	var b strings.Builder
+	for _, s := range l {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+// linesText joins lines' text with newlines (what a copy puts on the clipboard).
+func linesText(lines []Line) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] < ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// textWidth is the display width of s in cells, as tcell will draw it.
+func textWidth(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return uniseg.StringWidth(s)
+}
+
+// sanitize makes s safe to draw: tabs become spaces up to the next multiple of
+// tabWidth, carriage returns and other control characters are dropped (an
+// escape sequence drawn raw would corrupt the screen).
+func sanitize(s string, tabWidth int) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// dropped
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// cell is one grapheme cluster placed during wrapping.
+type cell struct {
+	g     string
+	w     int
+	style tcell.Style
+}
+
+// wrapper breaks styled text into lines of at most width cells, at word
+// boundaries where it can and inside a word where it must.
+type wrapper struct {
+	width  int
+	hard   bool // break anywhere (code), not at word boundaries
+	indent Line // drawn before every continuation line
+	first  Line // drawn before the first line
+	lines  []Line
+
+	cur      []cell
+	curW     int
+	prefixW  int
+	breakAt  int // index in cur after which a break is allowed (-1 none)
+	breakW   int // width of cur[:breakAt+1]
+	hasFirst bool
+}
+
+// wrapLine wraps one logical line (spans without newlines) at width. first is
+// drawn before the first row, indent before every following row; both count
+// towards width.
+func wrapLine(spans []Span, width int, first, indent Line) []Line {
+	return wrapSpans(spans, width, first, indent, false)
+}
+
+func wrapSpans(spans []Span, width int, first, indent Line, hard bool) []Line {
+	w := wrapper{width: width, first: first, indent: indent, hard: hard}
+	w.start()
+	for _, s := range spans {
+		w.add(s.Text, s.Style)
+	}
+	w.flush(true)
+	return w.lines
+}
+
+func (w *wrapper) start() {
+	p := w.indent
+	if !w.hasFirst {
+		p = w.first
+		w.hasFirst = true
+	}
+	w.cur = w.cur[:0]
+	for _, s := range p {
+		w.push(s.Text, s.Style)
+	}
+	w.prefixW = w.curW
+	w.breakAt = -1
+	w.breakW = 0
+}
+
+// push appends text without considering breaks (prefixes).
+func (w *wrapper) push(text string, style tcell.Style) {
+	state := -1
+	for text != "" {
+		var g string
+		var width int
+		g, text, width, state = uniseg.FirstGraphemeClusterInString(text, state)
+		w.cur = append(w.cur, cell{g, width, style})
+		w.curW += width
+	}
+}
+
+func (w *wrapper) add(text string, style tcell.Style) {
+	if w.width <= 0 {
+		return
+	}
+	if isASCII(text) {
+		for i := 0; i < len(text); i++ {
+			w.place(text[i:i+1], 1, style, text[i] == ' ' && !w.hard)
+		}
+		return
+	}
+	state := -1
+	for text != "" {
+		var g string
+		var boundaries int
+		g, text, boundaries, state = uniseg.StepString(text, state)
+		width := boundaries >> uniseg.ShiftWidth
+		canBreak := boundaries&uniseg.MaskLine != uniseg.LineDontBreak && !w.hard
+		w.place(g, width, style, canBreak)
+	}
+}
+
+// place adds one cluster; canBreak says a line may end after it.
+func (w *wrapper) place(g string, width int, style tcell.Style, canBreak bool) {
+	if w.curW+width > w.width && len(w.cur) > 0 {
+		if g == " " && !w.hard {
+			// A space that does not fit ends the row; it is not carried over.
+			w.flush(false)
+			return
+		}
+		if w.breakAt >= 0 {
+			rest := append([]cell(nil), w.cur[w.breakAt+1:]...)
+			w.cur = w.cur[:w.breakAt+1]
+			w.flush(false)
+			for _, c := range rest {
+				w.cur = append(w.cur, c)
+				w.curW += c.w
+			}
+		} else if w.curW > w.prefixW {
+			w.flush(false)
+		}
+	}
+	w.cur = append(w.cur, cell{g, width, style})
+	w.curW += width
+	if canBreak {
+		w.breakAt = len(w.cur) - 1
+		w.breakW = w.curW
+	}
+}
+
+// flush ends the current row; last says no row follows.
+func (w *wrapper) flush(last bool) {
+	// Trailing spaces at a soft break are not drawn.
+	n := len(w.cur)
+	if !last && !w.hard {
+		for n > 0 && w.cur[n-1].g == " " {
+			n--
+		}
+	}
+	w.lines = append(w.lines, cellsToLine(w.cur[:n]))
+	w.curW = 0
+	if !last {
+		w.start()
+	}
+}
+
+func cellsToLine(cells []cell) Line {
+	var l Line
+	var b strings.Builder
+	for i, c := range cells {
+		if i > 0 && c.style != cells[i-1].style {
+			l = append(l, Span{b.String(), cells[i-1].style})
+			b.Reset()
+		}
+		b.WriteString(c.g)
+	}
+	if len(cells) > 0 {
+		l = append(l, Span{b.String(), cells[len(cells)-1].style})
+	}
+	return l
+}
+
+// wrapText wraps multi-line plain text in one style.
+func wrapText(text string, style tcell.Style, width int, first, indent Line) []Line {
+	var out []Line
+	for i, l := range strings.Split(text, "\n") {
+		f := indent
+		if i == 0 {
+			f = first
+		}
+		out = append(out, wrapLine([]Span{{sanitize(l, 4), style}}, width, f, indent)...)
+	}
+	return out
+}
+
+// truncateLine cuts l to at most width cells, ending in "…" when cut.
+func truncateLine(l Line, width int) Line {
+	if l.Width() <= width {
+		return l
+	}
+	if width <= 0 {
+		return nil
+	}
+	var out Line
+	left := width - 1
+	for _, s := range l {
+		if left <= 0 {
+			break
+		}
+		sw := textWidth(s.Text)
+		if sw <= left {
+			out = append(out, s)
+			left -= sw
+			continue
+		}
+		var b strings.Builder
+		state := -1
+		text := s.Text
+		for text != "" {
+			var g string
+			var gw int
+			g, text, gw, state = uniseg.FirstGraphemeClusterInString(text, state)
+			if gw > left {
+				break
+			}
+			b.WriteString(g)
+			left -= gw
+		}
+		out = append(out, Span{b.String(), s.Style})
+		left = 0
+	}
+	st := tcell.StyleDefault
+	if len(l) > 0 {
+		st = l[len(l)-1].Style
+	}
+	return append(out, Span{"…", st})
+}
+
+// drawLine draws l at x, y, clipped to width cells. Cells the line does not
+// reach keep what is already there.
+func drawLine(screen tcell.Screen, x, y, width int, l Line) int {
+	end := x + width
+	for _, s := range l {
+		text := s.Text
+		for text != "" && x < end {
+			if text[0] < utf8.RuneSelf {
+				screen.Put(x, y, text[:1], s.Style)
+				text = text[1:]
+				x++
+				continue
+			}
+			g, rest, gw, _ := uniseg.FirstGraphemeClusterInString(text, -1)
+			if x+gw > end {
+				return x
+			}
+			screen.Put(x, y, g, s.Style)
+			text = rest
+			x += gw
+		}
+	}
+	return x
+}
+
+// fill paints a rectangle with spaces in style.
+func fill(screen tcell.Screen, x, y, w, h int, style tcell.Style) {
+	for row := y; row < y+h; row++ {
+		for col := x; col < x+w; col++ {
+			screen.Put(col, row, " ", style)
+		}
+	}
+}
+
+// drawText draws a plain string; a convenience over drawLine.
+func drawText(screen tcell.Screen, x, y, width int, text string, style tcell.Style) int {
+	return drawLine(screen, x, y, width, Line{{text, style}})
+}
