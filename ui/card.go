@@ -1,0 +1,344 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// CardStatus is where a tool call is in its life.
+type CardStatus int
+
+const (
+	// StatusPreparing: the model is still writing the call's arguments.
+	StatusPreparing CardStatus = iota
+	// StatusWaiting: the call waits for the user's permission.
+	StatusWaiting
+	// StatusRunning: the tool runs.
+	StatusRunning
+	// StatusDone: it finished and succeeded.
+	StatusDone
+	// StatusFailed: it finished with an error.
+	StatusFailed
+	// StatusDenied: the user (or the mode) refused it.
+	StatusDenied
+	// StatusCancelled: the turn was cancelled before it finished.
+	StatusCancelled
+)
+
+func (s CardStatus) String() string {
+	return [...]string{"preparing", "waiting for permission", "running", "done", "failed", "denied", "cancelled"}[s]
+}
+
+// finished reports whether the call has ended.
+func (s CardStatus) finished() bool { return s >= StatusDone }
+
+// cardBodyLines is how many body lines a collapsed card shows.
+const cardBodyLines = 10
+
+// maxCardOutput bounds the output a card keeps; the terminal pane has it all.
+const maxCardOutput = 5000
+
+// Card is the chat's view of one tool call. The router feeds it every event
+// with its call ID; its ToolKind decides the summary and the body.
+type Card struct {
+	ID   string
+	Tool string
+	Kind *ToolKind
+
+	Status   CardStatus
+	Args     string // the arguments: fragments while preparing, then the full JSON
+	Action   *tools.Action
+	Started  time.Time
+	Duration time.Duration
+	Result   string
+	IsError  bool
+	Note     string // a denial's note
+
+	output  []string // complete output lines
+	partial string   // output after the last newline
+	dropped int      // output lines dropped from the front
+
+	Viewed  *tools.FileViewed
+	Changed *tools.FileChanged
+	Todos   []tools.Todo
+	hasTodo bool
+
+	Expanded bool
+	// jump, when set, shows the pane the call drove (Enter or a click on the card).
+	jump func()
+
+	args map[string]any // Args decoded, once complete
+	ver  uint64
+}
+
+func newCard(id, tool string, kind *ToolKind) *Card {
+	return &Card{ID: id, Tool: tool, Kind: kind}
+}
+
+func (c *Card) changed() { c.ver++ }
+
+// arg returns a string argument of the call ("" when absent or not decoded yet).
+func (c *Card) arg(name string) string {
+	if c.args == nil {
+		return ""
+	}
+	switch v := c.args[name].(type) {
+	case string:
+		return v
+	case float64:
+		return fmt.Sprint(v)
+	case bool:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// OutputLines returns the output captured so far, line by line.
+func (c *Card) OutputLines() []string {
+	if c.partial != "" {
+		return append(append([]string(nil), c.output...), c.partial)
+	}
+	return c.output
+}
+
+func (c *Card) addOutput(s string) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	parts := strings.Split(c.partial+s, "\n")
+	c.partial = parts[len(parts)-1]
+	c.output = append(c.output, parts[:len(parts)-1]...)
+	if over := len(c.output) - maxCardOutput; over > 0 {
+		c.output = append([]string(nil), c.output[over:]...)
+		c.dropped += over
+	}
+}
+
+// handle applies one event of this call.
+func (c *Card) handle(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventToolArgs:
+		if c.args == nil {
+			c.Args += ev.Text
+		}
+	case agent.EventToolCallReady:
+		c.Args = ev.Args
+		c.args = decodeArgs(ev.Args)
+		if ev.Name != "" {
+			c.Tool = ev.Name
+		}
+	case agent.EventPermissionAsked:
+		c.Status = StatusWaiting
+		if ev.Permission != nil {
+			a := ev.Permission.Action
+			c.Action = &a
+		}
+		if ev.Action != nil {
+			c.Action = ev.Action
+		}
+	case agent.EventPermissionAnswered:
+		if ev.Answer != nil && ev.Answer.Decision == agent.Deny {
+			c.Status = StatusDenied
+			c.Note = ev.Answer.Note
+		} else if c.Status == StatusWaiting {
+			c.Status = StatusPreparing
+		}
+	case agent.EventToolRunStarted:
+		c.Status = StatusRunning
+		c.Started = time.Now()
+		if ev.Action != nil {
+			c.Action = ev.Action
+		}
+	case agent.EventToolOutput:
+		c.addOutput(ev.Text)
+	case agent.EventToolUpdate:
+		switch d := ev.Data.(type) {
+		case tools.FileViewed:
+			c.Viewed = &d
+		case tools.FileChanged:
+			c.Changed = &d
+		case tools.TodosChanged:
+			c.Todos = d.Items
+			c.hasTodo = true
+		case tools.Output:
+			c.addOutput(d.Text)
+		}
+	case agent.EventToolRunEnded:
+		c.Result = ev.Result
+		c.IsError = ev.IsError
+		c.Duration = ev.Duration
+		if c.Duration == 0 && !c.Started.IsZero() {
+			c.Duration = time.Since(c.Started)
+		}
+		switch {
+		case c.Status == StatusDenied:
+		case ev.IsError && isCancelResult(ev.Result):
+			c.Status = StatusCancelled
+		case ev.IsError:
+			c.Status = StatusFailed
+		default:
+			c.Status = StatusDone
+		}
+	}
+	c.changed()
+}
+
+// isCancelResult recognises the results the agent gives calls the user cancelled.
+func isCancelResult(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "cancelled by the user") || strings.Contains(s, "canceled by the user") ||
+		strings.Contains(s, "interrupted by the user")
+}
+
+// cancel marks a call that never finished because its turn ended.
+func (c *Card) cancel() {
+	if !c.Status.finished() {
+		c.Status = StatusCancelled
+		if !c.Started.IsZero() {
+			c.Duration = time.Since(c.Started)
+		}
+		c.changed()
+	}
+}
+
+func (c *Card) toggle() {
+	c.Expanded = !c.Expanded
+	c.changed()
+}
+
+func (c *Card) rev(rc *renderCtx) uint64 {
+	if c.Status == StatusRunning || c.Status == StatusPreparing {
+		return c.ver<<16 | rc.frame&0xffff
+	}
+	return c.ver
+}
+
+// summary is the card's one line: the kind's, or the tool name and arguments.
+func (c *Card) summary(rc *renderCtx) string {
+	s := ""
+	if c.Kind != nil && c.Kind.Summary != nil {
+		s = c.Kind.Summary(c, rc)
+	}
+	if s == "" {
+		s = genericSummary(c)
+	}
+	return strings.Join(strings.Fields(sanitize(s, 1)), " ")
+}
+
+func (c *Card) render(rc *renderCtx, width int) []Line {
+	th := rc.th
+	base := rc.style()
+	dim := base.Foreground(th.Dim)
+
+	var glyph string
+	var gst tcell.Style
+	var status string
+	switch c.Status {
+	case StatusPreparing:
+		glyph, gst, status = spinner(rc.frame), base.Foreground(th.Dim), "preparing"
+	case StatusWaiting:
+		glyph, gst, status = "⏸", base.Foreground(th.Warning), "waiting for permission"
+	case StatusRunning:
+		glyph, gst = spinner(rc.frame), base.Foreground(th.Accent)
+		if !c.Started.IsZero() {
+			status = fmtDuration(time.Since(c.Started).Truncate(time.Second))
+		}
+	case StatusDone:
+		glyph, gst, status = "✓", base.Foreground(th.Success), fmtDuration(c.Duration)
+	case StatusFailed:
+		glyph, gst, status = "✗", base.Foreground(th.Error), fmtDuration(c.Duration)
+	case StatusDenied:
+		glyph, gst, status = "⊘", base.Foreground(th.Error), "denied"
+	case StatusCancelled:
+		glyph, gst, status = "⊘", dim, "cancelled"
+	}
+	icon := "⚙"
+	if c.Kind != nil && c.Kind.Icon != "" {
+		icon = c.Kind.Icon
+	}
+
+	// Header: glyph icon summary ........ status
+	right := Line{{" " + status, gst}}
+	if status == "" {
+		right = nil
+	}
+	left := Line{{glyph + " ", gst.Bold(true)}, {icon + " ", base.Foreground(th.Accent)}}
+	sumW := width - left.Width() - right.Width()
+	head := append(Line(nil), left...)
+	sum := truncateLine(Line{{c.summary(rc), base.Bold(true)}}, max(sumW, 1))
+	head = append(head, sum...)
+	if gap := width - head.Width() - right.Width(); gap > 0 {
+		head = append(head, Span{strings.Repeat(" ", gap), base})
+		head = append(head, right...)
+	}
+	lines := []Line{head}
+
+	var body []Line
+	if c.Kind != nil && c.Kind.Body != nil {
+		body = c.Kind.Body(c, rc)
+	}
+	if len(body) == 0 && (c.IsError || c.Status == StatusDenied) {
+		text := strings.TrimSpace(c.Result)
+		if c.Status == StatusDenied && c.Note != "" {
+			text = "note to the model: " + c.Note
+		}
+		for _, l := range strings.Split(text, "\n") {
+			body = append(body, Line{{sanitize(l, 4), base.Foreground(th.Error)}})
+		}
+	}
+	if len(body) == 0 {
+		return lines
+	}
+	bar := Span{"  │ ", dim}
+	shown := body
+	hidden := 0
+	if !c.Expanded && len(body) > cardBodyLines {
+		hidden = len(body) - cardBodyLines
+		if c.Kind != nil && c.Kind.Tail {
+			shown = body[hidden:]
+		} else {
+			shown = body[:cardBodyLines]
+		}
+	}
+	fold := Line{bar, {fmt.Sprintf("… %d more lines (Space expands)", hidden), dim.Italic(true)}}
+	if hidden > 0 && c.Kind != nil && c.Kind.Tail {
+		lines = append(lines, fold)
+	}
+	for _, l := range shown {
+		lines = append(lines, truncateLine(append(Line{bar}, l...), width))
+	}
+	if hidden > 0 && (c.Kind == nil || !c.Kind.Tail) {
+		lines = append(lines, fold)
+	}
+	if c.Expanded && len(body) > cardBodyLines {
+		lines = append(lines, Line{bar, {"(Space collapses)", dim.Italic(true)}})
+	}
+	return lines
+}
+
+// foldLine reports whether row line of the rendered card is its
+// "… more lines" row, which a click expands.
+func (c *Card) foldLine(line int, rendered []Line) bool {
+	if line < 0 || line >= len(rendered) {
+		return false
+	}
+	s := rendered[line].String()
+	return strings.Contains(s, "more lines (Space expands)") || strings.Contains(s, "(Space collapses)")
+}
+
+func (c *Card) copyText() string {
+	var b strings.Builder
+	b.WriteString(c.summary(&renderCtx{}))
+	if out := c.OutputLines(); len(out) > 0 {
+		b.WriteString("\n")
+		b.WriteString(strings.Join(out, "\n"))
+	} else if c.Result != "" {
+		b.WriteString("\n")
+		b.WriteString(c.Result)
+	}
+	return b.String()
+}

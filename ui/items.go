@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// userItem is a message the user sent (or queued while the agent works).
+type userItem struct {
+	text   string
+	queued bool
+	ver    uint64
+}
+
+func (u *userItem) rev(*renderCtx) uint64 { return u.ver }
+
+func (u *userItem) render(c *renderCtx, width int) []Line {
+	st := tcell.StyleDefault.Foreground(c.th.UserText)
+	mark := Span{"› ", st.Bold(true)}
+	if u.queued {
+		st = tcell.StyleDefault.Foreground(c.th.Dim)
+		mark = Span{"⧗ ", st}
+	}
+	lines := wrapText(u.text, st, width, Line{mark}, Line{{"  ", st}})
+	if u.queued {
+		lines = append(lines, Line{{"  queued: sent when the agent finishes (Esc puts it back)", st.Italic(true)}})
+	}
+	return lines
+}
+
+func (u *userItem) copyText() string { return u.text }
+
+// assistantItem is a block of the model's answer, rendered as Markdown. A turn
+// has one per stretch of text between tool calls.
+type assistantItem struct {
+	text strings.Builder
+	ver  uint64
+}
+
+func (a *assistantItem) append(s string) {
+	a.text.WriteString(s)
+	a.ver++
+}
+
+func (a *assistantItem) rev(*renderCtx) uint64 { return a.ver }
+
+func (a *assistantItem) render(c *renderCtx, width int) []Line {
+	return c.md.render(a.text.String(), width)
+}
+
+func (a *assistantItem) copyText() string { return a.text.String() }
+
+// reasoningItem is the model's reasoning: dimmed and collapsed to one line
+// unless expanded.
+type reasoningItem struct {
+	text     strings.Builder
+	started  time.Time
+	took     time.Duration
+	done     bool
+	expanded bool
+	ver      uint64
+}
+
+func (r *reasoningItem) append(s string) {
+	r.text.WriteString(s)
+	r.ver++
+}
+
+func (r *reasoningItem) finish() {
+	if !r.done {
+		r.done = true
+		r.took = time.Since(r.started)
+		r.ver++
+	}
+}
+
+func (r *reasoningItem) toggle() {
+	r.expanded = !r.expanded
+	r.ver++
+}
+
+func (r *reasoningItem) rev(c *renderCtx) uint64 {
+	if !r.done {
+		return r.ver<<16 | c.frame&0xffff
+	}
+	return r.ver
+}
+
+func (r *reasoningItem) render(c *renderCtx, width int) []Line {
+	dim := tcell.StyleDefault.Foreground(c.th.Dim)
+	words := len(strings.Fields(r.text.String()))
+	var head string
+	if r.done {
+		head = fmt.Sprintf("Thought for %s (%d words)", fmtDuration(r.took), words)
+	} else {
+		head = fmt.Sprintf("Thinking %s (%d words)", spinner(c.frame), words)
+	}
+	arrow := "▸ "
+	if r.expanded {
+		arrow = "▾ "
+	}
+	lines := []Line{truncateLine(Line{{arrow, dim}, {head, dim.Italic(true)}}, width)}
+	text := strings.TrimSpace(r.text.String())
+	if r.expanded {
+		lines = append(lines, wrapText(text, dim.Italic(true), width, Line{{"  ", dim}}, Line{{"  ", dim}})...)
+	} else if !r.done && text != "" {
+		// While it streams, the latest line shows what the model is at.
+		last := text[strings.LastIndexByte(text, '\n')+1:]
+		lines = append(lines, truncateLine(Line{{"  " + sanitize(last, 4), dim.Italic(true)}}, width))
+	}
+	return lines
+}
+
+func (r *reasoningItem) copyText() string { return r.text.String() }
+
+// noticeKind selects a notice's look.
+type noticeKind int
+
+const (
+	noticeInfo noticeKind = iota
+	noticeError
+	noticeRetry
+	noticeCancel
+)
+
+// noticeItem is a line from fawn itself: info, an error (red, with what to
+// do), a retry in progress, a cancelled turn.
+type noticeItem struct {
+	kind noticeKind
+	text string
+	ver  uint64
+}
+
+func (n *noticeItem) set(text string) {
+	n.text = text
+	n.ver++
+}
+
+func (n *noticeItem) rev(*renderCtx) uint64 { return n.ver }
+
+func (n *noticeItem) render(c *renderCtx, width int) []Line {
+	var icon string
+	st := tcell.StyleDefault.Foreground(c.th.Dim)
+	switch n.kind {
+	case noticeError:
+		icon, st = "✗ ", tcell.StyleDefault.Foreground(c.th.Error)
+	case noticeRetry:
+		icon, st = "↻ ", tcell.StyleDefault.Foreground(c.th.Warning)
+	case noticeCancel:
+		icon = "⊘ "
+	default:
+		icon = "ℹ "
+	}
+	return wrapText(n.text, st, width, Line{{icon, st.Bold(true)}}, Line{{"  ", st}})
+}
+
+func (n *noticeItem) copyText() string { return n.text }
+
+// fmtDuration prints a duration the way a person reads it: 340ms, 2.1s, 1m05s.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	default:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func spinner(frame uint64) string { return spinnerFrames[frame%uint64(len(spinnerFrames))] }

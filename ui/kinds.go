@@ -1,0 +1,516 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// ToolKind is how fawn presents one tool: the card's icon, summary and body,
+// and the pane its calls drive. The router looks kinds up by tool name in a
+// Registry; a tool without a kind gets the generic one.
+type ToolKind struct {
+	Icon string
+	// Summary is the card's one-line summary from what is known so far
+	// ("$ go test ./...", "Edit ui/chat.go  +12 −3"); "" falls back to the
+	// tool name and its arguments. It must use only rc.root of rc.
+	Summary func(c *Card, rc *renderCtx) string
+	// Body returns the card's body lines (unwrapped; the card truncates them
+	// and folds all but cardBodyLines unless expanded).
+	Body func(c *Card, rc *renderCtx) []Line
+	// Tail folds the start of the body rather than its end (command output).
+	Tail bool
+	// Drives is the pane a call of this kind shows its work in, besides the
+	// chat: PaneEditor, PaneTerminal, PaneTodo, or PaneChat for none.
+	Drives Pane
+}
+
+// Registry maps tool names to kinds.
+type Registry struct {
+	kinds    map[string]*ToolKind
+	fallback *ToolKind
+}
+
+// NewRegistry returns a registry holding fawn's built-in tools.
+func NewRegistry() *Registry {
+	r := &Registry{kinds: map[string]*ToolKind{}, fallback: genericKind()}
+	r.Register("text_editor", editorKind())
+	r.Register("bash", bashKind())
+	r.Register("grep", searchKind("Search", "⌕"))
+	r.Register("glob", searchKind("Find", "⌕"))
+	r.Register("ls", listingKind("List"))
+	r.Register("tree", listingKind("Tree"))
+	r.Register("todo_write", todoKind())
+	return r
+}
+
+// Register sets the kind of the tool called name (replacing any).
+func (r *Registry) Register(name string, k *ToolKind) { r.kinds[name] = k }
+
+// Lookup returns the kind of tool name, or the generic kind.
+func (r *Registry) Lookup(name string) *ToolKind {
+	if k, ok := r.kinds[name]; ok {
+		return k
+	}
+	return r.fallback
+}
+
+func decodeArgs(s string) map[string]any {
+	var m map[string]any
+	if json.Unmarshal([]byte(s), &m) != nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// relPath shows p relative to the project root when it is inside it.
+func relPath(root, p string) string {
+	if p == "" || root == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// genericSummary is "name {args}" for tools fawn knows nothing about (MCP).
+func genericSummary(c *Card) string {
+	args := strings.TrimSpace(c.Args)
+	if args == "{}" {
+		args = ""
+	}
+	if len(args) > 200 {
+		args = args[:200]
+	}
+	name := c.Tool
+	if name == "" {
+		name = "tool"
+	}
+	if args == "" {
+		return name
+	}
+	return name + " " + args
+}
+
+// resultLines is the body most tools show: their result text.
+func resultLines(c *Card, rc *renderCtx) []Line {
+	if c.Result == "" {
+		return nil
+	}
+	st := rc.style()
+	if c.IsError {
+		st = st.Foreground(rc.th.Error)
+	}
+	var out []Line
+	for _, l := range strings.Split(strings.TrimRight(c.Result, "\n"), "\n") {
+		out = append(out, Line{{sanitize(l, 4), st}})
+	}
+	return out
+}
+
+func genericKind() *ToolKind {
+	return &ToolKind{Icon: "⚙", Body: resultLines, Drives: PaneChat}
+}
+
+// --- text_editor -----------------------------------------------------------
+
+func editorKind() *ToolKind {
+	return &ToolKind{
+		Icon:   "✎",
+		Drives: PaneEditor,
+		Summary: func(c *Card, rc *renderCtx) string {
+			path := c.arg("path")
+			if c.Changed != nil {
+				path = c.Changed.Path
+			} else if c.Viewed != nil {
+				path = c.Viewed.Path
+			} else if path == "" && c.Action != nil {
+				path = c.Action.Path
+			}
+			path = relPath(rc.root, path)
+			switch c.arg("command") {
+			case "view":
+				s := "View " + path
+				if c.Viewed != nil && c.Viewed.Start > 0 {
+					if c.Viewed.End > 0 {
+						s += fmt.Sprintf(":%d-%d", c.Viewed.Start, c.Viewed.End)
+					} else if c.Viewed.Start > 1 {
+						s += fmt.Sprintf(":%d-", c.Viewed.Start)
+					}
+				}
+				return s
+			case "create":
+				if c.Changed != nil {
+					return fmt.Sprintf("Create %s  +%d", path, countLines(c.Changed.After))
+				}
+				return "Create " + path
+			case "", "str_replace", "insert", "undo_edit":
+				if c.Changed != nil {
+					add, del := diffStat(c.Changed.Before, c.Changed.After)
+					verb := "Edit"
+					if c.Changed.Before == nil {
+						verb = "Create"
+					}
+					return fmt.Sprintf("%s %s  +%d −%d", verb, path, add, del)
+				}
+				if c.Action != nil && c.Action.Summary != "" {
+					return c.Action.Summary
+				}
+				if c.args == nil {
+					return "Edit …"
+				}
+				return "Edit " + path
+			}
+			if c.Action != nil && c.Action.Summary != "" {
+				return c.Action.Summary
+			}
+			return ""
+		},
+		Body: func(c *Card, rc *renderCtx) []Line {
+			if c.IsError {
+				return resultLines(c, rc)
+			}
+			if c.Changed != nil {
+				return diffLines(c.Changed.Before, c.Changed.After, rc)
+			}
+			if c.Status == StatusWaiting && c.Action != nil && c.Action.Diff != "" {
+				return colorDiff(c.Action.Diff, rc)
+			}
+			return nil
+		},
+	}
+}
+
+func countLines(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	n := strings.Count(string(b), "\n")
+	if b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	s := strings.TrimSuffix(string(b), "\n")
+	return strings.Split(s, "\n")
+}
+
+// changedRange trims the common first and last lines of before and after;
+// what is left is the changed region. Cheap, and for one edit exact enough.
+func changedRange(before, after []string) (start, endB, endA int) {
+	for start < len(before) && start < len(after) && before[start] == after[start] {
+		start++
+	}
+	endB, endA = len(before), len(after)
+	for endB > start && endA > start && before[endB-1] == after[endA-1] {
+		endB--
+		endA--
+	}
+	return start, endB, endA
+}
+
+// diffStat counts added and removed lines of an edit.
+func diffStat(before, after []byte) (add, del int) {
+	b, a := splitLines(before), splitLines(after)
+	start, endB, endA := changedRange(b, a)
+	return endA - start, endB - start
+}
+
+// diffLines shows an edit as removed then added lines of its changed region.
+func diffLines(before, after []byte, rc *renderCtx) []Line {
+	b, a := splitLines(before), splitLines(after)
+	start, endB, endA := changedRange(b, a)
+	del := rc.style().Foreground(rc.th.Removed)
+	add := rc.style().Foreground(rc.th.Added)
+	num := rc.style().Foreground(rc.th.Dim)
+	var out []Line
+	for i := start; i < endB; i++ {
+		out = append(out, Line{{fmt.Sprintf("%4d ", i+1), num}, {"- " + sanitize(b[i], 4), del}})
+	}
+	for i := start; i < endA; i++ {
+		out = append(out, Line{{fmt.Sprintf("%4d ", i+1), num}, {"+ " + sanitize(a[i], 4), add}})
+	}
+	return out
+}
+
+// colorDiff colours a unified diff.
+func colorDiff(diff string, rc *renderCtx) []Line {
+	var out []Line
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		st := rc.style()
+		switch {
+		case strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---"):
+			st = st.Foreground(rc.th.Dim)
+		case strings.HasPrefix(l, "+"):
+			st = st.Foreground(rc.th.Added)
+		case strings.HasPrefix(l, "-"):
+			st = st.Foreground(rc.th.Removed)
+		case strings.HasPrefix(l, "@@"):
+			st = st.Foreground(rc.th.Accent)
+		}
+		out = append(out, Line{{sanitize(l, 4), st}})
+	}
+	return out
+}
+
+// --- bash ------------------------------------------------------------------
+
+func bashKind() *ToolKind {
+	return &ToolKind{
+		Icon:   "❯",
+		Drives: PaneTerminal,
+		Tail:   true,
+		Summary: func(c *Card, rc *renderCtx) string {
+			cmd := c.arg("command")
+			if c.Action != nil && c.Action.Command != "" {
+				cmd = c.Action.Command
+			}
+			if cmd == "" {
+				if c.args == nil {
+					return "$ …"
+				}
+				return ""
+			}
+			first, _, more := strings.Cut(strings.TrimSpace(cmd), "\n")
+			if more {
+				first += " …"
+			}
+			return "$ " + first
+		},
+		Body: func(c *Card, rc *renderCtx) []Line {
+			out := c.OutputLines()
+			if len(out) == 0 {
+				if c.Status.finished() {
+					return resultLines(c, rc)
+				}
+				return nil
+			}
+			st := rc.style()
+			var lines []Line
+			if c.dropped > 0 {
+				lines = append(lines, Line{{fmt.Sprintf("(%d earlier lines are in the Terminal pane)", c.dropped), st.Foreground(rc.th.Dim)}})
+			}
+			for _, l := range out {
+				lines = append(lines, Line{{sanitize(l, 4), st}})
+			}
+			if c.Status.finished() {
+				if code := exitCode(c.Result); code != "" && code != "0" {
+					lines = append(lines, Line{{"exit code " + code, st.Foreground(rc.th.Error)}})
+				}
+			}
+			return lines
+		},
+	}
+}
+
+// exitCode finds "exit code N" in a bash result.
+func exitCode(result string) string {
+	i := strings.LastIndex(result, "exit code ")
+	if i < 0 {
+		return ""
+	}
+	rest := result[i+len("exit code "):]
+	j := 0
+	for j < len(rest) && (rest[j] == '-' || (rest[j] >= '0' && rest[j] <= '9')) {
+		j++
+	}
+	return rest[:j]
+}
+
+// --- search and listings ---------------------------------------------------
+
+func searchKind(verb, icon string) *ToolKind {
+	return &ToolKind{
+		Icon:   icon,
+		Drives: PaneChat,
+		Summary: func(c *Card, rc *renderCtx) string {
+			pat := c.arg("pattern")
+			if pat == "" {
+				if c.args == nil {
+					return verb + " …"
+				}
+				return ""
+			}
+			s := verb + " " + strconv.Quote(pat)
+			if p := c.arg("path"); p != "" && p != "." {
+				s += " in " + relPath(rc.root, p)
+			}
+			if c.Status == StatusDone {
+				n := countResultLines(c.Result)
+				unit := "files"
+				if m := c.arg("output_mode"); m == "content" {
+					unit = "lines"
+				} else if m == "count" {
+					unit = "counts"
+				}
+				if n == 0 {
+					s += " → no matches"
+				} else {
+					if n == 1 {
+						unit = strings.TrimSuffix(unit, "s")
+					}
+					s += fmt.Sprintf(" → %d %s", n, unit)
+				}
+			}
+			return s
+		},
+		Body: resultLines,
+	}
+}
+
+// countResultLines counts a search result's lines, leaving out notes such as
+// "(results truncated)" and "No matches".
+func countResultLines(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "(") || strings.HasPrefix(t, "[") ||
+			strings.HasPrefix(strings.ToLower(t), "no match") || strings.HasPrefix(strings.ToLower(t), "no files") {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+func listingKind(verb string) *ToolKind {
+	return &ToolKind{
+		Icon:   "▤",
+		Drives: PaneChat,
+		Summary: func(c *Card, rc *renderCtx) string {
+			p := c.arg("path")
+			if p == "" || p == "." {
+				p = "."
+			}
+			return verb + " " + relPath(rc.root, p)
+		},
+		Body: resultLines,
+	}
+}
+
+// --- todo_write ------------------------------------------------------------
+
+func todoKind() *ToolKind {
+	return &ToolKind{
+		Icon:   "☰",
+		Drives: PaneTodo,
+		Summary: func(c *Card, rc *renderCtx) string {
+			items := c.Todos
+			if !c.hasTodo {
+				items = todosFromArgs(c.args)
+			}
+			if items == nil {
+				return "To-do …"
+			}
+			done, total := todoCounts(items)
+			return fmt.Sprintf("To-do %d/%d", done, total)
+		},
+		Body: func(c *Card, rc *renderCtx) []Line {
+			if c.IsError {
+				return resultLines(c, rc)
+			}
+			items := c.Todos
+			if !c.hasTodo {
+				items = todosFromArgs(c.args)
+			}
+			var out []Line
+			for _, it := range items {
+				out = append(out, todoLine(it, rc, false))
+			}
+			return out
+		},
+	}
+}
+
+func todosFromArgs(args map[string]any) []tools.Todo {
+	raw, ok := args["todos"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var items []tools.Todo
+	if json.Unmarshal(b, &items) != nil {
+		return nil
+	}
+	return items
+}
+
+// todoCounts is completed over the items that are not cancelled.
+func todoCounts(items []tools.Todo) (done, total int) {
+	for _, it := range items {
+		switch it.Status {
+		case "completed":
+			done++
+			total++
+		case "cancelled":
+		default:
+			total++
+		}
+	}
+	return done, total
+}
+
+// todoGlyph is the status mark of a to-do item.
+func todoGlyph(status string) string {
+	switch status {
+	case "in_progress":
+		return "◐"
+	case "completed":
+		return "☑"
+	case "cancelled":
+		return "☒"
+	default:
+		return "☐"
+	}
+}
+
+// todoLine is one item as the card and the to-do view show it (the view
+// wraps long titles itself; wide is false for the one-line card form).
+func todoLine(it tools.Todo, rc *renderCtx, wide bool) Line {
+	st := rc.style()
+	g := st
+	switch it.Status {
+	case "in_progress":
+		g = st.Foreground(rc.th.Accent).Bold(true)
+		st = st.Bold(true)
+	case "completed":
+		g = st.Foreground(rc.th.Success)
+		st = st.Foreground(rc.th.Dim)
+	case "cancelled":
+		g = st.Foreground(rc.th.Dim)
+		st = st.Foreground(rc.th.Dim).StrikeThrough(true)
+	}
+	l := Line{{todoGlyph(it.Status) + " ", g}, {sanitize(it.Title, 1), st}}
+	if p := priorityTag(it.Priority, rc); p.Text != "" {
+		l = append(l, Span{" ", st.StrikeThrough(false)}, p)
+	}
+	return l
+}
+
+func priorityTag(p string, rc *renderCtx) Span {
+	st := tcell.StyleDefault
+	switch p {
+	case "high":
+		return Span{"!high", st.Foreground(rc.th.Error)}
+	case "medium":
+		return Span{"!med", st.Foreground(rc.th.Warning)}
+	case "low":
+		return Span{"!low", st.Foreground(rc.th.Dim)}
+	}
+	return Span{}
+}

@@ -1,0 +1,434 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// chatItem is one entry of the chat: a message, a notice or a tool card.
+type chatItem interface {
+	// rev changes whenever the item would render differently.
+	rev(c *renderCtx) uint64
+	// render lays the item out at width. It is called only when the cached
+	// lines are stale (width or rev changed).
+	render(c *renderCtx, width int) []Line
+	// copyText is what copying the item puts on the clipboard.
+	copyText() string
+}
+
+// renderCtx is what items need to render.
+type renderCtx struct {
+	th   *theme.Theme
+	md   *markdown
+	root string // project root, for relative paths
+	// frame advances while something runs, so spinners move.
+	frame uint64
+}
+
+func (c *renderCtx) style() tcell.Style {
+	return tcell.StyleDefault.Foreground(c.th.Foreground)
+}
+
+// entry caches an item's lines for one width.
+type entry struct {
+	item  chatItem
+	lines []Line
+	width int
+	rev   uint64
+	valid bool
+}
+
+func (e *entry) get(c *renderCtx, width int) []Line {
+	if r := e.item.rev(c); !e.valid || e.width != width || e.rev != r {
+		e.lines = e.item.render(c, width)
+		e.width, e.rev, e.valid = width, r, true
+	}
+	return e.lines
+}
+
+// rowRef says what a screen row of the list shows.
+type rowRef struct{ entry, line int }
+
+// gutter is the columns left of each item: a selection bar and a space.
+const gutter = 2
+
+// MessageList is the chat's scrolling list of items. It caches each item's
+// wrapped lines per width and draws only the rows in view, so a long session
+// scrolls, streams and resizes in time proportional to the screen, not to the
+// history. The list follows the bottom until the user scrolls up.
+type MessageList struct {
+	*tview.Box
+	ctx     *renderCtx
+	keys    *keymap.Table
+	entries []*entry
+
+	follow      bool
+	top, topOff int // first visible entry and row within it, when not following
+	sel         int // selected entry, -1 for none
+
+	width, height int // of the last draw's content area
+	rows          []rowRef
+
+	// onActivate runs when the user presses Enter on or clicks an item; line
+	// is the item's row that was clicked (-1 for the keyboard).
+	onActivate func(it chatItem, line int)
+	// onCopy receives the text of a copied item.
+	onCopy func(it chatItem, text string)
+	// onLeave runs when the user leaves the list (back to the input).
+	onLeave func()
+}
+
+func newMessageList(ctx *renderCtx, keys *keymap.Table) *MessageList {
+	l := &MessageList{Box: tview.NewBox(), ctx: ctx, keys: keys, follow: true, sel: -1}
+	l.SetBackgroundColor(ctx.th.Background)
+	return l
+}
+
+// Append adds an item at the end.
+func (l *MessageList) Append(it chatItem) {
+	l.entries = append(l.entries, &entry{item: it})
+}
+
+// Remove drops it from the list, if present.
+func (l *MessageList) Remove(it chatItem) {
+	for i, e := range l.entries {
+		if e.item == it {
+			l.entries = append(l.entries[:i], l.entries[i+1:]...)
+			if l.sel >= i {
+				l.sel--
+			}
+			if !l.follow && l.top >= i && l.top > 0 {
+				l.top--
+				l.topOff = 0
+			}
+			return
+		}
+	}
+}
+
+// Clear empties the list.
+func (l *MessageList) Clear() {
+	l.entries = nil
+	l.follow, l.top, l.topOff, l.sel = true, 0, 0, -1
+}
+
+// Len is the number of items.
+func (l *MessageList) Len() int { return len(l.entries) }
+
+// Item returns the i-th item.
+func (l *MessageList) Item(i int) chatItem { return l.entries[i].item }
+
+// Selected returns the selected item or nil.
+func (l *MessageList) Selected() chatItem {
+	if l.sel < 0 || l.sel >= len(l.entries) {
+		return nil
+	}
+	return l.entries[l.sel].item
+}
+
+// Following reports whether the list sticks to the newest item.
+func (l *MessageList) Following() bool { return l.follow }
+
+// blockHeight is entry i's rows: its lines plus a blank separator after all
+// but the last.
+func (l *MessageList) blockHeight(i int) int {
+	h := len(l.entries[i].get(l.ctx, l.contentWidth()))
+	if i < len(l.entries)-1 {
+		h++
+	}
+	return h
+}
+
+func (l *MessageList) contentWidth() int {
+	w := l.width - gutter - 1 // a column of margin on the right
+	if w < 1 {
+		w = 1
+	}
+	return w
+}
+
+// anchorFromBottom places the anchor so the last item ends on the last row.
+func (l *MessageList) anchorFromBottom() {
+	need := l.height
+	i := len(l.entries) - 1
+	for ; i >= 0; i-- {
+		h := l.blockHeight(i)
+		if h >= need {
+			l.top, l.topOff = i, h-need
+			return
+		}
+		need -= h
+	}
+	l.top, l.topOff = 0, 0
+}
+
+// restFits reports whether everything from the anchor down fits in view.
+func (l *MessageList) restFits() bool {
+	left := l.height + l.topOff
+	for i := l.top; i < len(l.entries); i++ {
+		left -= l.blockHeight(i)
+		if left < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ScrollBy moves the view by n rows (negative: towards older items).
+func (l *MessageList) ScrollBy(n int) {
+	if len(l.entries) == 0 || n == 0 {
+		return
+	}
+	if l.follow {
+		if n > 0 {
+			return
+		}
+		l.anchorFromBottom()
+		l.follow = false
+	}
+	l.topOff += n
+	for l.topOff < 0 && l.top > 0 {
+		l.top--
+		l.topOff += l.blockHeight(l.top)
+	}
+	if l.topOff < 0 {
+		l.topOff = 0
+	}
+	for l.top < len(l.entries)-1 && l.topOff >= l.blockHeight(l.top) {
+		l.topOff -= l.blockHeight(l.top)
+		l.top++
+	}
+	if l.restFits() {
+		l.follow = true
+	}
+}
+
+// ScrollToBottom returns to following the newest item.
+func (l *MessageList) ScrollToBottom() { l.follow = true }
+
+// ScrollToTop shows the oldest item.
+func (l *MessageList) ScrollToTop() {
+	l.follow, l.top, l.topOff = false, 0, 0
+	if l.restFits() {
+		l.follow = true
+	}
+}
+
+// Select selects entry i (clamped) and scrolls it into view; -1 clears.
+func (l *MessageList) Select(i int) {
+	if i < 0 || len(l.entries) == 0 {
+		l.sel = -1
+		return
+	}
+	if i >= len(l.entries) {
+		i = len(l.entries) - 1
+	}
+	l.sel = i
+	l.reveal(i)
+}
+
+// SelectLast selects the newest item.
+func (l *MessageList) SelectLast() { l.Select(len(l.entries) - 1) }
+
+// reveal scrolls so entry i is in view, its top first when it is taller
+// than the view.
+func (l *MessageList) reveal(i int) {
+	if l.height <= 0 {
+		return
+	}
+	if l.follow {
+		l.anchorFromBottom()
+	}
+	if i < l.top || (i == l.top && l.topOff > 0) {
+		l.follow, l.top, l.topOff = false, i, 0
+		if l.restFits() {
+			l.follow = true
+		}
+		return
+	}
+	// Rows from the anchor to the end of entry i.
+	rows := -l.topOff
+	for j := l.top; j <= i; j++ {
+		rows += l.blockHeight(j)
+	}
+	if i < len(l.entries)-1 {
+		rows-- // the separator need not show
+	}
+	if rows <= l.height {
+		if l.restFits() {
+			l.follow = true
+		}
+		return
+	}
+	// Bottom-align entry i, or top-align it when it is taller than the view.
+	h := l.blockHeight(i)
+	if i < len(l.entries)-1 {
+		h--
+	}
+	l.follow = false
+	if h >= l.height {
+		l.top, l.topOff = i, 0
+		return
+	}
+	need := l.height - h
+	l.top, l.topOff = i, 0
+	for j := i - 1; j >= 0 && need > 0; j-- {
+		bh := l.blockHeight(j)
+		if bh >= need {
+			l.top, l.topOff = j, bh-need
+			need = 0
+			break
+		}
+		need -= bh
+		l.top = j
+	}
+	if l.restFits() {
+		l.follow = true
+	}
+}
+
+// Draw draws the visible rows only.
+func (l *MessageList) Draw(screen tcell.Screen) {
+	l.DrawForSubclass(screen, l)
+	x, y, w, h := l.GetInnerRect()
+	l.width, l.height = w, h
+	l.rows = l.rows[:0]
+	if w <= gutter || h <= 0 || len(l.entries) == 0 {
+		return
+	}
+	if l.follow {
+		l.anchorFromBottom()
+	} else if l.top >= len(l.entries) {
+		l.follow = true
+		l.anchorFromBottom()
+	}
+	bar := tcell.StyleDefault.Foreground(l.ctx.th.Accent)
+	row := 0
+	for i := l.top; i < len(l.entries) && row < h; i++ {
+		lines := l.entries[i].get(l.ctx, l.contentWidth())
+		start := 0
+		if i == l.top {
+			start = l.topOff
+		}
+		for j := start; j < len(lines) && row < h; j++ {
+			if i == l.sel {
+				screen.Put(x, y+row, "▌", bar)
+			}
+			drawLine(screen, x+gutter, y+row, w-gutter, lines[j])
+			l.rows = append(l.rows, rowRef{i, j})
+			row++
+		}
+		if i < len(l.entries)-1 && row < h && start <= len(lines) {
+			l.rows = append(l.rows, rowRef{-1, -1})
+			row++
+		}
+	}
+}
+
+// InputHandler handles the Messages key table: selection, copy, expand, open.
+func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return l.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		if l.sel < 0 && len(l.entries) > 0 {
+			l.SelectLast()
+		}
+		switch l.keys.Action(ev) {
+		case "messages.up":
+			if l.sel > 0 {
+				l.Select(l.sel - 1)
+			}
+		case "messages.down":
+			if l.sel < len(l.entries)-1 {
+				l.Select(l.sel + 1)
+			}
+		case "messages.page_up":
+			l.ScrollBy(-max(1, l.height-2))
+			l.selectVisible()
+		case "messages.page_down":
+			l.ScrollBy(max(1, l.height-2))
+			l.selectVisible()
+		case "messages.top":
+			l.ScrollToTop()
+			l.Select(0)
+		case "messages.bottom":
+			l.ScrollToBottom()
+			l.SelectLast()
+		case "messages.copy":
+			if it := l.Selected(); it != nil && l.onCopy != nil {
+				l.onCopy(it, it.copyText())
+			}
+		case "messages.toggle":
+			if t, ok := l.Selected().(toggler); ok {
+				t.toggle()
+			}
+		case "messages.open":
+			if it := l.Selected(); it != nil && l.onActivate != nil {
+				l.onActivate(it, -1)
+			}
+		case "messages.back":
+			l.sel = -1
+			if l.onLeave != nil {
+				l.onLeave()
+			}
+		}
+	})
+}
+
+// selectVisible moves the selection into view after a page scroll.
+func (l *MessageList) selectVisible() {
+	if len(l.rows) == 0 {
+		return
+	}
+	first, last := -1, -1
+	for _, r := range l.rows {
+		if r.entry >= 0 {
+			if first < 0 {
+				first = r.entry
+			}
+			last = r.entry
+		}
+	}
+	if l.sel < first || l.sel > last {
+		if l.sel < first {
+			l.sel = first
+		} else {
+			l.sel = last
+		}
+	}
+}
+
+// toggler is an item that expands and collapses (cards, reasoning).
+type toggler interface{ toggle() }
+
+// MouseHandler scrolls with the wheel and selects or activates on click.
+func (l *MessageList) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return l.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !l.InRect(mx, my) {
+			return false, nil
+		}
+		switch action {
+		case tview.MouseScrollUp:
+			l.ScrollBy(-3)
+			return true, nil
+		case tview.MouseScrollDown:
+			l.ScrollBy(3)
+			return true, nil
+		case tview.MouseLeftClick:
+			_, y, _, _ := l.GetInnerRect()
+			r := my - y
+			if r >= 0 && r < len(l.rows) && l.rows[r].entry >= 0 {
+				ref := l.rows[r]
+				l.sel = ref.entry
+				setFocus(l)
+				if l.onActivate != nil {
+					l.onActivate(l.entries[ref.entry].item, ref.line)
+				}
+			}
+			return true, nil
+		}
+		return false, nil
+	})
+}

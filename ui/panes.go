@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Pane names the four areas of the screen.
+type Pane int
+
+const (
+	PaneChat Pane = iota
+	PaneEditor
+	PaneTerminal
+	PaneTodo
+)
+
+func (p Pane) String() string {
+	switch p {
+	case PaneChat:
+		return "chat"
+	case PaneEditor:
+		return "editor"
+	case PaneTerminal:
+		return "terminal"
+	default:
+		return "to-do"
+	}
+}
+
+// EditorPane is what the app needs of the editor tabs (*editor.Tabs).
+// All methods are called on the UI goroutine.
+type EditorPane interface {
+	tview.Primitive
+	// AgentViewed opens or focuses the file's tab, scrolled to the range.
+	AgentViewed(ev tools.FileViewed)
+	// AgentChanged shows an edit that landed on disk and marks its lines.
+	AgentChanged(ev tools.FileChanged)
+	// Open opens path at a 1-based line (0: keep the position).
+	Open(path string, line int) error
+}
+
+// TerminalPane is the terminal view (*termview.View). If it has a title
+// (GetTitle, as every tview.Box does) the bottom strip shows it on its tab.
+type TerminalPane interface {
+	tview.Primitive
+}
+
+// placeholder stands in for a pane that was not provided.
+type placeholder struct {
+	*tview.Box
+	text string
+	th   *theme.Theme
+}
+
+func newPlaceholder(text string, th *theme.Theme) *placeholder {
+	p := &placeholder{Box: tview.NewBox(), text: text, th: th}
+	p.SetBackgroundColor(th.Background)
+	return p
+}
+
+func (p *placeholder) Draw(screen tcell.Screen) {
+	p.DrawForSubclass(screen, p)
+	x, y, w, h := p.GetInnerRect()
+	if h > 0 {
+		drawText(screen, x+1, y, w-1, p.text, tcell.StyleDefault.Foreground(p.th.Dim))
+	}
+}
+
+func (p *placeholder) AgentViewed(tools.FileViewed)   {}
+func (p *placeholder) AgentChanged(tools.FileChanged) {}
+func (p *placeholder) Open(string, int) error         { return nil }

@@ -1,0 +1,336 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// workspace is what the router drives besides the chat; the App implements it.
+type workspace interface {
+	// editorPane returns the editor, or nil when there is none.
+	editorPane() EditorPane
+	// reveal brings p forward in the bottom strip unless the user works in the other tab.
+	reveal(p Pane)
+	// jumpTo focuses p (a card's Enter or click).
+	jumpTo(p Pane)
+	setTodos(items []tools.Todo)
+	askPermission(req agent.PermissionRequest)
+	// permissionDone withdraws the dialog of call id, answered or not.
+	permissionDone(id string)
+}
+
+// sink receives the events of one tool call.
+type sink interface{ handle(ev agent.Event) }
+
+// Router turns a turn's events into widget updates. On "tool call started" it
+// looks the tool up in the Registry and creates that call's sinks: always its
+// card in the chat, plus the sink of the pane its kind drives (editor,
+// terminal, to-do). Every later event with the call's ID goes to those sinks,
+// in whatever order calls finish. It runs on the UI goroutine.
+type Router struct {
+	reg  *Registry
+	list *MessageList
+	ws   workspace
+
+	// paneSinks builds the extra sink for a kind's pane: a registry, so that a
+	// new pane is one entry here, not a case in every handler.
+	paneSinks map[Pane]func(c *Card) sink
+
+	calls map[string]*route
+	// cards of the current turn, to cancel the unfinished ones at its end.
+	turnCards []*Card
+
+	text      *assistantItem
+	reasoning *reasoningItem
+	retry     *noticeItem
+	lastError string
+
+	// State for the status bar.
+	turnActive   bool
+	running      int
+	lastTurn     *agent.Usage
+	sessionUsage *agent.Usage
+	// cancelled is set when the user cancelled the current turn.
+	cancelled bool
+}
+
+type route struct {
+	card  *Card
+	sinks []sink
+}
+
+// NewRouter builds a router that appends to list and drives ws.
+func NewRouter(reg *Registry, list *MessageList, ws workspace) *Router {
+	r := &Router{reg: reg, list: list, ws: ws, calls: map[string]*route{}}
+	r.paneSinks = map[Pane]func(c *Card) sink{
+		PaneEditor:   func(c *Card) sink { return &editorSink{ws: ws, card: c} },
+		PaneTerminal: func(c *Card) sink { return &terminalSink{ws: ws, card: c} },
+		PaneTodo:     func(c *Card) sink { return &todoSink{ws: ws, card: c} },
+	}
+	return r
+}
+
+// Card returns the card of call id, or nil.
+func (r *Router) Card(id string) *Card {
+	if rt, ok := r.calls[id]; ok {
+		return rt.card
+	}
+	return nil
+}
+
+// Handle routes one event.
+func (r *Router) Handle(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventTurnStarted:
+		r.beginTurn()
+	case agent.EventText:
+		if r.reasoning != nil {
+			r.reasoning.finish()
+			r.reasoning = nil
+		}
+		if ev.Text == "" {
+			return
+		}
+		if r.text == nil {
+			r.text = &assistantItem{}
+			r.list.Append(r.text)
+		}
+		r.text.append(ev.Text)
+	case agent.EventReasoning:
+		if ev.Text == "" {
+			return
+		}
+		if r.reasoning == nil {
+			r.reasoning = newReasoning()
+			r.list.Append(r.reasoning)
+			r.text = nil
+		}
+		r.reasoning.append(ev.Text)
+	case agent.EventToolCallStarted, agent.EventToolArgs, agent.EventToolCallReady,
+		agent.EventPermissionAsked, agent.EventPermissionAnswered, agent.EventToolRunStarted,
+		agent.EventToolOutput, agent.EventToolUpdate, agent.EventToolRunEnded:
+		r.tool(ev)
+	case agent.EventRetry:
+		r.showRetry(ev.Retry)
+	case agent.EventError:
+		if ev.Err != nil {
+			r.showError(ev.Err)
+		}
+	case agent.EventInfo:
+		r.list.Append(&noticeItem{kind: noticeInfo, text: ev.Text})
+	case agent.EventTurnEnded:
+		r.endTurn(ev)
+	}
+}
+
+func newReasoning() *reasoningItem {
+	return &reasoningItem{started: time.Now()}
+}
+
+func (r *Router) beginTurn() {
+	r.turnActive = true
+	r.cancelled = false
+	r.text, r.reasoning, r.retry = nil, nil, nil
+	r.lastError = ""
+	r.turnCards = r.turnCards[:0]
+}
+
+// tool routes an event of one call, creating its sinks on first sight (also
+// when the call's start was never announced, as for unknown tools).
+func (r *Router) tool(ev agent.Event) {
+	rt, ok := r.calls[ev.ID]
+	if !ok {
+		kind := r.reg.Lookup(ev.Name)
+		c := newCard(ev.ID, ev.Name, kind)
+		rt = &route{card: c, sinks: []sink{c}}
+		if mk, ok := r.paneSinks[kind.Drives]; ok {
+			rt.sinks = append(rt.sinks, mk(c))
+		}
+		r.calls[ev.ID] = rt
+		r.turnCards = append(r.turnCards, c)
+		r.list.Append(c)
+		// Text after a tool call starts a new block below its card.
+		r.text = nil
+		if r.reasoning != nil {
+			r.reasoning.finish()
+			r.reasoning = nil
+		}
+	}
+	wasRunning := rt.card.Status == StatusRunning
+	for _, s := range rt.sinks {
+		s.handle(ev)
+	}
+	switch ev.Type {
+	case agent.EventPermissionAsked:
+		req := agent.PermissionRequest{ID: ev.ID, Tool: ev.Name}
+		if ev.Permission != nil {
+			req = *ev.Permission
+		} else if ev.Action != nil {
+			req.Action = *ev.Action
+		}
+		if req.ID == "" {
+			req.ID = ev.ID
+		}
+		if req.Tool == "" {
+			req.Tool = rt.card.Tool
+		}
+		r.ws.askPermission(req)
+	case agent.EventPermissionAnswered:
+		r.ws.permissionDone(ev.ID)
+	case agent.EventToolRunEnded:
+		r.ws.permissionDone(ev.ID)
+		delete(r.calls, ev.ID)
+	}
+	if isRunning := rt.card.Status == StatusRunning; isRunning != wasRunning {
+		if isRunning {
+			r.running++
+		} else {
+			r.running--
+		}
+	}
+}
+
+func (r *Router) showRetry(ri *agent.RetryInfo) {
+	if ri == nil {
+		return
+	}
+	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, fmtDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
+	if r.retry == nil {
+		r.retry = &noticeItem{kind: noticeRetry}
+		r.list.Append(r.retry)
+	}
+	r.retry.set(text)
+}
+
+func (r *Router) showError(err error) {
+	msg := err.Error()
+	if msg == r.lastError {
+		return
+	}
+	r.lastError = msg
+	r.list.Append(&noticeItem{kind: noticeError, text: msg})
+}
+
+func (r *Router) endTurn(ev agent.Event) {
+	if r.reasoning != nil {
+		r.reasoning.finish()
+	}
+	for _, c := range r.turnCards {
+		if !c.Status.finished() {
+			if c.Status == StatusRunning {
+				r.running--
+			}
+			c.cancel()
+			r.ws.permissionDone(c.ID)
+			delete(r.calls, c.ID)
+		}
+	}
+	r.turnCards = r.turnCards[:0]
+	if ev.Usage != nil {
+		u := *ev.Usage
+		r.lastTurn = &u
+	}
+	if ev.SessionUsage != nil {
+		u := *ev.SessionUsage
+		r.sessionUsage = &u
+	}
+	switch {
+	case ev.Err != nil && (errors.Is(ev.Err, context.Canceled) || r.cancelled):
+		r.list.Append(&noticeItem{kind: noticeCancel, text: "cancelled"})
+	case ev.Err != nil:
+		r.showError(ev.Err)
+	case r.cancelled:
+		r.list.Append(&noticeItem{kind: noticeCancel, text: "cancelled"})
+	}
+	r.text, r.reasoning, r.retry = nil, nil, nil
+	r.turnActive = false
+	r.running = 0
+}
+
+// State is the agent's state in words, for the status bar.
+func (r *Router) State(waiting bool) string {
+	switch {
+	case waiting:
+		return "waiting for you"
+	case r.running > 0:
+		for _, c := range r.turnCards {
+			if c.Status == StatusRunning {
+				return "running " + c.Tool
+			}
+		}
+		return "running a tool"
+	case r.turnActive:
+		return "thinking"
+	}
+	return "idle"
+}
+
+// busy reports whether something moves on screen (spinners must tick).
+func (r *Router) busy() bool { return r.turnActive || r.running > 0 }
+
+// editorSink opens the files a text_editor call views or changes.
+type editorSink struct {
+	ws   workspace
+	card *Card
+}
+
+func (s *editorSink) handle(ev agent.Event) {
+	if ev.Type != agent.EventToolUpdate {
+		return
+	}
+	ed := s.ws.editorPane()
+	switch d := ev.Data.(type) {
+	case tools.FileViewed:
+		if ed != nil {
+			ed.AgentViewed(d)
+		}
+		path, line := d.Path, d.Start
+		s.card.jump = func() { s.open(path, line) }
+	case tools.FileChanged:
+		if ed != nil {
+			ed.AgentChanged(d)
+		}
+		start, _, _ := changedRange(splitLines(d.Before), splitLines(d.After))
+		path, line := d.Path, start+1
+		s.card.jump = func() { s.open(path, line) }
+	}
+}
+
+func (s *editorSink) open(path string, line int) {
+	if ed := s.ws.editorPane(); ed != nil {
+		_ = ed.Open(path, line)
+	}
+	s.ws.jumpTo(PaneEditor)
+}
+
+// terminalSink brings the terminal forward while a bash call runs in it.
+type terminalSink struct {
+	ws   workspace
+	card *Card
+}
+
+func (s *terminalSink) handle(ev agent.Event) {
+	if ev.Type == agent.EventToolRunStarted {
+		s.ws.reveal(PaneTerminal)
+		s.card.jump = func() { s.ws.jumpTo(PaneTerminal) }
+	}
+}
+
+// todoSink shows a todo_write call's list in the to-do view.
+type todoSink struct {
+	ws   workspace
+	card *Card
+}
+
+func (s *todoSink) handle(ev agent.Event) {
+	if d, ok := ev.Data.(tools.TodosChanged); ok && ev.Type == agent.EventToolUpdate {
+		s.ws.setTodos(d.Items)
+		s.ws.reveal(PaneTodo)
+		s.card.jump = func() { s.ws.jumpTo(PaneTodo) }
+	}
+}
