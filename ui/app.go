@@ -1,0 +1,581 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Options configure the App.
+type Options struct {
+	// Agent runs the turns; required.
+	Agent Agent
+	// Config is the effective configuration; nil means defaults.
+	Config *config.Config
+	// Root is the project directory (titles, relative paths in cards).
+	Root string
+	// Editor is the editor tabs (*editor.Tabs); nil shows a placeholder.
+	Editor EditorPane
+	// Terminal is the terminal view (*termview.View); nil shows a placeholder.
+	Terminal TerminalPane
+	// Keys are the key tables of the panes passed in (the tables given to
+	// editor.New and termview.New). ui.keys overrides are applied to them as
+	// to the app's own, and the help overlay lists them.
+	Keys []*keymap.Table
+	// Screen is the screen to draw on; nil means the real terminal. A screen
+	// given here must not be initialised yet: Run initialises and finalises it.
+	Screen tcell.Screen
+	// Notices are shown in the chat at start ("running on the demo model…").
+	Notices []string
+
+	// Stderr receives the crash-log message; nil means os.Stderr.
+	Stderr io.Writer
+	// Exit ends the process after a crash; nil means os.Exit.
+	Exit func(code int)
+}
+
+// App is fawn's screen: four panes, a status bar, dialogs, and the loop that
+// feeds them events. Build it with New, then call Run.
+type App struct {
+	opts   Options
+	cfg    *config.Config
+	th     theme.Theme
+	screen tcell.Screen
+
+	rctx     *renderCtx
+	list     *MessageList
+	input    *Input
+	chat     *Chat
+	todos    *TodoView
+	strip    *Strip
+	status   *StatusBar
+	dialog   *PermissionDialog
+	help     *Help
+	layout   *Layout
+	editor   EditorPane
+	terminal TerminalPane
+	router   *Router
+	commands *Commands
+
+	keys struct {
+		global, chat, messages, dialog, help *keymap.Table
+	}
+
+	// focus is the primitive that has keyboard focus; focusPane its pane.
+	focus     tview.Primitive
+	focusPane Pane
+
+	// The event loop's inbox: functions to run on the UI goroutine, queued
+	// from any goroutine and drained in order, all at once, before a draw.
+	mu    sync.Mutex
+	inbox []func()
+	wake  chan struct{}
+	dirty atomic.Bool
+	// frames counts draws (tests and benchmarks read it).
+	frames atomic.Uint64
+
+	// Turn state (UI goroutine).
+	runCtx     context.Context
+	turnCancel context.CancelFunc
+	turnDone   chan struct{}
+	queued     []*userItem
+	readers    sync.WaitGroup
+
+	crashOnce sync.Once
+	quit      chan struct{}
+	quitOnce  sync.Once
+	running   atomic.Bool
+}
+
+// New builds the App and its widgets. It starts nothing: Run does.
+func New(opts Options) (*App, error) {
+	if opts.Agent == nil {
+		return nil, errors.New("ui: Options.Agent is nil; fawn needs an agent to talk to")
+	}
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Exit == nil {
+		opts.Exit = os.Exit
+	}
+	a := &App{
+		opts:   opts,
+		cfg:    cfg,
+		th:     theme.Get(cfg.UI.Theme),
+		screen: opts.Screen,
+		wake:   make(chan struct{}, 1),
+		quit:   make(chan struct{}),
+		runCtx: context.Background(),
+	}
+	a.keys.global = GlobalKeys()
+	a.keys.chat = ChatKeys()
+	a.keys.messages = MessageKeys()
+	a.keys.dialog = DialogKeys()
+	a.keys.help = HelpKeys()
+
+	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
+	a.commands = newCommands()
+	a.list = newMessageList(a.rctx, a.keys.messages)
+	a.input = newInput(&a.th, a.keys.chat, a.commands)
+	a.chat = newChat(&a.th, a.list, a.input)
+	a.chat.busy = a.turnRunning
+	a.todos = newTodoView(a.rctx)
+	a.status = newStatusBar(&a.th, a.statusInfo)
+	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
+	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
+
+	a.editor = opts.Editor
+	if a.editor == nil {
+		a.editor = newPlaceholder("No editor.", &a.th)
+	}
+	a.terminal = opts.Terminal
+	if a.terminal == nil {
+		a.terminal = newPlaceholder("No terminal.", &a.th)
+	}
+	a.strip = newStrip(&a.th,
+		stripTab{pane: PaneTerminal, prim: a.terminal, title: a.terminalTitle},
+		stripTab{pane: PaneTodo, prim: a.todos, title: a.todos.Title},
+	)
+	chatFrame := newFrame(a.chat, &a.th, func() Line { return a.paneTitle("Chat", a.chat) })
+	editorFrame := newFrame(a.editor, &a.th, func() Line { return a.paneTitle("Editor", a.editor) })
+	a.layout = newLayout(&a.th, chatFrame, editorFrame, a.strip, a.status)
+	a.layout.overlays = []overlay{a.dialog, a.help}
+	a.router = NewRouter(NewRegistry(), a.list, a)
+
+	a.wireWidgets()
+	a.addBuiltinCommands()
+	a.applyKeyOverrides()
+	for _, n := range opts.Notices {
+		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
+	}
+	a.todos.SetItems(opts.Agent.Todos())
+	a.setFocus(a.chat)
+	a.focusPane = PaneChat
+	return a, nil
+}
+
+func (a *App) paneTitle(name string, p tview.Primitive) Line {
+	st := tcell.StyleDefault.Foreground(a.th.Dim)
+	if p.HasFocus() {
+		st = tcell.StyleDefault.Foreground(a.th.Accent).Bold(true)
+	}
+	return Line{{" " + name + " ", st}}
+}
+
+// terminalTitle is the terminal's own title when it has one ("Terminal —
+// running: go test ./..."), else "Terminal".
+func (a *App) terminalTitle() string {
+	if t, ok := a.terminal.(interface{ GetTitle() string }); ok {
+		if s := strings.TrimSpace(t.GetTitle()); s != "" {
+			return s
+		}
+	}
+	return "Terminal"
+}
+
+func (a *App) wireWidgets() {
+	a.input.onSubmit = a.submit
+	a.input.onCancel = a.cancelTurn
+	a.input.onScroll = func(dir int) { a.list.ScrollBy(dir * max(1, a.list.height-2)) }
+	a.input.onMessages = func() {
+		if a.list.Len() > 0 {
+			a.setFocus(a.list)
+			a.list.SelectLast()
+			a.flash("↑↓ select · y copy · Space expand · Enter open · Esc back")
+		}
+	}
+	a.list.onLeave = func() { a.setFocus(a.input) }
+	a.list.onCopy = func(it chatItem, text string) { a.copy(text) }
+	a.list.onActivate = a.activate
+	a.dialog.onAnswer = func(id string, ans agent.Answer) {
+		ag := a.opts.Agent
+		// Approve may take a lock the agent holds while it emits; never let
+		// the UI goroutine wait on it.
+		a.Go(func() { ag.Approve(id, ans) })
+	}
+}
+
+// activate opens what a card drove, or toggles a fold row that was clicked.
+func (a *App) activate(it chatItem, line int) {
+	switch it := it.(type) {
+	case *Card:
+		if line >= 0 && it.foldLine(line, a.list.entries[a.list.sel].lines) {
+			it.toggle()
+			return
+		}
+		if it.jump != nil {
+			a.list.sel = -1
+			it.jump()
+			return
+		}
+		it.toggle()
+	case *reasoningItem:
+		it.toggle()
+	}
+}
+
+// keyTables returns every table in force, the app's first.
+func (a *App) keyTables() []*keymap.Table {
+	t := []*keymap.Table{a.keys.global, a.keys.chat, a.keys.messages}
+	t = append(t, a.opts.Keys...)
+	return append(t, a.keys.dialog)
+}
+
+// applyKeyOverrides applies ui.keys to every table and warns in the chat
+// about action names no table knows and keys that do not parse.
+func (a *App) applyKeyOverrides() {
+	over := a.cfg.UI.Keys
+	if len(over) == 0 {
+		return
+	}
+	clean := map[string][]string{}
+	var bad []string
+	for name, keys := range over {
+		ok := true
+		for _, k := range keys {
+			if _, err := keymap.Parse(k); err != nil {
+				bad = append(bad, fmt.Sprintf("ui.keys.%s: %v", name, err))
+				ok = false
+			}
+		}
+		if ok {
+			clean[name] = keys
+		}
+	}
+	unknownIn := map[string]int{}
+	tables := append(a.keyTables(), a.keys.help)
+	for _, t := range tables {
+		unknown, err := t.Override(clean)
+		if err != nil {
+			bad = append(bad, err.Error())
+		}
+		for _, u := range unknown {
+			unknownIn[u]++
+		}
+	}
+	var unknown []string
+	for name, n := range unknownIn {
+		if n == len(tables) {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(unknown)
+	sort.Strings(bad)
+	for _, b := range bad {
+		a.list.Append(&noticeItem{kind: noticeError, text: b + " — the default keys stay in force"})
+	}
+	if len(unknown) > 0 {
+		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+			"ui.keys: unknown action(s) %s — press F1 to see the action names", strings.Join(unknown, ", "))})
+	}
+}
+
+// --- workspace (the router's view of the app) --------------------------------
+
+func (a *App) editorPane() EditorPane {
+	if _, ok := a.editor.(*placeholder); ok {
+		return nil
+	}
+	return a.editor
+}
+
+// reveal brings p forward in the strip unless the user is working in the
+// other tab (then the tab is only marked).
+func (a *App) reveal(p Pane) {
+	if a.strip.Active() == p {
+		return
+	}
+	if a.focusPane == PaneTerminal || a.focusPane == PaneTodo {
+		a.strip.Mark(p)
+		return
+	}
+	a.strip.Show(p)
+}
+
+func (a *App) jumpTo(p Pane) { a.focusOn(p) }
+
+func (a *App) setTodos(items []tools.Todo) { a.todos.SetItems(items) }
+
+func (a *App) askPermission(req agent.PermissionRequest) { a.dialog.Push(req) }
+
+func (a *App) permissionDone(id string) { a.dialog.Drop(id) }
+
+// --- focus ------------------------------------------------------------------------
+
+// setFocus gives p keyboard focus (tview's protocol: Blur the old, Focus the
+// new, which may delegate to a child).
+func (a *App) setFocus(p tview.Primitive) {
+	if p == nil {
+		return
+	}
+	if a.focus != nil {
+		a.focus.Blur()
+	}
+	a.focus = p
+	p.Focus(func(q tview.Primitive) {
+		if q != p {
+			a.setFocus(q)
+		}
+	})
+	a.focusPane = a.paneOf(a.focus)
+}
+
+// paneOf finds the pane that contains the focused primitive.
+func (a *App) paneOf(p tview.Primitive) Pane {
+	switch {
+	case a.chat.HasFocus():
+		return PaneChat
+	case a.editor.HasFocus():
+		return PaneEditor
+	case a.todos.HasFocus():
+		return PaneTodo
+	case a.terminal.HasFocus():
+		return PaneTerminal
+	}
+	return a.focusPane
+}
+
+// focusOn focuses pane p, switching the strip's tab and leaving a zoom that hides it.
+func (a *App) focusOn(p Pane) {
+	switch p {
+	case PaneTerminal, PaneTodo:
+		a.strip.Show(p)
+	}
+	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.pane(p) {
+		a.layout.zoomed = false
+	}
+	switch p {
+	case PaneChat:
+		a.setFocus(a.chat)
+	case PaneEditor:
+		a.setFocus(a.editor)
+	case PaneTerminal:
+		a.setFocus(a.terminal)
+	case PaneTodo:
+		a.setFocus(a.todos)
+	}
+	a.focusPane = p
+}
+
+// --- turns ----------------------------------------------------------------------
+
+func (a *App) turnRunning() bool { return a.turnCancel != nil }
+
+// submit handles a message from the input: a command, a new turn, or a
+// queued message while a turn runs.
+func (a *App) submit(text string) {
+	if name, args, ok := parseCommand(text); ok {
+		a.list.ScrollToBottom()
+		cmd := a.commands.Find(name)
+		if cmd == nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
+			return
+		}
+		cmd.Run(a, args)
+		return
+	}
+	if strings.HasPrefix(strings.TrimSpace(text), "//") {
+		text = strings.TrimSpace(text)[1:]
+	}
+	item := &userItem{text: text}
+	a.list.Append(item)
+	a.list.ScrollToBottom()
+	if a.turnRunning() {
+		item.queued = true
+		a.queued = append(a.queued, item)
+		return
+	}
+	a.startTurn(item)
+}
+
+func (a *App) startTurn(item *userItem) {
+	item.queued = false
+	item.ver++
+	ctx, cancel := context.WithCancel(a.runCtx)
+	a.turnCancel = cancel
+	done := make(chan struct{})
+	a.turnDone = done
+	a.router.beginTurn()
+	events := a.opts.Agent.Run(ctx, item.text)
+	a.readers.Add(1)
+	go func() {
+		defer a.readers.Done()
+		defer a.Recover()
+		for ev := range events {
+			ev := ev
+			a.post(func() { a.router.Handle(ev) })
+		}
+		a.post(func() { a.turnEnded(cancel, done) })
+	}()
+}
+
+// turnEnded runs when a turn's event channel closed.
+func (a *App) turnEnded(cancel context.CancelFunc, done chan struct{}) {
+	cancel()
+	close(done)
+	if a.router.turnActive {
+		// The stream closed without EventTurnEnded: finish the turn anyway.
+		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+	}
+	a.turnCancel, a.turnDone = nil, nil
+	if len(a.queued) > 0 {
+		next := a.queued[0]
+		a.queued = a.queued[1:]
+		a.startTurn(next)
+	}
+}
+
+// cancelTurn is Esc: cancel the running turn and put queued messages back
+// into the input, so nothing typed is lost.
+func (a *App) cancelTurn() {
+	if a.turnCancel == nil {
+		return
+	}
+	a.router.cancelled = true
+	a.turnCancel()
+	if len(a.queued) > 0 {
+		var texts []string
+		for _, q := range a.queued {
+			a.list.Remove(q)
+			texts = append(texts, q.text)
+		}
+		a.queued = nil
+		if cur := a.input.GetText(); cur != "" {
+			texts = append(texts, cur)
+		}
+		a.input.SetText(strings.Join(texts, "\n"), true)
+	}
+	a.flash("cancelling…")
+}
+
+// --- status ---------------------------------------------------------------------
+
+func (a *App) statusInfo() statusInfo {
+	ag := a.opts.Agent
+	in := statusInfo{
+		Model:         ag.ModelName(),
+		Mode:          ag.Mode(),
+		State:         a.router.State(a.dialog.visible()),
+		Busy:          a.router.busy(),
+		Frame:         a.rctx.frame,
+		Session:       a.router.sessionUsage,
+		Last:          a.router.lastTurn,
+		ContextWindow: a.cfg.Models.Chat.ContextWindow,
+		Hint:          "F1 help · Ctrl-Q quit",
+	}
+	if in.Session == nil {
+		u := ag.Usage()
+		in.Session = &u
+	}
+	return in
+}
+
+// flash shows a short message in the status bar.
+func (a *App) flash(msg string) {
+	const d = 3 * time.Second
+	a.status.Flash(msg, time.Now().Add(d))
+	time.AfterFunc(d+50*time.Millisecond, a.RequestDraw)
+}
+
+// copy puts text on the clipboard (OSC 52, which crosses ssh; inside tmux
+// also through tmux's own buffer) and says so.
+func (a *App) copy(text string) {
+	if a.screen != nil {
+		a.screen.SetClipboard([]byte(text))
+	}
+	copyToTmux(a, text)
+	n := strings.Count(text, "\n") + 1
+	unit := "lines"
+	if n == 1 {
+		unit = "line"
+	}
+	a.flash(fmt.Sprintf("copied %d %s", n, unit))
+}
+
+// --- commands -------------------------------------------------------------------
+
+// AddCommand registers a slash command (replacing one of the same name).
+func (a *App) AddCommand(cmd Command) { a.commands.Add(cmd) }
+
+func (a *App) addBuiltinCommands() {
+	a.commands.Add(Command{Name: "help", Help: "Show the keys and commands", Run: func(a *App, _ string) {
+		a.help.shown = true
+		a.help.scroll = 0
+	}})
+	a.commands.Add(Command{Name: "clear", Help: "Forget the conversation and clear the chat", Run: func(a *App, _ string) {
+		if a.turnRunning() {
+			a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it, then /clear"})
+			return
+		}
+		a.opts.Agent.Clear()
+		a.list.Clear()
+		a.todos.SetItems(a.opts.Agent.Todos())
+		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
+	}})
+	a.commands.Add(Command{Name: "model", Help: "Show the model in use and how to change it", Run: func(a *App, _ string) {
+		where := "the config file"
+		if a.cfg.ConfigDir != "" {
+			where = filepath.Join(a.cfg.ConfigDir, "config.yaml")
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf(
+			"model: %s. To change it, set models.chat_model (type, model, base_url, api_key) in %s or pass --model, then restart fawn.",
+			a.opts.Agent.ModelName(), where)})
+	}})
+	a.commands.Add(Command{Name: "tools", Help: "List the tools the model can call", Run: func(a *App, _ string) {
+		names := a.opts.Agent.ToolNames()
+		if len(names) == 0 {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "the model has no tools"})
+			return
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: "tools: " + strings.Join(names, ", ")})
+	}})
+	a.commands.Add(Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(a *App, args string) {
+		if args == "" {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + string(a.opts.Agent.Mode())})
+			return
+		}
+		for _, m := range agent.Modes {
+			if string(m) == args {
+				a.opts.Agent.SetMode(m)
+				a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + args})
+				return
+			}
+		}
+		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown mode %q — use ask, accept-edits, plan or yolo", args)})
+	}})
+	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.Stop() }})
+}
+
+// cycleMode moves to the next permission mode.
+func (a *App) cycleMode() {
+	cur := a.opts.Agent.Mode()
+	next := agent.Modes[0]
+	for i, m := range agent.Modes {
+		if m == cur {
+			next = agent.Modes[(i+1)%len(agent.Modes)]
+		}
+	}
+	a.opts.Agent.SetMode(next)
+	a.flash("permission mode: " + string(next))
+}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// demoTurn plays a short turn: reasoning, text, a bash call, a to-do list.
+func demoTurn(ctx context.Context, emit func(agent.Event)) {
+	emit(agent.Event{Type: agent.EventReasoning, Text: "The user greets me.\nI should look at the files."})
+	emit(agent.Event{Type: agent.EventText, Text: "Hello **there**. Let me look."})
+	emit(agent.Event{Type: agent.EventToolCallStarted, ID: "c1", Name: "bash"})
+	emit(agent.Event{Type: agent.EventToolCallReady, ID: "c1", Name: "bash", Args: `{"command":"go test ./..."}`})
+	emit(agent.Event{Type: agent.EventToolRunStarted, ID: "c1", Name: "bash", Action: &tools.Action{Kind: tools.KindExec, Command: "go test ./..."}})
+	emit(agent.Event{Type: agent.EventToolOutput, ID: "c1", Text: "ok  pkg/a 0.1s\nFAIL pkg/b\n"})
+	emit(agent.Event{Type: agent.EventToolRunEnded, ID: "c1", Name: "bash", Result: "exit code 1", Duration: 1200 * time.Millisecond})
+	emit(agent.Event{Type: agent.EventToolCallStarted, ID: "c2", Name: "todo_write"})
+	emit(agent.Event{Type: agent.EventToolCallReady, ID: "c2", Name: "todo_write", Args: `{}`})
+	emit(agent.Event{Type: agent.EventToolRunStarted, ID: "c2", Name: "todo_write"})
+	emit(agent.Event{Type: agent.EventToolUpdate, ID: "c2", Data: tools.TodosChanged{Items: []tools.Todo{
+		{ID: "1", Title: "Fix pkg/b", Status: "in_progress", Priority: "high"},
+		{ID: "2", Title: "Run the tests", Status: "pending"},
+		{ID: "3", Title: "Read the code", Status: "completed"},
+	}}})
+	emit(agent.Event{Type: agent.EventToolRunEnded, ID: "c2", Name: "todo_write", Result: "ok", Duration: time.Millisecond})
+	emit(agent.Event{Type: agent.EventText, Text: "Done."})
+}
+
+func TestAppRunsATurnAcrossThePanes(t *testing.T) {
+	ag := newScriptAgent(demoTurn)
+	r := startApp(t, Options{Agent: ag, Root: "/proj", Notices: []string{"running on the demo model"}}, 120, 30)
+	r.waitScreen("running on the demo model")
+	for _, want := range []string{"Chat", "Editor", "Terminal", "To-do", "test/model", "ask", "idle"} {
+		r.waitScreen(want)
+	}
+	r.typeText("hi there")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("Done.")
+	r.sync()
+	text := screenText(r.screen)
+	for _, want := range []string{"› hi there", "Hello there. Let me look.", "$ go test ./...", "FAIL pkg/b",
+		"To-do 1/3", "◐ Fix pkg/b", "Thought for"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q:\n%s", want, text)
+		}
+	}
+	if got := ag.promptList(); len(got) != 1 || got[0] != "hi there" {
+		t.Errorf("prompts sent = %q, want [hi there]", got)
+	}
+	// The strip switched to the to-do view when the list arrived.
+	if r.app.strip.Active() != PaneTodo {
+		t.Errorf("strip shows %v, want the to-do view", r.app.strip.Active())
+	}
+}
+
+func TestCtrlCNeverQuitsAndCtrlQDoes(t *testing.T) {
+	r := startApp(t, Options{Agent: newScriptAgent()}, 100, 30)
+	r.typeText("draft")
+	r.key(tcell.KeyCtrlC, 0, tcell.ModCtrl)
+	select {
+	case err := <-r.done:
+		t.Fatalf("Ctrl-C ended Run (%v)", err)
+	default:
+	}
+	r.waitScreen("draft")
+	r.screen.InjectKey(tcell.KeyCtrlQ, 0, tcell.ModCtrl)
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Fatalf("Run returned %v after Ctrl-Q", err)
+		}
+		r.done <- nil // for the cleanup
+	case <-time.After(20 * time.Second):
+		t.Fatal("Ctrl-Q did not end Run")
+	}
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Chat is the chat pane's content: the message list above, the input below,
+// the command popup between them when it is open.
+type Chat struct {
+	*tview.Box
+	th    *theme.Theme
+	list  *MessageList
+	input *Input
+	// busy, when set, says whether a turn runs (the prompt mark shows it).
+	busy func() bool
+}
+
+func newChat(th *theme.Theme, list *MessageList, input *Input) *Chat {
+	c := &Chat{Box: tview.NewBox(), th: th, list: list, input: input}
+	c.SetBackgroundColor(th.Background)
+	return c
+}
+
+func (c *Chat) Draw(screen tcell.Screen) {
+	x, y, w, h := c.GetRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	fill(screen, x, y, w, h, tcell.StyleDefault.Background(c.th.Background))
+	const prompt = 2 // "› "
+	rows := c.input.Rows(w - prompt)
+	if rows > h-2 {
+		rows = max(1, h-2)
+	}
+	listH := h - rows - 1
+	if listH > 0 {
+		c.list.SetRect(x, y, w, listH)
+		c.list.Draw(screen)
+		sep := tcell.StyleDefault.Foreground(c.th.Border)
+		for i := 0; i < w; i++ {
+			screen.Put(x+i, y+listH, "─", sep)
+		}
+	}
+	mark := tcell.StyleDefault.Foreground(c.th.Accent).Bold(true)
+	if c.busy != nil && c.busy() {
+		mark = tcell.StyleDefault.Foreground(c.th.Dim)
+	}
+	drawText(screen, x, y+h-rows, prompt, "› ", mark)
+	c.input.SetRect(x+prompt, y+h-rows, w-prompt, rows)
+	c.input.Draw(screen)
+	if c.input.HasFocus() {
+		c.input.drawCompletion(screen, x, y+listH, w, listH)
+	}
+}
+
+func (c *Chat) Focus(delegate func(p tview.Primitive)) {
+	if c.list.HasFocus() {
+		return
+	}
+	delegate(c.input)
+}
+
+func (c *Chat) HasFocus() bool { return c.input.HasFocus() || c.list.HasFocus() }
+
+func (c *Chat) Blur() {
+	c.input.Blur()
+	c.list.Blur()
+}
+
+func (c *Chat) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		if c.list.HasFocus() {
+			c.list.InputHandler()(ev, setFocus)
+			return
+		}
+		c.input.InputHandler()(ev, setFocus)
+	}
+}
+
+func (c *Chat) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return func(text string, setFocus func(p tview.Primitive)) {
+		if !c.input.HasFocus() {
+			setFocus(c.input)
+		}
+		c.input.PasteHandler()(text, setFocus)
+	}
+}
+
+func (c *Chat) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !c.InRect(mx, my) {
+			return false, nil
+		}
+		if c.list.InRect(mx, my) {
+			if ok, capture := c.list.MouseHandler()(action, ev, setFocus); ok || capture != nil {
+				return ok, capture
+			}
+		}
+		if c.input.InRect(mx, my) {
+			return c.input.MouseHandler()(action, ev, setFocus)
+		}
+		if action == tview.MouseLeftDown {
+			setFocus(c.input)
+			return true, nil
+		}
+		return false, nil
+	}
+}

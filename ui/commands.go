@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+)
+
+// Command is a slash command typed in the chat ("/clear").
+type Command struct {
+	Name string // without the slash
+	Args string // argument synopsis for help and completion: "[mode]"
+	Help string
+	// Run executes the command on the UI goroutine; args is the text after
+	// the name, trimmed.
+	Run func(a *App, args string)
+}
+
+// Commands is the slash-command registry: the chat's completion popup and
+// the help overlay read it, so a new command is one Add.
+type Commands struct {
+	byName map[string]*Command
+}
+
+func newCommands() *Commands { return &Commands{byName: map[string]*Command{}} }
+
+// Add registers cmd, replacing a command of the same name.
+func (c *Commands) Add(cmd Command) {
+	cp := cmd
+	c.byName[cmd.Name] = &cp
+}
+
+// Find returns the command called name, or nil.
+func (c *Commands) Find(name string) *Command { return c.byName[name] }
+
+// All returns the commands sorted by name.
+func (c *Commands) All() []*Command {
+	out := make([]*Command, 0, len(c.byName))
+	for _, cmd := range c.byName {
+		out = append(out, cmd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Match returns the commands whose names start with prefix, then those that
+// merely contain it.
+func (c *Commands) Match(prefix string) []*Command {
+	var starts, contains []*Command
+	for _, cmd := range c.All() {
+		switch {
+		case strings.HasPrefix(cmd.Name, prefix):
+			starts = append(starts, cmd)
+		case strings.Contains(cmd.Name, prefix):
+			contains = append(contains, cmd)
+		}
+	}
+	return append(starts, contains...)
+}
+
+// parseCommand splits "/name args" into name and args; ok is false when text
+// is not a command. "//text" sends "/text" as a message.
+func parseCommand(text string) (name, args string, ok bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") || len(t) < 2 {
+		return "", "", false
+	}
+	name, args, _ = strings.Cut(t[1:], " ")
+	if strings.ContainsAny(name, "/\n\t") {
+		return "", "", false // a path such as /etc/hosts, not a command
+	}
+	return name, strings.TrimSpace(args), true
+}

@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/keymap"
+)
+
+// PermissionDialog asks the user about one tool call at a time: the tool and
+// why it asks, the diff of an edit or the command and directory of a shell
+// call, and the answers — allow once (y), allow for the session (a), deny
+// (n or Esc), deny with a note to the model (d). Requests that arrive while
+// one is shown wait in a queue.
+type PermissionDialog struct {
+	*tview.Box
+	ctx   *renderCtx
+	keys  *keymap.Table
+	queue []agent.PermissionRequest
+
+	scroll   int
+	bodyRows int // rows of the body in the last draw
+	noting   bool
+	note     *tview.InputField
+
+	// onAnswer receives the user's answer to request id.
+	onAnswer func(id string, a agent.Answer)
+}
+
+func newPermissionDialog(ctx *renderCtx, keys *keymap.Table) *PermissionDialog {
+	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys}
+	th := ctx.th
+	d.note = tview.NewInputField().
+		SetLabel("Note to the model: ").
+		SetFieldStyle(tcell.StyleDefault.Background(th.CodeBg).Foreground(th.Foreground)).
+		SetLabelStyle(tcell.StyleDefault.Foreground(th.Accent).Background(th.CursorLine))
+	d.note.SetBackgroundColor(th.CursorLine)
+	d.note.SetPlaceholder("what to do instead (Enter sends, Esc goes back)").
+		SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.CodeBg))
+	return d
+}
+
+// Push queues a request; the first one shows at once.
+func (d *PermissionDialog) Push(req agent.PermissionRequest) {
+	for _, q := range d.queue {
+		if q.ID == req.ID {
+			return
+		}
+	}
+	d.queue = append(d.queue, req)
+}
+
+// Drop withdraws the request of call id (answered elsewhere, or its call ended).
+func (d *PermissionDialog) Drop(id string) {
+	for i, q := range d.queue {
+		if q.ID == id {
+			d.queue = append(d.queue[:i], d.queue[i+1:]...)
+			if i == 0 {
+				d.reset()
+			}
+			return
+		}
+	}
+}
+
+// Current returns the request shown, or nil.
+func (d *PermissionDialog) Current() *agent.PermissionRequest {
+	if len(d.queue) == 0 {
+		return nil
+	}
+	return &d.queue[0]
+}
+
+// Pending is the number of requests waiting, the shown one included.
+func (d *PermissionDialog) Pending() int { return len(d.queue) }
+
+func (d *PermissionDialog) visible() bool { return len(d.queue) > 0 }
+func (d *PermissionDialog) modal() bool   { return true }
+
+func (d *PermissionDialog) reset() {
+	d.scroll, d.noting = 0, false
+	d.note.SetText("")
+}
+
+func (d *PermissionDialog) answer(a agent.Answer) {
+	req := d.Current()
+	if req == nil {
+		return
+	}
+	id := req.ID
+	d.queue = d.queue[1:]
+	d.reset()
+	if d.onAnswer != nil {
+		d.onAnswer(id, a)
+	}
+}
+
+// verb says what a call wants to do, for the dialog's first line.
+func verb(k tools.Kind) string {
+	switch k {
+	case tools.KindEdit:
+		return "edit a file"
+	case tools.KindExec:
+		return "run a command"
+	case tools.KindRead:
+		return "read"
+	default:
+		return "act"
+	}
+}
+
+// body returns the dialog's scrollable lines for req at width.
+func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line {
+	rc := d.ctx
+	base := tcell.StyleDefault.Foreground(rc.th.Foreground).Background(rc.th.CursorLine)
+	dim := base.Foreground(rc.th.Dim)
+	a := req.Action
+	var out []Line
+	add := func(l Line) { out = append(out, l) }
+	wrap := func(text string, st tcell.Style, first, indent Line) {
+		out = append(out, wrapText(text, st, width, first, indent)...)
+	}
+	if a.Summary != "" {
+		wrap(a.Summary, base.Bold(true), nil, nil)
+	}
+	if req.Reason != "" {
+		wrap(req.Reason, dim.Italic(true), nil, nil)
+	}
+	switch {
+	case a.Command != "":
+		add(nil)
+		wrap(a.Command, base.Foreground(rc.th.Warning).Bold(true), Line{{"$ ", dim}}, Line{{"  ", dim}})
+		if a.Cwd != "" {
+			wrap(a.Cwd, dim, Line{{"in ", dim}}, Line{{"   ", dim}})
+		}
+	case a.Diff != "":
+		if a.Path != "" {
+			wrap(relPath(rc.root, a.Path), base, Line{{"file ", dim}}, nil)
+		}
+		add(nil)
+		for _, l := range colorDiff(a.Diff, rc) {
+			for i := range l {
+				l[i].Style = l[i].Style.Background(rc.th.CursorLine)
+			}
+			out = append(out, wrapSpans(l, width, nil, nil, true)...)
+		}
+	case a.Path != "":
+		wrap(relPath(rc.root, a.Path), base, Line{{"file ", dim}}, nil)
+	}
+	return out
+}
+
+func (d *PermissionDialog) Draw(screen tcell.Screen) {
+	req := d.Current()
+	if req == nil {
+		return
+	}
+	th := d.ctx.th
+	sx, sy, sw, sh := d.GetRect()
+	w := min(sw-4, max(60, sw*3/4))
+	if w > 110 {
+		w = 110
+	}
+	inner := w - 4
+	body := d.body(req, inner)
+	footer := d.footer()
+	h := min(sh-2, len(body)+len(footer)+5)
+	if h < 6 {
+		h = min(sh, 6)
+	}
+	x := sx + (sw-w)/2
+	y := sy + (sh-h)/2
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	fill(screen, x, y, w, h, base)
+	title := fmt.Sprintf(" %s wants to %s ", req.Tool, verb(req.Action.Kind))
+	if n := len(d.queue); n > 1 {
+		title += fmt.Sprintf("(1 of %d) ", n)
+	}
+	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), Line{{title, base.Foreground(th.Warning).Bold(true)}})
+
+	// Body, scrollable; the footer stays put.
+	d.bodyRows = h - 3 - len(footer)
+	if d.scroll > len(body)-d.bodyRows {
+		d.scroll = max(0, len(body)-d.bodyRows)
+	}
+	for i := 0; i < d.bodyRows && d.scroll+i < len(body); i++ {
+		drawLine(screen, x+2, y+1+i, inner, body[d.scroll+i])
+	}
+	if len(body) > d.bodyRows {
+		more := fmt.Sprintf(" ↑↓ %d/%d ", min(d.scroll+d.bodyRows, len(body)), len(body))
+		drawText(screen, x+w-2-len(more), y+h-1, len(more), more, base.Foreground(th.Dim))
+	}
+	fy := y + h - 1 - len(footer)
+	for i, l := range footer {
+		drawLine(screen, x+2, fy+i, inner, l)
+	}
+	if d.noting {
+		d.note.SetRect(x+2, fy-1, inner, 1)
+		d.note.Draw(screen)
+	}
+}
+
+func (d *PermissionDialog) footer() []Line {
+	th := d.ctx.th
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	key := base.Foreground(th.Accent).Bold(true)
+	k := func(action string) string {
+		keys := d.keys.Keys(action)
+		if len(keys) == 0 {
+			return "?"
+		}
+		return keymap.Display(keys[0])
+	}
+	return []Line{{
+		{k("permission.allow"), key}, {" allow once   ", base},
+		{k("permission.allow_session"), key}, {" allow for this session   ", base},
+		{k("permission.deny"), key}, {" deny   ", base},
+		{k("permission.deny_note"), key}, {" deny with a note   ", base},
+		{"Esc", key}, {" deny", base},
+	}}
+}
+
+func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		if d.Current() == nil {
+			return
+		}
+		if d.noting {
+			switch ev.Key() {
+			case tcell.KeyEnter:
+				d.answer(agent.Answer{Decision: agent.Deny, Note: strings.TrimSpace(d.note.GetText())})
+			case tcell.KeyEscape:
+				d.noting = false
+			default:
+				d.note.InputHandler()(ev, setFocus)
+			}
+			return
+		}
+		switch d.keys.Action(ev) {
+		case "permission.allow":
+			d.answer(agent.Answer{Decision: agent.AllowOnce})
+		case "permission.allow_session":
+			d.answer(agent.Answer{Decision: agent.AllowSession})
+		case "permission.deny":
+			d.answer(agent.Answer{Decision: agent.Deny})
+		case "permission.deny_note":
+			d.noting = true
+			d.note.SetText("")
+		case "permission.scroll_up":
+			step := 1
+			if ev.Key() == tcell.KeyPgUp {
+				step = max(1, d.bodyRows-1)
+			}
+			d.scroll = max(0, d.scroll-step)
+		case "permission.scroll_down":
+			step := 1
+			if ev.Key() == tcell.KeyPgDn {
+				step = max(1, d.bodyRows-1)
+			}
+			d.scroll += step
+		}
+	}
+}
+
+func (d *PermissionDialog) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return func(text string, setFocus func(p tview.Primitive)) {
+		if d.noting {
+			d.note.PasteHandler()(strings.ReplaceAll(text, "\n", " "), setFocus)
+		}
+	}
+}
+
+func (d *PermissionDialog) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		switch action {
+		case tview.MouseScrollUp:
+			d.scroll = max(0, d.scroll-1)
+		case tview.MouseScrollDown:
+			d.scroll++
+		}
+		return true, nil
+	}
+}

@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
+)
+
+// Help is the key overlay. It is generated from the key tables in force
+// (after ui.keys overrides) and the slash commands, so it never drifts from
+// what the keys do.
+type Help struct {
+	*tview.Box
+	ctx      *renderCtx
+	keys     *keymap.Table // the overlay's own keys
+	tables   func() []*keymap.Table
+	commands *Commands
+	shown    bool
+	scroll   int
+	rows     int
+}
+
+func newHelp(ctx *renderCtx, keys *keymap.Table, tables func() []*keymap.Table, commands *Commands) *Help {
+	return &Help{Box: tview.NewBox(), ctx: ctx, keys: keys, tables: tables, commands: commands}
+}
+
+func (h *Help) visible() bool { return h.shown }
+func (h *Help) modal() bool   { return true }
+
+// Toggle shows or hides the overlay.
+func (h *Help) Toggle() {
+	h.shown = !h.shown
+	h.scroll = 0
+}
+
+// lines renders the whole help at width.
+func (h *Help) lines(width int) []Line {
+	th := h.ctx.th
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	head := base.Foreground(th.Accent).Bold(true)
+	keySt := base.Foreground(th.Warning)
+	var out []Line
+	const keyCol = 26
+	row := func(keys, help string) {
+		k := truncateLine(Line{{keys, keySt}}, keyCol-1)
+		k = padTo(k, keyCol, base)
+		out = append(out, wrapLine([]Span{{help, base}}, width, k, Line{{strings.Repeat(" ", keyCol), base}})...)
+	}
+	for _, t := range h.tables() {
+		var rows [][2]string
+		for _, b := range t.Bindings {
+			if b.Hidden || len(b.Keys) == 0 {
+				continue
+			}
+			var ks []string
+			for _, k := range b.Keys {
+				ks = append(ks, keymap.Display(k))
+			}
+			rows = append(rows, [2]string{strings.Join(ks, ", "), b.Help})
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, nil)
+		}
+		out = append(out, Line{{t.Context, head}})
+		for _, r := range rows {
+			row(r[0], r[1])
+		}
+	}
+	if cmds := h.commands.All(); len(cmds) > 0 {
+		out = append(out, nil, Line{{"Commands (type / in the chat)", head}})
+		for _, c := range cmds {
+			name := "/" + c.Name
+			if c.Args != "" {
+				name += " " + c.Args
+			}
+			row(name, c.Help)
+		}
+	}
+	out = append(out, nil, Line{{"Mouse: click focuses a pane or opens a tool card, the wheel scrolls, tab labels switch. Keys can be changed with ui.keys in the config.", base.Foreground(th.Dim)}})
+	return out
+}
+
+func (h *Help) Draw(screen tcell.Screen) {
+	if !h.shown {
+		return
+	}
+	th := h.ctx.th
+	sx, sy, sw, sh := h.GetRect()
+	w := min(sw-2, 100)
+	ht := sh - 2
+	x := sx + (sw-w)/2
+	y := sy + (sh-ht)/2
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	fill(screen, x, y, w, ht, base)
+	drawBorder(screen, x, y, w, ht, base.Foreground(th.Accent), Line{{" fawn — keys and commands ", base.Foreground(th.Accent).Bold(true)}})
+	var lines []Line
+	for _, l := range h.lines(w - 4) {
+		lines = append(lines, wrapLine(l, w-4, nil, nil)...)
+	}
+	h.rows = ht - 2
+	if h.scroll > len(lines)-h.rows {
+		h.scroll = max(0, len(lines)-h.rows)
+	}
+	for i := 0; i < h.rows && h.scroll+i < len(lines); i++ {
+		drawLine(screen, x+2, y+1+i, w-4, lines[h.scroll+i])
+	}
+	hint := " Esc closes · ↑↓ PgUp PgDn scroll "
+	drawText(screen, x+w-2-len(hint), y+ht-1, len(hint), hint, base.Foreground(th.Dim))
+}
+
+func (h *Help) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		switch h.keys.Action(ev) {
+		case "help.close":
+			h.shown = false
+		case "help.up":
+			h.scroll = max(0, h.scroll-1)
+		case "help.down":
+			h.scroll++
+		case "help.page_up":
+			h.scroll = max(0, h.scroll-max(1, h.rows-1))
+		case "help.page_down":
+			h.scroll += max(1, h.rows-1)
+		}
+	}
+}
+
+func (h *Help) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		switch action {
+		case tview.MouseScrollUp:
+			h.scroll = max(0, h.scroll-3)
+		case tview.MouseScrollDown:
+			h.scroll += 3
+		case tview.MouseLeftClick:
+			h.shown = false
+		}
+		return true, nil
+	}
+}

@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// maxInputRows is the most rows the input grows to before it scrolls.
+const maxInputRows = 8
+
+// Input is the chat's message editor: a tview.TextArea with the chat key
+// table on top — Enter sends, Shift-Enter / Alt-Enter / Ctrl-J insert a
+// newline, Up/Down on the first/last line recall history, Tab completes a
+// slash command — and a completion popup for commands.
+type Input struct {
+	*tview.TextArea
+	th       *theme.Theme
+	keys     *keymap.Table
+	commands *Commands
+
+	history []string
+	histPos int    // len(history) when not browsing
+	draft   string // the text being written before browsing began
+
+	// completion popup state
+	matches []*Command
+	compSel int
+	// compDismissed hides the popup until the text changes.
+	compDismissed string
+
+	onSubmit   func(text string)
+	onCancel   func()
+	onScroll   func(rows int)
+	onMessages func()
+}
+
+func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
+	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands}
+	in.SetBackgroundColor(th.Background)
+	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
+	in.SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.Background))
+	in.SetSelectedStyle(tcell.StyleDefault.Background(th.Selection).Foreground(th.Foreground))
+	in.SetPlaceholder("Ask fawn…  Enter sends · Shift/Alt-Enter newline · / commands · F1 help")
+	in.SetWrap(true)
+	return in
+}
+
+// AddHistory remembers a sent message for Up/Down.
+func (in *Input) AddHistory(text string) {
+	if n := len(in.history); n == 0 || in.history[n-1] != text {
+		in.history = append(in.history, text)
+	}
+	in.histPos = len(in.history)
+}
+
+// Rows is how many rows the input wants at width (1…maxInputRows).
+func (in *Input) Rows(width int) int {
+	text := in.GetText()
+	if text == "" || width <= 0 {
+		return 1
+	}
+	n := len(wrapText(text, tcell.StyleDefault, width, nil, nil))
+	return min(max(n, 1), maxInputRows)
+}
+
+// updateCompletion recomputes the popup from the text.
+func (in *Input) updateCompletion() {
+	text := in.GetText()
+	in.matches = nil
+	if text == in.compDismissed {
+		return
+	}
+	in.compDismissed = ""
+	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
+		return
+	}
+	in.matches = in.commands.Match(text[1:])
+	if in.compSel >= len(in.matches) {
+		in.compSel = 0
+	}
+}
+
+// Completing reports whether the popup is open.
+func (in *Input) Completing() bool { return len(in.matches) > 0 }
+
+// accept puts the selected command into the input.
+func (in *Input) accept() {
+	if len(in.matches) == 0 {
+		return
+	}
+	cmd := in.matches[in.compSel]
+	text := "/" + cmd.Name
+	if cmd.Args != "" {
+		text += " "
+	}
+	in.SetText(text, true)
+	in.matches = nil
+	in.compDismissed = text
+}
+
+func (in *Input) forward(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	in.TextArea.InputHandler()(ev, setFocus)
+}
+
+func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		action := in.keys.Action(ev)
+		if in.Completing() {
+			switch {
+			case ev.Key() == tcell.KeyUp:
+				in.compSel = (in.compSel + len(in.matches) - 1) % len(in.matches)
+				return
+			case ev.Key() == tcell.KeyDown:
+				in.compSel = (in.compSel + 1) % len(in.matches)
+				return
+			case action == "chat.complete":
+				in.accept()
+				return
+			case action == "chat.send":
+				cmd := in.matches[in.compSel]
+				in.accept()
+				if cmd.Args != "" {
+					return // let the user type the arguments
+				}
+			case action == "chat.cancel":
+				in.compDismissed = in.GetText()
+				in.matches = nil
+				return
+			}
+		}
+		switch action {
+		case "chat.send":
+			text := in.GetText()
+			if strings.TrimSpace(text) == "" {
+				return
+			}
+			in.AddHistory(text)
+			in.SetText("", false)
+			in.draft = ""
+			in.matches = nil
+			if in.onSubmit != nil {
+				in.onSubmit(text)
+			}
+			return
+		case "chat.newline":
+			in.forward(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
+		case "chat.cancel":
+			if in.onCancel != nil {
+				in.onCancel()
+			}
+			return
+		case "chat.history_prev":
+			if row, _, _, _ := in.GetCursor(); row == 0 && len(in.history) > 0 && in.histPos > 0 {
+				if in.histPos == len(in.history) {
+					in.draft = in.GetText()
+				}
+				in.histPos--
+				in.SetText(in.history[in.histPos], true)
+				return
+			}
+			in.forward(ev, setFocus)
+		case "chat.history_next":
+			if in.histPos < len(in.history) && !strings.Contains(in.afterCursor(), "\n") {
+				in.histPos++
+				if in.histPos == len(in.history) {
+					in.SetText(in.draft, true)
+				} else {
+					in.SetText(in.history[in.histPos], true)
+				}
+				return
+			}
+			in.forward(ev, setFocus)
+		case "chat.complete":
+			if strings.HasPrefix(in.GetText(), "/") {
+				in.compDismissed = ""
+				in.updateCompletion()
+				if len(in.matches) == 1 {
+					in.accept()
+				}
+				return
+			}
+			in.forward(ev, setFocus)
+		case "chat.scroll_up":
+			if in.onScroll != nil {
+				in.onScroll(-1)
+			}
+			return
+		case "chat.scroll_down":
+			if in.onScroll != nil {
+				in.onScroll(1)
+			}
+			return
+		case "chat.messages":
+			if in.onMessages != nil {
+				in.onMessages()
+			}
+			return
+		default:
+			in.forward(ev, setFocus)
+		}
+		in.updateCompletion()
+	}
+}
+
+// afterCursor is the text after the cursor.
+func (in *Input) afterCursor() string {
+	_, _, end := in.GetSelection()
+	text := in.GetText()
+	if end > len(text) {
+		end = len(text)
+	}
+	return text[end:]
+}
+
+func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return func(text string, setFocus func(p tview.Primitive)) {
+		// A paste is text, never a command to send: newlines stay newlines.
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = strings.ReplaceAll(text, "\r", "\n")
+		in.TextArea.PasteHandler()(text, setFocus)
+		in.updateCompletion()
+	}
+}
+
+// drawCompletion draws the popup upwards from the row above y.
+func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) {
+	if !in.Completing() || maxRows <= 0 {
+		return
+	}
+	n := min(len(in.matches), maxRows, 8)
+	// Keep the selection in the visible window.
+	first := 0
+	if in.compSel >= n {
+		first = in.compSel - n + 1
+	}
+	base := tcell.StyleDefault.Foreground(in.th.Foreground).Background(in.th.CursorLine)
+	for i := 0; i < n; i++ {
+		cmd := in.matches[first+i]
+		st := base
+		if first+i == in.compSel {
+			st = base.Background(in.th.Selection).Bold(true)
+		}
+		row := y - n + i
+		fill(screen, x, row, w, 1, st)
+		name := "/" + cmd.Name
+		if cmd.Args != "" {
+			name += " " + cmd.Args
+		}
+		end := drawText(screen, x+1, row, w-1, name, st)
+		drawText(screen, max(end+2, x+18), row, x+w-max(end+2, x+18), cmd.Help, st.Foreground(in.th.Dim).Bold(false))
+	}
+}

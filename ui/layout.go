@@ -1,0 +1,438 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Minimum screen size; below it the layout says so instead of drawing panes.
+const (
+	minWidth  = 40
+	minHeight = 10
+	// narrowWidth: below it the panes stack instead of sitting side by side.
+	narrowWidth = 100
+)
+
+// drawBorder draws a rounded box; title is drawn into the top edge.
+func drawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title Line) {
+	if w < 2 || h < 2 {
+		return
+	}
+	for i := x + 1; i < x+w-1; i++ {
+		screen.Put(i, y, "─", style)
+		screen.Put(i, y+h-1, "─", style)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		screen.Put(x, j, "│", style)
+		screen.Put(x+w-1, j, "│", style)
+	}
+	screen.Put(x, y, "╭", style)
+	screen.Put(x+w-1, y, "╮", style)
+	screen.Put(x, y+h-1, "╰", style)
+	screen.Put(x+w-1, y+h-1, "╯", style)
+	if len(title) > 0 && w > 4 {
+		drawLine(screen, x+2, y, w-4, truncateLine(title, w-4))
+	}
+}
+
+// frame draws a bordered pane around a child primitive; the border is the
+// accent colour while the child has focus.
+type frame struct {
+	*tview.Box
+	child tview.Primitive
+	th    *theme.Theme
+	title func() Line
+}
+
+func newFrame(child tview.Primitive, th *theme.Theme, title func() Line) *frame {
+	f := &frame{Box: tview.NewBox(), child: child, th: th, title: title}
+	f.SetBackgroundColor(th.Background)
+	return f
+}
+
+func (f *frame) borderStyle() tcell.Style {
+	if f.child.HasFocus() {
+		return tcell.StyleDefault.Foreground(f.th.Accent)
+	}
+	return tcell.StyleDefault.Foreground(f.th.Border)
+}
+
+func (f *frame) Draw(screen tcell.Screen) {
+	x, y, w, h := f.GetRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	fill(screen, x, y, w, h, tcell.StyleDefault.Background(f.th.Background))
+	var title Line
+	if f.title != nil {
+		title = f.title()
+	}
+	drawBorder(screen, x, y, w, h, f.borderStyle(), title)
+	if w > 2 && h > 2 {
+		f.child.SetRect(x+1, y+1, w-2, h-2)
+		f.child.Draw(screen)
+	}
+}
+
+func (f *frame) Focus(delegate func(p tview.Primitive)) { delegate(f.child) }
+func (f *frame) HasFocus() bool                         { return f.child.HasFocus() }
+func (f *frame) Blur()                                  { f.child.Blur() }
+
+func (f *frame) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return f.child.InputHandler()
+}
+
+func (f *frame) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return f.child.PasteHandler()
+}
+
+func (f *frame) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		if !f.InRect(ev.Position()) {
+			return false, nil
+		}
+		if h := f.child.MouseHandler(); h != nil {
+			if ok, capture := h(action, ev, setFocus); ok || capture != nil {
+				return ok, capture
+			}
+		}
+		if action == tview.MouseLeftDown {
+			setFocus(f.child)
+			return true, nil
+		}
+		return false, nil
+	}
+}
+
+// stripTab is one tab of the bottom strip.
+type stripTab struct {
+	pane  Pane
+	prim  tview.Primitive
+	title func() string
+}
+
+// Strip is the bottom-right tabbed pane: Terminal | To-do. Its tab labels sit
+// in its top border; a click on one switches to it.
+type Strip struct {
+	*tview.Box
+	th     *theme.Theme
+	tabs   []stripTab
+	active int
+	labels [][2]int // x range of each label in the last draw
+	// marked tabs changed while hidden; their label shows a dot.
+	marked map[int]bool
+}
+
+func newStrip(th *theme.Theme, tabs ...stripTab) *Strip {
+	s := &Strip{Box: tview.NewBox(), th: th, tabs: tabs, marked: map[int]bool{}}
+	s.SetBackgroundColor(th.Background)
+	return s
+}
+
+// Active returns the pane of the tab shown.
+func (s *Strip) Active() Pane { return s.tabs[s.active].pane }
+
+// Show switches to the tab of p.
+func (s *Strip) Show(p Pane) {
+	for i, t := range s.tabs {
+		if t.pane == p {
+			s.active = i
+			delete(s.marked, i)
+		}
+	}
+}
+
+// Mark flags p's tab as changed while hidden.
+func (s *Strip) Mark(p Pane) {
+	for i, t := range s.tabs {
+		if t.pane == p && i != s.active {
+			s.marked[i] = true
+		}
+	}
+}
+
+func (s *Strip) current() tview.Primitive { return s.tabs[s.active].prim }
+
+func (s *Strip) Draw(screen tcell.Screen) {
+	x, y, w, h := s.GetRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	fill(screen, x, y, w, h, tcell.StyleDefault.Background(s.th.Background))
+	focused := s.current().HasFocus()
+	border := tcell.StyleDefault.Foreground(s.th.Border)
+	if focused {
+		border = border.Foreground(s.th.Accent)
+	}
+	drawBorder(screen, x, y, w, h, border, nil)
+	s.labels = s.labels[:0]
+	lx := x + 2
+	for i, t := range s.tabs {
+		label := " " + t.title() + " "
+		if s.marked[i] {
+			label = " " + t.title() + " • "
+		}
+		st := tcell.StyleDefault.Foreground(s.th.Dim)
+		if i == s.active {
+			st = tcell.StyleDefault.Foreground(s.th.Foreground).Bold(true)
+			if focused {
+				st = st.Foreground(s.th.Accent)
+			}
+		}
+		if i > 0 {
+			lx = drawText(screen, lx, y, x+w-2-lx, "│", border)
+		}
+		end := drawLine(screen, lx, y, x+w-2-lx, truncateLine(Line{{label, st}}, max(0, x+w-2-lx)))
+		s.labels = append(s.labels, [2]int{lx, end})
+		lx = end
+	}
+	if w > 2 && h > 2 {
+		p := s.current()
+		p.SetRect(x+1, y+1, w-2, h-2)
+		p.Draw(screen)
+	}
+}
+
+func (s *Strip) Focus(delegate func(p tview.Primitive)) { delegate(s.current()) }
+func (s *Strip) HasFocus() bool                         { return s.current().HasFocus() }
+func (s *Strip) Blur()                                  { s.current().Blur() }
+
+func (s *Strip) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return s.current().InputHandler()
+}
+
+func (s *Strip) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return s.current().PasteHandler()
+}
+
+// tabAt returns the tab whose label is at x, y, or -1.
+func (s *Strip) tabAt(mx, my int) int {
+	_, y, _, _ := s.GetRect()
+	if my != y {
+		return -1
+	}
+	for i, r := range s.labels {
+		if mx >= r[0] && mx < r[1] {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Strip) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !s.InRect(mx, my) {
+			return false, nil
+		}
+		if i := s.tabAt(mx, my); i >= 0 {
+			if action == tview.MouseLeftClick || action == tview.MouseLeftDown {
+				s.active = i
+				delete(s.marked, i)
+				setFocus(s.current())
+			}
+			return true, nil
+		}
+		if h := s.current().MouseHandler(); h != nil {
+			if ok, capture := h(action, ev, setFocus); ok || capture != nil {
+				return ok, capture
+			}
+		}
+		if action == tview.MouseLeftDown {
+			setFocus(s.current())
+			return true, nil
+		}
+		return false, nil
+	}
+}
+
+// Layout arranges the panes: the chat on the left (about 3/7 of the width),
+// the editor over the Terminal | To-do strip on the right, the status bar
+// below. Narrow screens stack the panes; a zoomed pane fills the screen;
+// below the minimum size a message says so.
+type Layout struct {
+	*tview.Box
+	th     *theme.Theme
+	chat   tview.Primitive
+	editor tview.Primitive
+	strip  *Strip
+	status tview.Primitive
+
+	// chatFrac is the chat's share of the width, editorFrac the editor's
+	// share of the right column's height (of the height when stacked).
+	chatFrac, editorFrac float64
+	zoomed               bool
+	zoomPane             Pane
+
+	overlays []overlay
+}
+
+// overlay is drawn over the panes when visible; a modal one takes all input.
+type overlay interface {
+	tview.Primitive
+	InRect(x, y int) bool
+	visible() bool
+	modal() bool
+}
+
+func newLayout(th *theme.Theme, chat, editor tview.Primitive, strip *Strip, status tview.Primitive) *Layout {
+	l := &Layout{Box: tview.NewBox(), th: th, chat: chat, editor: editor, strip: strip, status: status,
+		chatFrac: 3.0 / 7.0, editorFrac: 0.7}
+	return l
+}
+
+// pane returns the primitive that holds p.
+func (l *Layout) pane(p Pane) tview.Primitive {
+	switch p {
+	case PaneChat:
+		return l.chat
+	case PaneEditor:
+		return l.editor
+	default:
+		return l.strip
+	}
+}
+
+// TooSmall reports whether the screen is below the minimum size.
+func (l *Layout) TooSmall() bool {
+	_, _, w, h := l.GetRect()
+	return w < minWidth || h < minHeight
+}
+
+// Narrow reports whether the panes are stacked.
+func (l *Layout) Narrow() bool {
+	_, _, w, _ := l.GetRect()
+	return w < narrowWidth
+}
+
+// ToggleZoom zooms p to the whole screen, or back.
+func (l *Layout) ToggleZoom(p Pane) {
+	if l.zoomed && l.pane(l.zoomPane) == l.pane(p) {
+		l.zoomed = false
+		return
+	}
+	l.zoomed, l.zoomPane = true, p
+}
+
+// Resize moves the splits: dx grows the chat, dy grows the editor (steps of
+// 1/20). The shares stay between 15% and 85%.
+func (l *Layout) Resize(dx, dy int) {
+	clamp := func(f float64) float64 { return min(0.85, max(0.15, f)) }
+	l.chatFrac = clamp(l.chatFrac + float64(dx)*0.05)
+	l.editorFrac = clamp(l.editorFrac + float64(dy)*0.05)
+}
+
+func (l *Layout) Draw(screen tcell.Screen) {
+	x, y, w, h := l.GetRect()
+	bg := tcell.StyleDefault.Background(l.th.Background)
+	fill(screen, x, y, w, h, bg)
+	if w < minWidth || h < minHeight {
+		msg := fmt.Sprintf("fawn needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, w, h)
+		lines := wrapText(msg+" Enlarge it, or press Ctrl-Q to quit.", bg.Foreground(l.th.Warning), w, nil, nil)
+		for i, ln := range lines {
+			if i < h {
+				drawLine(screen, x, y+i, w, ln)
+			}
+		}
+		return
+	}
+	l.status.SetRect(x, y+h-1, w, 1)
+	l.status.Draw(screen)
+	h--
+	if l.zoomed {
+		p := l.pane(l.zoomPane)
+		p.SetRect(x, y, w, h)
+		p.Draw(screen)
+	} else if w < narrowWidth {
+		ch := max(3, h*45/100)
+		rest := h - ch
+		eh := min(max(int(float64(rest)*l.editorFrac*0.75+0.5), 3), rest-3)
+		l.chat.SetRect(x, y, w, ch)
+		l.editor.SetRect(x, y+ch, w, eh)
+		l.strip.SetRect(x, y+ch+eh, w, h-ch-eh)
+		l.chat.Draw(screen)
+		l.editor.Draw(screen)
+		l.strip.Draw(screen)
+	} else {
+		cw := int(float64(w)*l.chatFrac + 0.5)
+		eh := int(float64(h)*l.editorFrac + 0.5)
+		eh = min(max(eh, 3), h-3)
+		l.chat.SetRect(x, y, cw, h)
+		l.editor.SetRect(x+cw, y, w-cw, eh)
+		l.strip.SetRect(x+cw, y+eh, w-cw, h-eh)
+		l.chat.Draw(screen)
+		l.editor.Draw(screen)
+		l.strip.Draw(screen)
+	}
+	for _, o := range l.overlays {
+		if o.visible() {
+			o.SetRect(x, y, w, h)
+			o.Draw(screen)
+		}
+	}
+}
+
+// modalOverlay returns the topmost visible modal overlay, or nil.
+func (l *Layout) modalOverlay() overlay {
+	for i := len(l.overlays) - 1; i >= 0; i-- {
+		if o := l.overlays[i]; o.visible() && o.modal() {
+			return o
+		}
+	}
+	return nil
+}
+
+// paneAt returns the pane under x, y.
+func (l *Layout) paneAt(mx, my int) (Pane, bool) {
+	for _, p := range []Pane{PaneChat, PaneEditor, PaneTerminal} {
+		prim := l.pane(p)
+		if l.zoomed && prim != l.pane(l.zoomPane) {
+			continue
+		}
+		px, py, pw, ph := prim.GetRect()
+		if mx >= px && mx < px+pw && my >= py && my < py+ph {
+			if p == PaneTerminal {
+				return l.strip.Active(), true
+			}
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+func (l *Layout) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		if l.TooSmall() {
+			return false, nil
+		}
+		if o := l.modalOverlay(); o != nil {
+			if h := o.MouseHandler(); h != nil {
+				h(action, ev, setFocus)
+			}
+			return true, nil // a modal dialog swallows clicks elsewhere
+		}
+		for i := len(l.overlays) - 1; i >= 0; i-- {
+			o := l.overlays[i]
+			if o.visible() && o.InRect(ev.Position()) {
+				if h := o.MouseHandler(); h != nil {
+					return h(action, ev, setFocus)
+				}
+			}
+		}
+		for _, prim := range []tview.Primitive{l.chat, l.editor, l.strip} {
+			if l.zoomed && prim != l.pane(l.zoomPane) {
+				continue
+			}
+			if h := prim.MouseHandler(); h != nil {
+				if ok, capture := h(action, ev, setFocus); ok || capture != nil {
+					return ok, capture
+				}
+			}
+		}
+		return false, nil
+	}
+}

@@ -1,0 +1,449 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// frameInterval bounds drawing to about 60 frames a second.
+const frameInterval = time.Second / 60
+
+// spinInterval is how often spinners move while something runs.
+const spinInterval = 100 * time.Millisecond
+
+// doubleClick is the longest gap between the clicks of a double click.
+const doubleClick = 500 * time.Millisecond
+
+// RequestDraw asks for a redraw. It is safe from any goroutine, never blocks,
+// and is coalesced: however often it is called, the screen is drawn at most
+// once per frame, and not at all when nobody asked.
+func (a *App) RequestDraw() {
+	a.dirty.Store(true)
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// post queues f to run on the UI goroutine and asks for a draw after it. It
+// never blocks; the queue is unbounded so no event is ever dropped.
+func (a *App) post(f func()) {
+	a.mu.Lock()
+	a.inbox = append(a.inbox, f)
+	a.mu.Unlock()
+	a.RequestDraw()
+}
+
+// QueueUpdate runs f on the UI goroutine (soon, not before it returns) and
+// redraws. Safe from any goroutine, including the UI goroutine itself.
+func (a *App) QueueUpdate(f func()) { a.post(f) }
+
+// Stop ends Run. Safe from any goroutine.
+func (a *App) Stop() {
+	a.quitOnce.Do(func() { close(a.quit) })
+}
+
+// Run shows the screen and runs until Ctrl-Q, /exit, SIGTERM, SIGHUP,
+// SIGINT, Stop or ctx is done. It always restores the terminal; a panic (on
+// this goroutine or one started with Go) restores it, writes a crash log
+// under config.DataDir, prints its path and exits with status 1.
+func (a *App) Run(ctx context.Context) (err error) {
+	if !a.running.CompareAndSwap(false, true) {
+		return errRunning
+	}
+	if a.screen == nil {
+		s, err := tcell.NewScreen()
+		if err != nil {
+			return errScreen(err)
+		}
+		a.screen = s
+	}
+	if err := a.screen.Init(); err != nil {
+		return errScreen(err)
+	}
+	var cancel context.CancelFunc
+	a.runCtx, cancel = context.WithCancel(ctx)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash(p)
+			err = errCrashed
+		}
+	}()
+	s := a.screen
+	s.EnableMouse(tcell.MouseButtonEvents, tcell.MouseDragEvents)
+	s.EnablePaste()
+	title := "fawn"
+	if a.opts.Root != "" {
+		title = "fawn — " + filepath.Base(a.opts.Root)
+	}
+	s.SetTitle(title)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	defer signal.Stop(sigs)
+
+	events := make(chan tcell.Event, 64)
+	stopEvents := make(chan struct{})
+	go s.ChannelEvents(events, stopEvents)
+
+	defer func() {
+		// Cancel a running turn and give its reader a moment to finish, so
+		// the agent sees the cancellation and nothing is left running.
+		if a.turnCancel != nil {
+			a.turnCancel()
+		}
+		close(stopEvents)
+		s.Fini()
+		waitTimeout(&a.readers, 3*time.Second)
+	}()
+
+	a.draw()
+	var (
+		lastDraw  time.Time
+		drawTimer *time.Timer
+		drawC     <-chan time.Time
+		ticker    *time.Ticker
+		tickC     <-chan time.Time
+		m         mouseState
+		paste     *strings.Builder
+	)
+	defer func() {
+		if drawTimer != nil {
+			drawTimer.Stop()
+		}
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
+	var reached []eventCallback
+	for {
+		immediate := false
+		select {
+		case <-a.quit:
+			return nil
+		case <-a.runCtx.Done():
+			return nil
+		case <-sigs:
+			return nil
+		case ev, ok := <-events:
+			if !ok {
+				return nil
+			}
+			switch ev := ev.(type) {
+			case *tcell.EventKey:
+				if paste != nil {
+					switch ev.Key() {
+					case tcell.KeyRune:
+						paste.WriteRune(ev.Rune())
+					case tcell.KeyEnter:
+						paste.WriteByte('\n')
+					case tcell.KeyTab:
+						paste.WriteByte('\t')
+					}
+					continue
+				}
+				if !a.handleKey(ev) {
+					return nil
+				}
+				immediate = true
+			case *tcell.EventPaste:
+				if ev.Start() {
+					paste = &strings.Builder{}
+					continue
+				}
+				if paste != nil {
+					a.handlePaste(paste.String())
+					paste = nil
+				}
+				immediate = true
+			case *tcell.EventMouse:
+				if a.handleMouse(ev, &m) {
+					immediate = true
+				}
+			case *tcell.EventResize:
+				s.Sync()
+				immediate = true
+			case *tcell.EventError:
+				return ev
+			case eventCallback:
+				reached = append(reached, ev)
+				immediate = true
+			}
+		case <-a.wake:
+		case <-drawC:
+			drawC, drawTimer = nil, nil
+		case <-tickC:
+			a.rctx.frame++
+			a.dirty.Store(true)
+		}
+		a.drain()
+		if immediate {
+			a.dirty.Store(true)
+		}
+		// Draw when asked, at most once per frame; a burst of input (a paste
+		// without bracketed paste mode, a held key) is drawn once at its end.
+		if a.dirty.Load() && len(events) == 0 {
+			if since := time.Since(lastDraw); immediate || since >= frameInterval {
+				if drawTimer != nil {
+					drawTimer.Stop()
+					drawTimer, drawC = nil, nil
+				}
+				a.dirty.Store(false)
+				a.draw()
+				lastDraw = time.Now()
+			} else if drawTimer == nil {
+				drawTimer = time.NewTimer(frameInterval - since)
+				drawC = drawTimer.C
+			}
+		}
+		if !a.dirty.Load() {
+			for _, cb := range reached {
+				cb.reached()
+			}
+			reached = reached[:0]
+		}
+		// Spinners tick only while something runs: idle fawn uses no CPU.
+		if busy := a.animating(); busy && ticker == nil {
+			ticker = time.NewTicker(spinInterval)
+			tickC = ticker.C
+		} else if !busy && ticker != nil {
+			ticker.Stop()
+			ticker, tickC = nil, nil
+		}
+	}
+}
+
+// eventCallback is an event that calls back once the loop has handled every
+// event before it and drawn the result (tests wait on it).
+type eventCallback interface {
+	tcell.Event
+	reached()
+}
+
+// animating reports whether anything on screen moves by itself.
+func (a *App) animating() bool { return a.router.busy() }
+
+// drain runs everything queued for the UI goroutine.
+func (a *App) drain() {
+	for {
+		a.mu.Lock()
+		batch := a.inbox
+		a.inbox = nil
+		a.mu.Unlock()
+		if len(batch) == 0 {
+			return
+		}
+		for _, f := range batch {
+			f()
+		}
+		a.dirty.Store(true)
+	}
+}
+
+// draw paints the whole screen; tcell sends only the cells that changed.
+func (a *App) draw() {
+	s := a.screen
+	w, h := s.Size()
+	s.HideCursor()
+	a.layout.SetRect(0, 0, w, h)
+	a.layout.Draw(s)
+	s.Show()
+	a.frames.Add(1)
+}
+
+// handleKey dispatches a key: Ctrl-Q first, then an open dialog or the help,
+// then the global table, then the focused pane. It returns false to quit.
+func (a *App) handleKey(ev *tcell.EventKey) bool {
+	action := a.keys.global.Action(ev)
+	if action == "app.quit" {
+		return false
+	}
+	if a.layout.TooSmall() {
+		return true
+	}
+	if o := a.layout.modalOverlay(); o != nil {
+		o.InputHandler()(ev, a.setFocus)
+		return true
+	}
+	switch action {
+	case "app.help":
+		a.help.Toggle()
+		return true
+	case "pane.next", "pane.prev":
+		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo}
+		i := 0
+		for j, p := range order {
+			if p == a.focusPane {
+				i = j
+			}
+		}
+		step := 1
+		if action == "pane.prev" {
+			step = len(order) - 1
+		}
+		a.focusOn(order[(i+step)%len(order)])
+		return true
+	case "pane.chat":
+		a.focusOn(PaneChat)
+		return true
+	case "pane.editor":
+		a.focusOn(PaneEditor)
+		return true
+	case "pane.terminal":
+		a.focusOn(PaneTerminal)
+		return true
+	case "pane.todo":
+		a.focusOn(PaneTodo)
+		return true
+	case "pane.zoom":
+		a.layout.ToggleZoom(a.focusPane)
+		return true
+	case "layout.wider":
+		a.layout.Resize(1, 0)
+		return true
+	case "layout.narrower":
+		a.layout.Resize(-1, 0)
+		return true
+	case "layout.taller":
+		a.layout.Resize(0, 1)
+		return true
+	case "layout.shorter":
+		a.layout.Resize(0, -1)
+		return true
+	case "agent.mode":
+		a.cycleMode()
+		return true
+	}
+	// Everything else — Ctrl-C included — goes to the focused pane; fawn
+	// never quits on Ctrl-C (in the terminal it interrupts the command).
+	if h := a.layout.pane(a.focusPane).InputHandler(); h != nil {
+		h(ev, a.setFocus)
+	}
+	a.focusPane = a.paneOf(a.focus)
+	return true
+}
+
+func (a *App) handlePaste(text string) {
+	if text == "" {
+		return
+	}
+	if o := a.layout.modalOverlay(); o != nil {
+		if h := o.PasteHandler(); h != nil {
+			h(text, a.setFocus)
+		}
+		return
+	}
+	if h := a.layout.pane(a.focusPane).PasteHandler(); h != nil {
+		h(text, a.setFocus)
+	}
+}
+
+// mouseState turns tcell's button states into tview's mouse actions (down,
+// up, click, double click, move, wheel) and remembers which primitive
+// captured a drag.
+type mouseState struct {
+	buttons   tcell.ButtonMask
+	downX     int
+	downY     int
+	lastClick time.Time
+	capture   tview.Primitive
+}
+
+func (a *App) handleMouse(ev *tcell.EventMouse, m *mouseState) bool {
+	x, y := ev.Position()
+	b := ev.Buttons()
+	var actions []tview.MouseAction
+	pressed := b &^ m.buttons
+	released := m.buttons &^ b
+	if pressed&tcell.Button1 != 0 {
+		actions = append(actions, tview.MouseLeftDown)
+		m.downX, m.downY = x, y
+	}
+	if pressed&tcell.Button2 != 0 {
+		actions = append(actions, tview.MouseMiddleDown)
+	}
+	if pressed&tcell.Button3 != 0 {
+		actions = append(actions, tview.MouseRightDown)
+	}
+	if released&tcell.Button1 != 0 {
+		actions = append(actions, tview.MouseLeftUp)
+		if x == m.downX && y == m.downY {
+			if time.Since(m.lastClick) < doubleClick {
+				actions = append(actions, tview.MouseLeftDoubleClick)
+				m.lastClick = time.Time{}
+			} else {
+				actions = append(actions, tview.MouseLeftClick)
+				m.lastClick = time.Now()
+			}
+		}
+	}
+	if released&tcell.Button3 != 0 {
+		actions = append(actions, tview.MouseRightUp, tview.MouseRightClick)
+	}
+	if released&tcell.Button2 != 0 {
+		actions = append(actions, tview.MouseMiddleUp, tview.MouseMiddleClick)
+	}
+	if b&tcell.WheelUp != 0 {
+		actions = append(actions, tview.MouseScrollUp)
+	}
+	if b&tcell.WheelDown != 0 {
+		actions = append(actions, tview.MouseScrollDown)
+	}
+	if b&tcell.WheelLeft != 0 {
+		actions = append(actions, tview.MouseScrollLeft)
+	}
+	if b&tcell.WheelRight != 0 {
+		actions = append(actions, tview.MouseScrollRight)
+	}
+	if len(actions) == 0 && b == m.buttons {
+		actions = append(actions, tview.MouseMove)
+	}
+	m.buttons = b &^ (tcell.WheelUp | tcell.WheelDown | tcell.WheelLeft | tcell.WheelRight)
+
+	consumed := false
+	for _, act := range actions {
+		var handler func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive)
+		if m.capture != nil {
+			handler = m.capture.MouseHandler()
+		} else {
+			handler = a.layout.MouseHandler()
+		}
+		if handler == nil {
+			continue
+		}
+		ok, capture := handler(act, ev, func(p tview.Primitive) {
+			a.setFocus(p)
+			consumed = true
+		})
+		if ok {
+			consumed = true
+		}
+		m.capture = capture
+	}
+	if consumed {
+		a.focusPane = a.paneOf(a.focus)
+	}
+	return consumed
+}
+
+// waitTimeout waits for wg, at most d.
+func waitTimeout(wg interface{ Wait() }, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// statusInfo is what the status bar shows; the app fills it at draw time.
+type statusInfo struct {
+	Model string
+	Mode  agent.Mode
+	State string
+	Busy  bool
+	Frame uint64
+	// Session is the usage so far, Last the last turn's.
+	Session, Last *agent.Usage
+	ContextWindow int
+	Hint          string // right side: "F1 help · Ctrl-Q quit"
+}
+
+// StatusBar is the bottom line: model, permission mode, state, tokens in and
+// out, context used, the last turn's time and speed; a flash message (e.g.
+// "copied 12 lines") replaces the hint for a few seconds.
+type StatusBar struct {
+	*tview.Box
+	th         *theme.Theme
+	info       func() statusInfo
+	flash      string
+	flashUntil time.Time
+}
+
+func newStatusBar(th *theme.Theme, info func() statusInfo) *StatusBar {
+	return &StatusBar{Box: tview.NewBox(), th: th, info: info}
+}
+
+// Flash shows msg until the time given.
+func (s *StatusBar) Flash(msg string, until time.Time) {
+	s.flash, s.flashUntil = msg, until
+}
+
+// kilo prints a token count compactly: 950, 12.3k, 1.2M.
+func kilo(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+	}
+}
+
+// segments returns the status bar's parts, most important first.
+func (s *StatusBar) segments(in statusInfo) []Line {
+	th := s.th
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	dim := base.Foreground(th.Dim)
+	var segs []Line
+	segs = append(segs, Line{{in.Model, base.Bold(true)}})
+	modeSt := base
+	switch in.Mode {
+	case agent.ModeYolo:
+		modeSt = base.Foreground(th.Error).Bold(true)
+	case agent.ModeAcceptEdits:
+		modeSt = base.Foreground(th.Warning)
+	case agent.ModePlan:
+		modeSt = base.Foreground(th.Accent)
+	}
+	segs = append(segs, Line{{string(in.Mode), modeSt}})
+	stateSt := dim
+	state := in.State
+	switch {
+	case state == "waiting for you":
+		stateSt = base.Foreground(th.Warning).Bold(true)
+		state = "⏸ " + state
+	case in.Busy:
+		stateSt = base.Foreground(th.Accent)
+		state = spinner(in.Frame) + " " + state
+	}
+	segs = append(segs, Line{{state, stateSt}})
+	if u := in.Session; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
+		segs = append(segs, Line{{fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), base}})
+		if in.ContextWindow > 0 && u.ContextTokens > 0 {
+			pct := u.ContextTokens * 100 / in.ContextWindow
+			st := base
+			if pct >= 90 {
+				st = base.Foreground(th.Error)
+			} else if pct >= 75 {
+				st = base.Foreground(th.Warning)
+			}
+			segs = append(segs, Line{{fmt.Sprintf("ctx %d%%", pct), st}})
+		}
+	}
+	if u := in.Last; u != nil && u.Duration > 0 {
+		t := "last " + fmtDuration(u.Duration)
+		if u.TokensPerSecond > 0 {
+			t += fmt.Sprintf(" · %.0f tok/s", u.TokensPerSecond)
+		}
+		segs = append(segs, Line{{t, dim}})
+	}
+	return segs
+}
+
+func (s *StatusBar) Draw(screen tcell.Screen) {
+	x, y, w, _ := s.GetRect()
+	base := tcell.StyleDefault.Foreground(s.th.Foreground).Background(s.th.CursorLine)
+	fill(screen, x, y, w, 1, base)
+	in := s.info()
+	right := Line{{in.Hint + " ", base.Foreground(s.th.Dim)}}
+	if s.flash != "" && time.Now().Before(s.flashUntil) {
+		right = Line{{s.flash + " ", base.Foreground(s.th.Success)}}
+	}
+	segs := s.segments(in)
+	sep := Span{" │ ", base.Foreground(s.th.Border)}
+	// Drop the least important parts until everything fits.
+	for n := len(segs); n >= 1; n-- {
+		line := Line{{" ", base}}
+		for i, seg := range segs[:n] {
+			if i > 0 {
+				line = append(line, sep)
+			}
+			line = append(line, seg...)
+		}
+		if line.Width()+right.Width()+1 <= w || n == 1 {
+			drawLine(screen, x, y, w, truncateLine(line, w))
+			if rw := right.Width(); line.Width()+rw+1 <= w {
+				drawLine(screen, x+w-rw, y, rw, right)
+			}
+			return
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// TodoView shows the agent's to-do list: a status glyph per item (☐ pending,
+// ◐ in progress and highlighted, ☑ completed, ☒ cancelled and struck
+// through) and its priority. Its title carries the counts ("To-do 2/5").
+type TodoView struct {
+	*tview.Box
+	ctx    *renderCtx
+	items  []tools.Todo
+	offset int
+	height int
+	// unseen is set when the list changed while another tab was showing.
+	unseen bool
+}
+
+func newTodoView(ctx *renderCtx) *TodoView {
+	v := &TodoView{Box: tview.NewBox(), ctx: ctx}
+	v.SetBackgroundColor(ctx.th.Background)
+	return v
+}
+
+// SetItems replaces the list.
+func (v *TodoView) SetItems(items []tools.Todo) {
+	v.items = append([]tools.Todo(nil), items...)
+	v.offset = 0
+}
+
+// Items returns the list shown.
+func (v *TodoView) Items() []tools.Todo { return v.items }
+
+// Title is the tab title with the counts: "To-do 2/5", or "To-do".
+func (v *TodoView) Title() string {
+	if len(v.items) == 0 {
+		return "To-do"
+	}
+	done, total := todoCounts(v.items)
+	return fmt.Sprintf("To-do %d/%d", done, total)
+}
+
+func (v *TodoView) lines(width int) []Line {
+	var out []Line
+	for _, it := range v.items {
+		l := todoLine(it, v.ctx, true)
+		st := tcell.StyleDefault
+		if it.Status == "in_progress" {
+			// The item being worked on stands out across the whole row.
+			st = st.Background(v.ctx.th.CursorLine)
+			for i := range l {
+				l[i].Style = l[i].Style.Background(v.ctx.th.CursorLine)
+			}
+		}
+		for _, wl := range wrapLine(l[1:], width, Line{l[0]}, Line{{"  ", st}}) {
+			if it.Status == "in_progress" {
+				wl = padTo(wl, width, st)
+			}
+			out = append(out, wl)
+		}
+	}
+	return out
+}
+
+// Draw draws the items that fit, from the scroll offset.
+func (v *TodoView) Draw(screen tcell.Screen) {
+	v.DrawForSubclass(screen, v)
+	x, y, w, h := v.GetInnerRect()
+	v.height = h
+	if w <= 2 || h <= 0 {
+		return
+	}
+	if len(v.items) == 0 {
+		drawText(screen, x+1, y, w-1, "No to-dos yet. The agent keeps its plan here.", tcell.StyleDefault.Foreground(v.ctx.th.Dim))
+		return
+	}
+	lines := v.lines(w - 1)
+	if v.offset > len(lines)-h {
+		v.offset = max(0, len(lines)-h)
+	}
+	for i := 0; i < h && v.offset+i < len(lines); i++ {
+		drawLine(screen, x+1, y+i, w-1, lines[v.offset+i])
+	}
+}
+
+// InputHandler scrolls with the arrows and page keys.
+func (v *TodoView) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		switch ev.Key() {
+		case tcell.KeyUp:
+			v.offset = max(0, v.offset-1)
+		case tcell.KeyDown:
+			v.offset++
+		case tcell.KeyPgUp:
+			v.offset = max(0, v.offset-max(1, v.height-1))
+		case tcell.KeyPgDn:
+			v.offset += max(1, v.height-1)
+		case tcell.KeyHome:
+			v.offset = 0
+		}
+	})
+}
+
+// MouseHandler scrolls with the wheel.
+func (v *TodoView) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return v.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		if !v.InRect(ev.Position()) {
+			return false, nil
+		}
+		switch action {
+		case tview.MouseScrollUp:
+			v.offset = max(0, v.offset-1)
+		case tview.MouseScrollDown:
+			v.offset++
+		case tview.MouseLeftDown:
+			setFocus(v)
+		default:
+			return false, nil
+		}
+		return true, nil
+	})
+}
