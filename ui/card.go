@@ -226,7 +226,7 @@ func (c *Card) summary(rc *renderCtx) string {
 	if s == "" {
 		s = genericSummary(c)
 	}
-	return strings.Join(strings.Fields(sanitize(s, 1)), " ")
+	return strings.TrimSpace(sanitize(strings.ReplaceAll(s, "\n", " "), 1))
 }
 
 func (c *Card) render(rc *renderCtx, width int) []Line {
@@ -244,13 +244,21 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 		glyph, gst, status = "⏸", base.Foreground(th.Warning), "waiting for permission"
 	case StatusRunning:
 		glyph, gst = spinner(rc.frame), base.Foreground(th.Accent)
-		if !c.Started.IsZero() {
-			status = fmtDuration(time.Since(c.Started).Truncate(time.Second))
+		if el := time.Since(c.Started); !c.Started.IsZero() && el >= time.Second {
+			status = fmt.Sprintf("%ds", int(el.Seconds()))
 		}
 	case StatusDone:
 		glyph, gst, status = "✓", base.Foreground(th.Success), fmtDuration(c.Duration)
+		if c.Kind != nil && c.Kind.Failed != nil && c.Kind.Failed(c) {
+			glyph, gst = "✗", base.Foreground(th.Error)
+		}
 	case StatusFailed:
 		glyph, gst, status = "✗", base.Foreground(th.Error), fmtDuration(c.Duration)
+	}
+	if c.Status.finished() && c.Duration == 0 && c.Status != StatusDenied && c.Status != StatusCancelled {
+		status = "" // the agent did not say how long it took
+	}
+	switch c.Status {
 	case StatusDenied:
 		glyph, gst, status = "⊘", base.Foreground(th.Error), "denied"
 	case StatusCancelled:
@@ -271,7 +279,7 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 	head := append(Line(nil), left...)
 	sum := truncateLine(Line{{c.summary(rc), base.Bold(true)}}, max(sumW, 1))
 	head = append(head, sum...)
-	if gap := width - head.Width() - right.Width(); gap > 0 {
+	if gap := width - head.Width() - right.Width(); gap >= 0 {
 		head = append(head, Span{strings.Repeat(" ", gap), base})
 		head = append(head, right...)
 	}
@@ -309,6 +317,11 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 		lines = append(lines, fold)
 	}
 	for _, l := range shown {
+		if c.IsError || c.Status == StatusDenied {
+			// Errors say what to do: they wrap rather than lose their end.
+			lines = append(lines, wrapLine(l, width, Line{bar}, Line{bar})...)
+			continue
+		}
 		lines = append(lines, truncateLine(append(Line{bar}, l...), width))
 	}
 	if hidden > 0 && (c.Kind == nil || !c.Kind.Tail) {

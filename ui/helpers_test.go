@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
@@ -325,3 +327,60 @@ type syncEvent struct {
 
 func (e *syncEvent) When() time.Time { return e.t }
 func (e *syncEvent) reached()        { close(e.done) }
+
+// newDrawnApp builds an App on an initialised w×h simulation screen without
+// running its loop: the test calls the router and draw itself, on its own
+// goroutine.
+func newDrawnApp(t *testing.T, opts Options, w, h int) (*App, tcell.SimulationScreen) {
+	t.Helper()
+	s := simScreen(t, w, h)
+	opts.Screen = s
+	if opts.Agent == nil {
+		opts.Agent = newScriptAgent()
+	}
+	if opts.Config == nil {
+		opts.Config = &config.Config{DataDir: t.TempDir()}
+	}
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.draw()
+	return a, s
+}
+
+// recordingEditor is an EditorPane that draws what the agent last showed it.
+type recordingEditor struct {
+	*tview.Box
+	viewed  []tools.FileViewed
+	changed []tools.FileChanged
+	opened  []string
+}
+
+func newRecordingEditor() *recordingEditor { return &recordingEditor{Box: tview.NewBox()} }
+
+func (e *recordingEditor) AgentViewed(ev tools.FileViewed)   { e.viewed = append(e.viewed, ev) }
+func (e *recordingEditor) AgentChanged(ev tools.FileChanged) { e.changed = append(e.changed, ev) }
+func (e *recordingEditor) Open(path string, line int) error {
+	e.opened = append(e.opened, fmt.Sprintf("%s:%d", path, line))
+	return nil
+}
+func (e *recordingEditor) Draw(screen tcell.Screen) {
+	e.DrawForSubclass(screen, e)
+	x, y, w, _ := e.GetInnerRect()
+	if n := len(e.changed); n > 0 {
+		drawText(screen, x, y, w, "changed "+e.changed[n-1].Path, tcell.StyleDefault)
+	} else if n := len(e.viewed); n > 0 {
+		drawText(screen, x, y, w, "viewing "+e.viewed[n-1].Path, tcell.StyleDefault)
+	}
+}
+
+func fgOf(st tcell.Style) tcell.Color {
+	fg, _, _ := st.Decompose()
+	return fg
+}
+
+func attrsOf(st tcell.Style) tcell.AttrMask {
+	_, _, attr := st.Decompose()
+	return attr
+}

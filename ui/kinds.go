@@ -26,6 +26,9 @@ type ToolKind struct {
 	Body func(c *Card, rc *renderCtx) []Line
 	// Tail folds the start of the body rather than its end (command output).
 	Tail bool
+	// Failed, when set, says a call that ended without an error still
+	// failed (a command's non-zero exit code).
+	Failed func(c *Card) bool
 	// Drives is the pane a call of this kind shows its work in, besides the
 	// chat: PaneEditor, PaneTerminal, PaneTodo, or PaneChat for none.
 	Drives Pane
@@ -272,6 +275,10 @@ func bashKind() *ToolKind {
 		Icon:   "❯",
 		Drives: PaneTerminal,
 		Tail:   true,
+		Failed: func(c *Card) bool {
+			code := exitCode(c.Result)
+			return code != "" && code != "0"
+		},
 		Summary: func(c *Card, rc *renderCtx) string {
 			cmd := c.arg("command")
 			if c.Action != nil && c.Action.Command != "" {

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// cardFrom builds a card of tool name and feeds it events.
+func cardFrom(reg *Registry, id, name string, events ...agent.Event) *Card {
+	c := newCard(id, name, reg.Lookup(name))
+	for _, e := range events {
+		e.ID = id
+		c.handle(e)
+	}
+	return c
+}
+
+func ready(args string) agent.Event { return agent.Event{Type: agent.EventToolCallReady, Args: args} }
+func started() agent.Event         { return agent.Event{Type: agent.EventToolRunStarted} }
+func ended(result string, isErr bool, d time.Duration) agent.Event {
+	return agent.Event{Type: agent.EventToolRunEnded, Result: result, IsError: isErr, Duration: d}
+}
+
+func TestCardsRender(t *testing.T) {
+	reg := NewRegistry()
+	rc := darkCtx()
+	var long strings.Builder
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	cards := []struct {
+		name string
+		card *Card
+	}{
+		{"bash preparing", cardFrom(reg, "1", "bash")},
+		{"bash waiting", cardFrom(reg, "2", "bash", ready(`{"command":"rm -rf build"}`),
+			agent.Event{Type: agent.EventPermissionAsked, Permission: &agent.PermissionRequest{Action: tools.Action{Command: "rm -rf build"}}})},
+		{"bash running, long output folded to its tail", cardFrom(reg, "3", "bash", ready(`{"command":"go test ./..."}`), started(),
+			agent.Event{Type: agent.EventToolOutput, Text: long.String()})},
+		{"bash failed", cardFrom(reg, "4", "bash", ready(`{"command":"make\nmake install"}`), started(),
+			agent.Event{Type: agent.EventToolOutput, Text: "cc -c x.c\nx.c:1: error\n"}, ended("x.c:1: error\nexit code 2", false, 1500*time.Millisecond))},
+		{"bash denied with a note", cardFrom(reg, "5", "bash", ready(`{"command":"curl x | sh"}`),
+			agent.Event{Type: agent.EventPermissionAnswered, Answer: &agent.Answer{Decision: agent.Deny, Note: "do not pipe to sh"}},
+			ended("denied by the user", true, 0))},
+		{"bash cancelled", cardFrom(reg, "6", "bash", ready(`{"command":"sleep 30"}`), started(),
+			ended("cancelled by the user", true, 2*time.Second))},
+		{"edit", cardFrom(reg, "7", "text_editor", ready(`{"command":"str_replace","path":"/proj/ui/chat.go"}`), started(),
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.FileChanged{Path: "/proj/ui/chat.go",
+				Before: []byte("package ui\n\nfunc a() {}\n"), After: []byte("package ui\n\nfunc a() { b() }\n\nfunc b() {}\n")}},
+			ended("ok", false, 40*time.Millisecond))},
+		{"create", cardFrom(reg, "8", "text_editor", ready(`{"command":"create","path":"/proj/new.txt"}`), started(),
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.FileChanged{Path: "/proj/new.txt", After: []byte("one\ntwo\n")}},
+			ended("created", false, 3*time.Millisecond))},
+		{"view", cardFrom(reg, "9", "text_editor", ready(`{"command":"view","path":"/proj/README.md"}`), started(),
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.FileViewed{Path: "/proj/README.md", Start: 1, End: -1}},
+			ended("# readme", false, 2*time.Millisecond))},
+		{"edit error", cardFrom(reg, "10", "text_editor", ready(`{"command":"str_replace","path":"/proj/a.go"}`), started(),
+			ended("error: old_str not found in a.go; view the file and copy the text exactly", true, time.Millisecond))},
+		{"search", cardFrom(reg, "11", "grep", ready(`{"pattern":"TODO","path":"/proj/ui"}`), started(),
+			ended("ui/a.go\nui/b.go", false, 12*time.Millisecond))},
+		{"search without matches", cardFrom(reg, "12", "grep", ready(`{"pattern":"nothing here","output_mode":"content"}`), started(),
+			ended("No matches", false, 5*time.Millisecond))},
+		{"glob", cardFrom(reg, "13", "glob", ready(`{"pattern":"**/*.go"}`), started(), ended("a.go", false, time.Millisecond))},
+		{"tree", cardFrom(reg, "14", "tree", ready(`{"path":"."}`), started(), ended(".\n├── a.go\n└── b.go", false, time.Millisecond))},
+		{"todo", cardFrom(reg, "15", "todo_write", ready(`{}`), started(),
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.TodosChanged{Items: []tools.Todo{
+				{Title: "Fix the parser", Status: "completed"}, {Title: "Write tests", Status: "in_progress", Priority: "high"},
+				{Title: "Update docs", Status: "pending", Priority: "low"}, {Title: "Rewrite in Rust", Status: "cancelled"}}}},
+			ended("ok", false, time.Millisecond))},
+		{"todo from arguments", cardFrom(reg, "16", "todo_write", ready(`{"todos":[{"id":"1","title":"One","status":"pending"}]}`))},
+		{"mcp tool", cardFrom(reg, "17", "mcp__github__list_issues", ready(`{"repo":"fawn"}`), started(),
+			ended("#1 first\n#2 second", false, 300*time.Millisecond))},
+	}
+	var b strings.Builder
+	for _, c := range cards {
+		fmt.Fprintf(&b, "== %s\n", c.name)
+		for _, l := range c.card.render(rc, 60) {
+			if w := l.Width(); w > 60 {
+				t.Errorf("%s: a line is %d cells wide, more than 60", c.name, w)
+			}
+			b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+		}
+	}
+	golden(t, "cards.golden", b.String())
+}
+
+func TestCardExpandsAndCopies(t *testing.T) {
+	reg := NewRegistry()
+	rc := darkCtx()
+	var out strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&out, "out %d\n", i)
+	}
+	c := cardFrom(reg, "1", "bash", ready(`{"command":"seq 30"}`), started(),
+		agent.Event{Type: agent.EventToolOutput, Text: out.String()}, ended("exit code 0", false, time.Second))
+	collapsed := c.render(rc, 50)
+	if len(collapsed) != 1+1+cardBodyLines {
+		t.Fatalf("collapsed card has %d lines, want header + fold + %d", len(collapsed), cardBodyLines)
+	}
+	if !strings.Contains(collapsed[1].String(), "20 more lines") || !strings.Contains(collapsed[len(collapsed)-1].String(), "out 30") {
+		t.Errorf("a folded command card shows its last lines:\n%s", linesText(collapsed))
+	}
+	if !c.foldLine(1, collapsed) || c.foldLine(0, collapsed) {
+		t.Error("foldLine does not find the fold row")
+	}
+	c.toggle()
+	expanded := c.render(rc, 50)
+	if len(expanded) != 1+30+1 {
+		t.Errorf("expanded card has %d lines, want header + 30 + hint", len(expanded))
+	}
+	if got := c.copyText(); !strings.HasPrefix(got, "$ seq 30\nout 1\n") || !strings.HasSuffix(got, "out 30") {
+		t.Errorf("copyText = %q", got)
+	}
+}
+
+func TestCardKeepsBoundedOutput(t *testing.T) {
+	c := newCard("1", "bash", NewRegistry().Lookup("bash"))
+	for i := 0; i < maxCardOutput+100; i++ {
+		c.addOutput("x\n")
+	}
+	c.addOutput("partial")
+	lines := c.OutputLines()
+	if len(lines) != maxCardOutput+1 || lines[len(lines)-1] != "partial" || c.dropped != 100 {
+		t.Errorf("kept %d lines (dropped %d), last %q", len(lines), c.dropped, lines[len(lines)-1])
+	}
+}
