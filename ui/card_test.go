@@ -21,7 +21,7 @@ func cardFrom(reg *Registry, id, name string, events ...agent.Event) *Card {
 }
 
 func ready(args string) agent.Event { return agent.Event{Type: agent.EventToolCallReady, Args: args} }
-func started() agent.Event         { return agent.Event{Type: agent.EventToolRunStarted} }
+func started() agent.Event          { return agent.Event{Type: agent.EventToolRunStarted} }
 func ended(result string, isErr bool, d time.Duration) agent.Event {
 	return agent.Event{Type: agent.EventToolRunEnded, Result: result, IsError: isErr, Duration: d}
 }
