@@ -95,5 +95,7 @@ type Usage struct {
 	// TokensPerSecond is output tokens over the time the model spent producing them.
 	TokensPerSecond float64
 	Turns           int
-	ToolCalls       int
+	// Steps counts model responses (one per round trip of the agent loop).
+	Steps     int
+	ToolCalls int
 }

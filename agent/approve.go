@@ -1,0 +1,172 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// approver asks the user about tool calls: one question at a time, keyed by
+// tool-call ID, cancelled with the turn, and the first answer wins. It also
+// remembers the session's grants.
+type approver struct {
+	turnSlot chan struct{} // one question at a time
+
+	mu      sync.Mutex
+	pending map[string]chan Answer // call ID → where its answer goes
+	grants  map[grant]bool
+}
+
+// grant is what "allow for the session" allowed: for bash an exact command,
+// for an edit one file, for any other tool the tool itself.
+type grant struct {
+	tool, command, path string
+}
+
+func newApprover() *approver {
+	return &approver{
+		turnSlot: make(chan struct{}, 1),
+		pending:  map[string]chan Answer{},
+		grants:   map[grant]bool{},
+	}
+}
+
+func grantFor(tool string, a tools.Action) grant {
+	switch a.Kind {
+	case tools.KindEdit:
+		return grant{tool: tool, path: a.Path}
+	case tools.KindExec:
+		return grant{tool: tool, command: a.Command}
+	}
+	return grant{tool: tool}
+}
+
+func (ap *approver) granted(g grant) bool {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	return ap.grants[g]
+}
+
+func (ap *approver) allow(g grant) {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	ap.grants[g] = true
+}
+
+// ask publishes the request through asked (once it can be answered) and
+// waits for the answer or the end of ctx.
+func (ap *approver) ask(ctx context.Context, req PermissionRequest, asked func()) (Answer, error) {
+	select {
+	case ap.turnSlot <- struct{}{}:
+	case <-ctx.Done():
+		return Answer{}, ctx.Err()
+	}
+	defer func() { <-ap.turnSlot }()
+
+	ch := make(chan Answer, 1)
+	ap.mu.Lock()
+	ap.pending[req.ID] = ch
+	ap.mu.Unlock()
+	defer func() {
+		ap.mu.Lock()
+		delete(ap.pending, req.ID)
+		ap.mu.Unlock()
+	}()
+
+	asked()
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-ctx.Done():
+		return Answer{}, ctx.Err()
+	}
+}
+
+// answer delivers a to the request of call id; it reports whether a request
+// was waiting for it (a second answer, or one for an unknown call, is ignored).
+func (ap *approver) answer(id string, a Answer) bool {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	ch, ok := ap.pending[id]
+	if !ok {
+		return false
+	}
+	delete(ap.pending, id)
+	ch <- a // buffered, and only ever sent once: the entry is gone now
+	return true
+}
+
+// verdict is what the permission check decided for one call.
+type verdict struct {
+	allow  bool
+	answer *Answer // the answer to report, when permission was involved
+	result string  // the tool result for the model when refused
+}
+
+// permit decides whether the call may run, asking the user when the mode
+// says so. It emits the permission events.
+func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tools.Action) verdict {
+	if act.Kind == tools.KindRead {
+		return verdict{allow: true}
+	}
+	mode := s.Mode()
+	what := "commands"
+	if act.Kind == tools.KindEdit {
+		what = "edits"
+	}
+	switch {
+	case mode == ModeYolo:
+		return verdict{allow: true}
+	case mode == ModeAcceptEdits && act.Kind == tools.KindEdit:
+		return verdict{allow: true}
+	case mode == ModePlan:
+		a := Answer{Decision: Deny, Auto: true, Note: "plan mode: " + what + " are refused"}
+		s.answered(t, id, name, a)
+		return verdict{answer: &a, result: "error: fawn is in plan mode, where edits and commands are refused. " +
+			"Explore with the read-only tools, then present your plan; the user will leave plan mode to let you carry it out."}
+	}
+	g := grantFor(name, act)
+	if s.ap.granted(g) {
+		a := Answer{Decision: AllowSession, Auto: true}
+		s.answered(t, id, name, a)
+		return verdict{allow: true, answer: &a}
+	}
+	reason := fmt.Sprintf("%s ask in %s mode", what, mode)
+	if !s.interactive {
+		a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; allow them with --permission-mode (accept-edits, yolo)", reason)}
+		s.answered(t, id, name, a)
+		return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it. "+
+			"Do not retry this call; finish what you can without it and say what was not done.", what, mode)}
+	}
+
+	req := PermissionRequest{ID: id, Tool: name, Action: act, Reason: reason}
+	a, err := s.ap.ask(ctx, req, func() {
+		t.emit(Event{Type: EventPermissionAsked, ID: id, Name: name, Action: &req.Action, Permission: &req})
+	})
+	if err != nil {
+		a = Answer{Decision: Deny, Auto: true, Note: "cancelled by the user"}
+		s.answered(t, id, name, a)
+		return verdict{answer: &a, result: "error: cancelled by the user"}
+	}
+	s.answered(t, id, name, a)
+	switch a.Decision {
+	case AllowSession:
+		s.ap.allow(g)
+		return verdict{allow: true, answer: &a}
+	case AllowOnce:
+		return verdict{allow: true, answer: &a}
+	}
+	res := "error: the user denied this call."
+	if a.Note != "" {
+		res += " They said: " + a.Note
+	} else {
+		res += " Do not retry it unchanged; ask the user if you are unsure what they want."
+	}
+	return verdict{answer: &a, result: res}
+}
+
+func (s *Session) answered(t *turn, id, name string, a Answer) {
+	t.emit(Event{Type: EventPermissionAnswered, ID: id, Name: name, Answer: &a})
+}

@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+)
+
+// The graph's nodes.
+const (
+	nodeModel = "model"
+	nodeTools = "tools"
+	nodeLimit = "step_limit"
+)
+
+// buildGraph compiles the agent loop:
+//
+//	START → model ─┬─ tool calls ──→ tools ──→ model …
+//	               ├─ step limit ──→ step_limit → END
+//	               └─ no calls ────→ END
+//
+// The graph's state is the session's conversation: every run gets the same
+// object, so history persists across turns. The model node appends the
+// user's message, the tools node its results, and each node's output is
+// appended as it completes, so a cancelled run leaves whole messages only.
+func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Message, *schema.Message], error) {
+	g := compose.NewGraph[[]*schema.Message, *schema.Message](
+		compose.WithGenLocalState(func(context.Context) *conversation { return s.conv }))
+
+	modelPre := func(ctx context.Context, in []*schema.Message, c *conversation) ([]*schema.Message, error) {
+		t := turnOf(ctx)
+		// Tool results were appended by the tools node; only the user's
+		// message (the graph's input) is new here.
+		var fresh []*schema.Message
+		for _, m := range in {
+			if m.Role != schema.Tool {
+				fresh = append(fresh, m)
+			}
+		}
+		c.append(t.gen, fresh...)
+		return request(s.systemPrompt(), c.snapshot()), nil
+	}
+	modelPost := func(ctx context.Context, out *schema.Message, c *conversation) (*schema.Message, error) {
+		c.append(turnOf(ctx).gen, out)
+		return out, nil
+	}
+	if err := g.AddLambdaNode(nodeModel, compose.InvokableLambda(s.modelStep),
+		compose.WithStatePreHandler(modelPre), compose.WithStatePostHandler(modelPost), compose.WithNodeName(nodeModel)); err != nil {
+		return nil, err
+	}
+
+	base := make([]tool.BaseTool, len(s.tools))
+	for i, tl := range s.tools {
+		base[i] = tl
+	}
+	tn, err := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{
+		Tools:               base,
+		ExecuteSequentially: true, // in the order the model gave them: a read must see the write before it
+		UnknownToolsHandler: s.unknownTool,
+		ToolCallMiddlewares: []compose.ToolMiddleware{{Invokable: s.toolMiddleware}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	toolsPost := func(ctx context.Context, out []*schema.Message, c *conversation) ([]*schema.Message, error) {
+		if r := s.todoReminder(out); r != "" && len(out) > 0 {
+			last := *out[len(out)-1]
+			last.Content += r
+			out = append(out[:len(out)-1:len(out)-1], &last)
+		}
+		c.append(turnOf(ctx).gen, out...)
+		return out, nil
+	}
+	if err := g.AddToolsNode(nodeTools, tn, compose.WithStatePostHandler(toolsPost), compose.WithNodeName(nodeTools)); err != nil {
+		return nil, err
+	}
+
+	if err := g.AddLambdaNode(nodeLimit, compose.InvokableLambda(s.stepLimit), compose.WithNodeName(nodeLimit)); err != nil {
+		return nil, err
+	}
+
+	route := func(ctx context.Context, msg *schema.Message) (string, error) {
+		switch {
+		case len(msg.ToolCalls) == 0:
+			return compose.END, nil
+		case turnOf(ctx).steps >= s.maxSteps:
+			return nodeLimit, nil
+		}
+		return nodeTools, nil
+	}
+	for _, err := range []error{
+		g.AddEdge(compose.START, nodeModel),
+		g.AddBranch(nodeModel, compose.NewGraphBranch(route, map[string]bool{nodeTools: true, nodeLimit: true, compose.END: true})),
+		g.AddEdge(nodeTools, nodeModel),
+		g.AddEdge(nodeLimit, compose.END),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return g.Compile(ctx, compose.WithGraphName("fawn"), compose.WithNodeTriggerMode(compose.AnyPredecessor))
+}
+
+// stepLimit answers the calls of the last response without running them and
+// ends the turn: the model asked for more steps than agent.max_steps allows.
+func (s *Session) stepLimit(ctx context.Context, msg *schema.Message) (*schema.Message, error) {
+	t := turnOf(ctx)
+	t.limitHit = true
+	res := fmt.Sprintf("error: not run: fawn stopped the turn after %d model steps (agent.max_steps). Summarise where you are; the user can tell you to continue.", s.maxSteps)
+	var results []*schema.Message
+	for _, tc := range msg.ToolCalls {
+		t.toolCalls++
+		t.emit(Event{Type: EventToolRunEnded, ID: tc.ID, Name: tc.Function.Name, Result: res, IsError: true})
+		results = append(results, schema.ToolMessage(res, tc.ID, schema.WithToolName(tc.Function.Name)))
+	}
+	err := compose.ProcessState(ctx, func(_ context.Context, c *conversation) error {
+		c.append(t.gen, results...)
+		return nil
+	})
+	return msg, err
+}

@@ -1,0 +1,191 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Exit codes of RunHeadless (the same as fawn's).
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// Output formats of RunHeadless (--output-format).
+const (
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
+)
+
+// RunHeadless runs one turn of s to its end without a screen and prints it
+// in format: "text" (the final answer on stdout), "json" (one object at the
+// end) or "stream-json" (one object per line as events happen). Notices and
+// errors go to stderr; in text mode nothing but the answer goes to stdout.
+// It returns the exit code: 0 ok, 1 the turn failed, 2 a bad format, 130
+// interrupted (ctx cancelled).
+func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout, stderr io.Writer) int {
+	if format == "" {
+		format = FormatText
+	}
+	switch format {
+	case FormatText, FormatJSON, FormatStreamJSON:
+	default:
+		fmt.Fprintf(stderr, "fawn: --output-format %q: want text, json or stream-json\n", format)
+		return ExitUsage
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	line := func(v any) {
+		_ = enc.Encode(v) // a closed stdout ends nothing early: the turn still completes and is kept
+	}
+
+	var answer strings.Builder
+	var end *Event
+	names := map[string]string{} // call ID → tool name
+	for ev := range s.Run(ctx, prompt) {
+		switch ev.Type {
+		case EventText:
+			answer.WriteString(ev.Text)
+		case EventToolCallStarted:
+			// Text before a call is narration; the answer is what follows the last call.
+			answer.Reset()
+			names[ev.ID] = ev.Name
+		case EventRetry:
+			answer.Reset() // the answer starts over
+		case EventTurnEnded:
+			e := ev
+			end = &e
+		}
+		if format == FormatStreamJSON {
+			if obj := streamObject(ev, names, s.ID()); obj != nil {
+				line(obj)
+			}
+			if ev.Type == EventInfo {
+				fmt.Fprintln(stderr, "fawn:", ev.Text)
+			}
+			continue
+		}
+		notice(stderr, ev)
+	}
+	if end == nil { // cannot happen: Run always ends with EventTurnEnded
+		fmt.Fprintln(stderr, "fawn: the turn ended without a result")
+		return ExitFailure
+	}
+
+	code := ExitOK
+	switch {
+	case errors.Is(end.Err, ErrCancelled) || ctx.Err() != nil:
+		code = ExitInterrupted
+	case end.Err != nil:
+		code = ExitFailure
+	}
+	result := strings.TrimSpace(answer.String())
+	switch format {
+	case FormatText:
+		if result != "" {
+			fmt.Fprintln(stdout, result)
+		}
+		if end.Err != nil {
+			fmt.Fprintln(stderr, "fawn:", end.Err)
+		}
+	case FormatJSON:
+		if result == "" && end.Err != nil {
+			result = end.Err.Error()
+		}
+		u := end.Usage
+		if u == nil {
+			u = &Usage{}
+		}
+		line(struct {
+			Result     string    `json:"result"`
+			SessionID  string    `json:"session_id"`
+			Usage      usageJSON `json:"usage"`
+			NumTurns   int       `json:"num_turns"`
+			ToolCalls  int       `json:"tool_calls"`
+			IsError    bool      `json:"is_error"`
+			DurationMS int64     `json:"duration_ms"`
+		}{result, s.ID(), toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds()})
+		if end.Err != nil {
+			fmt.Fprintln(stderr, "fawn:", end.Err)
+		}
+	}
+	return code
+}
+
+// notice prints to stderr what a person running fawn -p should know while
+// it runs: retries, refusals, notices and errors.
+func notice(w io.Writer, ev Event) {
+	switch ev.Type {
+	case EventRetry:
+		fmt.Fprintf(w, "fawn: %s, retrying in %s (attempt %d of %d)\n", ev.Retry.Reason, ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt+1, ev.Retry.MaxAttempts)
+	case EventPermissionAnswered:
+		if ev.Answer.Decision == Deny {
+			fmt.Fprintf(w, "fawn: denied %s (%s): %s\n", ev.Name, ev.ID, ev.Answer.Note)
+		}
+	case EventInfo:
+		fmt.Fprintln(w, "fawn:", ev.Text)
+	}
+}
+
+type usageJSON struct {
+	InputTokens     int     `json:"input_tokens"`
+	OutputTokens    int     `json:"output_tokens"`
+	CachedTokens    int     `json:"cached_tokens"`
+	ContextTokens   int     `json:"context_tokens"`
+	TokensPerSecond float64 `json:"tokens_per_second"`
+}
+
+func toUsageJSON(u *Usage) usageJSON {
+	return usageJSON{u.InputTokens, u.OutputTokens, u.CachedTokens, u.ContextTokens, float64(int(u.TokensPerSecond*10)) / 10}
+}
+
+// streamObject is the stream-json line of ev, or nil for events that have none.
+func streamObject(ev Event, names map[string]string, sessionID string) any {
+	type obj = map[string]any
+	switch ev.Type {
+	case EventText:
+		return obj{"type": "text", "text": ev.Text}
+	case EventReasoning:
+		return obj{"type": "reasoning", "text": ev.Text}
+	case EventToolCallReady:
+		var args any = ev.Args
+		if json.Valid([]byte(ev.Args)) {
+			args = json.RawMessage(ev.Args)
+		}
+		return obj{"type": "tool_call", "id": ev.ID, "name": ev.Name, "args": args}
+	case EventToolRunEnded:
+		name := ev.Name
+		if name == "" {
+			name = names[ev.ID]
+		}
+		return obj{"type": "tool_result", "id": ev.ID, "name": name, "output": ev.Result, "is_error": ev.IsError}
+	case EventPermissionAnswered:
+		o := obj{"type": "permission", "id": ev.ID, "name": ev.Name, "decision": ev.Answer.Decision.String()}
+		if ev.Answer.Note != "" {
+			o["note"] = ev.Answer.Note
+		}
+		return o
+	case EventRetry:
+		return obj{"type": "retry", "attempt": ev.Retry.Attempt, "max_attempts": ev.Retry.MaxAttempts,
+			"wait_ms": ev.Retry.Wait.Milliseconds(), "reason": ev.Retry.Reason}
+	case EventTurnEnded:
+		u := ev.Usage
+		if u == nil {
+			u = &Usage{}
+		}
+		o := obj{"type": "turn_end", "usage": toUsageJSON(u), "duration_ms": ev.Duration.Milliseconds(),
+			"session_id": sessionID, "is_error": ev.Err != nil}
+		return o
+	case EventError:
+		return obj{"type": "error", "message": ev.Err.Error()}
+	}
+	return nil
+}

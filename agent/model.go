@@ -1,0 +1,282 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino-ext/components/model/openai"
+	"github.com/cloudwego/eino/schema"
+)
+
+// modelStep is the graph's model node: one model response, streamed. It
+// sends the deltas as events while they arrive, retries what can be retried,
+// and returns the complete message only when the response is whole, so the
+// branch after it decides on the full message (text before tool calls does
+// not end the turn) and the history never holds half a message.
+func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.Message, error) {
+	t := turnOf(ctx)
+	budget := maxAttempts
+	for n := 1; ; n++ {
+		msg, f := s.attempt(ctx, t, in)
+		if f == nil {
+			t.steps++
+			return msg, nil
+		}
+		if f.kind == failCancelled {
+			t.keepPartial(msg)
+			return nil, ErrCancelled
+		}
+		var wait time.Duration
+		switch {
+		case f.output:
+			// The answer broke off. Asking again is safe only while no tool
+			// has acted on anything this turn; and only once.
+			if t.toolRan || t.dropRetried || !(f.kind == failDropped || f.kind == failStalled || f.kind == failBadResponse) {
+				t.keepPartial(msg)
+				return nil, t.failWith(s.describe(f, n))
+			}
+			t.dropRetried = true
+			budget++
+			wait = backoff(s.retryBase, 1, &failure{})
+		case f.retryable() && n < budget:
+			wait = backoff(s.retryBase, n, f)
+			if wait > maxRetryAfter {
+				return nil, t.failWith(fmt.Errorf("the model server is rate limiting fawn and asks to wait %s: send your message again later", wait.Round(time.Second)))
+			}
+		default:
+			return nil, t.failWith(s.describe(f, n))
+		}
+		t.emit(Event{Type: EventRetry, Retry: &RetryInfo{Attempt: n, MaxAttempts: budget, Wait: wait, Reason: f.reason()}})
+		if !sleep(ctx, wait) {
+			return nil, ErrCancelled
+		}
+	}
+}
+
+// attempt makes one streamed request. On failure it returns the partial
+// answer (text only) and why it failed.
+func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*schema.Message, *failure) {
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if s.timeout > 0 {
+		var stop context.CancelFunc
+		reqCtx, stop = context.WithTimeoutCause(reqCtx, s.timeout, errRequestTimeout)
+		defer stop()
+	}
+	capture := &httpCapture{}
+	norm := newNormalizer(s.ids)
+	reqCtx = withNormalizer(withCapture(reqCtx, capture), norm)
+	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
+	defer stall.Stop()
+
+	t.requests++
+	begin := time.Now()
+	sr, err := s.chat.Stream(reqCtx, in, openai.WithResponseChunkMessageModifier(chunkModifier))
+	if err != nil {
+		return nil, classify(ctx, err, context.Cause(reqCtx), capture, false)
+	}
+	defer sr.Close()
+
+	acc := &accumulator{t: t, started: map[int]*acall{}}
+	for {
+		chunk, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			f := classify(ctx, err, context.Cause(reqCtx), capture, acc.output)
+			if f.kind == failCancelled {
+				acc.abort("error: cancelled by the user")
+			} else {
+				acc.abort("error: the model's answer broke off before this call was complete; it was not run")
+			}
+			return acc.partial(), f
+		}
+		stall.Reset(s.stallTimeout)
+		if chunk == nil {
+			continue
+		}
+		if !norm.viaModifier.Load() {
+			norm.apply(chunk)
+		}
+		acc.add(chunk)
+	}
+	msg, err := acc.finish()
+	if err != nil {
+		return nil, &failure{kind: failOther, err: err}
+	}
+	s.account(t, msg, begin, acc.first)
+	if msg.ResponseMeta != nil && msg.ResponseMeta.FinishReason == "length" {
+		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", s.maxTokens)})
+	}
+	return msg, nil
+}
+
+// account adds one response's usage to the turn.
+func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) {
+	end := time.Now()
+	if first.IsZero() {
+		first = begin
+	}
+	t.genTime += end.Sub(first)
+	if msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
+		return
+	}
+	u := msg.ResponseMeta.Usage
+	t.usage.InputTokens += u.PromptTokens
+	t.usage.OutputTokens += u.CompletionTokens
+	t.usage.CachedTokens += u.PromptTokenDetails.CachedTokens
+	t.usage.ContextTokens = u.PromptTokens
+}
+
+// accumulator turns one response's chunks into events and, at the end, into
+// the message.
+type accumulator struct {
+	t       *turn
+	chunks  []*schema.Message
+	started map[int]*acall
+	order   []*acall
+	output  bool // something the user can see has arrived
+	first   time.Time
+}
+
+type acall struct {
+	id, name string
+}
+
+func (a *accumulator) add(chunk *schema.Message) {
+	a.chunks = append(a.chunks, chunk)
+	if a.first.IsZero() {
+		a.first = time.Now()
+	}
+	if chunk.ReasoningContent != "" {
+		a.output = true
+		a.t.emit(Event{Type: EventReasoning, Text: chunk.ReasoningContent})
+	}
+	if chunk.Content != "" {
+		a.output = true
+		a.t.emit(Event{Type: EventText, Text: chunk.Content})
+	}
+	for _, tc := range chunk.ToolCalls {
+		a.output = true
+		ix := 0
+		if tc.Index != nil {
+			ix = *tc.Index
+		}
+		c := a.started[ix]
+		if c == nil {
+			c = &acall{id: tc.ID, name: tc.Function.Name}
+			a.started[ix] = c
+			a.order = append(a.order, c)
+			a.t.emit(Event{Type: EventToolCallStarted, ID: c.id, Name: c.name})
+		} else if c.name == "" {
+			c.name = tc.Function.Name
+		}
+		if tc.Function.Arguments != "" {
+			a.t.emit(Event{Type: EventToolArgs, ID: c.id, Text: tc.Function.Arguments})
+		}
+	}
+}
+
+// abort ends the calls this response announced, which will never run.
+func (a *accumulator) abort(result string) {
+	for _, c := range a.order {
+		a.t.emit(Event{Type: EventToolRunEnded, ID: c.id, Name: c.name, Result: result, IsError: true})
+	}
+}
+
+// partial is what the user saw of a response that broke off: its text and
+// reasoning, without the unfinished calls.
+func (a *accumulator) partial() *schema.Message {
+	var text, reasoning strings.Builder
+	for _, c := range a.chunks {
+		text.WriteString(c.Content)
+		reasoning.WriteString(c.ReasoningContent)
+	}
+	if text.Len() == 0 {
+		return nil
+	}
+	return &schema.Message{Role: schema.Assistant, Content: text.String(), ReasoningContent: reasoning.String()}
+}
+
+func (a *accumulator) finish() (*schema.Message, error) {
+	msg := &schema.Message{Role: schema.Assistant}
+	if len(a.chunks) > 0 {
+		m, err := schema.ConcatMessages(a.chunks)
+		if err != nil {
+			return nil, fmt.Errorf("merging the streamed answer: %w", err)
+		}
+		msg = m
+		msg.Role = schema.Assistant
+	}
+	for i := range msg.ToolCalls {
+		tc := &msg.ToolCalls[i]
+		tc.Index = nil // the merge is done; servers need no index in the history
+		if strings.TrimSpace(tc.Function.Arguments) == "" {
+			tc.Function.Arguments = "{}" // a call without parameters, as some servers send it
+		}
+		a.t.emit(Event{Type: EventToolCallReady, ID: tc.ID, Name: tc.Function.Name, Args: tc.Function.Arguments})
+	}
+	a.t.lastText = msg.Content
+	return msg, nil
+}
+
+// describe says what went wrong with a model request, and what to do.
+func (s *Session) describe(f *failure, attempts int) error {
+	server := f.message
+	if server == "" && f.err != nil {
+		server = f.err.Error()
+	}
+	server = clip(server, 300)
+	tries := ""
+	if attempts > 1 {
+		tries = fmt.Sprintf(" (%d attempts)", attempts)
+	}
+	switch f.kind {
+	case failRateLimit:
+		return fmt.Errorf("the model server is still rate limiting fawn (429)%s: %s. Wait a little, then send your message again", tries, server)
+	case failServer:
+		return fmt.Errorf("the model server failed (%d)%s: %s. Try again later", f.status, tries, server)
+	case failConnection:
+		return fmt.Errorf("cannot reach the model server at %s%s: %s. Check models.chat_model.base_url and the network", s.baseURL(), tries, server)
+	case failStalled:
+		if f.output {
+			return fmt.Errorf("the model's answer stalled: nothing for %s (models.chat_model.stall_timeout); the part that arrived is kept", s.stallTimeout)
+		}
+		return fmt.Errorf("the model server sent nothing for %s (models.chat_model.stall_timeout)%s", s.stallTimeout, tries)
+	case failDropped:
+		return fmt.Errorf("the connection to the model server dropped mid-answer (%s); the part that arrived is kept", server)
+	case failBadResponse:
+		return fmt.Errorf("the model server sent a malformed answer%s: %s", tries, server)
+	case failContextLength:
+		return fmt.Errorf("the conversation no longer fits the model's context window (%s). Start a new conversation with /clear", server)
+	case failAuth:
+		return fmt.Errorf("the model server refused the credentials (%d): %s. Check models.chat_model.api_key (or OPENAI_API_KEY / ANTHROPIC_API_KEY)", f.status, server)
+	case failNotFound:
+		return fmt.Errorf("the model server answered 404: %s. Check models.chat_model.model (%q) and base_url (%s; an OpenAI-compatible URL ends in /v1)", server, s.model, s.baseURL())
+	case failBadRequest:
+		return fmt.Errorf("the model server rejected the request (%d): %s", f.status, server)
+	case failTimeout:
+		return fmt.Errorf("the model request took longer than %s (models.chat_model.timeout)", s.timeout)
+	}
+	return fmt.Errorf("the model request failed: %s", server)
+}
+
+// sleep waits d unless ctx ends first; it reports whether it waited.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/cloudwego/eino-ext/components/model/claude"
+	"github.com/cloudwego/eino-ext/components/model/openai"
+	"github.com/cloudwego/eino/components/model"
+
+	"github.com/fawn-ide/fawn/config"
+)
+
+// newProvider builds the chat model models.chat_model describes.
+func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCallingChatModel, error) {
+	mc := s.cfg.Models.Chat
+	typ := mc.Type
+	if mc.Demo {
+		typ = "demo"
+	}
+	s.model = mc.Model
+	s.baseURLValue = mc.BaseURL
+	switch typ {
+	case "demo":
+		s.provider, s.model, s.baseURLValue = "demo", demoModelName, ""
+		if mc.DemoReason != "" {
+			s.demoNote = "fawn is running on its offline demo model: " + mc.DemoReason + ".\n" + config.DemoHelp(s.cfg.ConfigDir)
+		}
+		delay := o.DemoChunkDelay
+		if delay == 0 {
+			delay = defaultDemoDelay
+		}
+		return newDemoModel(s.env.Root, s.cfg.ConfigDir, delay), nil
+
+	case "openai", "":
+		s.provider = "openai"
+		if mc.Model == "" {
+			return nil, fmt.Errorf("agent: models.chat_model.model is empty: name the model to use (e.g. gpt-4o)")
+		}
+		c := &openai.ChatModelConfig{
+			APIKey:      mc.APIKey, // empty: no Authorization header (Ollama, llama.cpp)
+			BaseURL:     mc.BaseURL,
+			Model:       mc.Model,
+			HTTPClient:  s.httpClient,
+			ExtraFields: mc.ExtraBody,
+		}
+		if mc.MaxTokens > 0 {
+			c.MaxTokens = ptr(mc.MaxTokens)
+		}
+		if mc.Temperature != nil {
+			c.Temperature = ptr(float32(*mc.Temperature))
+		}
+		cm, err := openai.NewChatModel(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("agent: the openai model: %w", err)
+		}
+		return cm, nil
+
+	case "anthropic":
+		s.provider = "anthropic"
+		if mc.Model == "" {
+			return nil, fmt.Errorf("agent: models.chat_model.model is empty: name the model to use (e.g. claude-sonnet-4-5)")
+		}
+		maxTokens := mc.MaxTokens
+		if maxTokens <= 0 {
+			maxTokens = 8192 // Anthropic requires a limit
+		}
+		c := &claude.Config{
+			APIKey:                  mc.APIKey,
+			Model:                   mc.Model,
+			MaxTokens:               maxTokens,
+			HTTPClient:              s.httpClient,
+			AdditionalRequestFields: mc.ExtraBody,
+		}
+		if mc.BaseURL != "" {
+			// The SDK appends /v1/messages itself; accept a base URL given with /v1.
+			base := strings.TrimSuffix(strings.TrimSuffix(mc.BaseURL, "/"), "/v1")
+			c.BaseURL = &base
+		}
+		if mc.Temperature != nil {
+			c.Temperature = ptr(float32(*mc.Temperature))
+		}
+		cm, err := claude.NewChatModel(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("agent: the anthropic model: %w", err)
+		}
+		return cm, nil
+	}
+	return nil, fmt.Errorf("agent: models.chat_model.type %q: want openai, anthropic or demo", typ)
+}
+
+// wrapClient returns a client whose transport records error statuses and
+// Retry-After for the retry logic.
+func wrapClient(hc *http.Client) *http.Client {
+	if hc == nil {
+		return newHTTPClient()
+	}
+	cp := *hc
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	cp.Transport = &transport{base: base}
+	return &cp
+}
+
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

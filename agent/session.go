@@ -1,0 +1,418 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// Options configure a Session.
+type Options struct {
+	// Config is the effective configuration (required): the model, the
+	// permission mode, agent.max_steps.
+	Config *config.Config
+	// Env is what the tools share (required): its Root is the project.
+	Env *tools.Env
+	// Tools are the tools the model may call, in the order it is told them.
+	Tools []tools.Tool
+	// Interactive is true when a person can answer permission requests. In
+	// a non-interactive session a call that would ask is denied, and the
+	// model is told why.
+	Interactive bool
+
+	// Model, when set, replaces the provider Config describes (embedders,
+	// benchmarks). Its tools are bound by NewSession.
+	Model model.ToolCallingChatModel
+	// HTTPClient carries the provider's requests (nil: a default client).
+	// Its transport is wrapped to read the status and Retry-After of errors.
+	HTTPClient *http.Client
+	// RetryBaseDelay is the first wait before retrying a failed request
+	// (default 1s); it doubles with every attempt.
+	RetryBaseDelay time.Duration
+	// DemoChunkDelay is the pause between the demo model's chunks (default
+	// 12ms, so it reads like a model typing; negative: none).
+	DemoChunkDelay time.Duration
+}
+
+// Session is one conversation with the agent: its history, usage, mode and
+// permission grants. It implements ui.Agent. One turn runs at a time.
+type Session struct {
+	id          string
+	cfg         *config.Config
+	env         *tools.Env
+	tools       []tools.Tool
+	toolByName  map[string]tools.Tool
+	names       []string
+	interactive bool
+
+	chat         model.ToolCallingChatModel
+	provider     string // openai | anthropic | demo | custom
+	model        string
+	baseURLValue string
+	maxTokens    int
+	timeout      time.Duration
+	stallTimeout time.Duration
+	retryBase    time.Duration
+	maxSteps     int
+	demoNote     string
+	httpClient   *http.Client
+
+	runner compose.Runnable[[]*schema.Message, *schema.Message]
+	conv   *conversation
+	ids    *idSet
+	ap     *approver
+
+	wg sync.WaitGroup // the running turn
+
+	mu         sync.Mutex
+	mode       Mode
+	running    bool
+	cancelTurn context.CancelFunc
+	system     string
+	systemGen  int // conversation generation the system prompt was built for (-1: none)
+	noted      bool
+	usage      Usage
+	genTime    time.Duration // session total of model streaming time
+}
+
+// NewSession builds a session: the provider, the graph, the permission
+// state. It does no I/O beyond constructing the provider, so it is instant;
+// the system prompt (which runs git) is built at the first turn.
+func NewSession(ctx context.Context, o Options) (*Session, error) {
+	if o.Config == nil {
+		return nil, errors.New("agent: Options.Config is required")
+	}
+	if o.Env == nil {
+		return nil, errors.New("agent: Options.Env is required")
+	}
+	cfg := o.Config
+	s := &Session{
+		id:           newSessionID(),
+		cfg:          cfg,
+		env:          o.Env,
+		interactive:  o.Interactive,
+		toolByName:   map[string]tools.Tool{},
+		conv:         &conversation{},
+		ids:          newIDSet(),
+		ap:           newApprover(),
+		systemGen:    -1,
+		retryBase:    o.RetryBaseDelay,
+		maxSteps:     cfg.Agent.MaxSteps,
+		timeout:      cfg.Models.Chat.Timeout,
+		stallTimeout: cfg.Models.Chat.StallTimeout,
+		maxTokens:    cfg.Models.Chat.MaxTokens,
+	}
+	if s.retryBase <= 0 {
+		s.retryBase = time.Second
+	}
+	if s.maxSteps <= 0 {
+		s.maxSteps = 100
+	}
+	if s.stallTimeout <= 0 {
+		s.stallTimeout = 90 * time.Second
+	}
+	mode, err := ParseMode(cfg.Permissions.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("agent: permissions.mode: %w", err)
+	}
+	s.mode = mode
+
+	for _, tl := range o.Tools {
+		name := tl.Name()
+		if _, dup := s.toolByName[name]; dup {
+			return nil, fmt.Errorf("agent: two tools are named %q", name)
+		}
+		s.toolByName[name] = tl
+		s.tools = append(s.tools, tl)
+		s.names = append(s.names, name)
+	}
+
+	s.httpClient = wrapClient(o.HTTPClient)
+	chat := o.Model
+	if chat == nil {
+		chat, err = s.newProvider(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		s.provider, s.model = "custom", cfg.Models.Chat.Model
+	}
+	if len(s.tools) > 0 {
+		infos := make([]*schema.ToolInfo, 0, len(s.tools))
+		for _, tl := range s.tools {
+			info, err := tl.Info(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("agent: tool %s: %w", tl.Name(), err)
+			}
+			infos = append(infos, info)
+		}
+		if chat, err = chat.WithTools(infos); err != nil {
+			return nil, fmt.Errorf("agent: binding the tools to the model: %w", err)
+		}
+	}
+	s.chat = chat
+
+	if s.runner, err = s.buildGraph(ctx); err != nil {
+		return nil, fmt.Errorf("agent: building the graph: %w", err)
+	}
+	return s, nil
+}
+
+// ParseMode checks a permission mode name ("" is ask).
+func ParseMode(name string) (Mode, error) {
+	if name == "" {
+		return ModeAsk, nil
+	}
+	if slices.Contains(Modes, Mode(name)) {
+		return Mode(name), nil
+	}
+	var names []string
+	for _, m := range Modes {
+		names = append(names, string(m))
+	}
+	return "", fmt.Errorf("%q is not a mode: want one of %s", name, strings.Join(names, ", "))
+}
+
+// ID identifies the session (headless json output's session_id).
+func (s *Session) ID() string { return s.id }
+
+// Run starts a turn. Its events arrive in order on the returned channel; the
+// last is EventTurnEnded, then the channel is closed. The caller must read
+// the channel to its end. Cancelling ctx ends the turn promptly: streaming
+// stops, a running tool is cancelled, and the history stays consistent.
+func (s *Session) Run(ctx context.Context, prompt string) <-chan Event {
+	out := make(chan Event, 64)
+	q := newQueue()
+	go q.forward(out)
+
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		q.push(Event{Type: EventTurnStarted, Text: prompt})
+		q.push(Event{Type: EventError, Err: ErrBusy})
+		q.push(Event{Type: EventTurnEnded, Err: ErrBusy, Usage: &Usage{}, SessionUsage: ptr(s.Usage())})
+		q.close()
+		return out
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.running = true
+	s.cancelTurn = cancel
+	s.wg.Add(1)
+	s.mu.Unlock()
+
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		s.runTurn(ctx, prompt, q)
+	}()
+	return out
+}
+
+func (s *Session) runTurn(ctx context.Context, prompt string, q *queue) {
+	t := &turn{q: q, start: time.Now(), gen: s.conv.generation()}
+	defer func() {
+		s.mu.Lock()
+		s.running = false
+		s.cancelTurn = nil
+		s.mu.Unlock()
+		q.close()
+	}()
+	t.emit(Event{Type: EventTurnStarted, Text: prompt})
+
+	var turnErr error
+	if strings.TrimSpace(prompt) == "" {
+		turnErr = errors.New("nothing to do: the message is empty")
+	} else {
+		if note := s.firstNote(); note != "" {
+			t.emit(Event{Type: EventInfo, Text: note})
+		}
+		s.ensureSystem(t.gen)
+		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{schema.UserMessage(prompt)},
+			compose.WithRuntimeMaxSteps(2*s.maxSteps+10))
+		turnErr = s.settle(ctx, t, err)
+	}
+	if turnErr != nil && !errors.Is(turnErr, ErrCancelled) {
+		t.emit(Event{Type: EventError, Err: turnErr})
+	}
+
+	u := t.usage
+	u.Duration = time.Since(t.start)
+	u.Turns = 1
+	u.Steps = t.steps
+	u.ToolCalls = t.toolCalls
+	if t.genTime > 0 {
+		u.TokensPerSecond = float64(u.OutputTokens) / t.genTime.Seconds()
+	}
+	s.mu.Lock()
+	su := &s.usage
+	su.InputTokens += u.InputTokens
+	su.OutputTokens += u.OutputTokens
+	su.CachedTokens += u.CachedTokens
+	if u.ContextTokens > 0 {
+		su.ContextTokens = u.ContextTokens
+	}
+	su.Duration += u.Duration
+	su.Turns++
+	su.Steps += u.Steps
+	su.ToolCalls += u.ToolCalls
+	s.genTime += t.genTime
+	if s.genTime > 0 {
+		su.TokensPerSecond = float64(su.OutputTokens) / s.genTime.Seconds()
+	}
+	session := *su
+	s.mu.Unlock()
+	t.emit(Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &session, Duration: u.Duration, Err: turnErr})
+}
+
+// settle brings the history to a state the next turn can build on, ends the
+// calls that will never run, and says how the turn ended.
+func (s *Session) settle(ctx context.Context, t *turn, runErr error) error {
+	cancelled := ctx.Err() != nil
+	if t.partial != nil {
+		s.conv.append(t.gen, t.partial)
+	}
+	var turnErr error
+	switch {
+	case cancelled:
+		turnErr = ErrCancelled
+	case t.err != nil:
+		turnErr = t.err
+	case t.limitHit:
+		turnErr = fmt.Errorf("stopped after %d model steps (agent.max_steps); send \"continue\" to let the agent go on", s.maxSteps)
+	case runErr != nil:
+		turnErr = fmt.Errorf("the agent stopped: %v", runErr)
+	}
+	result := cancelledResult
+	if !cancelled && turnErr != nil {
+		result = "error: not run: the turn ended before this call (" + clip(turnErr.Error(), 200) + ")"
+	}
+	for _, tc := range s.conv.repair(t.gen, result) {
+		t.toolCalls++
+		t.emit(Event{Type: EventToolRunEnded, ID: tc.ID, Name: tc.Function.Name, Result: result, IsError: true})
+	}
+	return turnErr
+}
+
+// Close cancels the running turn, if any, waits for it to end, and releases
+// the session's idle connections.
+func (s *Session) Close() {
+	s.mu.Lock()
+	cancel := s.cancelTurn
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.wg.Wait()
+	s.httpClient.CloseIdleConnections()
+}
+
+// Approve answers the permission request of tool call id; the first answer
+// wins, later ones are ignored.
+func (s *Session) Approve(id string, a Answer) { s.ap.answer(id, a) }
+
+// Mode is the current permission mode.
+func (s *Session) Mode() Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode
+}
+
+// SetMode changes the permission mode; it applies from the next tool call
+// on. An unknown mode is ignored.
+func (s *Session) SetMode(m Mode) {
+	if _, err := ParseMode(string(m)); err != nil || m == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mode = m
+}
+
+// ModelName is "provider/model", e.g. "openai/gpt-4o" or "demo/fawn-demo".
+func (s *Session) ModelName() string { return s.provider + "/" + s.model }
+
+// Clear forgets the conversation and the to-do list (/clear). Session
+// grants and usage totals stay. A turn still running keeps going but adds
+// nothing to the new conversation.
+func (s *Session) Clear() {
+	s.conv.clear()
+	if s.env.Todos != nil {
+		s.env.Todos.Replace(nil)
+	}
+	s.mu.Lock()
+	s.usage.ContextTokens = 0
+	s.mu.Unlock()
+}
+
+// Todos is the agent's to-do list.
+func (s *Session) Todos() []tools.Todo {
+	if s.env.Todos == nil {
+		return nil
+	}
+	return s.env.Todos.Items()
+}
+
+// Usage is the session's usage so far.
+func (s *Session) Usage() Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usage
+}
+
+// ToolNames lists the tools the model can call.
+func (s *Session) ToolNames() []string { return append([]string(nil), s.names...) }
+
+// History returns a copy of the conversation (without the system prompt).
+func (s *Session) History() []*schema.Message { return s.conv.snapshot() }
+
+// firstNote is the notice of the session's first turn: why fawn runs on the
+// demo model, when it fell back to it.
+func (s *Session) firstNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.noted {
+		return ""
+	}
+	s.noted = true
+	return s.demoNote
+}
+
+func (s *Session) ensureSystem(gen int) {
+	s.mu.Lock()
+	ok := s.systemGen == gen
+	s.mu.Unlock()
+	if ok {
+		return
+	}
+	p := buildSystemPrompt(s.promptData())
+	s.mu.Lock()
+	s.system, s.systemGen = p, gen
+	s.mu.Unlock()
+}
+
+func (s *Session) systemPrompt() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.system
+}
+
+func (s *Session) baseURL() string {
+	if s.baseURLValue == "" {
+		return "(default)"
+	}
+	return s.baseURLValue
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+)
+
+// ErrCancelled ends a turn whose context was cancelled (the user's Esc,
+// Ctrl-C in headless mode).
+var ErrCancelled = errors.New("cancelled by the user")
+
+// ErrBusy is the error of a Run started while another turn of the same
+// session is still running.
+var ErrBusy = errors.New("a turn is already running in this session; wait for it to end or cancel it")
+
+// turn is what one Run knows while it runs. The graph runs its nodes one at
+// a time on one goroutine, so only the queue is shared with other goroutines.
+type turn struct {
+	q     *queue
+	gen   int // the conversation generation this turn appends to
+	start time.Time
+
+	steps       int // model responses received
+	requests    int // model requests made, retries included
+	toolCalls   int // calls that ended (ran, failed, or were refused)
+	toolRan     bool
+	dropRetried bool
+	limitHit    bool
+
+	err     error           // why the turn failed, in words for the user
+	partial *schema.Message // the text of an answer that broke off
+	// lastText is the text of the last complete model response: the answer.
+	lastText string
+
+	usage   Usage
+	genTime time.Duration // time models spent streaming, for tokens/s
+}
+
+func (t *turn) emit(ev Event) { t.q.push(ev) }
+
+func (t *turn) failWith(err error) error {
+	t.err = err
+	return err
+}
+
+func (t *turn) keepPartial(m *schema.Message) {
+	if m != nil {
+		t.partial = m
+	}
+}
+
+type turnKey struct{}
+
+func withTurn(ctx context.Context, t *turn) context.Context {
+	return context.WithValue(ctx, turnKey{}, t)
+}
+
+// turnOf returns the turn ctx belongs to. Every node of the graph runs under
+// a turn; a missing one is a programming error, answered with a turn whose
+// events go nowhere rather than a crash.
+func turnOf(ctx context.Context) *turn {
+	if t, ok := ctx.Value(turnKey{}).(*turn); ok {
+		return t
+	}
+	q := newQueue()
+	q.close()
+	return &turn{q: q, gen: -1}
+}
