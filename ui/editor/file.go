@@ -1,0 +1,178 @@
+package editor
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"unicode/utf8"
+)
+
+// DefaultMaxFileSize is the size above which a file opens read-only,
+// showing only its first DefaultMaxFileSize bytes.
+const DefaultMaxFileSize = 16 << 20
+
+// loaded is a file as read for a tab.
+type loaded struct {
+	data      []byte
+	size      int64 // on disk, which is more than len(data) when truncated
+	truncated bool
+	binary    bool
+	stamp     stamp
+}
+
+// stamp is what the editor last knew of a file on disk, to tell its own
+// writes (and the agent's, already shown) from someone else's.
+type stamp struct {
+	exists bool
+	hash   [32]byte
+}
+
+func stampOf(data []byte) stamp { return stamp{exists: true, hash: sha256.Sum256(data)} }
+
+// readFile reads path for display: at most limit bytes (cut at a line
+// break), and says whether the content looks binary.
+func readFile(path string, limit int64) (loaded, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return loaded{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return loaded{}, err
+	}
+	if info.IsDir() {
+		return loaded{}, fmt.Errorf("%s is a directory", path)
+	}
+	if !info.Mode().IsRegular() {
+		return loaded{}, fmt.Errorf("%s is not a regular file", path)
+	}
+	l := loaded{size: info.Size()}
+	if limit > 0 && info.Size() > limit {
+		l.data = make([]byte, limit)
+		n, err := io.ReadFull(f, l.data)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return loaded{}, err
+		}
+		l.data = l.data[:n]
+		if i := bytes.LastIndexByte(l.data, '\n'); i >= 0 {
+			l.data = l.data[:i+1]
+		}
+		l.truncated = true
+		l.binary = looksBinary(l.data)
+		return l, nil
+	}
+	l.data, err = io.ReadAll(f)
+	if err != nil {
+		return loaded{}, err
+	}
+	l.size = int64(len(l.data))
+	l.stamp = stampOf(l.data)
+	l.binary = looksBinary(l.data)
+	return l, nil
+}
+
+// looksBinary says whether data is not text: a NUL byte, or mostly bytes
+// that are not UTF-8, in its first 8 KiB.
+func looksBinary(data []byte) bool {
+	sample := data[:min(len(data), 8192)]
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(sample); {
+		r, n := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && n == 1 && len(sample)-i >= utf8.UTFMax {
+			bad++
+		}
+		i += n
+	}
+	return bad*10 > len(sample)
+}
+
+// diskStamp reads path again to compare it with what the editor knows.
+func diskStamp(path string) (stamp, []byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return stamp{}, nil, nil
+	}
+	if err != nil {
+		return stamp{}, nil, err
+	}
+	return stampOf(data), data, nil
+}
+
+// writeAtomic replaces path with data so that a reader sees either the old
+// or the new file, never half of one: it writes a temporary file in the same
+// directory, syncs it, gives it the old file's mode (and owner, when
+// allowed) and renames it over the old one. A symlink is followed, so the
+// link stays a link. When the directory cannot take a new file, it falls
+// back to writing the file in place.
+func writeAtomic(path string, data []byte) error {
+	target := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		target = resolved
+	}
+	mode := fs.FileMode(0o644)
+	var uid, gid = -1, -1
+	if info, err := os.Stat(target); err == nil {
+		mode = info.Mode().Perm()
+		if st, ok := info.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+	}
+	dir, base := filepath.Split(target)
+	tmp, err := os.CreateTemp(dir, "."+base+".fawn-save-*")
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return os.WriteFile(target, data, mode)
+		}
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
+		_ = tmp.Chown(uid, gid) // best effort: only root may give files away
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// humanSize formats a byte count for notices.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,389 @@
+package editor
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// FileLister lists a project's files for the finder: fn gets each file's
+// path relative to root, with "/" separators. It must honour .gitignore and
+// stop when ctx is done.
+type FileLister func(ctx context.Context, root string, fn func(rel string) error) error
+
+// walkFiles is the finder's built-in lister: every file under root, skipping
+// the .git directory and directories that a top-level .gitignore names
+// plainly ("node_modules/", "/bin"). WithFileLister replaces it with the
+// full ignore-aware walk.
+func walkFiles(ctx context.Context, root string, fn func(rel string) error) error {
+	skip := map[string]bool{".git": true}
+	if data, err := os.ReadFile(filepath.Join(root, ".gitignore")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.ContainsAny(l, "#!*?[") {
+				continue
+			}
+			skip[strings.Trim(l, "/")] = true
+		}
+	}
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are left out
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if skip[rel] || skip[d.Name()] && d.IsDir() {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			return fn(rel)
+		}
+		return nil
+	})
+}
+
+// finderMatch is one file that matches the query, with the byte offsets of
+// the matched characters to show in bold.
+type finderMatch struct {
+	path  string
+	score int
+	pos   []int
+}
+
+// finder is the Ctrl-P overlay: a query line over the best matching files.
+// The project is listed in the background each time it opens; results show
+// as they come.
+type finder struct {
+	query   string
+	files   []string
+	matches []finderMatch
+	lastQ   string
+	sel     int
+	offset  int
+	loading bool
+	err     string
+	cancel  context.CancelFunc
+	rows    int // list rows at the last draw
+	// list geometry at the last draw, for mouse clicks
+	lx, ly, lw int
+}
+
+// openFinder shows the finder and starts listing files.
+func (t *Tabs) openFinder() {
+	if t.finder != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &finder{loading: true, cancel: cancel}
+	t.finder = f
+	lister := t.lister
+	root := t.root
+	box := t.box
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		var batch []string
+		flush := func(done bool, err error) {
+			got := batch
+			batch = nil
+			box.post(func() {
+				if t.finder != f {
+					return
+				}
+				f.files = append(f.files, got...)
+				if done {
+					f.loading = false
+					if err != nil && ctx.Err() == nil {
+						f.err = "listing files: " + err.Error()
+					}
+				}
+				f.lastQ = "\x00" // refilter everything
+				f.filter()
+			})
+		}
+		err := lister(ctx, root, func(rel string) error {
+			batch = append(batch, rel)
+			if len(batch) >= 5000 {
+				flush(false, nil)
+			}
+			return ctx.Err()
+		})
+		flush(true, err)
+	}()
+}
+
+func (t *Tabs) closeFinder() {
+	if t.finder != nil {
+		t.finder.cancel()
+		t.finder = nil
+	}
+}
+
+// filter ranks the files for the query. A longer query only narrows the
+// matches of the shorter one, so typing searches fewer files each key.
+func (f *finder) filter() {
+	q := strings.TrimSpace(f.query)
+	var from []string
+	if f.lastQ != "\x00" && f.lastQ != "" && strings.HasPrefix(q, f.lastQ) {
+		from = make([]string, len(f.matches))
+		for i, m := range f.matches {
+			from[i] = m.path
+		}
+	} else {
+		from = f.files
+	}
+	f.lastQ = q
+	out := f.matches[:0:0]
+	for _, p := range from {
+		if q == "" {
+			out = append(out, finderMatch{path: p})
+			continue
+		}
+		if s, pos, ok := fuzzyScore(p, q); ok {
+			out = append(out, finderMatch{path: p, score: s, pos: pos})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b finderMatch) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		if len(a.path) != len(b.path) {
+			return len(a.path) - len(b.path)
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	f.matches = out
+	f.sel, f.offset = 0, 0
+}
+
+// fuzzyScore matches the characters of query in order in path, ignoring
+// case, and scores the match: each character counts, more at the start of a
+// path segment or word and when it follows the previous one, and a match
+// inside the file name counts more than one in the directories.
+func fuzzyScore(path, query string) (int, []int, bool) {
+	lowerQ := []rune(strings.ToLower(query))
+	// The match is searched from the file name backwards first, so
+	// "view" prefers ".../view.go" over "views/x.go".
+	pos := make([]int, 0, len(lowerQ))
+	qi := len(lowerQ) - 1
+	for i := len(path); i > 0 && qi >= 0; {
+		r, n := utf8.DecodeLastRuneInString(path[:i])
+		i -= n
+		if unicode.ToLower(r) == lowerQ[qi] {
+			pos = append(pos, i)
+			qi--
+		}
+	}
+	if qi >= 0 {
+		return 0, nil, false
+	}
+	slices.Reverse(pos)
+	base := strings.LastIndexByte(path, '/') + 1
+	score := 0
+	prev := -2
+	for k, p := range pos {
+		r, n := utf8.DecodeRuneInString(path[p:])
+		s := 16
+		if p == 0 || strings.ContainsRune("/_-. ", rune(path[p-1])) {
+			s += 12
+		} else if unicode.IsUpper(r) {
+			pr, _ := utf8.DecodeLastRuneInString(path[:p])
+			if unicode.IsLower(pr) {
+				s += 10
+			}
+		}
+		if p == prev {
+			s += 10
+		}
+		if p >= base {
+			s += 6
+		}
+		if k > 0 && p > prev {
+			s -= min(8, p-prev) // gaps cost a little
+		}
+		score += s
+		prev = p + n
+	}
+	score -= len(path) / 8
+	return score, pos, true
+}
+
+// handleFinder takes the keys while the finder is open.
+func (t *Tabs) handleFinder(ev *tcell.EventKey) {
+	f := t.finder
+	switch ev.Key() {
+	case tcell.KeyEscape:
+		t.closeFinder()
+	case tcell.KeyEnter:
+		if f.sel < len(f.matches) {
+			rel := f.matches[f.sel].path
+			t.closeFinder()
+			if err := t.Open(filepath.Join(t.root, filepath.FromSlash(rel)), 0); err != nil {
+				t.flash(err.Error(), true)
+			}
+		}
+	case tcell.KeyUp, tcell.KeyCtrlP:
+		f.move(-1)
+	case tcell.KeyDown, tcell.KeyCtrlN:
+		f.move(1)
+	case tcell.KeyPgUp:
+		f.move(-max(1, f.rows-1))
+	case tcell.KeyPgDn:
+		f.move(max(1, f.rows-1))
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if f.query != "" {
+			r := []rune(f.query)
+			f.query = string(r[:len(r)-1])
+			f.filter()
+		}
+	case tcell.KeyCtrlU:
+		f.query = ""
+		f.filter()
+	case tcell.KeyRune:
+		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
+			f.query += string(ev.Rune())
+			f.filter()
+		}
+	}
+}
+
+func (f *finder) move(n int) {
+	f.sel = max(0, min(len(f.matches)-1, f.sel+n))
+	if f.sel < f.offset {
+		f.offset = f.sel
+	}
+	if f.rows > 0 && f.sel >= f.offset+f.rows {
+		f.offset = f.sel - f.rows + 1
+	}
+}
+
+// drawFinder draws the overlay at the top of the area x, y, w, h.
+func (t *Tabs) drawFinder(screen tcell.Screen, x, y, w, h int) {
+	f := t.finder
+	bw := min(w, max(40, w*3/4))
+	bh := min(h, 22)
+	if bw < 10 || bh < 4 {
+		return
+	}
+	bx := x + (w-bw)/2
+	base := t.base
+	border := base.Foreground(t.th.Accent)
+	for row := 0; row < bh; row++ {
+		for col := 0; col < bw; col++ {
+			screen.SetContent(bx+col, y+row, ' ', nil, base)
+		}
+	}
+	for col := 1; col < bw-1; col++ {
+		screen.SetContent(bx+col, y, '─', nil, border)
+		screen.SetContent(bx+col, y+bh-1, '─', nil, border)
+	}
+	for row := 1; row < bh-1; row++ {
+		screen.SetContent(bx, y+row, '│', nil, border)
+		screen.SetContent(bx+bw-1, y+row, '│', nil, border)
+	}
+	screen.SetContent(bx, y, '╭', nil, border)
+	screen.SetContent(bx+bw-1, y, '╮', nil, border)
+	screen.SetContent(bx, y+bh-1, '╰', nil, border)
+	screen.SetContent(bx+bw-1, y+bh-1, '╯', nil, border)
+	putString(screen, bx+2, y, bw-4, " Open file ", border.Bold(true))
+	count := strconv.Itoa(len(f.matches)) + "/" + strconv.Itoa(len(f.files))
+	if f.loading {
+		count += " …"
+	}
+	if f.err != "" {
+		count = f.err
+	}
+	putString(screen, bx+bw-3-len([]rune(count)), y+bh-1, bw-4, " "+count+" ", base.Foreground(t.th.Dim))
+	// The query line.
+	ix := bx + 2
+	ix += putString(screen, ix, y+1, bw-4, "> ", base.Foreground(t.th.Accent).Bold(true))
+	qw := putString(screen, ix, y+1, bx+bw-2-ix, f.query, base)
+	if t.HasFocus() {
+		screen.ShowCursor(ix+qw, y+1)
+	}
+	// The list.
+	f.rows = bh - 3
+	f.lx, f.ly, f.lw = bx+1, y+2, bw-2
+	if f.sel >= f.offset+f.rows {
+		f.offset = f.sel - f.rows + 1
+	}
+	for i := 0; i < f.rows && f.offset+i < len(f.matches); i++ {
+		m := f.matches[f.offset+i]
+		st := base
+		if f.offset+i == f.sel {
+			st = st.Background(t.th.Selection)
+			for col := 1; col < bw-1; col++ {
+				screen.SetContent(bx+col, y+2+i, ' ', nil, st)
+			}
+		}
+		col := bx + 2
+		limit := bx + bw - 2
+		pi := 0
+		for off, r := range m.path {
+			if col >= limit {
+				break
+			}
+			cs := st
+			if pi < len(m.pos) && m.pos[pi] == off {
+				cs = cs.Foreground(t.th.Accent).Bold(true)
+				pi++
+			} else if off < strings.LastIndexByte(m.path, '/')+1 {
+				cs = cs.Foreground(t.th.Dim)
+			}
+			_, n := screen.Put(col, y+2+i, string(r), cs)
+			col += max(1, n)
+		}
+	}
+	if len(f.matches) == 0 && !f.loading {
+		putString(screen, bx+2, y+2, bw-4, "no file matches", base.Foreground(t.th.Dim))
+	}
+}
+
+// finderClick opens the clicked entry; it reports whether the click was in the list.
+func (t *Tabs) finderClick(mx, my int) bool {
+	f := t.finder
+	if my < f.ly || my >= f.ly+f.rows || mx < f.lx || mx >= f.lx+f.lw {
+		return false
+	}
+	i := f.offset + my - f.ly
+	if i < len(f.matches) {
+		f.sel = i
+		t.handleFinder(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+	}
+	return true
+}
+
+// putString draws s from x, at most w columns, and returns the columns used.
+func putString(screen tcell.Screen, x, y, w int, s string, st tcell.Style) int {
+	used := 0
+	for s != "" && used < w {
+		rest, n := screen.Put(x+used, y, s, st)
+		if n == 0 {
+			break
+		}
+		if used+n > w {
+			screen.SetContent(x+used, y, ' ', nil, st)
+			break
+		}
+		s = rest
+		used += n
+	}
+	return used
+}

@@ -1,0 +1,217 @@
+package editor
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/gdamore/tcell/v2"
+)
+
+// span styles the bytes of a line up to end (from the previous span's end).
+type span struct {
+	end   int
+	style tcell.Style
+}
+
+// lineStyle is the highlighting of one line and the buffer version it was
+// computed for; an older version is still drawn until a fresh one arrives,
+// so typing never flashes the line plain.
+type lineStyle struct {
+	spans []span
+	ver   uint64
+	done  bool
+}
+
+// mailbox hands work from background goroutines to the UI goroutine: post
+// queues fn and asks for a redraw; the owner runs the queue at its next Draw.
+type mailbox struct {
+	mu     sync.Mutex
+	fns    []func()
+	redraw func()
+}
+
+func (m *mailbox) post(fn func()) {
+	m.mu.Lock()
+	m.fns = append(m.fns, fn)
+	redraw := m.redraw
+	m.mu.Unlock()
+	if redraw != nil {
+		redraw()
+	}
+}
+
+func (m *mailbox) setRedraw(fn func()) {
+	m.mu.Lock()
+	m.redraw = fn
+	m.mu.Unlock()
+}
+
+// drain runs what was posted; it must be called on the UI goroutine.
+func (m *mailbox) drain() {
+	for {
+		m.mu.Lock()
+		fns := m.fns
+		m.fns = nil
+		m.mu.Unlock()
+		if len(fns) == 0 {
+			return
+		}
+		for _, fn := range fns {
+			fn()
+		}
+	}
+}
+
+// hlJob asks for lines [start, start+len(lines)) of a buffer at version to
+// be highlighted; done receives one span list per line.
+type hlJob struct {
+	lexer   chroma.Lexer
+	version uint64
+	start   int
+	lines   []string
+	done    func(job *hlJob, spans [][]span)
+}
+
+// highlighter lexes windows of text on one background goroutine that runs
+// only while there is work, keeping only the newest job per view: a job
+// superseded before it starts is never run.
+type highlighter struct {
+	style *chroma.Style
+	base  tcell.Style
+
+	mu      sync.Mutex
+	pending map[any]*hlJob
+	order   []any
+	running bool
+	closed  bool
+	wg      sync.WaitGroup
+
+	cache map[chroma.TokenType]tcell.Style // worker goroutine only
+}
+
+func newHighlighter(styleName string, base tcell.Style) *highlighter {
+	st := styles.Get(styleName)
+	if st == nil {
+		st = styles.Fallback
+	}
+	return &highlighter{style: st, base: base, pending: map[any]*hlJob{}, cache: map[chroma.TokenType]tcell.Style{}}
+}
+
+// submit queues job for owner, replacing a job of the same owner that has
+// not started yet.
+func (h *highlighter) submit(owner any, job *hlJob) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	if _, ok := h.pending[owner]; !ok {
+		h.order = append(h.order, owner)
+	}
+	h.pending[owner] = job
+	if !h.running {
+		h.running = true
+		h.wg.Add(1)
+		go h.work()
+	}
+}
+
+func (h *highlighter) work() {
+	defer h.wg.Done()
+	for {
+		h.mu.Lock()
+		if len(h.order) == 0 || h.closed {
+			h.running = false
+			h.mu.Unlock()
+			return
+		}
+		owner := h.order[0]
+		h.order = h.order[1:]
+		job := h.pending[owner]
+		delete(h.pending, owner)
+		h.mu.Unlock()
+		job.done(job, h.lex(job))
+	}
+}
+
+// close stops the worker and waits for it.
+func (h *highlighter) close() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.wg.Wait()
+}
+
+func (h *highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
+	if st, ok := h.cache[t]; ok {
+		return st
+	}
+	e := h.style.Get(t)
+	st := h.base
+	if e.Colour.IsSet() {
+		st = st.Foreground(tcell.NewRGBColor(int32(e.Colour.Red()), int32(e.Colour.Green()), int32(e.Colour.Blue())))
+	}
+	// Backgrounds stay the theme's, so the code sits on the same ground as
+	// every other pane.
+	st = st.Bold(e.Bold == chroma.Yes).Italic(e.Italic == chroma.Yes).Underline(e.Underline == chroma.Yes)
+	h.cache[t] = st
+	return st
+}
+
+// lex tokenises the job's lines and cuts the tokens into per-line spans.
+func (h *highlighter) lex(job *hlJob) [][]span {
+	out := make([][]span, len(job.lines))
+	text := strings.Join(job.lines, "\n") + "\n"
+	it, err := job.lexer.Tokenise(nil, text)
+	if err != nil {
+		return out
+	}
+	line, off := 0, 0
+	add := func(n int, st tcell.Style) {
+		if line >= len(out) || n == 0 {
+			return
+		}
+		off += n
+		spans := out[line]
+		if k := len(spans); k > 0 && spans[k-1].style == st {
+			spans[k-1].end = off
+		} else {
+			out[line] = append(spans, span{end: off, style: st})
+		}
+	}
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		st := h.tokenStyle(tok.Type)
+		v := tok.Value
+		for {
+			i := strings.IndexByte(v, '\n')
+			if i < 0 {
+				add(len(v), st)
+				break
+			}
+			add(i, st)
+			line++
+			off = 0
+			v = v[i+1:]
+		}
+		if line >= len(out) {
+			break
+		}
+	}
+	return out
+}
+
+// lexerFor picks a lexer by file name, then by content; nil means plain text.
+func lexerFor(path string, content []byte) chroma.Lexer {
+	l := lexers.Match(filepath.Base(path))
+	if l == nil && len(content) > 0 {
+		l = lexers.Analyse(string(content[:min(len(content), 4096)]))
+	}
+	if l == nil || l.Config().Name == "plaintext" {
+		return nil
+	}
+	return chroma.Coalesce(l)
+}

@@ -1,0 +1,1276 @@
+package editor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Marks shown in tab titles.
+const (
+	markUnsaved = '●' // the file has unsaved changes
+	markAgent   = '✦' // the agent changed the file since the user last looked
+)
+
+// Option configures Tabs.
+type Option func(*Tabs)
+
+// WithRedraw sets what background work (highlighting, files changed on
+// disk, the finder's listing) calls to get the editor drawn again. It must
+// be safe to call from any goroutine and must not block; the work itself is
+// applied at the next Draw, on the UI goroutine.
+func WithRedraw(fn func()) Option { return func(t *Tabs) { t.box.setRedraw(fn) } }
+
+// WithMaxFileSize sets the size above which files open read-only, showing
+// only their beginning (default DefaultMaxFileSize).
+func WithMaxFileSize(n int64) Option { return func(t *Tabs) { t.maxSize = n } }
+
+// WithTabWidth sets the columns between tab stops (default 4).
+func WithTabWidth(n int) Option { return func(t *Tabs) { t.tabWidth = max(1, n) } }
+
+// WithWrap turns soft wrap on for new tabs.
+func WithWrap(on bool) Option { return func(t *Tabs) { t.wrap = on } }
+
+// WithFileLister sets how the Ctrl-P finder lists the project's files.
+func WithFileLister(fn FileLister) Option { return func(t *Tabs) { t.lister = fn } }
+
+// tab is one open file (or the Welcome page).
+type tab struct {
+	path    string // absolute, symlinks resolved; "" for Welcome
+	welcome bool
+	binary  bool
+	buf     *Buffer
+	view    *CodeView
+	title   string
+
+	readOnly bool
+	notice   string // shown while nothing else is said (why it is read-only)
+	disk     stamp  // the file on disk as last read or written here
+
+	agentMark bool       // changed by the agent since the user last looked
+	agentEdit *agentEdit // the agent's last edit, for the diff
+	diff      *CodeView  // shown instead of view while set
+	diffTitle string
+
+	prompt   *prompt
+	flash    string
+	flashErr bool
+}
+
+type agentEdit struct {
+	before, after []byte
+	command       string
+}
+
+// Tabs is the editor pane: a tab strip over the active tab's code view and
+// a status line. It is a tview primitive; see the package comment for which
+// methods may be called from which goroutine.
+type Tabs struct {
+	*tview.Box
+
+	root     string
+	th       theme.Theme
+	keys     *keymap.Table
+	base     tcell.Style
+	maxSize  int64
+	tabWidth int
+	wrap     bool
+	lister   FileLister
+
+	tabs   []*tab
+	active int
+	finder *finder
+
+	box   *mailbox
+	hl    *highlighter
+	clip  *clipboard
+	watch *watcher
+	wg    sync.WaitGroup
+
+	// strip geometry at the last draw, for clicks: tab i spans [x0, x1).
+	stripY   int
+	stripPos [][3]int // x0, x1, index
+
+	mu    sync.Mutex
+	dirty map[string]bool // files with unsaved changes, for CheckEdit
+}
+
+// New returns the editor pane for the project at root, showing the Welcome
+// tab. keys is the editor's key table (DefaultKeys, with the user's
+// overrides); nil means DefaultKeys. Call Close when done with it.
+func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if keys == nil {
+		keys = DefaultKeys()
+	}
+	t := &Tabs{
+		Box:      tview.NewBox(),
+		root:     root,
+		th:       th,
+		keys:     keys,
+		base:     tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
+		maxSize:  DefaultMaxFileSize,
+		tabWidth: 4,
+		lister:   walkFiles,
+		box:      &mailbox{},
+		clip:     &clipboard{},
+		dirty:    map[string]bool{},
+	}
+	t.SetBackgroundColor(th.Background)
+	t.hl = newHighlighter(th.ChromaStyle, t.base)
+	for _, o := range opts {
+		o(t)
+	}
+	if w, err := newWatcher(t.fileChanged); err == nil {
+		t.watch = w
+	}
+	t.addTab(t.newWelcome())
+	return t
+}
+
+// SetRedraw is WithRedraw for a Tabs already built.
+func (t *Tabs) SetRedraw(fn func()) { t.box.setRedraw(fn) }
+
+// Keys returns the key table the editor uses.
+func (t *Tabs) Keys() *keymap.Table { return t.keys }
+
+// Close stops the file watcher and the background work and waits for them.
+func (t *Tabs) Close() {
+	t.closeFinder()
+	if t.watch != nil {
+		t.watch.close()
+	}
+	t.hl.close()
+	t.wg.Wait()
+}
+
+// CheckEdit implements tools.EditGuard: it refuses an agent edit to a file
+// that has unsaved changes in the editor, so neither side's work is lost.
+// It is safe to call from any goroutine.
+func (t *Tabs) CheckEdit(path string) error {
+	p := t.canon(path)
+	t.mu.Lock()
+	dirty := t.dirty[p]
+	t.mu.Unlock()
+	if !dirty {
+		return nil
+	}
+	return fmt.Errorf("the user is editing %s; unsaved changes: the file was not changed. "+
+		"Tell the user what you want to change, or ask them to save or discard their changes first", t.rel(p))
+}
+
+var _ tools.EditGuard = (*Tabs)(nil)
+
+// AgentViewed opens (or finds) the file the agent read and scrolls to the
+// lines it read.
+func (t *Tabs) AgentViewed(ev tools.FileViewed) {
+	tb, isNew, err := t.openTab(ev.Path)
+	if err != nil {
+		return // the tool reported it to the model; nothing to show
+	}
+	line := max(0, ev.Start-1)
+	if isNew {
+		tb.view.SetCursor(Pos{Line: line})
+	}
+	tb.view.ScrollTo(line)
+	t.follow(tb)
+}
+
+// AgentChanged shows an edit of the agent that has landed on disk: the new
+// content, its changed lines marked in the gutter and tinted until the next
+// change, scrolled into view; the tab is marked as changed by the agent and
+// the edit is kept for the diff key.
+func (t *Tabs) AgentChanged(ev tools.FileChanged) {
+	p := t.canon(ev.Path)
+	edit := &agentEdit{before: ev.Before, after: ev.After, command: ev.Command}
+	tb := t.find(p)
+	if tb == nil {
+		tb = t.newFileTab(p, loaded{data: ev.After, size: int64(len(ev.After)), stamp: stampOf(ev.After), binary: looksBinary(ev.After)})
+		t.addTab(tb)
+	} else if tb.buf.Modified() {
+		// The guard let it through before the user started typing: keep
+		// both, and ask.
+		tb.agentEdit = edit
+		tb.agentMark = true
+		t.diskChanged(tb, stampOf(ev.After), ev.After)
+		return
+	} else if tb.binary || tb.readOnly {
+		t.replaceContent(tb, loaded{data: ev.After, size: int64(len(ev.After)), stamp: stampOf(ev.After), binary: looksBinary(ev.After)})
+	} else {
+		tb.buf.SetContent(ev.After, tb.view.Cursor())
+		tb.buf.MarkSaved()
+		tb.disk = stampOf(ev.After)
+	}
+	tb.agentEdit = edit
+	tb.agentMark = true
+	if !tb.binary {
+		var before []string
+		if ev.Before != nil {
+			before, _ = parse(ev.Before)
+		}
+		after, _ := parse(ev.After)
+		changes := diffLines(before, after)
+		if len(after) == tb.buf.LineCount() {
+			tb.view.setDecor(changeMarks(changes, tb.buf.LineCount(), t.th), false)
+		}
+		first := firstChanged(changes)
+		tb.view.SetCursor(Pos{Line: first})
+		tb.view.CenterOn(first)
+	}
+	if tb.diff != nil {
+		t.showAgentDiff(tb)
+	}
+	t.syncDirty(tb)
+	t.follow(tb)
+}
+
+// Open opens path (absolute or relative to the root) in a tab, or switches
+// to its tab, and puts the cursor on line (1-based; 0 keeps it).
+func (t *Tabs) Open(path string, line int) error {
+	tb, _, err := t.openTab(path)
+	if err != nil {
+		return err
+	}
+	t.activate(t.indexOf(tb))
+	if line > 0 {
+		tb.diff = nil
+		tb.view.SetCursor(Pos{Line: line - 1})
+		tb.view.CenterOn(line - 1)
+	}
+	return nil
+}
+
+// Unsaved lists the files with unsaved changes, relative to the root, so
+// the app can ask before quitting.
+func (t *Tabs) Unsaved() []string {
+	var out []string
+	for _, tb := range t.tabs {
+		if tb.path != "" && tb.buf.Modified() {
+			out = append(out, t.rel(tb.path))
+		}
+	}
+	return out
+}
+
+// SaveAll saves every file with unsaved changes that has no conflict on
+// disk; it returns the first error.
+func (t *Tabs) SaveAll() error {
+	var first error
+	for _, tb := range t.tabs {
+		if tb.path == "" || !tb.buf.Modified() {
+			continue
+		}
+		st, _, err := diskStamp(tb.path)
+		if err == nil && st != tb.disk {
+			err = fmt.Errorf("%s changed on disk since it was opened: open its tab and save it to choose", t.rel(tb.path))
+		}
+		if err == nil {
+			err = t.write(tb)
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// canon makes path absolute (relative to the root) with symlinks resolved,
+// so one file has one name whoever names it.
+func (t *Tabs) canon(path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(t.root, path)
+	}
+	path = filepath.Clean(path)
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(d, filepath.Base(path))
+	}
+	return path
+}
+
+// rel names path for the user: relative to the root when inside it.
+func (t *Tabs) rel(path string) string {
+	if r, err := filepath.Rel(t.root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+func (t *Tabs) find(path string) *tab {
+	for _, tb := range t.tabs {
+		if tb.path == path {
+			return tb
+		}
+	}
+	return nil
+}
+
+func (t *Tabs) indexOf(tb *tab) int {
+	for i, x := range t.tabs {
+		if x == tb {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *Tabs) current() *tab { return t.tabs[t.active] }
+
+// openTab finds the tab of path or opens one (not made active).
+func (t *Tabs) openTab(path string) (*tab, bool, error) {
+	p := t.canon(path)
+	if tb := t.find(p); tb != nil {
+		return tb, false, nil
+	}
+	l, err := readFile(p, t.maxSize)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, false, fmt.Errorf("cannot open %s: %v", t.rel(p), err)
+	}
+	tb := t.newFileTab(p, l)
+	t.addTab(tb)
+	return tb, true, nil
+}
+
+func (t *Tabs) newFileTab(path string, l loaded) *tab {
+	tb := &tab{path: path}
+	t.replaceContent(tb, l)
+	if t.watch != nil {
+		if err := t.watch.add(path); err != nil {
+			tb.flash = "not watching for changes on disk: " + err.Error()
+		}
+	}
+	return tb
+}
+
+// replaceContent gives tb a fresh buffer and view for l.
+func (t *Tabs) replaceContent(tb *tab, l loaded) {
+	tb.binary, tb.readOnly, tb.notice, tb.diff = l.binary, false, "", nil
+	tb.disk = l.stamp
+	if l.binary {
+		tb.readOnly = true
+		tb.notice = fmt.Sprintf("binary file (%s): not shown", humanSize(l.size))
+		tb.buf = NewBuffer([]byte("\n  " + filepath.Base(tb.path) + " is a binary file (" + humanSize(l.size) + ").\n  fawn does not show binary files.\n"))
+	} else {
+		tb.buf = NewBuffer(l.data)
+	}
+	v := newCodeView(tb.buf, t.th, t.keys, t.hl, t.box, t.clip)
+	v.tabWidth = t.tabWidth
+	v.wrap = t.wrap
+	if l.binary {
+		v.noGutter, v.wrap = true, true
+	} else {
+		v.lexer = lexerFor(tb.path, l.data)
+	}
+	if l.truncated {
+		tb.readOnly = true
+		tb.notice = fmt.Sprintf("read-only: the file is %s; showing its first %s", humanSize(l.size), humanSize(int64(len(l.data))))
+	}
+	v.readOnly = tb.readOnly
+	t.hookView(tb, v)
+	tb.view = v
+}
+
+// hookView connects a view to its tab.
+func (t *Tabs) hookView(tb *tab, v *CodeView) {
+	v.notice = func(msg string) {
+		if tb.notice != "" && v == tb.view {
+			msg = tb.notice
+		}
+		tb.flash, tb.flashErr = msg, true
+	}
+	v.changed = func() { t.syncDirty(tb) }
+	v.focused = func() bool {
+		return t.HasFocus() && t.finder == nil && tb.prompt == nil && t.current() == tb
+	}
+}
+
+func (t *Tabs) newWelcome() *tab {
+	tb := &tab{welcome: true, readOnly: true, title: "Welcome"}
+	tb.buf = NewBuffer([]byte(welcomeText(t.keys)))
+	v := newCodeView(tb.buf, t.th, t.keys, nil, t.box, t.clip)
+	v.readOnly, v.noGutter, v.wrap = true, true, true
+	d := make([]decor, tb.buf.LineCount())
+	d[1].fg = t.th.Accent
+	v.setDecor(d, true)
+	t.hookView(tb, v)
+	tb.view = v
+	return tb
+}
+
+// welcomeText introduces the editor with the keys of the table in use.
+func welcomeText(keys *keymap.Table) string {
+	k := func(action string) string {
+		ks := keys.Keys(action)
+		if len(ks) == 0 {
+			return "(unbound)"
+		}
+		return keymap.Display(ks[0])
+	}
+	rows := [][2]string{
+		{k("editor.finder"), "open a project file"},
+		{k("editor.save"), "save"},
+		{k("editor.find"), "find in the file (" + k("editor.findNext") + " for the next match)"},
+		{k("editor.gotoLine"), "go to a line"},
+		{k("editor.diff"), "show the agent's last edit to the file as a diff"},
+		{k("editor.tab1") + "…9", "go to a tab; " + k("editor.nextTab") + " / " + k("editor.prevTab") + " next and previous"},
+		{k("editor.close"), "close the tab"},
+	}
+	var sb strings.Builder
+	sb.WriteString("\n  fawn editor\n\n")
+	sb.WriteString("  Files open here as the agent reads and edits them; the lines\n" +
+		"  it changes are marked in the gutter. On a tab, " + string(markAgent) + " means\n" +
+		"  changed by the agent since you last looked, " + string(markUnsaved) + " unsaved\n" +
+		"  changes. While a file has unsaved changes, the agent may\n" +
+		"  not edit it.\n\n")
+	for _, r := range rows {
+		fmt.Fprintf(&sb, "  %-11s %s\n", r[0], r[1])
+	}
+	return sb.String()
+}
+
+// addTab adds tb after the active tab, replacing an untouched Welcome tab.
+func (t *Tabs) addTab(tb *tab) {
+	if len(t.tabs) == 1 && t.tabs[0].welcome && !tb.welcome {
+		t.tabs[0] = tb
+		t.active = 0
+	} else {
+		at := len(t.tabs)
+		if len(t.tabs) > 0 {
+			at = t.active + 1
+		}
+		t.tabs = append(t.tabs[:at], append([]*tab{tb}, t.tabs[at:]...)...)
+		if len(t.tabs) > 1 && at <= t.active {
+			t.active++
+		}
+	}
+	t.retitle()
+}
+
+func (t *Tabs) activate(i int) {
+	if i >= 0 && i < len(t.tabs) {
+		t.active = i
+	}
+}
+
+// follow shows tb unless the user is busy in the current tab: a question
+// or a diff open there, the finder open, or typing in it (unsaved changes
+// while the editor has the focus).
+func (t *Tabs) follow(tb *tab) {
+	cur := t.current()
+	if cur == tb {
+		return
+	}
+	if cur.prompt != nil || cur.diff != nil || t.finder != nil || (t.HasFocus() && cur.path != "" && cur.buf.Modified()) {
+		return
+	}
+	t.activate(t.indexOf(tb))
+}
+
+// closeTab closes tb, asking first when it has unsaved changes.
+func (t *Tabs) closeTab(tb *tab, force bool) {
+	if !force && tb.path != "" && tb.buf.Modified() {
+		name := t.rel(tb.path)
+		tb.prompt = &prompt{
+			label: name + " has unsaved changes:",
+			choices: []choice{
+				{key: 's', label: "save and close", do: func() {
+					t.save(tb, func() { t.closeTab(tb, true) })
+				}},
+				{key: 'd', label: "discard them and close", do: func() { t.closeTab(tb, true) }},
+			},
+		}
+		t.activate(t.indexOf(tb))
+		return
+	}
+	i := t.indexOf(tb)
+	if i < 0 {
+		return
+	}
+	if t.watch != nil && tb.path != "" {
+		t.watch.remove(tb.path)
+	}
+	t.mu.Lock()
+	delete(t.dirty, tb.path)
+	t.mu.Unlock()
+	t.tabs = append(t.tabs[:i], t.tabs[i+1:]...)
+	if len(t.tabs) == 0 {
+		t.tabs = []*tab{t.newWelcome()}
+	}
+	if t.active > i || t.active >= len(t.tabs) {
+		t.active = max(0, t.active-1)
+	}
+	t.retitle()
+}
+
+// syncDirty publishes tb's unsaved state for CheckEdit.
+func (t *Tabs) syncDirty(tb *tab) {
+	if tb.path == "" {
+		return
+	}
+	mod := tb.buf.Modified()
+	t.mu.Lock()
+	if mod {
+		t.dirty[tb.path] = true
+	} else {
+		delete(t.dirty, tb.path)
+	}
+	t.mu.Unlock()
+}
+
+// retitle names the tabs by file name, adding parent directories to the
+// tabs whose names would otherwise be the same.
+func (t *Tabs) retitle() {
+	parts := make([][]string, len(t.tabs))
+	depth := make([]int, len(t.tabs))
+	for i, tb := range t.tabs {
+		if tb.welcome {
+			continue
+		}
+		parts[i] = strings.Split(t.rel(tb.path), "/")
+		depth[i] = 1
+	}
+	suffix := func(i int) string {
+		p := parts[i]
+		return strings.Join(p[max(0, len(p)-depth[i]):], "/")
+	}
+	for changed := true; changed; {
+		changed = false
+		seen := map[string][]int{}
+		for i := range t.tabs {
+			if parts[i] != nil {
+				seen[suffix(i)] = append(seen[suffix(i)], i)
+			}
+		}
+		for _, group := range seen {
+			if len(group) < 2 {
+				continue
+			}
+			for _, i := range group {
+				if depth[i] < len(parts[i]) {
+					depth[i]++
+					changed = true
+				}
+			}
+		}
+	}
+	for i, tb := range t.tabs {
+		if !tb.welcome {
+			tb.title = suffix(i)
+		}
+	}
+}
+
+// flash shows a message on the current tab's status line until the next key.
+func (t *Tabs) flash(msg string, isErr bool) {
+	tb := t.current()
+	tb.flash, tb.flashErr = msg, isErr
+}
+
+// save writes tb, first asking when the file changed on disk since it was
+// read; then runs after a successful write.
+func (t *Tabs) save(tb *tab, then func()) {
+	if tb.path == "" || tb.readOnly {
+		tb.flash, tb.flashErr = "this tab is read-only", true
+		if tb.notice != "" {
+			tb.flash = tb.notice
+		}
+		return
+	}
+	st, data, err := diskStamp(tb.path)
+	if err != nil {
+		tb.flash, tb.flashErr = fmt.Sprintf("cannot check %s before saving: %v", t.rel(tb.path), err), true
+		return
+	}
+	if st != tb.disk && st.exists {
+		name := t.rel(tb.path)
+		var ask func()
+		ask = func() {
+			tb.prompt = &prompt{
+				label: name + " changed on disk since you opened it:",
+				choices: []choice{
+					{key: 'o', label: "overwrite it with yours", do: func() {
+						tb.diff = nil
+						if t.write(tb) == nil && then != nil {
+							then()
+						}
+					}},
+					{key: 'r', label: "reload it (drop yours)", do: func() {
+						tb.diff = nil
+						t.reload(tb, data, st)
+					}},
+					{key: 'd', label: "diff", do: func() {
+						t.showDiff(tb, data, tb.buf.Bytes(), "on disk → yours")
+						ask()
+					}},
+				},
+				cancel: func() { tb.diff = nil },
+			}
+		}
+		ask()
+		return
+	}
+	if t.write(tb) == nil && then != nil {
+		then()
+	}
+}
+
+// write saves tb atomically, keeping the file's mode, line breaks and BOM.
+func (t *Tabs) write(tb *tab) error {
+	data := tb.buf.Bytes()
+	if err := writeAtomic(tb.path, data); err != nil {
+		err = fmt.Errorf("could not save %s: %v; the file on disk is unchanged", t.rel(tb.path), err)
+		tb.flash, tb.flashErr = err.Error(), true
+		return err
+	}
+	tb.buf.MarkSaved()
+	tb.buf.hist.seal()
+	tb.disk = stampOf(data)
+	tb.flash, tb.flashErr = "saved "+t.rel(tb.path), false
+	t.syncDirty(tb)
+	return nil
+}
+
+// reload replaces tb's text with data from disk, as one undoable step.
+func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
+	cur := tb.view.Cursor()
+	tb.buf.SetContent(data, cur)
+	tb.buf.MarkSaved()
+	tb.disk = st
+	tb.view.cursor = tb.buf.Clamp(cur)
+	tb.view.selected = false
+	t.syncDirty(tb)
+}
+
+// fileChanged runs on the watcher's goroutine: it reads the file and hands
+// the result to the UI goroutine.
+func (t *Tabs) fileChanged(path string) {
+	st, data, err := diskStamp(path)
+	if err != nil {
+		return // unreadable for now; the next event tries again
+	}
+	t.box.post(func() {
+		if tb := t.find(path); tb != nil {
+			t.diskChanged(tb, st, data)
+		}
+	})
+}
+
+// diskChanged reacts to a new version of tb's file: nothing when it is what
+// the editor already has, a silent reload when the user has no unsaved
+// changes, else a question.
+func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
+	if st == tb.disk {
+		return
+	}
+	name := t.rel(tb.path)
+	if !st.exists {
+		tb.disk = st
+		tb.flash, tb.flashErr = name+" was deleted on disk; save to write it again", true
+		return
+	}
+	if tb.binary || tb.readOnly {
+		if l, err := readFile(tb.path, t.maxSize); err == nil {
+			t.replaceContent(tb, l)
+		}
+		return
+	}
+	if !tb.buf.Modified() {
+		t.reload(tb, data, st)
+		tb.flash, tb.flashErr = "reloaded "+name+": it changed on disk", false
+		return
+	}
+	var ask func()
+	ask = func() {
+		tb.prompt = &prompt{
+			label: name + " changed on disk and you have unsaved changes:",
+			choices: []choice{
+				{key: 'r', label: "reload (drop yours)", do: func() {
+					tb.diff = nil
+					t.reload(tb, data, st)
+				}},
+				{key: 'k', label: "keep mine", do: func() {
+					tb.diff = nil
+					tb.disk = st // saving now overwrites, as chosen
+				}},
+				{key: 'd', label: "diff", do: func() {
+					t.showDiff(tb, data, tb.buf.Bytes(), "on disk → yours")
+					ask()
+				}},
+			},
+			escLabel: "keep mine",
+			cancel: func() {
+				tb.diff = nil
+				tb.disk = st
+			},
+		}
+	}
+	ask()
+}
+
+// toggleDiff shows or hides the agent's last edit of tb as a diff.
+func (t *Tabs) toggleDiff(tb *tab) {
+	if tb.diff != nil {
+		tb.diff = nil
+		return
+	}
+	if tb.agentEdit == nil {
+		tb.flash, tb.flashErr = "the agent has not edited this file since it was opened", true
+		return
+	}
+	t.showAgentDiff(tb)
+}
+
+func (t *Tabs) showAgentDiff(tb *tab) {
+	e := tb.agentEdit
+	title := "the agent's last edit"
+	if e.command != "" {
+		title += " (" + e.command + ")"
+	}
+	t.showDiff(tb, e.before, e.after, title)
+}
+
+// showDiff shows before → after in place of tb's view.
+func (t *Tabs) showDiff(tb *tab, before, after []byte, title string) {
+	buf, dec, _ := diffDoc(before, after, t.th)
+	v := newCodeView(buf, t.th, t.keys, t.hl, t.box, t.clip)
+	v.tabWidth = t.tabWidth
+	v.readOnly = true
+	v.lexer = tb.view.lexer
+	v.setDecor(dec, true)
+	t.hookView(tb, v)
+	for i, d := range dec {
+		if d.mark == '+' || d.mark == '-' {
+			v.SetCursor(Pos{Line: i})
+			v.ScrollTo(max(0, i-3))
+			break
+		}
+	}
+	tb.diff = v
+	tb.diffTitle = title + " " + diffSummary(before, after)
+}
+
+// shown is the view tb shows now.
+func (tb *tab) shown() *CodeView {
+	if tb.diff != nil {
+		return tb.diff
+	}
+	return tb.view
+}
+
+// InputHandler handles the editor's keys.
+func (t *Tabs) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return t.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
+		t.HandleKey(ev)
+	})
+}
+
+// HandleKey handles one key: the finder or a prompt first, then the tab
+// actions, then the active view. It reports whether the key was used.
+func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
+	t.box.drain()
+	if t.finder != nil {
+		t.handleFinder(ev)
+		return true
+	}
+	tb := t.current()
+	tb.flash = ""
+	action := t.keys.Action(ev)
+	if t.tabAction(action) {
+		return true
+	}
+	if tb.prompt != nil {
+		p := tb.prompt
+		return p.handle(ev, action, func() {
+			if tb.prompt == p {
+				tb.prompt = nil
+			}
+		})
+	}
+	switch action {
+	case "editor.save":
+		t.save(tb, nil)
+		return true
+	case "editor.diff":
+		t.toggleDiff(tb)
+		return true
+	case "editor.find":
+		t.openFind(tb)
+		return true
+	case "editor.findNext", "editor.findPrev":
+		t.findStep(tb, tb.shown().findText, action == "editor.findNext")
+		return true
+	case "editor.gotoLine":
+		t.openGoto(tb)
+		return true
+	}
+	if tb.diff != nil && ev.Key() == tcell.KeyEscape {
+		tb.diff = nil
+		return true
+	}
+	if v := tb.shown(); v.findText != "" && ev.Key() == tcell.KeyEscape {
+		v.findText = ""
+		return true
+	}
+	return tb.shown().HandleKey(ev)
+}
+
+// tabAction handles the actions that work whatever the tab is doing.
+func (t *Tabs) tabAction(action string) bool {
+	switch action {
+	case "editor.finder":
+		t.openFinder()
+	case "editor.close":
+		t.closeTab(t.current(), false)
+	case "editor.nextTab":
+		t.activate((t.active + 1) % len(t.tabs))
+	case "editor.prevTab":
+		t.activate((t.active + len(t.tabs) - 1) % len(t.tabs))
+	default:
+		n, ok := strings.CutPrefix(action, "editor.tab")
+		if !ok {
+			return false
+		}
+		i, err := strconv.Atoi(n)
+		if err != nil {
+			return false
+		}
+		t.activate(i - 1)
+	}
+	return true
+}
+
+// openFind opens the incremental find prompt: each key moves to the first
+// match from where the find started; Enter or F3 goes on to the next.
+func (t *Tabs) openFind(tb *tab) {
+	v := tb.shown()
+	origin := v.Cursor()
+	from, to, has := v.Selection()
+	initial := ""
+	if has && from.Line == to.Line {
+		initial = v.buf.Text(from, to)
+		origin = from
+	}
+	p := &prompt{label: "Find:", text: true, input: initial}
+	p.change = func(p *prompt) {
+		v.findText = p.input
+		if p.input == "" {
+			v.SetCursor(origin)
+			return
+		}
+		if !t.findFrom(v, origin, p.input, true, false) {
+			p.msg, p.msgErr = "no match", true
+		} else {
+			p.msg = t.matchCount(v, p.input)
+		}
+	}
+	p.submit = func(p *prompt) {
+		// Enter keeps the match selected and the matches tinted; F3 goes on.
+	}
+	p.cancel = func() { v.findText = "" }
+	p.action = func(action string) bool {
+		switch action {
+		case "editor.findNext", "editor.findPrev":
+			if p.input != "" && !t.findStep(tb, p.input, action == "editor.findNext") {
+				p.msg, p.msgErr = "no match", true
+			}
+			return true
+		}
+		return false
+	}
+	tb.prompt = p
+	if initial != "" {
+		p.changed()
+	}
+}
+
+// matchCount says how many matches the file has, when that is cheap.
+func (t *Tabs) matchCount(v *CodeView, q string) string {
+	if v.buf.LineCount() > 50000 {
+		return ""
+	}
+	n := 0
+	for i := 0; i < v.buf.LineCount(); i++ {
+		n += len(findAll(v.buf.Line(i), q))
+	}
+	if n == 1 {
+		return "1 match"
+	}
+	return strconv.Itoa(n) + " matches"
+}
+
+// findStep moves to the next (or previous) match of q after the cursor.
+func (t *Tabs) findStep(tb *tab, q string, forward bool) bool {
+	v := tb.shown()
+	if q == "" {
+		return false
+	}
+	from, to, _ := v.Selection()
+	start := to
+	if !forward {
+		start = from
+	}
+	return t.findFrom(v, start, q, forward, true)
+}
+
+// findFrom selects the first match of q at or after p (before p going
+// back), wrapping around the end of the file.
+func (t *Tabs) findFrom(v *CodeView, p Pos, q string, forward, strict bool) bool {
+	n := v.buf.LineCount()
+	for i := 0; i <= n; i++ {
+		var l int
+		if forward {
+			l = (p.Line + i) % n
+		} else {
+			l = ((p.Line-i)%n + n) % n
+		}
+		text := v.buf.Line(l)
+		col := -1
+		switch {
+		case forward && i == 0:
+			if k := indexSmart(text[min(p.Col, len(text)):], q); k >= 0 {
+				col = p.Col + k
+			}
+		case forward:
+			if i == n && l == p.Line {
+				text = text[:min(len(text), p.Col+len(q))]
+			}
+			col = indexSmart(text, q)
+		case i == 0:
+			col = lastIndexSmart(text[:min(p.Col, len(text))], q)
+		default:
+			col = lastIndexSmart(text, q)
+		}
+		if col >= 0 {
+			v.Select(Pos{l, col}, Pos{l, col + len(q)})
+			return true
+		}
+	}
+	return false
+}
+
+// openGoto asks for a line number ("120" or "120:8").
+func (t *Tabs) openGoto(tb *tab) {
+	v := tb.shown()
+	p := &prompt{label: fmt.Sprintf("Go to line (1–%d):", v.buf.LineCount()), text: true}
+	p.change = func(p *prompt) {
+		if _, _, ok := parseLineCol(p.input); !ok && p.input != "" {
+			p.msg, p.msgErr = "a line number, or line:column", true
+		}
+	}
+	p.submit = func(p *prompt) {
+		line, col, ok := parseLineCol(p.input)
+		if !ok {
+			return
+		}
+		line = max(1, min(line, v.buf.LineCount()))
+		text := v.buf.Line(line - 1)
+		off := 0
+		if col > 1 {
+			off = offAt(text, col-1, v.tabWidth)
+		}
+		v.SetCursor(Pos{line - 1, off})
+		v.CenterOn(line - 1)
+	}
+	tb.prompt = p
+}
+
+func parseLineCol(s string) (int, int, bool) {
+	s = strings.TrimSpace(s)
+	ls, cs, hasCol := strings.Cut(s, ":")
+	line, err := strconv.Atoi(ls)
+	if err != nil || line < 0 {
+		return 0, 0, false
+	}
+	col := 0
+	if hasCol {
+		if col, err = strconv.Atoi(cs); err != nil || col < 0 {
+			return 0, 0, false
+		}
+	}
+	return line, col, true
+}
+
+// PasteHandler sends pasted text to the finder, a prompt or the view.
+func (t *Tabs) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return t.WrapPasteHandler(func(text string, _ func(p tview.Primitive)) {
+		t.Paste(text)
+	})
+}
+
+// Paste inserts text where the user is typing.
+func (t *Tabs) Paste(text string) {
+	if f := t.finder; f != nil {
+		f.query += strings.SplitN(text, "\n", 2)[0]
+		f.filter()
+		return
+	}
+	tb := t.current()
+	if tb.prompt != nil {
+		tb.prompt.paste(text)
+		return
+	}
+	tb.shown().insertText(text, "")
+}
+
+// MouseHandler switches tabs from the strip, drives the finder, and passes
+// the rest to the active view.
+func (t *Tabs) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return t.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		v := t.current().shown()
+		if !t.InRect(mx, my) && !v.dragging {
+			return false, nil
+		}
+		if t.finder != nil {
+			switch action {
+			case tview.MouseLeftClick:
+				if !t.finderClick(mx, my) {
+					t.closeFinder()
+				}
+			case tview.MouseScrollUp:
+				t.finder.move(-3)
+			case tview.MouseScrollDown:
+				t.finder.move(3)
+			}
+			return true, nil
+		}
+		if my == t.stripY && !v.dragging {
+			switch action {
+			case tview.MouseLeftDown, tview.MouseMiddleClick:
+				setFocus(t)
+				for _, p := range t.stripPos {
+					if mx >= p[0] && mx < p[1] {
+						if action == tview.MouseMiddleClick {
+							t.closeTab(t.tabs[p[2]], false)
+						} else {
+							t.activate(p[2])
+						}
+					}
+				}
+			case tview.MouseScrollUp:
+				t.activate((t.active + len(t.tabs) - 1) % len(t.tabs))
+			case tview.MouseScrollDown:
+				t.activate((t.active + 1) % len(t.tabs))
+			}
+			return true, nil
+		}
+		if h := v.MouseHandler(); h != nil {
+			consumed, capture := h(action, ev, func(tview.Primitive) { setFocus(t) })
+			if capture != nil {
+				capture = t
+			}
+			return consumed, capture
+		}
+		return false, nil
+	})
+}
+
+// Draw draws the tab strip, the active view and the status line, after
+// applying what background work has finished.
+func (t *Tabs) Draw(screen tcell.Screen) {
+	t.box.drain()
+	t.DrawForSubclass(screen, t)
+	t.clip.screen = screen
+	x, y, w, h := t.GetInnerRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	tb := t.current()
+	if t.HasFocus() && t.finder == nil {
+		tb.agentMark = false // the user is looking at it now
+	}
+	if h < 3 {
+		v := tb.shown()
+		v.SetRect(x, y, w, h)
+		v.Draw(screen)
+		return
+	}
+	t.drawStrip(screen, x, y, w)
+	v := tb.shown()
+	v.SetRect(x, y+1, w, h-2)
+	v.Draw(screen)
+	t.drawStatus(screen, x, y+h-1, w, tb)
+	if t.finder != nil {
+		t.drawFinder(screen, x, y+1, w, h-1)
+	}
+}
+
+// drawStrip draws the tab titles, keeping the active one in view.
+func (t *Tabs) drawStrip(screen tcell.Screen, x, y, w int) {
+	t.stripY = y
+	t.stripPos = t.stripPos[:0]
+	bg := t.th.CursorLine
+	strip := t.base.Background(bg)
+	for i := 0; i < w; i++ {
+		screen.SetContent(x+i, y, ' ', nil, strip)
+	}
+	labels := make([]string, len(t.tabs))
+	widths := make([]int, len(t.tabs))
+	for i, tb := range t.tabs {
+		l := " " + tb.title
+		if tb.path != "" && tb.buf.Modified() {
+			l += " " + string(markUnsaved)
+		}
+		if tb.agentMark {
+			l += " " + string(markAgent)
+		}
+		labels[i] = l + " "
+		widths[i] = putWidth(labels[i]) + 1 // and a separator
+	}
+	first := 0
+	for first < t.active {
+		sum := 0
+		for i := first; i <= t.active; i++ {
+			sum += widths[i]
+		}
+		if sum <= w-2 {
+			break
+		}
+		first++
+	}
+	col := x
+	if first > 0 {
+		screen.SetContent(col, y, '‹', nil, strip.Foreground(t.th.Dim))
+		col++
+	}
+	for i := first; i < len(t.tabs) && col < x+w; i++ {
+		tb := t.tabs[i]
+		st := strip.Foreground(t.th.Dim)
+		if i == t.active {
+			st = t.base.Background(t.th.Selection).Foreground(t.th.Foreground).Bold(true)
+		}
+		start := col
+		for _, r := range labels[i] {
+			if col >= x+w {
+				break
+			}
+			cs := st
+			switch r {
+			case markUnsaved:
+				cs = st.Foreground(t.th.Warning)
+			case markAgent:
+				cs = st.Foreground(t.th.Accent)
+			}
+			_, n := screen.Put(col, y, string(r), cs)
+			col += max(1, n)
+		}
+		t.stripPos = append(t.stripPos, [3]int{start, col, i})
+		if tb != nil && col < x+w {
+			screen.SetContent(col, y, '│', nil, strip.Foreground(t.th.Border))
+			col++
+		}
+	}
+	if last := t.stripPos[len(t.stripPos)-1][2]; last < len(t.tabs)-1 || col > x+w {
+		screen.SetContent(x+w-1, y, '›', nil, strip.Foreground(t.th.Dim))
+	}
+}
+
+func putWidth(s string) int {
+	n := 0
+	cells(s, 1, func(c cell) bool { n += c.width; return true })
+	return n
+}
+
+// drawStatus draws the prompt, or a message and the cursor position.
+func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w int, tb *tab) {
+	st := t.base.Background(t.th.CursorLine)
+	for i := 0; i < w; i++ {
+		screen.SetContent(x+i, y, ' ', nil, st)
+	}
+	if tb.prompt != nil {
+		c := tb.prompt.draw(screen, x+1, y, w-2, st, t.th.Accent, t.th.Dim, t.th.Error)
+		if c >= 0 && t.HasFocus() && t.finder == nil {
+			screen.ShowCursor(c, y)
+		}
+		return
+	}
+	v := tb.shown()
+	// Right: where the cursor is, and what the file is.
+	var right []string
+	if !tb.welcome && !tb.binary && tb.diff == nil {
+		c := v.Cursor()
+		right = append(right, fmt.Sprintf("Ln %d, Col %d", c.Line+1, colOf(v.buf.Line(c.Line), c.Col, v.tabWidth)+1))
+		if tb.diff == nil {
+			if tb.buf.CRLF() {
+				right = append(right, "CRLF")
+			} else {
+				right = append(right, "LF")
+			}
+			if tb.buf.fmt.bom {
+				right = append(right, "BOM")
+			}
+			if tb.view.lexer != nil {
+				right = append(right, tb.view.lexer.Config().Name)
+			}
+		}
+		if tb.readOnly {
+			right = append(right, "RO")
+		}
+		if v.wrap {
+			right = append(right, "wrap")
+		}
+	}
+	rs := strings.Join(right, "  ")
+	rw := putWidth(rs)
+	if rw < w-2 {
+		putString(screen, x+w-1-rw, y, rw, rs, st.Foreground(t.th.Dim))
+	} else {
+		rw = 0
+	}
+	// Left: a message, else what is shown.
+	left, fg := "", t.th.Foreground
+	switch {
+	case tb.flash != "":
+		left = tb.flash
+		if tb.flashErr {
+			fg = t.th.Error
+		}
+	case tb.diff != nil:
+		left, fg = "diff of "+tb.diffTitle+" · "+keymap.Display(firstKey(t.keys, "editor.diff"))+" or Esc: back to the file", t.th.Accent
+	case v.findText != "":
+		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, "editor.findNext"))+" next, Esc to clear", t.th.Dim
+	case tb.notice != "":
+		left, fg = tb.notice, t.th.Warning
+	case tb.welcome:
+		left, fg = "Welcome", t.th.Dim
+	default:
+		left = t.rel(tb.path)
+		if tb.buf.Modified() {
+			left += " (unsaved)"
+		}
+		if tb.agentEdit != nil && v.decor != nil {
+			left += " — agent edit " + diffSummary(tb.agentEdit.before, tb.agentEdit.after) + ", " +
+				keymap.Display(firstKey(t.keys, "editor.diff")) + ": diff"
+		}
+	}
+	putString(screen, x+1, y, w-rw-3, left, st.Foreground(fg))
+}
+
+func firstKey(keys *keymap.Table, action string) string {
+	if ks := keys.Keys(action); len(ks) > 0 {
+		return ks[0]
+	}
+	return "?"
+}

@@ -1,0 +1,1282 @@
+package editor
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// decor is what a line shows besides its text: a gutter mark, a tint, and
+// in a diff a label in place of the line number.
+type decor struct {
+	mark      rune
+	markColor tcell.Color
+	tint      tcell.Color // tcell.ColorDefault: none
+	label     string
+	hasLabel  bool
+	fg        tcell.Color // draws the text plain in this colour (a diff's hunk header)
+}
+
+// clipboard is shared by the views of one Tabs: an internal copy, also sent
+// to the terminal's clipboard with OSC 52 when the terminal supports it.
+type clipboard struct {
+	text   string
+	screen tcell.Screen // the screen last drawn on
+}
+
+func (c *clipboard) set(text string) {
+	c.text = text
+	if c.screen != nil {
+		c.screen.SetClipboard([]byte(text))
+	}
+}
+
+// hlMargin is how many lines around the visible ones are highlighted with
+// them: enough context for the lexer and for a short scroll.
+const hlMargin = 60
+
+// CodeView is a tview primitive that shows and edits one Buffer: a gutter
+// with line numbers and change marks, the cursor and selection, vertical
+// and horizontal scrolling or soft wrap, and chroma highlighting computed
+// in the background for the visible window. Only visible lines are drawn.
+type CodeView struct {
+	*tview.Box
+
+	buf      *Buffer
+	th       theme.Theme
+	keys     *keymap.Table
+	base     tcell.Style
+	tabWidth int
+	indent   string // what Tab inserts: "\t" or spaces, as the file does
+	wrap     bool
+	readOnly bool
+	noGutter bool // pages that are not files (Welcome, a binary notice)
+
+	cursor   Pos
+	anchor   Pos
+	selected bool // anchor..cursor is a selection
+	wantCol  int  // screen column kept across up/down; -1 none
+	dragging bool
+
+	top, topRow, left int // first line shown, its first row (wrap), first column (no wrap)
+	textW, textH      int // size of the text area at the last draw
+	pending           *scrollRequest
+
+	styles    []lineStyle // parallel to the buffer's lines
+	decor     []decor     // nil, or parallel to the buffer's lines
+	keepDecor bool        // decor survives edits (a diff, which is read-only anyway)
+	lexer     chroma.Lexer
+	hl        *highlighter
+	box       *mailbox
+	ownBox    bool
+	reqVer    uint64
+	reqFrom   int
+	reqTo     int
+	reqValid  bool
+
+	findText string // matches are tinted while a find is open
+
+	clip *clipboard
+	// notice shows a one-line message (a refused edit in a read-only view).
+	notice func(string)
+	// changed is called after every change of the text, by key or paste.
+	changed func()
+	focused func() bool
+}
+
+type scrollRequest struct {
+	line   int
+	center bool
+}
+
+// NewCodeView returns a view of buf. path picks the highlighting (empty: none).
+func NewCodeView(buf *Buffer, path string, th theme.Theme, keys *keymap.Table) *CodeView {
+	v := newCodeView(buf, th, keys, nil, nil, nil)
+	if path != "" {
+		v.lexer = lexerFor(path, buf.Bytes())
+		if v.lexer != nil {
+			v.hl = newHighlighter(th.ChromaStyle, v.base)
+		}
+	}
+	return v
+}
+
+func newCodeView(buf *Buffer, th theme.Theme, keys *keymap.Table, hl *highlighter, box *mailbox, clip *clipboard) *CodeView {
+	v := &CodeView{
+		Box:      tview.NewBox(),
+		buf:      buf,
+		th:       th,
+		keys:     keys,
+		base:     tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
+		tabWidth: 4,
+		wantCol:  -1,
+		hl:       hl,
+		box:      box,
+		clip:     clip,
+	}
+	if v.keys == nil {
+		v.keys = DefaultKeys()
+	}
+	if v.box == nil {
+		v.box = &mailbox{}
+		v.ownBox = true
+	}
+	if v.clip == nil {
+		v.clip = &clipboard{}
+	}
+	v.SetBackgroundColor(th.Background)
+	v.indent = detectIndent(buf)
+	v.styles = make([]lineStyle, buf.LineCount())
+	buf.OnChange(v.onSplice)
+	return v
+}
+
+// Close stops the view's own highlighter, if it has one (a view made by
+// NewCodeView); views inside Tabs share the Tabs' one.
+func (v *CodeView) Close() {
+	if v.ownBox && v.hl != nil {
+		v.hl.close()
+	}
+}
+
+// SetRedraw sets what background work calls to get the view drawn again,
+// for a view used on its own (inside Tabs, Tabs.SetRedraw does this).
+func (v *CodeView) SetRedraw(fn func()) { v.box.setRedraw(fn) }
+
+// Buffer returns the view's buffer.
+func (v *CodeView) Buffer() *Buffer { return v.buf }
+
+// SetReadOnly refuses edits when ro is set.
+func (v *CodeView) SetReadOnly(ro bool) { v.readOnly = ro }
+
+// SetWrap turns soft wrap on or off.
+func (v *CodeView) SetWrap(on bool) {
+	if v.wrap == on {
+		return
+	}
+	v.wrap = on
+	v.left, v.topRow = 0, 0
+	v.pending = &scrollRequest{line: v.cursor.Line, center: true}
+}
+
+// Wrap reports whether soft wrap is on.
+func (v *CodeView) Wrap() bool { return v.wrap }
+
+// SetTabWidth sets the columns between tab stops.
+func (v *CodeView) SetTabWidth(n int) {
+	if n > 0 {
+		v.tabWidth = n
+	}
+}
+
+// Cursor returns the cursor position.
+func (v *CodeView) Cursor() Pos { return v.cursor }
+
+// SetCursor moves the cursor (clamped), drops the selection and scrolls to it.
+func (v *CodeView) SetCursor(p Pos) {
+	v.cursor = v.buf.Clamp(p)
+	v.selected = false
+	v.wantCol = -1
+	v.buf.hist.seal()
+	v.pending = &scrollRequest{line: v.cursor.Line}
+}
+
+// Select selects from..to, the cursor at to, and scrolls to it.
+func (v *CodeView) Select(from, to Pos) {
+	v.anchor = v.buf.Clamp(from)
+	v.cursor = v.buf.Clamp(to)
+	v.selected = v.anchor != v.cursor
+	v.wantCol = -1
+	v.buf.hist.seal()
+	v.pending = &scrollRequest{line: v.cursor.Line, center: true}
+}
+
+// Selection returns the selected range, ordered, and whether there is one.
+func (v *CodeView) Selection() (Pos, Pos, bool) {
+	if !v.selected || v.anchor == v.cursor {
+		return v.cursor, v.cursor, false
+	}
+	a, b := order(v.anchor, v.cursor)
+	return a, b, true
+}
+
+// ScrollTo shows line (0-based) near the top of the view, with a few lines
+// of context above it, once the view knows its size.
+func (v *CodeView) ScrollTo(line int) {
+	v.pending = &scrollRequest{line: line}
+	v.top = max(0, min(line, v.buf.LineCount()-1))
+	v.topRow = 0
+}
+
+// CenterOn shows line in the middle of the view.
+func (v *CodeView) CenterOn(line int) {
+	v.pending = &scrollRequest{line: line, center: true}
+}
+
+// Top returns the first line shown.
+func (v *CodeView) Top() int { return v.top }
+
+// setDecor replaces the per-line marks (nil clears them).
+func (v *CodeView) setDecor(d []decor, keep bool) {
+	v.decor = d
+	v.keepDecor = keep
+}
+
+// onSplice keeps the per-line data in step with the buffer.
+func (v *CodeView) onSplice(at, removed, added int) {
+	v.styles = spliceKeep(v.styles, at, removed, added)
+	if v.decor != nil {
+		if v.keepDecor {
+			v.decor = spliceKeep(v.decor, at, removed, added)
+		} else {
+			v.decor = nil // agent marks last until the next change
+		}
+	}
+}
+
+// spliceKeep replaces s[at:at+removed] with added entries, the first of
+// which keep the old values (a retyped line keeps its colours until the
+// fresh ones arrive).
+func spliceKeep[T any](s []T, at, removed, added int) []T {
+	if at > len(s) {
+		return s
+	}
+	removed = min(removed, len(s)-at)
+	if added == removed {
+		return s
+	}
+	if added < removed {
+		return append(s[:at+added], s[at+removed:]...)
+	}
+	extra := make([]T, added-removed)
+	out := make([]T, 0, len(s)+len(extra))
+	out = append(out, s[:at+removed]...)
+	out = append(out, extra...)
+	return append(out, s[at+removed:]...)
+}
+
+// gutterWidth is the mark column, the line numbers and a space.
+func (v *CodeView) gutterWidth() int {
+	if v.noGutter {
+		return 0
+	}
+	digits := max(3, len(strconv.Itoa(v.buf.LineCount())))
+	if v.decor != nil && v.keepDecor {
+		for _, d := range v.decor {
+			if d.hasLabel {
+				digits = max(digits, len(d.label))
+			}
+		}
+	}
+	return digits + 2
+}
+
+// rowStarts returns where each screen row of line starts (one row without wrap).
+func (v *CodeView) rowStarts(line int) []int {
+	if !v.wrap {
+		return []int{0}
+	}
+	return wrapRows(v.buf.Line(line), v.textW, v.tabWidth)
+}
+
+// Draw draws the visible part of the buffer.
+func (v *CodeView) Draw(screen tcell.Screen) {
+	if v.ownBox {
+		v.box.drain()
+	}
+	v.DrawForSubclass(screen, v)
+	v.clip.screen = screen
+	x, y, w, h := v.GetInnerRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	gw := v.gutterWidth()
+	if gw >= w {
+		gw = 0
+	}
+	v.textW, v.textH = w-gw, h
+	v.resolveScroll()
+	v.requestHighlight()
+
+	focused := v.focused != nil && v.focused() || v.focused == nil && v.HasFocus()
+	selFrom, selTo, hasSel := v.Selection()
+	dim := v.base.Foreground(v.th.Dim)
+	cursorShown := false
+	line, row := v.top, v.topRow
+	for sy := 0; sy < h; sy++ {
+		if line >= v.buf.LineCount() {
+			for sx := 0; sx < w; sx++ {
+				screen.SetContent(x+sx, y+sy, ' ', nil, v.base)
+			}
+			continue
+		}
+		text := v.buf.Line(line)
+		starts := v.rowStarts(line)
+		if row >= len(starts) {
+			row = len(starts) - 1
+		}
+		from := starts[row]
+		to := len(text)
+		if row+1 < len(starts) {
+			to = starts[row+1]
+		}
+		var d decor
+		if v.decor != nil && line < len(v.decor) {
+			d = v.decor[line]
+		}
+		lineBg := v.th.Background
+		if d.tint != tcell.ColorDefault {
+			lineBg = d.tint
+		} else if line == v.cursor.Line && focused && !hasSel && v.th.CursorLine != 0 {
+			lineBg = v.th.CursorLine
+		}
+		// Gutter: mark, number (or label) on the first row of a line.
+		if gw > 0 {
+			gs := dim.Background(lineBg)
+			if line == v.cursor.Line {
+				gs = v.base.Background(lineBg)
+			}
+			for sx := 0; sx < gw; sx++ {
+				screen.SetContent(x+sx, y+sy, ' ', nil, gs)
+			}
+			if row == 0 {
+				if d.mark != 0 {
+					screen.SetContent(x, y+sy, d.mark, nil, gs.Foreground(d.markColor).Bold(true))
+				}
+				num := strconv.Itoa(line + 1)
+				if d.hasLabel {
+					num = d.label
+				}
+				screen.PutStrStyled(x+gw-1-len(num), y+sy, num, gs)
+			}
+		}
+		// Text.
+		tx := x + gw
+		lineStyle := v.base.Background(lineBg)
+		for sx := 0; sx < v.textW; sx++ {
+			screen.SetContent(tx+sx, y+sy, ' ', nil, lineStyle)
+		}
+		var spans []span
+		if line < len(v.styles) {
+			spans = v.styles[line].spans
+		}
+		si := 0
+		var matches [][2]int
+		if v.findText != "" {
+			matches = findAll(text, v.findText)
+		}
+		mi := 0
+		originCol := v.left
+		if v.wrap {
+			originCol = -1
+		}
+		cells(text[:to], v.tabWidth, func(c cell) bool {
+			if c.off < from {
+				return true
+			}
+			if originCol < 0 {
+				originCol = c.col
+			}
+			sx := c.col - originCol
+			if sx >= v.textW {
+				return false
+			}
+			if sx < 0 {
+				return true
+			}
+			st := lineStyle
+			for si < len(spans) && spans[si].end <= c.off {
+				si++
+			}
+			if d.fg != tcell.ColorDefault {
+				st = st.Foreground(d.fg)
+			} else if si < len(spans) {
+				fg, _, attr := spans[si].style.Decompose()
+				st = st.Foreground(fg).Attributes(attr)
+			}
+			if c.special {
+				st = st.Foreground(v.th.Dim)
+			}
+			for mi < len(matches) && matches[mi][1] <= c.off {
+				mi++
+			}
+			if mi < len(matches) && matches[mi][0] <= c.off {
+				st = st.Background(v.th.Warning).Foreground(tcell.ColorBlack)
+			}
+			if hasSel && !(Pos{line, c.off}).Less(selFrom) && (Pos{line, c.off}).Less(selTo) {
+				st = st.Background(v.th.Selection)
+			}
+			if c.text == "" || sx+c.width > v.textW {
+				// A tab, or a wide character cut by the edge: blanks.
+				for i := 0; i < c.width && sx+i < v.textW; i++ {
+					screen.SetContent(tx+sx+i, y+sy, ' ', nil, st)
+				}
+				return true
+			}
+			screen.Put(tx+sx, y+sy, c.text, st)
+			return true
+		})
+		// A selected line break shows as one selected cell after the text.
+		if hasSel && row == len(starts)-1 && line >= selFrom.Line && line < selTo.Line {
+			ex := widthOf(text, v.tabWidth) - max(originCol, 0)
+			if v.wrap {
+				ex = widthOf(text, v.tabWidth) - colOf(text, from, v.tabWidth)
+			}
+			if ex >= 0 && ex < v.textW {
+				screen.SetContent(tx+ex, y+sy, ' ', nil, lineStyle.Background(v.th.Selection))
+			}
+		}
+		if focused && line == v.cursor.Line && v.cursor.Col >= from && (v.cursor.Col < to || row == len(starts)-1) {
+			cx := colOf(text, v.cursor.Col, v.tabWidth)
+			if v.wrap {
+				cx -= colOf(text, from, v.tabWidth)
+			} else {
+				cx -= v.left
+			}
+			if cx >= 0 && cx < v.textW {
+				screen.ShowCursor(tx+cx, y+sy)
+				cursorShown = true
+			}
+		}
+		row++
+		if row >= len(starts) {
+			line++
+			row = 0
+		}
+	}
+	if focused && !cursorShown {
+		screen.HideCursor()
+	}
+}
+
+// lastVisibleLine is the line after the last one (partly) shown.
+func (v *CodeView) lastVisibleLine() int {
+	if !v.wrap {
+		return min(v.buf.LineCount(), v.top+v.textH)
+	}
+	line, rows := v.top, -v.topRow
+	for line < v.buf.LineCount() && rows < v.textH {
+		rows += len(v.rowStarts(line))
+		line++
+	}
+	return line
+}
+
+// requestHighlight asks for the visible window when some of it is stale.
+func (v *CodeView) requestHighlight() {
+	if v.lexer == nil || v.hl == nil {
+		return
+	}
+	ver := v.buf.Version()
+	bottom := v.lastVisibleLine()
+	stale := false
+	for i := v.top; i < bottom && i < len(v.styles); i++ {
+		if !v.styles[i].done || v.styles[i].ver != ver {
+			stale = true
+			break
+		}
+	}
+	if !stale {
+		return
+	}
+	if v.reqValid && v.reqVer == ver && v.reqFrom <= v.top && v.reqTo >= bottom {
+		return // already asked for
+	}
+	from := max(0, v.top-hlMargin)
+	to := min(v.buf.LineCount(), bottom+hlMargin)
+	v.reqVer, v.reqFrom, v.reqTo, v.reqValid = ver, from, to, true
+	box := v.box
+	v.hl.submit(v, &hlJob{
+		lexer:   v.lexer,
+		version: ver,
+		start:   from,
+		lines:   v.buf.Lines(from, to),
+		done: func(job *hlJob, spans [][]span) {
+			box.post(func() { v.applyHighlight(job, spans) })
+		},
+	})
+}
+
+// applyHighlight takes a result on the UI goroutine; a result for an older
+// version of the text is dropped (the next draw asks again).
+func (v *CodeView) applyHighlight(job *hlJob, spans [][]span) {
+	if job.version != v.buf.Version() {
+		if v.reqVer == job.version {
+			v.reqValid = false
+		}
+		return
+	}
+	for i, sp := range spans {
+		if n := job.start + i; n < len(v.styles) {
+			v.styles[n] = lineStyle{spans: sp, ver: job.version, done: true}
+		}
+	}
+}
+
+// highlighted reports whether every visible line has current highlighting
+// (for tests and benchmarks).
+func (v *CodeView) highlighted() bool {
+	if v.lexer == nil {
+		return true
+	}
+	ver := v.buf.Version()
+	for i := v.top; i < v.lastVisibleLine() && i < len(v.styles); i++ {
+		if !v.styles[i].done || v.styles[i].ver != ver {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveScroll applies a pending scroll request now that the size is
+// known, then keeps top within the text.
+func (v *CodeView) resolveScroll() {
+	if p := v.pending; p != nil {
+		v.pending = nil
+		line := max(0, min(p.line, v.buf.LineCount()-1))
+		if p.center {
+			v.top = max(0, line-v.textH/2)
+			v.topRow = 0
+		} else if line == v.cursor.Line {
+			v.ensureCursorVisible()
+		} else {
+			v.top = max(0, line-min(3, v.textH/4))
+			v.topRow = 0
+		}
+		if line == v.cursor.Line {
+			v.ensureCursorVisible()
+		}
+	}
+	v.clampTop()
+}
+
+func (v *CodeView) clampTop() {
+	if v.top >= v.buf.LineCount() {
+		v.top = v.buf.LineCount() - 1
+		v.topRow = 0
+	}
+	if mt, mr := v.maxTop(); v.top > mt || (v.top == mt && v.topRow > mr) {
+		v.top, v.topRow = mt, mr
+	}
+	v.top = max(0, v.top)
+	if v.topRow < 0 {
+		v.topRow = 0
+	}
+}
+
+// maxTop is the scroll position that shows the last line at the bottom.
+func (v *CodeView) maxTop() (int, int) {
+	if !v.wrap {
+		return max(0, v.buf.LineCount()-v.textH), 0
+	}
+	rows := 0
+	for line := v.buf.LineCount() - 1; line >= 0; line-- {
+		n := len(v.rowStarts(line))
+		if rows+n >= v.textH {
+			return line, rows + n - v.textH
+		}
+		rows += n
+	}
+	return 0, 0
+}
+
+// cursorRow returns the row of the cursor within its line.
+func (v *CodeView) cursorRow() int {
+	starts := v.rowStarts(v.cursor.Line)
+	r := 0
+	for i, s := range starts {
+		if s <= v.cursor.Col {
+			r = i
+		}
+	}
+	return r
+}
+
+// ensureCursorVisible scrolls the least needed to show the cursor.
+func (v *CodeView) ensureCursorVisible() {
+	if v.textH <= 0 {
+		v.pending = &scrollRequest{line: v.cursor.Line}
+		return
+	}
+	if !v.wrap {
+		if v.cursor.Line < v.top {
+			v.top = v.cursor.Line
+		} else if v.cursor.Line >= v.top+v.textH {
+			v.top = v.cursor.Line - v.textH + 1
+		}
+		col := colOf(v.buf.Line(v.cursor.Line), v.cursor.Col, v.tabWidth)
+		margin := min(8, v.textW/4)
+		if col < v.left {
+			v.left = max(0, col-margin)
+		} else if col >= v.left+v.textW {
+			v.left = col - v.textW + 1 + margin
+		}
+		return
+	}
+	v.left = 0
+	cr := v.cursorRow()
+	if v.cursor.Line < v.top || (v.cursor.Line == v.top && cr < v.topRow) {
+		v.top, v.topRow = v.cursor.Line, cr
+		return
+	}
+	// Count rows from the top to the cursor; scroll down if past the bottom.
+	rows := -v.topRow
+	for l := v.top; l < v.cursor.Line; l++ {
+		rows += len(v.rowStarts(l))
+		if rows > v.textH {
+			break
+		}
+	}
+	rows += cr
+	for rows >= v.textH {
+		n := len(v.rowStarts(v.top))
+		if v.topRow+1 < n {
+			v.topRow++
+		} else {
+			v.top++
+			v.topRow = 0
+		}
+		rows--
+	}
+}
+
+// scrollBy moves the view by n rows without moving the cursor.
+func (v *CodeView) scrollBy(n int) {
+	if !v.wrap {
+		v.top += n
+		v.clampTop()
+		return
+	}
+	for ; n > 0; n-- {
+		if v.topRow+1 < len(v.rowStarts(v.top)) {
+			v.topRow++
+		} else if v.top+1 < v.buf.LineCount() {
+			v.top++
+			v.topRow = 0
+		}
+	}
+	for ; n < 0; n++ {
+		if v.topRow > 0 {
+			v.topRow--
+		} else if v.top > 0 {
+			v.top--
+			v.topRow = len(v.rowStarts(v.top)) - 1
+		}
+	}
+	v.clampTop()
+}
+
+// posAt maps a screen cell to a buffer position.
+func (v *CodeView) posAt(sx, sy int) Pos {
+	x, y, _, _ := v.GetInnerRect()
+	gw := v.gutterWidth()
+	col := max(0, sx-x-gw)
+	rowsDown := sy - y
+	line, row := v.top, v.topRow
+	for rowsDown > 0 && line < v.buf.LineCount() {
+		if row+1 < len(v.rowStarts(line)) {
+			row++
+		} else {
+			line++
+			row = 0
+		}
+		rowsDown--
+	}
+	if line >= v.buf.LineCount() {
+		return v.buf.End()
+	}
+	text := v.buf.Line(line)
+	if v.wrap {
+		starts := v.rowStarts(line)
+		base := colOf(text, starts[row], v.tabWidth)
+		off := offAt(text, base+col, v.tabWidth)
+		if row+1 < len(starts) && off >= starts[row+1] {
+			off = prevCluster(text, starts[row+1])
+		}
+		return Pos{line, off}
+	}
+	return Pos{line, offAt(text, v.left+col, v.tabWidth)}
+}
+
+// InputHandler handles keys bound in the editor key table and typed text.
+func (v *CodeView) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
+		v.HandleKey(ev)
+	})
+}
+
+// PasteHandler inserts pasted text as one undo step.
+func (v *CodeView) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return v.WrapPasteHandler(func(text string, _ func(p tview.Primitive)) {
+		v.insertText(text, "")
+	})
+}
+
+// MouseHandler places the cursor, selects by dragging or double-click, and scrolls.
+func (v *CodeView) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return v.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !v.InRect(mx, my) && !v.dragging {
+			return false, nil
+		}
+		switch action {
+		case tview.MouseLeftDown:
+			setFocus(v)
+			p := v.posAt(mx, my)
+			if ev.Modifiers()&tcell.ModShift != 0 {
+				if !v.selected {
+					v.anchor = v.cursor
+				}
+				v.cursor, v.selected = p, true
+			} else {
+				v.cursor, v.anchor, v.selected = p, p, false
+			}
+			v.wantCol = -1
+			v.buf.hist.seal()
+			v.dragging = true
+			return true, v
+		case tview.MouseMove:
+			if v.dragging {
+				v.cursor = v.posAt(mx, my)
+				v.selected = v.cursor != v.anchor
+				v.ensureCursorVisible()
+				return true, v
+			}
+		case tview.MouseLeftUp:
+			v.dragging = false
+			return true, nil
+		case tview.MouseLeftDoubleClick:
+			p := v.posAt(mx, my)
+			s, e := wordAt(v.buf.Line(p.Line), p.Col)
+			v.Select(Pos{p.Line, s}, Pos{p.Line, e})
+			v.pending = nil
+			return true, nil
+		case tview.MouseScrollUp:
+			v.scrollBy(-3)
+			return true, nil
+		case tview.MouseScrollDown:
+			v.scrollBy(3)
+			return true, nil
+		case tview.MouseScrollLeft:
+			v.left = max(0, v.left-4)
+			return true, nil
+		case tview.MouseScrollRight:
+			if !v.wrap {
+				v.left += 4
+			}
+			return true, nil
+		}
+		return false, nil
+	})
+}
+
+// HandleKey runs the action bound to ev, or types its rune; it reports
+// whether the key was used.
+func (v *CodeView) HandleKey(ev *tcell.EventKey) bool {
+	if action := v.keys.Action(ev); action != "" {
+		return v.Do(action)
+	}
+	if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
+		r := ev.Rune()
+		kind := "type"
+		if unicode.IsSpace(r) {
+			kind = "type-space"
+		}
+		v.insertText(string(r), kind)
+		return true
+	}
+	return false
+}
+
+// Do runs a named editor action ("editor.left", "editor.copy"…) and
+// reports whether the view knows it.
+func (v *CodeView) Do(action string) bool {
+	name, extend := strings.CutPrefix(action, "editor.select")
+	if extend {
+		if name == "All" {
+			v.anchor, v.cursor, v.selected = Pos{}, v.buf.End(), true
+			return true
+		}
+		name = strings.ToLower(name[:1]) + name[1:]
+	} else {
+		name = strings.TrimPrefix(action, "editor.")
+	}
+	if v.move(name, extend) {
+		return true
+	}
+	switch name {
+	case "backspace":
+		v.deleteBack(false)
+	case "deleteWordLeft":
+		v.deleteBack(true)
+	case "delete":
+		v.deleteForward(false)
+	case "deleteWordRight":
+		v.deleteForward(true)
+	case "newline":
+		v.newline()
+	case "indent":
+		v.indentLines(false)
+	case "outdent":
+		v.indentLines(true)
+	case "deleteLine":
+		v.deleteLine()
+	case "undo":
+		v.undo()
+	case "redo":
+		v.redo()
+	case "copy":
+		v.copySelection(false)
+	case "cut":
+		v.copySelection(true)
+	case "paste":
+		if v.clip.text != "" {
+			v.insertText(v.clip.text, "")
+		}
+	case "wrap":
+		v.SetWrap(!v.wrap)
+	default:
+		return false
+	}
+	return true
+}
+
+// move handles the cursor motions; extend keeps the anchor (shift).
+func (v *CodeView) move(name string, extend bool) bool {
+	from, to, has := v.Selection()
+	p := v.cursor
+	keepCol := false
+	text := v.buf.Line(p.Line)
+	switch name {
+	case "left":
+		if has && !extend {
+			p = from
+		} else if p.Col > 0 {
+			p.Col = prevCluster(text, p.Col)
+		} else if p.Line > 0 {
+			p = Pos{p.Line - 1, len(v.buf.Line(p.Line - 1))}
+		}
+	case "right":
+		if has && !extend {
+			p = to
+		} else if p.Col < len(text) {
+			p.Col = nextCluster(text, p.Col)
+		} else if p.Line+1 < v.buf.LineCount() {
+			p = Pos{p.Line + 1, 0}
+		}
+	case "wordLeft":
+		if p.Col == 0 && p.Line > 0 {
+			p = Pos{p.Line - 1, len(v.buf.Line(p.Line - 1))}
+		} else {
+			p.Col = wordLeft(text, p.Col)
+		}
+	case "wordRight":
+		if p.Col == len(text) && p.Line+1 < v.buf.LineCount() {
+			p = Pos{p.Line + 1, 0}
+		} else {
+			p.Col = wordRight(text, p.Col)
+		}
+	case "up", "down", "pageUp", "pageDown":
+		keepCol = true
+		n := 1
+		if name == "pageUp" || name == "pageDown" {
+			n = max(1, v.textH-1)
+		}
+		if name == "up" || name == "pageUp" {
+			n = -n
+		}
+		p = v.verticalMove(n)
+		if name == "pageUp" || name == "pageDown" {
+			v.scrollBy(n)
+		}
+	case "home":
+		// Smart home: to the indentation first, then to column 0.
+		ind := len(indentOf(text))
+		if p.Col != ind {
+			p.Col = ind
+		} else {
+			p.Col = 0
+		}
+	case "end":
+		p.Col = len(text)
+	case "docStart":
+		p = Pos{}
+	case "docEnd":
+		p = v.buf.End()
+	default:
+		return false
+	}
+	if extend {
+		if !v.selected {
+			v.anchor = v.cursor
+		}
+		v.selected = true
+	} else {
+		v.selected = false
+	}
+	v.cursor = p
+	if !keepCol {
+		v.wantCol = -1
+	}
+	v.buf.hist.seal()
+	v.ensureCursorVisible()
+	return true
+}
+
+// verticalMove returns the position n screen rows away from the cursor,
+// at the remembered column.
+func (v *CodeView) verticalMove(n int) Pos {
+	text := v.buf.Line(v.cursor.Line)
+	if v.wantCol < 0 {
+		v.wantCol = colOf(text, v.cursor.Col, v.tabWidth)
+		if v.wrap {
+			starts := v.rowStarts(v.cursor.Line)
+			v.wantCol -= colOf(text, starts[v.cursorRow()], v.tabWidth)
+		}
+	}
+	if !v.wrap {
+		line := max(0, min(v.buf.LineCount()-1, v.cursor.Line+n))
+		if line == v.cursor.Line {
+			if n < 0 {
+				return Pos{line, 0}
+			}
+			return Pos{line, len(text)}
+		}
+		return Pos{line, offAt(v.buf.Line(line), v.wantCol, v.tabWidth)}
+	}
+	line, row := v.cursor.Line, v.cursorRow()
+	for ; n > 0; n-- {
+		if row+1 < len(v.rowStarts(line)) {
+			row++
+		} else if line+1 < v.buf.LineCount() {
+			line++
+			row = 0
+		}
+	}
+	for ; n < 0; n++ {
+		if row > 0 {
+			row--
+		} else if line > 0 {
+			line--
+			row = len(v.rowStarts(line)) - 1
+		}
+	}
+	lt := v.buf.Line(line)
+	starts := v.rowStarts(line)
+	off := offAt(lt, colOf(lt, starts[row], v.tabWidth)+v.wantCol, v.tabWidth)
+	if row+1 < len(starts) && off >= starts[row+1] {
+		off = prevCluster(lt, starts[row+1])
+	}
+	return Pos{line, off}
+}
+
+// editable says whether the text may change, telling the user when not.
+func (v *CodeView) editable() bool {
+	if v.readOnly {
+		if v.notice != nil {
+			v.notice("this view is read-only")
+		}
+		return false
+	}
+	return true
+}
+
+// edit runs fn as one undo step that starts at the cursor.
+func (v *CodeView) edit(merge string, fn func() Pos) {
+	v.buf.BeginStep(v.cursor, merge)
+	p := fn()
+	v.cursor = p
+	v.selected = false
+	v.wantCol = -1
+	v.buf.EndStep(p)
+	v.ensureCursorVisible()
+	if v.changed != nil {
+		v.changed()
+	}
+}
+
+// insertText replaces the selection (or inserts at the cursor) with text.
+func (v *CodeView) insertText(text, merge string) {
+	if !v.editable() {
+		return
+	}
+	from, to, has := v.Selection()
+	if has {
+		merge = ""
+	}
+	v.edit(merge, func() Pos { return v.buf.Replace(from, to, text) })
+}
+
+func (v *CodeView) newline() {
+	if !v.editable() {
+		return
+	}
+	from, to, _ := v.Selection()
+	ind := indentOf(v.buf.Line(from.Line))
+	if len(ind) > from.Col {
+		ind = ind[:from.Col]
+	}
+	v.edit("", func() Pos { return v.buf.Replace(from, to, "\n"+ind) })
+}
+
+func (v *CodeView) deleteBack(word bool) {
+	if !v.editable() {
+		return
+	}
+	from, to, has := v.Selection()
+	if !has {
+		to = v.cursor
+		text := v.buf.Line(to.Line)
+		switch {
+		case to.Col == 0 && to.Line == 0:
+			return
+		case to.Col == 0:
+			from = Pos{to.Line - 1, len(v.buf.Line(to.Line - 1))}
+		case word:
+			from = Pos{to.Line, wordLeft(text, to.Col)}
+		default:
+			from = Pos{to.Line, prevCluster(text, to.Col)}
+		}
+	}
+	merge := "delete"
+	if has || word {
+		merge = ""
+	}
+	v.edit(merge, func() Pos { v.buf.Delete(from, to); return from })
+}
+
+func (v *CodeView) deleteForward(word bool) {
+	if !v.editable() {
+		return
+	}
+	from, to, has := v.Selection()
+	if !has {
+		text := v.buf.Line(from.Line)
+		switch {
+		case from.Col == len(text) && from.Line+1 >= v.buf.LineCount():
+			return
+		case from.Col == len(text):
+			to = Pos{from.Line + 1, 0}
+		case word:
+			to = Pos{from.Line, wordRight(text, from.Col)}
+		default:
+			to = Pos{from.Line, nextCluster(text, from.Col)}
+		}
+	}
+	merge := "delete-forward"
+	if has || word {
+		merge = ""
+	}
+	v.edit(merge, func() Pos { v.buf.Delete(from, to); return from })
+}
+
+func (v *CodeView) deleteLine() {
+	if !v.editable() {
+		return
+	}
+	from, to, _ := v.Selection()
+	first, last := from.Line, to.Line
+	var a, b Pos
+	switch {
+	case last+1 < v.buf.LineCount():
+		a, b = Pos{first, 0}, Pos{last + 1, 0}
+	case first > 0:
+		a, b = Pos{first - 1, len(v.buf.Line(first - 1))}, Pos{last, len(v.buf.Line(last))}
+	default:
+		a, b = Pos{first, 0}, Pos{last, len(v.buf.Line(last))}
+	}
+	v.edit("", func() Pos {
+		v.buf.Delete(a, b)
+		return v.buf.Clamp(Pos{a.Line, 0})
+	})
+}
+
+// indentLines indents (or outdents) the selected lines; Tab without a
+// multi-line selection inserts one indent at the cursor.
+func (v *CodeView) indentLines(out bool) {
+	if !v.editable() {
+		return
+	}
+	from, to, has := v.Selection()
+	if !out && (!has || from.Line == to.Line) {
+		unit := v.indent
+		if unit != "\t" {
+			col := colOf(v.buf.Line(from.Line), from.Col, v.tabWidth)
+			unit = strings.Repeat(" ", len(v.indent)-col%len(v.indent))
+		}
+		v.insertText(unit, "")
+		return
+	}
+	last := to.Line
+	if has && to.Col == 0 && to.Line > from.Line {
+		last-- // a selection ending at column 0 does not take that line
+	}
+	anchor, cursor, sel := v.anchor, v.cursor, v.selected
+	shift := func(p Pos, line int, delta int) Pos {
+		if p.Line == line && p.Col > 0 {
+			p.Col = max(0, p.Col+delta)
+		}
+		return p
+	}
+	v.buf.BeginStep(v.cursor, "")
+	for l := from.Line; l <= last; l++ {
+		text := v.buf.Line(l)
+		if out {
+			n := 0
+			switch {
+			case strings.HasPrefix(text, "\t"):
+				n = 1
+			default:
+				for n < len(text) && n < max(1, len(v.indent)) && text[n] == ' ' {
+					n++
+				}
+			}
+			if n > 0 {
+				v.buf.Delete(Pos{l, 0}, Pos{l, n})
+				anchor, cursor = shift(anchor, l, -n), shift(cursor, l, -n)
+			}
+		} else if text != "" {
+			v.buf.Insert(Pos{l, 0}, v.indent)
+			anchor, cursor = shift(anchor, l, len(v.indent)), shift(cursor, l, len(v.indent))
+		}
+	}
+	v.anchor, v.cursor, v.selected = v.buf.Clamp(anchor), v.buf.Clamp(cursor), sel
+	v.buf.EndStep(v.cursor)
+	if v.changed != nil {
+		v.changed()
+	}
+}
+
+func (v *CodeView) undo() {
+	if !v.editable() {
+		return
+	}
+	if p, ok := v.buf.Undo(); ok {
+		v.cursor, v.selected, v.wantCol = v.buf.Clamp(p), false, -1
+		v.ensureCursorVisible()
+		if v.changed != nil {
+			v.changed()
+		}
+	}
+}
+
+func (v *CodeView) redo() {
+	if !v.editable() {
+		return
+	}
+	if p, ok := v.buf.Redo(); ok {
+		v.cursor, v.selected, v.wantCol = v.buf.Clamp(p), false, -1
+		v.ensureCursorVisible()
+		if v.changed != nil {
+			v.changed()
+		}
+	}
+}
+
+// copySelection copies the selection, or the whole line without one (as
+// most editors do), and with cut removes it.
+func (v *CodeView) copySelection(cut bool) {
+	from, to, has := v.Selection()
+	if !has {
+		from = Pos{v.cursor.Line, 0}
+		if v.cursor.Line+1 < v.buf.LineCount() {
+			to = Pos{v.cursor.Line + 1, 0}
+		} else {
+			to = Pos{v.cursor.Line, len(v.buf.Line(v.cursor.Line))}
+		}
+	}
+	text := v.buf.Text(from, to)
+	if !has && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	v.clip.set(text)
+	if cut && v.editable() {
+		v.edit("", func() Pos { v.buf.Delete(from, to); return from })
+	}
+}
+
+// detectIndent picks what Tab inserts: a tab when the file indents with
+// tabs, else the smallest space indent it uses (4 when it has none).
+func detectIndent(b *Buffer) string {
+	tabs, spaces, unit := 0, 0, 0
+	for i := 0; i < b.LineCount() && i < 2000; i++ {
+		l := b.Line(i)
+		switch {
+		case strings.HasPrefix(l, "\t"):
+			tabs++
+		case strings.HasPrefix(l, " "):
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if n == len(l) {
+				continue
+			}
+			spaces++
+			if n >= 2 && (unit == 0 || n < unit) {
+				unit = n
+			}
+		}
+	}
+	if tabs > spaces {
+		return "\t"
+	}
+	if unit < 2 || unit > 8 {
+		unit = 4
+	}
+	return strings.Repeat(" ", unit)
+}
+
+// findAll returns the byte ranges of q in s (smart case: case-insensitive
+// unless q has an upper-case letter).
+func findAll(s, q string) [][2]int {
+	var out [][2]int
+	for from := 0; from <= len(s); {
+		i := indexSmart(s[from:], q)
+		if i < 0 {
+			break
+		}
+		out = append(out, [2]int{from + i, from + i + len(q)})
+		from += i + max(1, len(q))
+	}
+	return out
+}
+
+// indexSmart finds q in s, ignoring case unless q has upper case.
+func indexSmart(s, q string) int {
+	if q == "" {
+		return -1
+	}
+	if strings.IndexFunc(q, unicode.IsUpper) >= 0 {
+		return strings.Index(s, q)
+	}
+	r, _ := utf8.DecodeRuneInString(q)
+	up := unicode.ToUpper(r)
+	for i := 0; i+len(q) <= len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if (c == r || c == up) && strings.EqualFold(s[i:i+len(q)], q) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// lastIndexSmart finds the last q in s.
+func lastIndexSmart(s, q string) int {
+	last := -1
+	for from := 0; from <= len(s); {
+		i := indexSmart(s[from:], q)
+		if i < 0 {
+			break
+		}
+		last = from + i
+		from += i + 1
+	}
+	return last
+}
