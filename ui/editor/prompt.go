@@ -17,8 +17,10 @@ type prompt struct {
 	choices []choice
 	msg     string
 	msgErr  bool
-	// escLabel says what Esc does in a choice ("cancel" when empty).
-	escLabel string
+	// escLabel says what Esc does in a choice ("cancel" when empty);
+	// escHidden leaves it out when a choice already says it.
+	escLabel  string
+	escHidden bool
 
 	change func(p *prompt)   // input changed
 	submit func(p *prompt)   // Enter
@@ -109,7 +111,16 @@ func (p *prompt) paste(text string) {
 	p.changed()
 }
 
-// draw puts the prompt on row y; it returns the cursor column, or -1.
+// rows is how many status rows the prompt takes: a choice puts its
+// question above the keys, so neither is cut short.
+func (p *prompt) rows() int {
+	if p.text {
+		return 1
+	}
+	return 2
+}
+
+// draw puts the prompt on the rows from y; it returns the cursor column, or -1.
 func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent, dim, errColor tcell.Color) int {
 	col := x
 	put := func(s string, st tcell.Style) {
@@ -122,9 +133,9 @@ func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent
 			col += n
 		}
 	}
-	put(p.label, base.Foreground(accent).Bold(true))
 	cursor := -1
 	if p.text {
+		put(p.label, base.Foreground(accent).Bold(true))
 		put(" ", base)
 		// Show the end of a long input.
 		in := p.input
@@ -136,17 +147,24 @@ func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent
 		cursor = col
 		put(" ", base)
 	} else {
-		for _, c := range p.choices {
-			put("  ", base)
+		put(p.label, base.Foreground(accent).Bold(true))
+		y++
+		col = x
+		for i, c := range p.choices {
+			if i > 0 {
+				put("  ", base)
+			}
 			put("["+string(c.key)+"]", base.Foreground(accent).Bold(true))
 			put(" "+c.label, base)
 		}
-		put("  ", base)
-		put("[Esc]", base.Foreground(accent).Bold(true))
-		if p.escLabel != "" {
-			put(" "+p.escLabel, base)
-		} else {
-			put(" cancel", base)
+		if !p.escHidden {
+			put("  ", base)
+			put("[Esc]", base.Foreground(accent).Bold(true))
+			if p.escLabel != "" {
+				put(" "+p.escLabel, base)
+			} else {
+				put(" cancel", base)
+			}
 		}
 	}
 	if p.msg != "" {

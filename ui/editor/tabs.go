@@ -385,7 +385,7 @@ func (t *Tabs) replaceContent(tb *tab, l loaded) {
 	}
 	if l.truncated {
 		tb.readOnly = true
-		tb.notice = fmt.Sprintf("read-only: the file is %s; showing its first %s", humanSize(l.size), humanSize(int64(len(l.data))))
+		tb.notice = fmt.Sprintf("read-only: a %s file, first %s shown", humanSize(l.size), humanSize(int64(len(l.data))))
 	}
 	v.readOnly = tb.readOnly
 	t.hookView(tb, v)
@@ -493,7 +493,7 @@ func (t *Tabs) closeTab(tb *tab, force bool) {
 	if !force && tb.path != "" && tb.buf.Modified() {
 		name := t.rel(tb.path)
 		tb.prompt = &prompt{
-			label: name + " has unsaved changes:",
+			label: name + " has unsaved changes. Close it?",
 			choices: []choice{
 				{key: 's', label: "save and close", do: func() {
 					t.save(tb, func() { t.closeTab(tb, true) })
@@ -608,15 +608,15 @@ func (t *Tabs) save(tb *tab, then func()) {
 		var ask func()
 		ask = func() {
 			tb.prompt = &prompt{
-				label: name + " changed on disk since you opened it:",
+				label: name + " changed on disk since you opened it. Save over it?",
 				choices: []choice{
-					{key: 'o', label: "overwrite it with yours", do: func() {
+					{key: 'o', label: "overwrite", do: func() {
 						tb.diff = nil
 						if t.write(tb) == nil && then != nil {
 							then()
 						}
 					}},
-					{key: 'r', label: "reload it (drop yours)", do: func() {
+					{key: 'r', label: "reload (lose yours)", do: func() {
 						tb.diff = nil
 						t.reload(tb, data, st)
 					}},
@@ -704,13 +704,13 @@ func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
 	var ask func()
 	ask = func() {
 		tb.prompt = &prompt{
-			label: name + " changed on disk and you have unsaved changes:",
+			label: name + " changed on disk, and you have unsaved changes in it.",
 			choices: []choice{
-				{key: 'r', label: "reload (drop yours)", do: func() {
+				{key: 'r', label: "reload (lose yours)", do: func() {
 					tb.diff = nil
 					t.reload(tb, data, st)
 				}},
-				{key: 'k', label: "keep mine", do: func() {
+				{key: 'k', label: "keep mine (also Esc)", do: func() {
 					tb.diff = nil
 					tb.disk = st // saving now overwrites, as chosen
 				}},
@@ -719,7 +719,7 @@ func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
 					ask()
 				}},
 			},
-			escLabel: "keep mine",
+			escHidden: true,
 			cancel: func() {
 				tb.diff = nil
 				tb.disk = st
@@ -1108,10 +1108,14 @@ func (t *Tabs) Draw(screen tcell.Screen) {
 		return
 	}
 	t.drawStrip(screen, x, y, w)
+	status := 1
+	if tb.prompt != nil && h > 4 {
+		status = tb.prompt.rows()
+	}
 	v := tb.shown()
-	v.SetRect(x, y+1, w, h-2)
+	v.SetRect(x, y+1, w, h-1-status)
 	v.Draw(screen)
-	t.drawStatus(screen, x, y+h-1, w, tb)
+	t.drawStatus(screen, x, y+h-status, w, status, tb)
 	if t.finder != nil {
 		t.drawFinder(screen, x, y+1, w, h-1)
 	}
@@ -1194,10 +1198,12 @@ func putWidth(s string) int {
 }
 
 // drawStatus draws the prompt, or a message and the cursor position.
-func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w int, tb *tab) {
+func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 	st := t.base.Background(t.th.CursorLine)
-	for i := 0; i < w; i++ {
-		screen.SetContent(x+i, y, ' ', nil, st)
+	for r := 0; r < rows; r++ {
+		for i := 0; i < w; i++ {
+			screen.SetContent(x+i, y+r, ' ', nil, st)
+		}
 	}
 	if tb.prompt != nil {
 		c := tb.prompt.draw(screen, x+1, y, w-2, st, t.th.Accent, t.th.Dim, t.th.Error)
@@ -1232,13 +1238,6 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w int, tb *tab) {
 			right = append(right, "wrap")
 		}
 	}
-	rs := strings.Join(right, "  ")
-	rw := putWidth(rs)
-	if rw < w-2 {
-		putString(screen, x+w-1-rw, y, rw, rs, st.Foreground(t.th.Dim))
-	} else {
-		rw = 0
-	}
 	// Left: a message, else what is shown.
 	left, fg := "", t.th.Foreground
 	switch {
@@ -1264,6 +1263,14 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w int, tb *tab) {
 			left += " — agent edit " + diffSummary(tb.agentEdit.before, tb.agentEdit.after) + ", " +
 				keymap.Display(firstKey(t.keys, "editor.diff")) + ": diff"
 		}
+	}
+	// The message wins the room; the position shows when it fits beside it.
+	rs := strings.Join(right, "  ")
+	lw, rw := putWidth(left), putWidth(rs)
+	if lw+rw+4 > w {
+		rw = 0
+	} else {
+		putString(screen, x+w-1-rw, y, rw, rs, st.Foreground(t.th.Dim))
 	}
 	putString(screen, x+1, y, w-rw-3, left, st.Foreground(fg))
 }

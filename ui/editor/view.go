@@ -1185,21 +1185,31 @@ func (v *CodeView) redo() {
 // most editors do), and with cut removes it.
 func (v *CodeView) copySelection(cut bool) {
 	from, to, has := v.Selection()
+	delFrom, delTo := from, to
 	if !has {
-		from = Pos{v.cursor.Line, 0}
-		if v.cursor.Line+1 < v.buf.LineCount() {
-			to = Pos{v.cursor.Line + 1, 0}
-		} else {
-			to = Pos{v.cursor.Line, len(v.buf.Line(v.cursor.Line))}
+		l := v.cursor.Line
+		from, to = Pos{l, 0}, Pos{l, len(v.buf.Line(l))}
+		delFrom, delTo = from, to
+		switch {
+		case l+1 < v.buf.LineCount():
+			delTo = Pos{l + 1, 0}
+		case l > 0:
+			delFrom = Pos{l - 1, len(v.buf.Line(l - 1))}
 		}
 	}
 	text := v.buf.Text(from, to)
-	if !has && !strings.HasSuffix(text, "\n") {
+	if !has {
 		text += "\n"
 	}
 	v.clip.set(text)
 	if cut && v.editable() {
-		v.edit("", func() Pos { v.buf.Delete(from, to); return from })
+		v.edit("", func() Pos {
+			v.buf.Delete(delFrom, delTo)
+			if has {
+				return delFrom
+			}
+			return v.buf.Clamp(Pos{min(from.Line, v.buf.LineCount()-1), 0})
+		})
 	}
 }
 
