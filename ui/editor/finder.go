@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/tools"
 )
 
 // FileLister lists a project's files for the finder: fn gets each file's
@@ -19,43 +21,22 @@ import (
 // stop when ctx is done.
 type FileLister func(ctx context.Context, root string, fn func(rel string) error) error
 
-// walkFiles is the finder's built-in lister: every file under root, skipping
-// the .git directory and directories that a top-level .gitignore names
-// plainly ("node_modules/", "/bin"). WithFileLister replaces it with the
-// full ignore-aware walk.
-func walkFiles(ctx context.Context, root string, fn func(rel string) error) error {
-	skip := map[string]bool{".git": true}
-	if data, err := os.ReadFile(filepath.Join(root, ".gitignore")); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			l = strings.TrimSpace(l)
-			if l == "" || strings.ContainsAny(l, "#!*?[") {
-				continue
+// projectFiles is the finder's lister: the project's files as the agent's
+// tools see them (tools.WalkFiles: .gitignore, .ignore and .git/info/exclude
+// honoured, .git skipped), plus symlinks that lead to files.
+func projectFiles(ctx context.Context, root string, fn func(rel string) error) error {
+	return tools.WalkFiles(ctx, root, "", func(rel string, d fs.DirEntry) error {
+		switch {
+		case d.IsDir():
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			if fi, err := os.Stat(filepath.Join(root, rel)); err != nil || !fi.Mode().IsRegular() {
+				return nil
 			}
-			skip[strings.Trim(l, "/")] = true
-		}
-	}
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable parts are left out
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if rel == "." {
+		case !d.Type().IsRegular():
 			return nil
 		}
-		if skip[rel] || skip[d.Name()] && d.IsDir() {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			return fn(rel)
-		}
-		return nil
+		return fn(filepath.ToSlash(rel))
 	})
 }
 

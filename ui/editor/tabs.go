@@ -127,7 +127,7 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		base:     tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
 		maxSize:  DefaultMaxFileSize,
 		tabWidth: 4,
-		lister:   walkFiles,
+		lister:   projectFiles,
 		box:      &mailbox{},
 		clip:     &clipboard{},
 		dirty:    map[string]bool{},
