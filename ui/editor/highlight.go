@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -73,6 +74,7 @@ type hlJob struct {
 	version uint64
 	start   int
 	lines   []string
+	delay   time.Duration // wait this long first; a newer job replaces it
 	done    func(job *hlJob, spans [][]span)
 }
 
@@ -130,8 +132,16 @@ func (h *highlighter) work() {
 			return
 		}
 		owner := h.order[0]
-		h.order = h.order[1:]
 		job := h.pending[owner]
+		if job.delay > 0 {
+			// Let the job settle; if a newer one for the same view comes
+			// meanwhile, that one is taken instead.
+			job.delay = 0
+			h.mu.Unlock()
+			time.Sleep(editSettle)
+			continue
+		}
+		h.order = h.order[1:]
 		delete(h.pending, owner)
 		h.mu.Unlock()
 		job.done(job, h.lex(job))

@@ -582,6 +582,9 @@ func (t *Tabs) retitle() {
 	}
 }
 
+// Flash shows a message on the editor's status line until the next key.
+func (t *Tabs) Flash(msg string, isErr bool) { t.flash(msg, isErr) }
+
 // flash shows a message on the current tab's status line until the next key.
 func (t *Tabs) flash(msg string, isErr bool) {
 	tb := t.current()
@@ -1091,7 +1094,7 @@ func (t *Tabs) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 // applying what background work has finished.
 func (t *Tabs) Draw(screen tcell.Screen) {
 	t.box.drain()
-	t.DrawForSubclass(screen, t)
+	drawFrame(screen, t.Box, t)
 	t.clip.screen = screen
 	x, y, w, h := t.GetInnerRect()
 	if w <= 0 || h <= 0 {
@@ -1128,7 +1131,7 @@ func (t *Tabs) drawStrip(screen tcell.Screen, x, y, w int) {
 	bg := t.th.CursorLine
 	strip := t.base.Background(bg)
 	for i := 0; i < w; i++ {
-		screen.SetContent(x+i, y, ' ', nil, strip)
+		screen.Put(x+i, y, " ", strip)
 	}
 	labels := make([]string, len(t.tabs))
 	widths := make([]int, len(t.tabs))
@@ -1202,7 +1205,7 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 	st := t.base.Background(t.th.CursorLine)
 	for r := 0; r < rows; r++ {
 		for i := 0; i < w; i++ {
-			screen.SetContent(x+i, y+r, ' ', nil, st)
+			screen.Put(x+i, y+r, " ", st)
 		}
 	}
 	if tb.prompt != nil {

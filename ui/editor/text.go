@@ -24,14 +24,20 @@ type cell struct {
 func cells(line string, tabWidth int, fn func(c cell) bool) {
 	col, off := 0, 0
 	state := -1
-	rest := line
-	for rest != "" {
-		var cluster string
-		var boundaries int
-		cluster, rest, boundaries, state = uniseg.StepString(rest, state)
-		c := cell{off: off, end: off + len(cluster), col: col, text: cluster}
-		c.width = boundaries >> uniseg.ShiftWidth
-		r, size := utf8.DecodeRuneInString(cluster)
+	for off < len(line) {
+		var c cell
+		if b := line[off]; b < 0x80 && (off+1 == len(line) || line[off+1] < 0x80) && b != '\r' {
+			// ASCII followed by ASCII is a cluster of one cell (only CR LF
+			// joins): most code never needs the Unicode tables.
+			c = cell{off: off, end: off + 1, col: col, width: 1, text: line[off : off+1]}
+			state = -1
+		} else {
+			var cluster string
+			var width int
+			cluster, _, width, state = uniseg.FirstGraphemeClusterInString(line[off:], state)
+			c = cell{off: off, end: off + len(cluster), col: col, width: width, text: cluster}
+		}
+		r, size := utf8.DecodeRuneInString(c.text)
 		switch {
 		case r == '\t':
 			c.width = tabWidth - col%tabWidth

@@ -3,6 +3,7 @@ package editor
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -42,6 +43,9 @@ func (c *clipboard) set(text string) {
 // hlMargin is how many lines around the visible ones are highlighted with
 // them: enough context for the lexer and for a short scroll.
 const hlMargin = 60
+
+// editSettle is how long highlighting waits after an edit for more keys.
+const editSettle = 15 * time.Millisecond
 
 // CodeView is a tview primitive that shows and edits one Buffer: a gutter
 // with line numbers and change marks, the cursor and selection, vertical
@@ -83,6 +87,7 @@ type CodeView struct {
 	reqValid  bool
 
 	findText string // matches are tinted while a find is open
+	oneRow   [1]int // rowStarts of a line without wrap, without allocating
 
 	clip *clipboard
 	// notice shows a one-line message (a refused edit in a read-only view).
@@ -282,7 +287,7 @@ func (v *CodeView) gutterWidth() int {
 // rowStarts returns where each screen row of line starts (one row without wrap).
 func (v *CodeView) rowStarts(line int) []int {
 	if !v.wrap {
-		return []int{0}
+		return v.oneRow[:]
 	}
 	return wrapRows(v.buf.Line(line), v.textW, v.tabWidth)
 }
@@ -292,7 +297,7 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 	if v.ownBox {
 		v.box.drain()
 	}
-	v.DrawForSubclass(screen, v)
+	drawFrame(screen, v.Box, v)
 	v.clip.screen = screen
 	x, y, w, h := v.GetInnerRect()
 	if w <= 0 || h <= 0 {
@@ -304,7 +309,9 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 	}
 	v.textW, v.textH = w-gw, h
 	v.resolveScroll()
-	v.requestHighlight()
+	// Highlighting is asked for after the frame is drawn, so the lexer
+	// does not compete with the frame it would not make faster.
+	defer v.requestHighlight()
 
 	focused := v.focused != nil && v.focused() || v.focused == nil && v.HasFocus()
 	selFrom, selTo, hasSel := v.Selection()
@@ -314,7 +321,7 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 	for sy := 0; sy < h; sy++ {
 		if line >= v.buf.LineCount() {
 			for sx := 0; sx < w; sx++ {
-				screen.SetContent(x+sx, y+sy, ' ', nil, v.base)
+				screen.Put(x+sx, y+sy, " ", v.base)
 			}
 			continue
 		}
@@ -338,32 +345,36 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 		} else if line == v.cursor.Line && focused && !hasSel && v.th.CursorLine != 0 {
 			lineBg = v.th.CursorLine
 		}
-		// Gutter: mark, number (or label) on the first row of a line.
+		// Gutter: mark, number (or label) on the first row of a line. Every
+		// cell is put once: a frame is as cheap as the cells it has.
 		if gw > 0 {
 			gs := dim.Background(lineBg)
 			if line == v.cursor.Line {
 				gs = v.base.Background(lineBg)
 			}
-			for sx := 0; sx < gw; sx++ {
-				screen.SetContent(x+sx, y+sy, ' ', nil, gs)
-			}
+			num := ""
 			if row == 0 {
-				if d.mark != 0 {
-					screen.SetContent(x, y+sy, d.mark, nil, gs.Foreground(d.markColor).Bold(true))
-				}
-				num := strconv.Itoa(line + 1)
+				num = strconv.Itoa(line + 1)
 				if d.hasLabel {
 					num = d.label
 				}
-				screen.PutStrStyled(x+gw-1-len(num), y+sy, num, gs)
+			}
+			numAt := gw - 1 - len(num)
+			for sx := 0; sx < gw; sx++ {
+				switch {
+				case sx == 0 && row == 0 && d.mark != 0:
+					screen.Put(x, y+sy, string(d.mark), gs.Foreground(d.markColor).Bold(true))
+				case sx >= numAt && sx < gw-1:
+					screen.Put(x+sx, y+sy, num[sx-numAt:sx-numAt+1], gs)
+				default:
+					screen.Put(x+sx, y+sy, " ", gs)
+				}
 			}
 		}
 		// Text.
 		tx := x + gw
 		lineStyle := v.base.Background(lineBg)
-		for sx := 0; sx < v.textW; sx++ {
-			screen.SetContent(tx+sx, y+sy, ' ', nil, lineStyle)
-		}
+		drawn := 0 // columns of the row put so far
 		var spans []span
 		if line < len(v.styles) {
 			spans = v.styles[line].spans
@@ -414,25 +425,28 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 			if hasSel && !(Pos{line, c.off}).Less(selFrom) && (Pos{line, c.off}).Less(selTo) {
 				st = st.Background(v.th.Selection)
 			}
+			for ; drawn < sx; drawn++ {
+				screen.Put(tx+drawn, y+sy, " ", lineStyle) // behind a wide character cut by the left edge
+			}
 			if c.text == "" || sx+c.width > v.textW {
-				// A tab, or a wide character cut by the edge: blanks.
-				for i := 0; i < c.width && sx+i < v.textW; i++ {
-					screen.SetContent(tx+sx+i, y+sy, ' ', nil, st)
+				// A tab, or a wide character cut by the right edge: blanks.
+				for ; drawn < sx+c.width && drawn < v.textW; drawn++ {
+					screen.Put(tx+drawn, y+sy, " ", st)
 				}
 				return true
 			}
 			screen.Put(tx+sx, y+sy, c.text, st)
+			drawn = sx + c.width
 			return true
 		})
 		// A selected line break shows as one selected cell after the text.
-		if hasSel && row == len(starts)-1 && line >= selFrom.Line && line < selTo.Line {
-			ex := widthOf(text, v.tabWidth) - max(originCol, 0)
-			if v.wrap {
-				ex = widthOf(text, v.tabWidth) - colOf(text, from, v.tabWidth)
-			}
-			if ex >= 0 && ex < v.textW {
-				screen.SetContent(tx+ex, y+sy, ' ', nil, lineStyle.Background(v.th.Selection))
-			}
+		if hasSel && row == len(starts)-1 && line >= selFrom.Line && line < selTo.Line && drawn < v.textW &&
+			(v.wrap || widthOf(text, v.tabWidth) >= v.left) {
+			screen.Put(tx+drawn, y+sy, " ", lineStyle.Background(v.th.Selection))
+			drawn++
+		}
+		for ; drawn < v.textW; drawn++ {
+			screen.Put(tx+drawn, y+sy, " ", lineStyle)
 		}
 		if focused && line == v.cursor.Line && v.cursor.Col >= from && (v.cursor.Col < to || row == len(starts)-1) {
 			cx := colOf(text, v.cursor.Col, v.tabWidth)
@@ -490,6 +504,13 @@ func (v *CodeView) requestHighlight() {
 	if v.reqValid && v.reqVer == ver && v.reqFrom <= v.top && v.reqTo >= bottom {
 		return // already asked for
 	}
+	// After an edit (same window, newer text) the job waits a moment, so
+	// a burst of typing lexes once, at its end, and the keystrokes' own
+	// frames have the CPU; the old colours stay on screen meanwhile.
+	var delay time.Duration
+	if v.reqValid && v.reqVer != ver && v.reqFrom <= v.top && v.reqTo >= bottom {
+		delay = editSettle
+	}
 	from := max(0, v.top-hlMargin)
 	to := min(v.buf.LineCount(), bottom+hlMargin)
 	v.reqVer, v.reqFrom, v.reqTo, v.reqValid = ver, from, to, true
@@ -498,6 +519,7 @@ func (v *CodeView) requestHighlight() {
 		lexer:   v.lexer,
 		version: ver,
 		start:   from,
+		delay:   delay,
 		lines:   v.buf.Lines(from, to),
 		done: func(job *hlJob, spans [][]span) {
 			box.post(func() { v.applyHighlight(job, spans) })
@@ -1289,4 +1311,15 @@ func lastIndexSmart(s, q string) int {
 		from += i + 1
 	}
 	return last
+}
+
+// drawFrame draws box's border and title when it has them; the editor's
+// primitives paint every cell of their area themselves, so the background
+// fill a tview Box does first would only double the work of a frame.
+func drawFrame(screen tcell.Screen, box *tview.Box, p tview.Primitive) {
+	x, y, w, h := box.GetRect()
+	ix, iy, iw, ih := box.GetInnerRect()
+	if x != ix || y != iy || w != iw || h != ih {
+		box.DrawForSubclass(screen, p)
+	}
 }
