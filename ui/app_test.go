@@ -44,7 +44,7 @@ func TestAppRunsATurnAcrossThePanes(t *testing.T) {
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("Done.")
 	r.sync()
-	text := screenText(r.screen)
+	text := r.text()
 	for _, want := range []string{"› hi there", "Hello there. Let me look.", "$ go test ./...", "FAIL pkg/b",
 		"To-do 1/3", "◐ Fix pkg/b", "Thought for"} {
 		if !strings.Contains(text, want) {

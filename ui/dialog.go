@@ -168,7 +168,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	}
 	inner := w - 4
 	body := d.body(req, inner)
-	footer := d.footer()
+	footer := d.footer(inner)
 	h := min(sh-2, len(body)+len(footer)+5)
 	if h < 6 {
 		h = min(sh, 6)
@@ -205,24 +205,41 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	}
 }
 
-func (d *PermissionDialog) footer() []Line {
+func (d *PermissionDialog) footer(width int) []Line {
 	th := d.ctx.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
-	k := func(action string) string {
-		keys := d.keys.Keys(action)
+	var items []Line
+	for _, b := range []struct{ action, label string }{
+		{"permission.allow", "allow once"},
+		{"permission.allow_session", "allow for this session"},
+		{"permission.deny", "deny"},
+		{"permission.deny_note", "deny with a note"},
+	} {
+		keys := d.keys.Keys(b.action)
 		if len(keys) == 0 {
-			return "?"
+			continue
 		}
-		return keymap.Display(keys[0])
+		var ks []string
+		for _, k := range keys {
+			ks = append(ks, keymap.Display(k))
+		}
+		items = append(items, Line{{strings.Join(ks, "/"), key}, {" " + b.label, base}})
 	}
-	return []Line{{
-		{k("permission.allow"), key}, {" allow once   ", base},
-		{k("permission.allow_session"), key}, {" allow for this session   ", base},
-		{k("permission.deny"), key}, {" deny   ", base},
-		{k("permission.deny_note"), key}, {" deny with a note   ", base},
-		{"Esc", key}, {" deny", base},
-	}}
+	// Pack whole items into rows, so no answer is split across two.
+	var out []Line
+	var cur Line
+	for _, it := range items {
+		if len(cur) > 0 && cur.Width()+3+it.Width() > width {
+			out = append(out, cur)
+			cur = nil
+		}
+		if len(cur) > 0 {
+			cur = append(cur, Span{"   ", base})
+		}
+		cur = append(cur, it...)
+	}
+	return append(out, cur)
 }
 
 func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {

@@ -292,16 +292,33 @@ func (r *running) sync() {
 	}
 }
 
+// text reads the screen on the UI goroutine (the simulation screen's cells
+// must not be read while a draw writes them).
+func (r *running) text() string {
+	r.t.Helper()
+	var s string
+	r.onUI(func() { s = screenText(r.screen) })
+	return s
+}
+
+// find locates text on the screen, on the UI goroutine.
+func (r *running) find(text string) (x, y int) {
+	r.t.Helper()
+	r.onUI(func() { x, y = findText(r.screen, text) })
+	return x, y
+}
+
 // waitScreen waits until the screen shows text.
 func (r *running) waitScreen(text string) {
 	r.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if strings.Contains(screenText(r.screen), text) {
+		got := r.text()
+		if strings.Contains(got, text) {
 			return
 		}
 		if time.Now().After(deadline) {
-			r.t.Fatalf("timed out waiting for %q on screen:\n%s", text, screenText(r.screen))
+			r.t.Fatalf("timed out waiting for %q on screen:\n%s", text, got)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -174,9 +174,18 @@ func Parse(s string) (Key, error) {
 	return Key{K: tcell.KeyRune, R: r[0], Mods: mods}, nil
 }
 
-// Display renders a key spec for help: "ctrl+s" → "Ctrl-S".
+// Display renders a key spec for help: "ctrl+s" → "Ctrl-S", "y" → "y".
 func Display(spec string) string {
+	if len([]rune(spec)) == 1 {
+		return spec // a plain key: "y", "?", "G"
+	}
+	if spec == "space" {
+		return "Space"
+	}
 	parts := strings.Split(spec, "+")
+	if strings.HasSuffix(spec, "++") {
+		parts = append(strings.Split(strings.TrimSuffix(spec, "++"), "+"), "+")
+	}
 	for i, p := range parts {
 		switch strings.ToLower(p) {
 		case "ctrl":

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+const sampleMarkdown = "# Plan\n\n" +
+	"Some *emphasis*, **bold**, ~~struck~~ and `inline code`, and a [link](https://example.com/docs) " +
+	"in a paragraph long enough to wrap at forty columns.\n\n" +
+	"## Steps\n\n" +
+	"1. Read `ui/chat.go`\n" +
+	"2. Fix the wrapper\n" +
+	"   - keep the indent\n" +
+	"   - nested item that is long enough to wrap onto a second line\n" +
+	"3. Test\n\n" +
+	"> A quoted remark\n> over two lines.\n\n" +
+	"```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```\n\n" +
+	"| name | size |\n|------|-----:|\n| a.go | 12 |\n| b.go | 3400 |\n\n" +
+	"---\n\n" +
+	"- [x] done\n- [ ] open\n\n" +
+	"See https://fawn.dev and <b>raw</b> html.\n"
+
+func TestMarkdownRender(t *testing.T) {
+	rc := darkCtx()
+	lines := rc.md.render(sampleMarkdown, 40)
+	var b strings.Builder
+	for _, l := range lines {
+		if l.Width() > 40 {
+			t.Errorf("line wider than 40: %q", l.String())
+		}
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+	}
+	golden(t, "markdown.golden", b.String())
+
+	style := func(text string) tcell.Style {
+		for _, l := range lines {
+			for _, s := range l {
+				if strings.Contains(s.Text, text) {
+					return s.Style
+				}
+			}
+		}
+		t.Fatalf("no span contains %q", text)
+		return tcell.StyleDefault
+	}
+	th := rc.th
+	if st := style("Plan"); fgOf(st) != th.Accent || attrsOf(st)&tcell.AttrBold == 0 {
+		t.Error("a heading is not bold in the accent colour")
+	}
+	if attrsOf(style("emphasis"))&tcell.AttrItalic == 0 {
+		t.Error("*emphasis* is not italic")
+	}
+	if attrsOf(style("bold"))&tcell.AttrBold == 0 {
+		t.Error("**bold** is not bold")
+	}
+	if attrsOf(style("struck"))&tcell.AttrStrikeThrough == 0 {
+		t.Error("~~struck~~ is not struck through")
+	}
+	if _, bg, _ := style("inline").Decompose(); bg != th.CodeBg {
+		t.Error("inline code has no code background")
+	}
+	if st := style("link"); fgOf(st) != th.Accent || attrsOf(st)&tcell.AttrUnderline == 0 {
+		t.Error("a link is not underlined in the accent colour")
+	}
+	// Fenced code is highlighted: the keyword differs from the identifier.
+	if fgOf(style("func")) == fgOf(style("main")) {
+		t.Error("the Go code block is not highlighted")
+	}
+}
+
+func TestMarkdownStreamsPartialInput(t *testing.T) {
+	rc := darkCtx()
+	// Every prefix of a message must render without panicking, as it does
+	// while the answer streams in.
+	for i := 0; i <= len(sampleMarkdown); i++ {
+		rc.md.render(sampleMarkdown[:i], 30)
+	}
+	lines := rc.md.render("```python\ndef f():\n    return 1", 30)
+	if !strings.Contains(linesText(lines), "def f():") {
+		t.Errorf("an unclosed fence should still show its code:\n%s", linesText(lines))
+	}
+}
+
+func TestWrapping(t *testing.T) {
+	cases := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"the quick brown fox", 9, []string{"the quick", "brown fox"}},
+		{"supercalifragilistic", 8, []string{"supercal", "ifragili", "stic"}},
+		{"日本語のテキストです", 7, []string{"日本語", "のテキ", "ストで", "す"}},
+		{"a  b", 10, []string{"a  b"}},
+		{"tab\there", 20, []string{"tab here"}},
+		{"", 5, []string{""}},
+	}
+	for _, c := range cases {
+		lines := wrapText(c.in, tcell.StyleDefault, c.width, nil, nil)
+		var got []string
+		for _, l := range lines {
+			got = append(got, l.String())
+			if l.Width() > c.width {
+				t.Errorf("%q: line %q is wider than %d", c.in, l.String(), c.width)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("wrap(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+	// A hanging indent is drawn before continuation rows.
+	lines := wrapText("one two three four", tcell.StyleDefault, 10, Line{{"- ", tcell.StyleDefault}}, Line{{"  ", tcell.StyleDefault}})
+	if got := linesText(lines); got != "- one two\n  three\n  four" {
+		t.Errorf("hanging indent: %q", got)
+	}
+}
