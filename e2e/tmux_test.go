@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// binary is bin/fawn built once for the whole package.
+var binary string
+
+func TestMain(m *testing.M) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Println("e2e: tmux is not installed; skipping the end-to-end tests (apt-get install -y tmux)")
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "fawn-e2e-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "fawn")
+	_, here, _, _ := runtime.Caller(0)
+	build := exec.Command("go", "build", "-race", "-o", binary, "./cmd/fawn")
+	build.Dir = filepath.Join(filepath.Dir(here), "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Printf("e2e: building fawn failed: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var sessionSeq atomic.Int64
+
+// Term is one tmux session running fawn on its own tmux server socket, so
+// tests never touch a user's tmux.
+type Term struct {
+	t       *testing.T
+	socket  string
+	name    string
+	w, h    int
+	Home    string // FAWN_HOME
+	Project string
+}
+
+// Start runs fawn with args in a w×h terminal, in project (a temp dir when "").
+func Start(t *testing.T, w, h int, project string, env []string, args ...string) *Term {
+	t.Helper()
+	if project == "" {
+		project = t.TempDir()
+	}
+	tm := &Term{
+		t: t, w: w, h: h, Project: project, Home: t.TempDir(),
+		socket: filepath.Join(t.TempDir(), "tmux.sock"),
+		name:   fmt.Sprintf("fawn%d", sessionSeq.Add(1)),
+	}
+	shellEnv := []string{"FAWN_HOME=" + tm.Home, "TERM=xterm-256color", "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL="}
+	shellEnv = append(shellEnv, env...)
+	cmdline := "env " + quoteAll(shellEnv) + " " + quote(binary) + " " + quoteAll(args) + " " + quote(project) +
+		"; echo; echo fawn-exited-$?; sleep 600"
+	tm.tmux("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "bash", "--norc", "-c", cmdline)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen at failure:\n%s", tm.Screen())
+		}
+		_ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run()
+	})
+	return tm
+}
+
+func (tm *Term) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// Screen is the visible text.
+func (tm *Term) Screen() string {
+	out, err := exec.Command("tmux", "-S", tm.socket, "capture-pane", "-p", "-t", tm.name).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("(capture failed: %v %s)", err, out)
+	}
+	return string(out)
+}
+
+// Keys sends tmux key names ("Enter", "C-q", "Escape", "y").
+func (tm *Term) Keys(keys ...string) {
+	tm.t.Helper()
+	tm.tmux(append([]string{"send-keys", "-t", tm.name}, keys...)...)
+}
+
+// Type sends literal text.
+func (tm *Term) Type(text string) {
+	tm.t.Helper()
+	tm.tmux("send-keys", "-t", tm.name, "-l", text)
+}
+
+// Resize changes the terminal's size.
+func (tm *Term) Resize(w, h int) {
+	tm.t.Helper()
+	tm.tmux("resize-window", "-t", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h))
+}
+
+// WaitFor waits until every want appears on the screen at once.
+func (tm *Term) WaitFor(want ...string) string {
+	tm.t.Helper()
+	return tm.WaitUntil(strings.Join(want, " & "), func(s string) bool {
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitGone waits until text is no longer on the screen.
+func (tm *Term) WaitGone(text string) string {
+	tm.t.Helper()
+	return tm.WaitUntil("no "+text, func(s string) bool { return !strings.Contains(s, text) })
+}
+
+// WaitUntil polls the screen until ok holds; the deadline is generous because
+// CI machines are shared and slow (this is a condition, not a timing assertion).
+func (tm *Term) WaitUntil(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := tm.Screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = quote(s)
+	}
+	return strings.Join(q, " ")
+}
