@@ -16,8 +16,6 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
-
-	"github.com/fawn-ide/fawn/config"
 )
 
 const (
@@ -257,7 +255,7 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 					n++
 				}
 			}
-			fmt.Fprintf(&b, "The search found TODO notes (%d line(s) of results) worth a look. ", n)
+			fmt.Fprintf(&b, "The TODO search matched %d file(s), worth a look some day. ", n)
 		}
 	}
 	if r := results[calls["bash"]]; r != nil && strings.HasPrefix(strings.TrimSpace(r.Content), "error:") {
@@ -270,8 +268,28 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 	return b.String()
 }
 
+// help says, in Markdown for the chat, how to configure a real provider.
 func (d *demoModel) help() string {
-	return config.DemoHelp(d.configDir) + "\nThen restart fawn; `fawn config --check` checks the file first."
+	file := "~/.config/fawn/config.yaml"
+	if d.configDir != "" {
+		file = filepath.Join(d.configDir, "config.yaml")
+	}
+	return "To use a real model, either export a key:\n\n" +
+		"```sh\n" +
+		"export OPENAI_API_KEY=sk-...      # OpenAI\n" +
+		"export ANTHROPIC_API_KEY=sk-ant-... FAWN_MODELS_CHAT_MODEL_TYPE=anthropic FAWN_MODEL=claude-sonnet-4-5\n" +
+		"```\n\n" +
+		"or write `" + file + "`, for example for a local Ollama:\n\n" +
+		"```yaml\n" +
+		"models:\n" +
+		"  chat_model:\n" +
+		"    type: openai          # any OpenAI-compatible server; or anthropic\n" +
+		"    model: qwen2.5-coder\n" +
+		"    base_url: http://localhost:11434/v1\n" +
+		"    api_key: ${OPENAI_API_KEY}   # leave out for servers without keys\n" +
+		"```\n\n" +
+		"`config.example.yaml` shows OpenAI, Anthropic, DeepSeek, Ollama, llama.cpp and vLLM. " +
+		"Then restart fawn; `fawn config --check` checks the file first."
 }
 
 // demoFacts is what the tour needs to know of the project, found once.

@@ -19,6 +19,26 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// TestMain fails the package when goroutines of the agent, of eino or of
+// HTTP connections outlive the tests (sessions and servers are closed by
+// each test's cleanup).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 {
+		var stuck []string
+		for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if stuck = leakedGoroutines(); len(stuck) == 0 {
+				break
+			}
+		}
+		if len(stuck) > 0 {
+			fmt.Fprintf(os.Stderr, "%d goroutine(s) left behind by the tests:\n%s\n", len(stuck), strings.Join(stuck, "\n\n"))
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
 // deadline bounds every wait of these tests: generous for a loaded machine,
 // far below the 30 s a stuck command would take.
 const deadline = 20 * time.Second
@@ -56,7 +76,6 @@ func newHarness(t *testing.T, script llmtest.Script, mode Mode, edit ...func(*Op
 	t.Cleanup(func() {
 		s.Close()
 		h.srv.Close()
-		checkNoLeaks(t)
 	})
 	return h
 }
@@ -233,4 +252,15 @@ func leakedGoroutines() []string {
 		}
 	}
 	return out
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met before the deadline")
 }

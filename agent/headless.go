@@ -147,45 +147,83 @@ func toUsageJSON(u *Usage) usageJSON {
 	return usageJSON{u.InputTokens, u.OutputTokens, u.CachedTokens, u.ContextTokens, float64(int(u.TokensPerSecond*10)) / 10}
 }
 
+// The stream-json lines; "type" comes first so a reader can switch on it.
+type (
+	textLine struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	toolCallLine struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+		Args any    `json:"args"`
+	}
+	toolResultLine struct {
+		Type    string `json:"type"`
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Output  string `json:"output"`
+		IsError bool   `json:"is_error"`
+	}
+	permissionLine struct {
+		Type     string `json:"type"`
+		ID       string `json:"id"`
+		Name     string `json:"name"`
+		Decision string `json:"decision"`
+		Note     string `json:"note,omitempty"`
+	}
+	retryLine struct {
+		Type        string `json:"type"`
+		Attempt     int    `json:"attempt"`
+		MaxAttempts int    `json:"max_attempts"`
+		WaitMS      int64  `json:"wait_ms"`
+		Reason      string `json:"reason"`
+	}
+	turnEndLine struct {
+		Type       string    `json:"type"`
+		Usage      usageJSON `json:"usage"`
+		DurationMS int64     `json:"duration_ms"`
+		SessionID  string    `json:"session_id"`
+		IsError    bool      `json:"is_error"`
+	}
+	errorLine struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+)
+
 // streamObject is the stream-json line of ev, or nil for events that have none.
 func streamObject(ev Event, names map[string]string, sessionID string) any {
-	type obj = map[string]any
 	switch ev.Type {
 	case EventText:
-		return obj{"type": "text", "text": ev.Text}
+		return textLine{"text", ev.Text}
 	case EventReasoning:
-		return obj{"type": "reasoning", "text": ev.Text}
+		return textLine{"reasoning", ev.Text}
 	case EventToolCallReady:
 		var args any = ev.Args
 		if json.Valid([]byte(ev.Args)) {
 			args = json.RawMessage(ev.Args)
 		}
-		return obj{"type": "tool_call", "id": ev.ID, "name": ev.Name, "args": args}
+		return toolCallLine{"tool_call", ev.ID, ev.Name, args}
 	case EventToolRunEnded:
 		name := ev.Name
 		if name == "" {
 			name = names[ev.ID]
 		}
-		return obj{"type": "tool_result", "id": ev.ID, "name": name, "output": ev.Result, "is_error": ev.IsError}
+		return toolResultLine{"tool_result", ev.ID, name, ev.Result, ev.IsError}
 	case EventPermissionAnswered:
-		o := obj{"type": "permission", "id": ev.ID, "name": ev.Name, "decision": ev.Answer.Decision.String()}
-		if ev.Answer.Note != "" {
-			o["note"] = ev.Answer.Note
-		}
-		return o
+		return permissionLine{"permission", ev.ID, ev.Name, ev.Answer.Decision.String(), ev.Answer.Note}
 	case EventRetry:
-		return obj{"type": "retry", "attempt": ev.Retry.Attempt, "max_attempts": ev.Retry.MaxAttempts,
-			"wait_ms": ev.Retry.Wait.Milliseconds(), "reason": ev.Retry.Reason}
+		return retryLine{"retry", ev.Retry.Attempt, ev.Retry.MaxAttempts, ev.Retry.Wait.Milliseconds(), ev.Retry.Reason}
 	case EventTurnEnded:
 		u := ev.Usage
 		if u == nil {
 			u = &Usage{}
 		}
-		o := obj{"type": "turn_end", "usage": toUsageJSON(u), "duration_ms": ev.Duration.Milliseconds(),
-			"session_id": sessionID, "is_error": ev.Err != nil}
-		return o
+		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil}
 	case EventError:
-		return obj{"type": "error", "message": ev.Err.Error()}
+		return errorLine{"error", ev.Err.Error()}
 	}
 	return nil
 }

@@ -28,7 +28,9 @@ func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCalling
 	case "demo":
 		s.provider, s.model, s.baseURLValue = "demo", demoModelName, ""
 		if mc.DemoReason != "" {
-			s.demoNote = "fawn is running on its offline demo model: " + mc.DemoReason + ".\n" + config.DemoHelp(s.cfg.ConfigDir)
+			const lead = "fawn is running on its offline demo model. "
+			s.demoNote = "fawn is running on its offline demo model (" + mc.DemoReason + "). " +
+				strings.TrimPrefix(config.DemoHelp(s.cfg.ConfigDir), lead)
 		}
 		delay := o.DemoChunkDelay
 		if delay == 0 {
