@@ -8,8 +8,9 @@ import (
 
 // DefaultKeys returns the editor's key bindings, a fresh table each call so
 // the app can apply the user's overrides to its own copy. The keys avoid the
-// tmux and screen prefixes (Ctrl-B, Ctrl-A). Plain cursor motion is hidden
-// from the help overlay but can still be rebound.
+// tmux and screen prefixes (Ctrl-B, Ctrl-A) and the app's global keys (F1,
+// F6, Ctrl-Q, Alt-C/E/T/D/Z/M…). Plain cursor motion is hidden from the
+// help overlay but can still be rebound.
 func DefaultKeys() *keymap.Table {
 	b := []keymap.Binding{
 		{Action: "editor.save", Keys: []string{"ctrl+s"}, Help: "Save the file"},
@@ -27,8 +28,8 @@ func DefaultKeys() *keymap.Table {
 		{Action: "editor.deleteLine", Keys: []string{"ctrl+k"}, Help: "Delete the line"},
 		{Action: "editor.indent", Keys: []string{"tab"}, Help: "Indent (the selected lines)"},
 		{Action: "editor.outdent", Keys: []string{"backtab"}, Help: "Outdent the line or selected lines"},
-		{Action: "editor.diff", Keys: []string{"alt+d"}, Help: "Show or hide the agent's last edit to this file as a diff"},
-		{Action: "editor.wrap", Keys: []string{"alt+z"}, Help: "Toggle soft wrap"},
+		{Action: "editor.diff", Keys: []string{"alt+v", "f7"}, Help: "Show or hide the agent's last edit to this file as a diff"},
+		{Action: "editor.wrap", Keys: []string{"alt+w"}, Help: "Toggle soft wrap"},
 		{Action: "editor.close", Keys: []string{"ctrl+w"}, Help: "Close the tab"},
 		{Action: "editor.nextTab", Keys: []string{"ctrl+pgdn", "alt+."}, Help: "Next tab"},
 		{Action: "editor.prevTab", Keys: []string{"ctrl+pgup", "alt+,"}, Help: "Previous tab"},

@@ -49,6 +49,7 @@ func WithFileLister(fn FileLister) Option { return func(t *Tabs) { t.lister = fn
 type tab struct {
 	path    string // absolute, symlinks resolved; "" for Welcome
 	welcome bool
+	source  string // the Welcome text, redone when the keys change
 	binary  bool
 	buf     *Buffer
 	view    *CodeView
@@ -407,8 +408,8 @@ func (t *Tabs) hookView(tb *tab, v *CodeView) {
 }
 
 func (t *Tabs) newWelcome() *tab {
-	tb := &tab{welcome: true, readOnly: true, title: "Welcome"}
-	tb.buf = NewBuffer([]byte(welcomeText(t.keys)))
+	tb := &tab{welcome: true, readOnly: true, title: "Welcome", source: welcomeText(t.keys)}
+	tb.buf = NewBuffer([]byte(tb.source))
 	v := newCodeView(tb.buf, t.th, t.keys, nil, t.box, t.clip)
 	v.readOnly, v.noGutter, v.wrap = true, true, true
 	d := make([]decor, tb.buf.LineCount())
@@ -1103,6 +1104,10 @@ func (t *Tabs) Draw(screen tcell.Screen) {
 	tb := t.current()
 	if t.HasFocus() && t.finder == nil {
 		tb.agentMark = false // the user is looking at it now
+	}
+	if tb.welcome && tb.source != welcomeText(t.keys) {
+		// The app applied the user's key overrides after New.
+		*tb = *t.newWelcome()
 	}
 	if h < 3 {
 		v := tb.shown()

@@ -2,16 +2,19 @@ package editor
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 const goSource = `package main
@@ -236,7 +239,7 @@ func TestDiffToggle(t *testing.T) {
 	after := strings.Replace(goSource, "hello, %s", "hi there, %s", 1)
 	after = strings.Replace(after, "i < 3", "i < 5", 1)
 	h.agentEdit("main.go", goSource, after, "str_replace")
-	h.alt('d')
+	h.alt('v')
 	h.highlighted()
 	h.golden("agent_diff")
 	if !h.tabs.current().shown().readOnly {
@@ -247,10 +250,10 @@ func TestDiffToggle(t *testing.T) {
 	if !strings.Contains(h.row(17), "read-only") {
 		t.Fatalf("typing in the diff was not refused with a notice: %q", h.row(17))
 	}
-	h.alt('d')
+	h.alt('v')
 	h.draw()
 	if h.tabs.current().diff != nil || !strings.Contains(h.row(7), "hi there") {
-		t.Fatalf("Alt-D did not go back to the file:\n%s", h.text())
+		t.Fatalf("Alt-V did not go back to the file:\n%s", h.text())
 	}
 	if got := h.read("main.go"); got != after {
 		t.Fatalf("the file changed: %q", got)
@@ -261,7 +264,7 @@ func TestDiffWithoutAgentEditSaysSo(t *testing.T) {
 	h := newHarness(t, 70, 6)
 	h.write("a.txt", "a\n")
 	h.open("a.txt", 0)
-	h.alt('d')
+	h.alt('v')
 	h.draw()
 	if !strings.Contains(h.row(5), "has not edited this file") {
 		t.Fatalf("no notice: %q", h.row(5))
@@ -718,7 +721,7 @@ func TestHorizontalScrollAndSoftWrap(t *testing.T) {
 	if !strings.Contains(h.row(1), "end") || strings.Contains(h.row(1), "start") {
 		t.Fatalf("the view did not scroll right to the cursor: %q", h.row(1))
 	}
-	h.alt('z')
+	h.alt('w')
 	h.draw()
 	h.golden("soft_wrap")
 	// Down from the last row of the wrapped line goes to the next line.
@@ -730,5 +733,98 @@ func TestHorizontalScrollAndSoftWrap(t *testing.T) {
 	h.key(tcell.KeyUp, 0, 0)
 	if c := h.tabs.current().view.Cursor(); c.Line != 0 || c.Col == len(long) {
 		t.Fatalf("up moved to %v, want a row of line 1 above its end", c)
+	}
+}
+
+func TestWelcomeFollowsKeyOverrides(t *testing.T) {
+	h := newHarness(t, 60, 20)
+	if _, err := h.tabs.Keys().Override(map[string][]string{"editor.finder": {"ctrl+o"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.draw()
+	if !strings.Contains(h.text(), "Ctrl-O      open a project file") {
+		t.Fatalf("Welcome does not show the overridden key:\n%s", h.text())
+	}
+	h.ctrl('o')
+	if h.tabs.finder == nil {
+		t.Fatal("the overridden key does not open the finder")
+	}
+	h.key(tcell.KeyEscape, 0, 0)
+}
+
+// mouse sends one mouse event through the Tabs' handler, as the app does.
+func (h *harness) mouse(action tview.MouseAction, x, y int, buttons tcell.ButtonMask) {
+	ev := tcell.NewEventMouse(x, y, buttons, tcell.ModNone)
+	h.tabs.MouseHandler()(action, ev, func(tview.Primitive) {})
+}
+
+func TestMouseClickDragScrollAndTabStrip(t *testing.T) {
+	h := newHarness(t, 60, 12)
+	var sb strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&sb, "line %d of the file\n", i)
+	}
+	h.write("a.txt", sb.String())
+	h.write("b.txt", "bee\n")
+	h.open("a.txt", 0)
+	h.open("b.txt", 0)
+	h.draw()
+	// Click the first tab's title.
+	h.mouse(tview.MouseLeftDown, 2, 0, tcell.Button1)
+	h.mouse(tview.MouseLeftUp, 2, 0, 0)
+	if h.tabs.current().title != "a.txt" {
+		t.Fatalf("clicking the first tab gave %q", h.tabs.current().title)
+	}
+	h.draw()
+	// Click row 3 (line 3), column 5 of the text (gutter is 5 wide), drag to line 4.
+	h.mouse(tview.MouseLeftDown, 10, 3, tcell.Button1)
+	h.mouse(tview.MouseMove, 12, 4, tcell.Button1)
+	h.mouse(tview.MouseLeftUp, 12, 4, 0)
+	v := h.tabs.current().view
+	from, to, ok := v.Selection()
+	if !ok || from != (Pos{2, 5}) || to != (Pos{3, 7}) {
+		t.Fatalf("drag selected %v..%v (%v), want {2 5}..{3 7}", from, to, ok)
+	}
+	// The wheel scrolls without moving the cursor.
+	h.mouse(tview.MouseScrollDown, 10, 5, 0)
+	h.mouse(tview.MouseScrollDown, 10, 5, 0)
+	h.draw()
+	if v.Top() != 6 || v.Cursor() != (Pos{3, 7}) {
+		t.Fatalf("after two wheel steps top = %d, cursor %v", v.Top(), v.Cursor())
+	}
+	// Double-click selects a word.
+	h.mouse(tview.MouseLeftDoubleClick, 7, 1, 0)
+	if from, to, _ := v.Selection(); v.buf.Text(from, to) != "line" {
+		t.Fatalf("double-click selected %q", v.buf.Text(from, to))
+	}
+}
+
+func TestLightThemeHighlightsWithItsStyle(t *testing.T) {
+	dark := newHarness(t, 40, 5)
+	dark.write("a.go", "package a\n")
+	dark.open("a.go", 1)
+	dark.highlighted()
+	s := tcell.NewSimulationScreen("UTF-8")
+	s.Init()
+	s.SetSize(40, 5)
+	light := New(dark.root, theme.Get("light"), nil)
+	defer light.Close()
+	light.SetRect(0, 0, 40, 5)
+	if err := light.Open("a.go", 1); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !light.current().view.highlighted() && time.Now().Before(deadline) {
+		light.Draw(s)
+		time.Sleep(10 * time.Millisecond)
+	}
+	light.Draw(s)
+	s.Show()
+	_, ds, _ := dark.screen.Get(5, 1) // "package", a keyword
+	_, ls, _ := s.Get(5, 1)
+	dfg, _, _ := ds.Decompose()
+	lfg, _, _ := ls.Decompose()
+	if dfg == lfg {
+		t.Fatalf("the keyword has the same colour %v in both themes", dfg)
 	}
 }
