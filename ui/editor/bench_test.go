@@ -372,3 +372,25 @@ func keyLatencies(b *testing.B, argv, env []string, key string, n int) []time.Du
 	}
 	return out
 }
+
+// BenchmarkFinderFilter50k: rank 50,000 project paths for a query typed
+// one key at a time, as the Ctrl-P finder does on each key.
+func BenchmarkFinderFilter50k(b *testing.B) {
+	files := make([]string, 0, 50_000)
+	dirs := []string{"ui/editor", "ui/chat", "tools", "agent/internal", "terminal", "cmd/fawn", "vendor/github.com/x/y"}
+	for i := 0; len(files) < 50_000; i++ {
+		files = append(files, fmt.Sprintf("%s/pkg%d/file_%d_view.go", dirs[i%len(dirs)], i%97, i))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := &finder{files: files, lastQ: "\x00"}
+		for _, q := range []string{"e", "ed", "edi", "edit", "editv", "editvi", "editvie", "editview"} {
+			f.query = q
+			f.filter()
+		}
+		if len(f.matches) == 0 {
+			b.Fatal("no match")
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N)/8, "ms/key")
+}

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"container/heap"
 	"context"
 	"io/fs"
 	"os"
@@ -40,13 +41,14 @@ func projectFiles(ctx context.Context, root string, fn func(rel string) error) e
 	})
 }
 
-// finderMatch is one file that matches the query, with the byte offsets of
-// the matched characters to show in bold.
+// finderMatch is one file that matches the query.
 type finderMatch struct {
 	path  string
 	score int
-	pos   []int
 }
+
+// finderShown is how many of the best matches are ranked for the list.
+const finderShown = 500
 
 // finder is the Ctrl-P overlay: a query line over the best matching files.
 // The project is listed in the background each time it opens; results show
@@ -54,7 +56,8 @@ type finderMatch struct {
 type finder struct {
 	query   string
 	files   []string
-	matches []finderMatch
+	matched []string      // every file matching the query, for narrowing it
+	matches []finderMatch // the best of them, best first
 	lastQ   string
 	sel     int
 	offset  int
@@ -118,92 +121,133 @@ func (t *Tabs) closeFinder() {
 }
 
 // filter ranks the files for the query. A longer query only narrows the
-// matches of the shorter one, so typing searches fewer files each key.
+// files the shorter one matched, so typing searches fewer files each key;
+// only the best finderShown are sorted.
 func (f *finder) filter() {
 	q := strings.TrimSpace(f.query)
-	var from []string
+	from := f.files
 	if f.lastQ != "\x00" && f.lastQ != "" && strings.HasPrefix(q, f.lastQ) {
-		from = make([]string, len(f.matches))
-		for i, m := range f.matches {
-			from[i] = m.path
-		}
-	} else {
-		from = f.files
+		from = f.matched
 	}
 	f.lastQ = q
-	out := f.matches[:0:0]
+	lowerQ := []rune(strings.ToLower(q))
+	matched := make([]string, 0, len(from)/4)
+	best := &matchHeap{}
 	for _, p := range from {
-		if q == "" {
-			out = append(out, finderMatch{path: p})
+		score, ok := 0, true
+		if q != "" {
+			score, ok = fuzzyMatch(p, lowerQ, nil)
+		}
+		if !ok {
 			continue
 		}
-		if s, pos, ok := fuzzyScore(p, q); ok {
-			out = append(out, finderMatch{path: p, score: s, pos: pos})
+		matched = append(matched, p)
+		m := finderMatch{path: p, score: score}
+		if best.Len() < finderShown {
+			heap.Push(best, m)
+		} else if better(m, (*best)[0]) {
+			(*best)[0] = m
+			heap.Fix(best, 0)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b finderMatch) int {
-		if a.score != b.score {
-			return b.score - a.score
+	f.matched = matched
+	f.matches = append(f.matches[:0], *best...)
+	slices.SortFunc(f.matches, func(a, b finderMatch) int {
+		if better(a, b) {
+			return -1
 		}
-		if len(a.path) != len(b.path) {
-			return len(a.path) - len(b.path)
+		if better(b, a) {
+			return 1
 		}
-		return strings.Compare(a.path, b.path)
+		return 0
 	})
-	f.matches = out
 	f.sel, f.offset = 0, 0
 }
 
+// better orders matches: higher score, then shorter path, then by name.
+func better(a, b finderMatch) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.path) != len(b.path) {
+		return len(a.path) < len(b.path)
+	}
+	return a.path < b.path
+}
+
+// matchHeap keeps the best matches with the worst of them on top.
+type matchHeap []finderMatch
+
+func (h matchHeap) Len() int           { return len(h) }
+func (h matchHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h matchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *matchHeap) Push(x any)        { *h = append(*h, x.(finderMatch)) }
+func (h *matchHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
 // fuzzyScore matches the characters of query in order in path, ignoring
-// case, and scores the match: each character counts, more at the start of a
-// path segment or word and when it follows the previous one, and a match
-// inside the file name counts more than one in the directories.
+// case, and scores the match; it also returns the byte offsets of the
+// matched characters, to show them in bold.
 func fuzzyScore(path, query string) (int, []int, bool) {
-	lowerQ := []rune(strings.ToLower(query))
-	// The match is searched from the file name backwards first, so
-	// "view" prefers ".../view.go" over "views/x.go".
-	pos := make([]int, 0, len(lowerQ))
+	var pos []int
+	score, ok := fuzzyMatch(path, []rune(strings.ToLower(query)), &pos)
+	return score, pos, ok
+}
+
+// fuzzyMatch scores path for the lower-cased query: each character counts,
+// more at the start of a path segment or word and when it follows the
+// previous one, and a match inside the file name counts more than one in
+// the directories. The characters are matched from the end, so "view"
+// prefers ".../view.go" over "views/x.go". pos, when not nil, receives the
+// matched offsets.
+func fuzzyMatch(path string, lowerQ []rune, pos *[]int) (int, bool) {
+	if len(lowerQ) == 0 {
+		return 0, true
+	}
+	base := strings.LastIndexByte(path, '/') + 1
+	score := 0
+	next := len(path) + 1 // offset of the character matched after this one
 	qi := len(lowerQ) - 1
 	for i := len(path); i > 0 && qi >= 0; {
 		r, n := utf8.DecodeLastRuneInString(path[:i])
 		i -= n
-		if unicode.ToLower(r) == lowerQ[qi] {
-			pos = append(pos, i)
-			qi--
+		if r != lowerQ[qi] && unicode.ToLower(r) != lowerQ[qi] {
+			continue
 		}
-	}
-	if qi >= 0 {
-		return 0, nil, false
-	}
-	slices.Reverse(pos)
-	base := strings.LastIndexByte(path, '/') + 1
-	score := 0
-	prev := -2
-	for k, p := range pos {
-		r, n := utf8.DecodeRuneInString(path[p:])
 		s := 16
-		if p == 0 || strings.ContainsRune("/_-. ", rune(path[p-1])) {
+		if i == 0 || strings.ContainsRune("/_-. ", rune(path[i-1])) {
 			s += 12
 		} else if unicode.IsUpper(r) {
-			pr, _ := utf8.DecodeLastRuneInString(path[:p])
-			if unicode.IsLower(pr) {
+			if pr, _ := utf8.DecodeLastRuneInString(path[:i]); unicode.IsLower(pr) {
 				s += 10
 			}
 		}
-		if p == prev {
-			s += 10
+		if i+n == next {
+			s += 10 // follows on from the previous character
+		} else if next <= len(path) {
+			s -= min(8, next-(i+n)) // gaps cost a little
 		}
-		if p >= base {
+		if i >= base {
 			s += 6
 		}
-		if k > 0 && p > prev {
-			s -= min(8, p-prev) // gaps cost a little
-		}
 		score += s
-		prev = p + n
+		next = i
+		if pos != nil {
+			*pos = append(*pos, i)
+		}
+		qi--
 	}
-	score -= len(path) / 8
-	return score, pos, true
+	if qi >= 0 {
+		return 0, false
+	}
+	if pos != nil {
+		slices.Reverse(*pos)
+	}
+	return score - len(path)/8, true
 }
 
 // handleFinder takes the keys while the finder is open.
@@ -284,7 +328,7 @@ func (t *Tabs) drawFinder(screen tcell.Screen, x, y, w, h int) {
 	screen.SetContent(bx, y+bh-1, '╰', nil, border)
 	screen.SetContent(bx+bw-1, y+bh-1, '╯', nil, border)
 	putString(screen, bx+2, y, bw-4, " Open file ", border.Bold(true))
-	count := strconv.Itoa(len(f.matches)) + "/" + strconv.Itoa(len(f.files))
+	count := strconv.Itoa(len(f.matched)) + "/" + strconv.Itoa(len(f.files))
 	if f.loading {
 		count += " …"
 	}
@@ -316,13 +360,14 @@ func (t *Tabs) drawFinder(screen tcell.Screen, x, y, w, h int) {
 		}
 		col := bx + 2
 		limit := bx + bw - 2
+		_, pos, _ := fuzzyScore(m.path, strings.TrimSpace(f.query))
 		pi := 0
 		for off, r := range m.path {
 			if col >= limit {
 				break
 			}
 			cs := st
-			if pi < len(m.pos) && m.pos[pi] == off {
+			if pi < len(pos) && pos[pi] == off {
 				cs = cs.Foreground(t.th.Accent).Bold(true)
 				pi++
 			} else if off < strings.LastIndexByte(m.path, '/')+1 {

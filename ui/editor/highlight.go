@@ -216,7 +216,48 @@ func (h *highlighter) lex(job *hlJob) [][]span {
 
 // lexerFor picks a lexer by file name, then by content; nil means plain text.
 func lexerFor(path string, content []byte) chroma.Lexer {
-	l := lexers.Match(filepath.Base(path))
+	return (&lexerCache{}).lexerFor(path, content)
+}
+
+// lexerCache remembers the lexer matched for each file extension: matching
+// a name tries every lexer's patterns, a few milliseconds each time. Names
+// that some lexer claims by more than their extension ("CMakeLists.txt",
+// "Makefile.am") are always matched in full.
+type lexerCache struct {
+	byExt   map[string]chroma.Lexer
+	special []string // name patterns that are not "*.ext"
+}
+
+func (c *lexerCache) lexerFor(path string, content []byte) chroma.Lexer {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	if c.byExt == nil {
+		c.byExt = map[string]chroma.Lexer{}
+		for _, l := range lexers.GlobalLexerRegistry.Lexers {
+			cfg := l.Config()
+			for _, g := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
+				if !strings.HasPrefix(g, "*.") || strings.ContainsAny(g[2:], "*?[.") {
+					c.special = append(c.special, g)
+				}
+			}
+		}
+	}
+	cacheable := ext != "" && ext != base
+	for _, g := range c.special {
+		if ok, _ := filepath.Match(g, base); ok {
+			cacheable = false
+			break
+		}
+	}
+	l, ok := c.byExt[ext]
+	if !ok || !cacheable {
+		l = lexers.Match(base)
+		// Keep it only when the extension alone gives the same lexer (not
+		// so for a backup such as "x.go.bak").
+		if cacheable && l != nil && lexers.Match("x"+ext) == l {
+			c.byExt[ext] = l
+		}
+	}
 	if l == nil && len(content) > 0 {
 		l = lexers.Analyse(string(content[:min(len(content), 4096)]))
 	}

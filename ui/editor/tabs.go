@@ -93,8 +93,10 @@ type Tabs struct {
 	active int
 	finder *finder
 
-	box   *mailbox
-	hl    *highlighter
+	box    *mailbox
+	hl     *highlighter
+	fp     stamper
+	lexers *lexerCache
 	clip  *clipboard
 	watch *watcher
 	wg    sync.WaitGroup
@@ -131,6 +133,8 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		lister:   projectFiles,
 		box:      &mailbox{},
 		clip:     &clipboard{},
+		fp:       newStamper(),
+		lexers:   &lexerCache{},
 		dirty:    map[string]bool{},
 	}
 	t.SetBackgroundColor(th.Background)
@@ -202,21 +206,21 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	edit := &agentEdit{before: ev.Before, after: ev.After, command: ev.Command}
 	tb := t.find(p)
 	if tb == nil {
-		tb = t.newFileTab(p, loaded{data: ev.After, size: int64(len(ev.After)), stamp: stampOf(ev.After), binary: looksBinary(ev.After)})
+		tb = t.newFileTab(p, loaded{data: ev.After, size: int64(len(ev.After)), stamp: t.fp.of(ev.After), binary: looksBinary(ev.After)})
 		t.addTab(tb)
 	} else if tb.buf.Modified() {
 		// The guard let it through before the user started typing: keep
 		// both, and ask.
 		tb.agentEdit = edit
 		tb.agentMark = true
-		t.diskChanged(tb, stampOf(ev.After), ev.After)
+		t.diskChanged(tb, t.fp.of(ev.After), ev.After)
 		return
 	} else if tb.binary || tb.readOnly {
-		t.replaceContent(tb, loaded{data: ev.After, size: int64(len(ev.After)), stamp: stampOf(ev.After), binary: looksBinary(ev.After)})
+		t.replaceContent(tb, loaded{data: ev.After, size: int64(len(ev.After)), stamp: t.fp.of(ev.After), binary: looksBinary(ev.After)})
 	} else {
 		tb.buf.SetContent(ev.After, tb.view.Cursor())
 		tb.buf.MarkSaved()
-		tb.disk = stampOf(ev.After)
+		tb.disk = t.fp.of(ev.After)
 	}
 	tb.agentEdit = edit
 	tb.agentMark = true
@@ -277,7 +281,7 @@ func (t *Tabs) SaveAll() error {
 		if tb.path == "" || !tb.buf.Modified() {
 			continue
 		}
-		st, _, err := diskStamp(tb.path)
+		st, _, err := diskStamp(tb.path, t.fp)
 		if err == nil && st != tb.disk {
 			err = fmt.Errorf("%s changed on disk since it was opened: open its tab and save it to choose", t.rel(tb.path))
 		}
@@ -341,7 +345,7 @@ func (t *Tabs) openTab(path string) (*tab, bool, error) {
 	if tb := t.find(p); tb != nil {
 		return tb, false, nil
 	}
-	l, err := readFile(p, t.maxSize)
+	l, err := readFile(p, t.maxSize, t.fp)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -382,7 +386,7 @@ func (t *Tabs) replaceContent(tb *tab, l loaded) {
 	if l.binary {
 		v.noGutter, v.wrap = true, true
 	} else {
-		v.lexer = lexerFor(tb.path, l.data)
+		v.lexer = t.lexers.lexerFor(tb.path, l.data)
 	}
 	if l.truncated {
 		tb.readOnly = true
@@ -602,7 +606,7 @@ func (t *Tabs) save(tb *tab, then func()) {
 		}
 		return
 	}
-	st, data, err := diskStamp(tb.path)
+	st, data, err := diskStamp(tb.path, t.fp)
 	if err != nil {
 		tb.flash, tb.flashErr = fmt.Sprintf("cannot check %s before saving: %v", t.rel(tb.path), err), true
 		return
@@ -650,7 +654,7 @@ func (t *Tabs) write(tb *tab) error {
 	}
 	tb.buf.MarkSaved()
 	tb.buf.hist.seal()
-	tb.disk = stampOf(data)
+	tb.disk = t.fp.of(data)
 	tb.flash, tb.flashErr = "saved "+t.rel(tb.path), false
 	t.syncDirty(tb)
 	return nil
@@ -670,7 +674,7 @@ func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
 // fileChanged runs on the watcher's goroutine: it reads the file and hands
 // the result to the UI goroutine.
 func (t *Tabs) fileChanged(path string) {
-	st, data, err := diskStamp(path)
+	st, data, err := diskStamp(path, t.fp)
 	if err != nil {
 		return // unreadable for now; the next event tries again
 	}
@@ -695,7 +699,7 @@ func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
 		return
 	}
 	if tb.binary || tb.readOnly {
-		if l, err := readFile(tb.path, t.maxSize); err == nil {
+		if l, err := readFile(tb.path, t.maxSize, t.fp); err == nil {
 			t.replaceContent(tb, l)
 		}
 		return
