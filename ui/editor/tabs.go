@@ -97,9 +97,9 @@ type Tabs struct {
 	hl     *highlighter
 	fp     stamper
 	lexers *lexerCache
-	clip  *clipboard
-	watch *watcher
-	wg    sync.WaitGroup
+	clip   *clipboard
+	watch  *watcher
+	wg     sync.WaitGroup
 
 	// strip geometry at the last draw, for clicks: tab i spans [x0, x1).
 	stripY   int
