@@ -167,11 +167,15 @@ func noMatchHint(text, old, rel string) string {
 		fileNorm[i] = normLine(l)
 	}
 
-	// Whitespace-insensitive: the usual miss (tabs vs spaces, indentation, trailing blanks).
+	// Whitespace-insensitive: the usual miss (tabs vs spaces, indentation,
+	// trailing blanks). The comparisons are bounded: a hint is not worth
+	// more than a few milliseconds.
 	var hits []int
-	for i := 0; i+len(norm) <= len(fileNorm); i++ {
+	budget := 1_000_000
+	for i := 0; i+len(norm) <= len(fileNorm) && budget > 0; i++ {
 		match := true
 		for j := range norm {
+			budget--
 			if fileNorm[i+j] != norm[j] {
 				match = false
 				break
@@ -193,7 +197,7 @@ func noMatchHint(text, old, rel string) string {
 
 	// Otherwise the window sharing most lines with old_str, or the line most
 	// like its first line. Bounded: very large files just get the advice.
-	if len(lines)*len(norm) <= 4_000_000 {
+	if len(lines)*len(norm) <= 1_000_000 {
 		best, bestAt := 0, -1
 		for i := 0; i+len(norm) <= len(fileNorm) || (i == 0 && len(fileNorm) < len(norm)); i++ {
 			score := 0
@@ -213,7 +217,7 @@ func noMatchHint(text, old, rel string) string {
 				base, bestAt+1, end, best, len(norm), Truncate(numberLines(text, bestAt+1, end), 40, 8<<10))
 		}
 	}
-	if len(lines) <= 200_000 && norm[0] != "" {
+	if len(lines) <= 20_000 && norm[0] != "" && len(norm[0]) <= 1000 {
 		best, bestAt := 0.0, -1
 		for i, l := range fileNorm {
 			if s := similarity(l, norm[0]); s > best {
