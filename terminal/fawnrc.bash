@@ -1,0 +1,82 @@
+# fawn's shell integration for the terminal pane. bash reads this instead of
+# ~/.bashrc (which it sources first, so the user's shell is their own), then
+# fawn adds invisible markers the agent's commands are delimited by:
+#
+#   OSC 6973;NONCE;S        PS0: a command line was read and starts to run
+#   OSC 6973;NONCE;D;$?;PWD first PROMPT_COMMAND hook: it finished
+#   OSC 6973;NONCE;P        end of PS1: readline waits for a new line
+#   OSC 6973;NONCE;C        end of PS2: the line is incomplete
+#
+# A terminal ignores OSC sequences it does not know, so none of this shows.
+
+if [ -f "$HOME/.bashrc" ]; then
+	. "$HOME/.bashrc"
+fi
+
+__fawn_n=$FAWN_MARKER_NONCE
+unset FAWN_MARKER_NONCE
+
+# History expansion would turn a "!" in a command into something else.
+set +H
+bind 'set enable-bracketed-paste on' 2>/dev/null
+# Pasted text would otherwise stay highlighted.
+bind 'set enable-active-region off' 2>/dev/null
+
+__fawn_p0=$'\e]6973;'"$__fawn_n"$';S\a'
+__fawn_p1='\[\e]6973;'"$__fawn_n"';P\a\]'
+__fawn_p2='\[\e]6973;'"$__fawn_n"';C\a\]'
+
+__fawn_done() {
+	local s=$?
+	# A BEL or ESC in the directory name would end the marker early.
+	printf '\e]6973;%s;D;%s;%s\a' "$__fawn_n" "$s" "${PWD//[$'\a\e']/?}"
+	return $s
+}
+
+# Runs last: prompt frameworks rebuild PS1 in their own hooks, so the markers
+# are put back every time.
+__fawn_prompt() {
+	local s=$?
+	[[ $PS0 == *"$__fawn_p0"* ]] || PS0+=$__fawn_p0
+	[[ $PS1 == *"$__fawn_p1" ]] || PS1+=$__fawn_p1
+	[[ $PS2 == *"$__fawn_p2" ]] || PS2+=$__fawn_p2
+	return $s
+}
+
+# The done hook must run first to see the command's $?; parts are joined with
+# newlines because a user's PROMPT_COMMAND may end in ";".
+if ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
+	PROMPT_COMMAND=(__fawn_done "${PROMPT_COMMAND[@]}" __fawn_prompt)
+else
+	PROMPT_COMMAND=$'__fawn_done\n'"${PROMPT_COMMAND}"$'\n__fawn_prompt'
+fi
+__fawn_prompt
+
+# Around each agent command fawn presses two keys bound here: the first puts
+# away what the user had half typed and sets pagers that do not wait for a
+# key, the second undoes both.
+__fawn_begin() {
+	__fawn_line=$READLINE_LINE
+	__fawn_point=$READLINE_POINT
+	READLINE_LINE=
+	READLINE_POINT=0
+	__fawn_env=()
+	local v
+	for v in PAGER GIT_PAGER; do
+		if [[ -v $v ]]; then __fawn_env+=("$v=${!v}"); fi
+	done
+	export PAGER=cat GIT_PAGER=cat
+}
+__fawn_end() {
+	unset PAGER GIT_PAGER
+	local kv
+	for kv in "${__fawn_env[@]}"; do export "$kv"; done
+	READLINE_LINE=$__fawn_line
+	READLINE_POINT=$__fawn_point
+	__fawn_line=
+}
+for __fawn_m in emacs vi-insert vi-command; do
+	bind -m "$__fawn_m" -x '"\e[6973~": __fawn_begin' 2>/dev/null
+	bind -m "$__fawn_m" -x '"\e[6974~": __fawn_end' 2>/dev/null
+done
+unset __fawn_m

@@ -1,0 +1,258 @@
+package terminal
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// The emulator scrolls slowly (every line feed at the bottom moves every
+// cell of the screen), so it is fed from a backlog by its own goroutine and
+// never sits on the pty's read path. When output arrives faster than it can
+// be drawn, the backlog grows; past skipThreshold the feeder drops the
+// line-local part of it (plain text, colours, line erases — nothing that
+// moves the cursor elsewhere) but the last skipKeep bytes, and writes a
+// visible notice in its place. Whatever the output, the backlog never holds
+// more than hardCap bytes.
+const (
+	skipThreshold = 256 << 10
+	skipKeep      = 32 << 10
+	skipMinimum   = 64 << 10
+	hardCap       = 32 << 20
+	hardKeep      = 1 << 20
+	feedPiece     = 4 << 10
+	// Redraws are coalesced to at most 60 a second.
+	frameInterval = time.Second / 60
+)
+
+type backlog struct {
+	mu      sync.Mutex
+	buf     []byte
+	dropped int64 // bytes cut by hardCap, not yet reported
+	wake    chan struct{}
+}
+
+func newBacklog() *backlog {
+	return &backlog{wake: make(chan struct{}, 1)}
+}
+
+func (b *backlog) push(p []byte) {
+	b.mu.Lock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > hardCap {
+		cut := len(b.buf) - hardKeep
+		if nl := bytes.IndexByte(b.buf[cut:], '\n'); nl >= 0 {
+			cut += nl + 1
+		}
+		b.dropped += int64(cut)
+		b.buf = append(b.buf[:0:0], b.buf[cut:]...)
+	}
+	b.mu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (b *backlog) take() ([]byte, int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, d := b.buf, b.dropped
+	b.buf, b.dropped = nil, 0
+	return p, d
+}
+
+// feed moves the backlog into the emulator until done is closed.
+func (t *Terminal) feed() {
+	defer t.wg.Done()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-t.log.wake:
+		}
+		for {
+			p, dropped := t.log.take()
+			if len(p) == 0 && dropped == 0 {
+				break
+			}
+			if dropped > 0 {
+				t.scr.write(skipNotice(dropped, []byte("\x1b[0m")))
+			}
+			if len(p) > skipThreshold {
+				p = t.skip(p)
+			}
+			if !t.writePieces(p) {
+				return
+			}
+		}
+	}
+}
+
+// writePieces feeds p to the emulator a few KiB at a time, so a draw never
+// waits long for the emulator's lock; it reports false once closed.
+func (t *Terminal) writePieces(p []byte) bool {
+	for len(p) > 0 {
+		n := min(len(p), feedPiece)
+		t.scr.write(p[:n])
+		p = p[n:]
+		t.markDirty()
+		select {
+		case <-t.done:
+			return false
+		default:
+		}
+	}
+	return true
+}
+
+// skip writes the start of p up to its first line end, then a notice in
+// place of the line-local run that follows, and returns the rest.
+func (t *Terminal) skip(p []byte) []byte {
+	start := bytes.IndexByte(p, '\n') + 1
+	if start <= 0 {
+		return p
+	}
+	end := lineLocalEnd(p, start, len(p)-skipKeep)
+	if end-start < skipMinimum {
+		return p
+	}
+	t.writePieces(p[:start])
+	t.scr.write(skipNotice(int64(end-start), sgrReplay(p[start:end])))
+	t.skippedBytes.Add(int64(end - start))
+	return p[end:]
+}
+
+// lineLocalEnd returns the end (just after a newline) of the longest run of
+// p[from:limit] that only holds text and escape sequences whose effect stays
+// on their line: SGR (colours), EL (erase in line) and OSC strings.
+func lineLocalEnd(p []byte, from, limit int) int {
+	if limit <= from {
+		return from
+	}
+	i := from
+	stop := limit
+	for i < limit {
+		j := bytes.IndexByte(p[i:limit], 0x1b)
+		if j < 0 {
+			break
+		}
+		i += j
+		n := lineLocalSeq(p[i:])
+		if n == 0 {
+			stop = i
+			break
+		}
+		i += n
+	}
+	nl := bytes.LastIndexByte(p[from:stop], '\n')
+	if nl < 0 {
+		return from
+	}
+	return from + nl + 1
+}
+
+// lineLocalSeq returns the length of the escape sequence at the start of p
+// when it is line-local and complete, else 0.
+func lineLocalSeq(p []byte) int {
+	if len(p) < 2 {
+		return 0
+	}
+	switch p[1] {
+	case '[':
+		for k := 2; k < len(p) && k < 64; k++ {
+			c := p[k]
+			if c >= 0x40 && c <= 0x7e {
+				if c == 'm' || c == 'K' {
+					return k + 1
+				}
+				return 0
+			}
+			if c < 0x20 || c > 0x3f {
+				return 0
+			}
+		}
+	case ']':
+		for k := 2; k < len(p) && k < maxMarkerLen; k++ {
+			switch p[k] {
+			case 0x07:
+				return k + 1
+			case 0x1b:
+				if k+1 < len(p) && p[k+1] == '\\' {
+					return k + 2
+				}
+				return 0
+			}
+		}
+	}
+	return 0
+}
+
+// sgrReplay returns the colour changes in p, so the text after a skip keeps
+// the colours it would have had: all of them when they are few, else a reset
+// and the last one.
+func sgrReplay(p []byte) []byte {
+	var all []byte
+	var last []byte
+	for i := 0; i < len(p); {
+		j := bytes.IndexByte(p[i:], 0x1b)
+		if j < 0 {
+			break
+		}
+		i += j
+		n := lineLocalSeq(p[i:])
+		if n == 0 {
+			i++
+			continue
+		}
+		if p[i+1] == '[' && p[i+n-1] == 'm' {
+			last = p[i : i+n]
+			if len(all) < 4<<10 {
+				all = append(all, last...)
+			}
+		}
+		i += n
+	}
+	if len(all) < 4<<10 {
+		return all
+	}
+	return append([]byte("\x1b[0m"), last...)
+}
+
+// skipNotice is the line shown where output was left out of the display.
+// Only reverse video is switched, so the colours in effect carry on.
+func skipNotice(n int64, after []byte) []byte {
+	s := fmt.Sprintf("\x1b[7m[fawn: display skipped %s of output]\x1b[27m\r\n", humanBytes(n))
+	return append([]byte(s), after...)
+}
+
+// pump calls OnDamage at most once a frame while the screen keeps changing.
+func (t *Terminal) pump() {
+	defer t.wg.Done()
+	tick := time.NewTimer(0)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-t.dirty:
+		}
+		if t.opts.OnDamage != nil {
+			t.opts.OnDamage()
+		}
+		tick.Reset(frameInterval)
+		select {
+		case <-t.done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (t *Terminal) markDirty() {
+	select {
+	case t.dirty <- struct{}{}:
+	default:
+	}
+}

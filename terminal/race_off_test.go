@@ -1,0 +1,5 @@
+//go:build !race
+
+package terminal
+
+const raceEnabled = false

@@ -1,0 +1,567 @@
+package terminal
+
+import (
+	"bytes"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+//go:embed fawnrc.bash
+var rcScript string
+
+// Options configure a Terminal.
+type Options struct {
+	// Dir is where the shell starts and where Command.ResetCwd goes back
+	// to: the project root. Empty means the current directory.
+	Dir string
+	// Scrollback is how many lines scrolled off the top are kept (default 10000).
+	Scrollback int
+	// Env holds extra KEY=VALUE entries for the shell, on top of fawn's own
+	// environment; later entries win.
+	Env []string
+	// OnDamage is called when the screen needs a redraw, from any goroutine,
+	// at most 60 times a second. It must not block: the UI passes a function
+	// that schedules a draw.
+	OnDamage func()
+	// Shell is the bash to run (default: bash from PATH).
+	Shell string
+	// Cols and Rows are the initial size until the view sets its own
+	// (default 80×24).
+	Cols, Rows int
+	// Grace is how long each step of the timeout ladder waits for the
+	// command to end before the next, harsher one (default 2s).
+	Grace time.Duration
+}
+
+// Terminal is one persistent bash in a pty, shared by the user (through a
+// view) and the agent (through Run). Everything the shell prints goes to an
+// emulator the view draws; the agent's commands are typed into the same
+// shell, visibly, and their output is captured between invisible markers.
+// A shell that exits is started again in its last directory.
+type Terminal struct {
+	opts   Options
+	root   string
+	bash   string
+	rcPath string
+	scr    *screen
+	log    *backlog
+	dirty  chan struct{}
+	done   chan struct{}
+	wg     sync.WaitGroup
+	runSem chan struct{}
+
+	skippedBytes atomic.Int64
+
+	mu         sync.Mutex
+	sh         *shell // nil while the shell cannot be started
+	closed     bool
+	cwd        string
+	state      shellState
+	changed    chan struct{} // closed and replaced whenever state changes
+	run        *run          // the agent command in flight
+	held       []byte        // user input held while it runs
+	quickExits int
+	deadErr    error
+}
+
+type shellState int
+
+const (
+	stateStarting  shellState = iota // no prompt seen yet
+	stateReady                       // at the primary prompt
+	stateBusy                        // a command line is running
+	stateContinued                   // at the PS2 prompt: the line is incomplete
+	stateUnknown                     // the user pressed Enter; wait for a marker
+	stateDead                        // no shell (it keeps exiting)
+)
+
+// shell is one bash process and the goroutines that serve it.
+type shell struct {
+	cmd     *exec.Cmd
+	pty     *os.File
+	pid     int
+	scan    *markerScanner
+	out     *writer
+	exited  chan struct{}
+	status  int
+	started time.Time
+}
+
+// Start starts bash in a pty in opts.Dir and returns at once; Run waits for
+// the first prompt.
+func Start(opts Options) (*Terminal, error) {
+	if opts.Scrollback <= 0 {
+		opts.Scrollback = 10000
+	}
+	if opts.Cols <= 0 {
+		opts.Cols = 80
+	}
+	if opts.Rows <= 0 {
+		opts.Rows = 24
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 2 * time.Second
+	}
+	name := opts.Shell
+	if name == "" {
+		name = "bash"
+	}
+	bash, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("terminal: %s not found: the terminal needs bash; install it or set its path", name)
+	}
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("terminal: %w", err)
+		}
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, fmt.Errorf("terminal: %w", err)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("terminal: %s is not a directory the shell can start in", dir)
+	}
+	rc, err := os.CreateTemp("", "fawn-bashrc-*.bash")
+	if err != nil {
+		return nil, fmt.Errorf("terminal: write the shell's rc file: %w", err)
+	}
+	if _, err := rc.WriteString(rcScript); err != nil {
+		rc.Close()
+		os.Remove(rc.Name())
+		return nil, fmt.Errorf("terminal: write the shell's rc file: %w", err)
+	}
+	rc.Close()
+
+	t := &Terminal{
+		opts:    opts,
+		root:    dir,
+		bash:    bash,
+		rcPath:  rc.Name(),
+		log:     newBacklog(),
+		dirty:   make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		runSem:  make(chan struct{}, 1),
+		cwd:     dir,
+		changed: make(chan struct{}),
+	}
+	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, t.reply)
+	t.mu.Lock()
+	sh, err := t.spawn(dir)
+	if err != nil {
+		t.mu.Unlock()
+		t.scr.close()
+		os.Remove(t.rcPath)
+		return nil, fmt.Errorf("terminal: start %s: %w", bash, err)
+	}
+	t.sh = sh
+	t.mu.Unlock()
+	t.wg.Add(2)
+	go t.feed()
+	go t.pump()
+	return t, nil
+}
+
+// spawn starts a shell in dir; t.mu is held.
+func (t *Terminal) spawn(dir string) (*shell, error) {
+	var nb [8]byte
+	_, _ = rand.Read(nb[:])
+	nonce := hex.EncodeToString(nb[:])
+	cmd := exec.Command(t.bash, "--rcfile", t.rcPath, "-i")
+	cmd.Args[0] = "bash" // its messages start with argv[0]
+	cmd.Dir = dir
+	cmd.Env = shellEnv(os.Environ(), t.opts.Env, dir, nonce)
+	cols, rows := t.scr.size()
+	f, err := openPTY(cmd, cols, rows)
+	if err != nil {
+		return nil, err
+	}
+	sh := &shell{
+		cmd:     cmd,
+		pty:     f,
+		pid:     cmd.Process.Pid,
+		scan:    newMarkerScanner(nonce),
+		out:     newWriter(f),
+		exited:  make(chan struct{}),
+		started: time.Now(),
+	}
+	t.setState(stateStarting)
+	t.wg.Add(3)
+	go t.readLoop(sh)
+	go sh.out.loop(&t.wg, sh.exited)
+	go t.waitLoop(sh)
+	return sh, nil
+}
+
+// shellEnv builds the shell's environment: fawn's own minus what would
+// mislead programs in the pane, the terminal's identity, then extra.
+func shellEnv(base, extra []string, dir, nonce string) []string {
+	env := make([]string, 0, len(base)+len(extra)+6)
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "LINES", "COLUMNS", "TERMCAP", "TMUX", "TMUX_PANE", "STY", "FAWN_MARKER_NONCE", "PWD", "OLDPWD":
+			continue
+		}
+		env = append(env, kv)
+	}
+	// With PWD set, bash keeps the directory's name as given (through
+	// symlinks) rather than its resolved path.
+	env = append(env, "PWD="+dir, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM=fawn")
+	env = append(env, extra...)
+	return append(env, "FAWN_MARKER_NONCE="+nonce)
+}
+
+func (t *Terminal) readLoop(sh *shell) {
+	defer t.wg.Done()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := sh.pty.Read(buf)
+		if n > 0 {
+			t.output(sh, buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	<-sh.exited
+	sh.pty.Close()
+	t.shellEnded(sh)
+}
+
+func (t *Terminal) waitLoop(sh *shell) {
+	defer t.wg.Done()
+	sh.status = exitStatus(sh.cmd.Wait())
+	close(sh.exited)
+	// Background jobs may keep the pty open; give the reader a moment to
+	// take what the shell printed last, then stop it.
+	_ = sh.pty.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+}
+
+// output handles one read: markers update the shell's state and the agent
+// command's capture; the raw bytes go on to the emulator.
+func (t *Terminal) output(sh *shell, p []byte) {
+	t.mu.Lock()
+	r := t.run
+	if r != nil && r.sh != sh {
+		r = nil
+	}
+	sh.scan.scan(p, func(d []byte) {
+		if r != nil {
+			r.data(d)
+		}
+	}, func(m marker) {
+		t.onMarker(m)
+		if r != nil {
+			r.marker(m)
+		}
+	})
+	t.mu.Unlock()
+	t.log.push(p)
+}
+
+// onMarker tracks what the shell is doing; t.mu is held.
+func (t *Terminal) onMarker(m marker) {
+	switch m.kind {
+	case markStarted:
+		t.setState(stateBusy)
+	case markDone:
+		if m.pwd != "" {
+			t.cwd = m.pwd
+		}
+	case markPrompt:
+		t.setState(stateReady)
+	case markContinue:
+		t.setState(stateContinued)
+	}
+}
+
+func (t *Terminal) setState(s shellState) {
+	t.state = s
+	close(t.changed)
+	t.changed = make(chan struct{})
+	t.markDirty()
+}
+
+// shellEnded runs after a shell's last output was handled: it tells the
+// agent command in flight, writes a notice and starts a new shell in the
+// last directory.
+func (t *Terminal) shellEnded(sh *shell) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sh != sh {
+		return
+	}
+	if r := t.run; r != nil && r.sh == sh {
+		r.exited = true
+		r.exitStatus = sh.status
+		r.poke()
+	}
+	if t.closed {
+		return
+	}
+	t.sh = nil
+	if time.Since(sh.started) < 2*time.Second {
+		t.quickExits++
+	} else {
+		t.quickExits = 0
+	}
+	// Leave whatever full-screen program died in the alternate screen or
+	// odd input modes.
+	t.log.push([]byte("\x1b[?1049l\x1b[?1l\x1b>\x1b[?25h\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l"))
+	if t.quickExits >= 3 {
+		t.deadErr = fmt.Errorf("the shell keeps exiting right after it starts (last status %d); check ~/.bashrc, then press Enter in the terminal to try again", sh.status)
+		t.notice(fmt.Sprintf("the shell keeps exiting (status %d); press Enter to start it again", sh.status))
+		t.setState(stateDead)
+		return
+	}
+	dir := t.cwd
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = t.root
+	}
+	t.notice(fmt.Sprintf("the shell exited with status %d; a new one starts in %s", sh.status, dir))
+	t.restart(dir)
+}
+
+// restart starts a new shell in dir; t.mu is held.
+func (t *Terminal) restart(dir string) {
+	nsh, err := t.spawn(dir)
+	if err != nil {
+		t.deadErr = fmt.Errorf("cannot start a new shell: %v", err)
+		t.notice(t.deadErr.Error() + "; press Enter to try again")
+		t.setState(stateDead)
+		return
+	}
+	t.sh = nsh
+	t.cwd = dir
+	t.deadErr = nil
+	if len(t.held) > 0 && t.run == nil {
+		nsh.out.enqueue(t.held)
+		t.held = nil
+	}
+}
+
+// notice shows a line from fawn itself in the pane.
+func (t *Terminal) notice(msg string) {
+	t.log.push([]byte("\r\n\x1b[7m[fawn: " + msg + "]\x1b[27m\r\n"))
+}
+
+// reply sends the emulator's answers to terminal queries to the program,
+// ahead of any held user input.
+func (t *Terminal) reply(p []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sh != nil && !t.closed {
+		t.sh.out.enqueue(p)
+	}
+}
+
+// Close kills the shell and everything it started, and stops the
+// terminal's goroutines.
+func (t *Terminal) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	sh := t.sh
+	t.mu.Unlock()
+	if sh != nil {
+		killSession(sh.pid, syscall.SIGKILL)
+		_ = sh.cmd.Process.Kill()
+	}
+	close(t.done)
+	t.wg.Wait()
+	t.scr.close()
+	return os.Remove(t.rcPath)
+}
+
+// Write sends the user's keys (already encoded as the terminal would) to
+// the shell. While an agent command runs they are held and sent after it,
+// except Ctrl-C, which goes through at once and interrupts it.
+func (t *Terminal) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return 0, errors.New("terminal: closed")
+	}
+	if t.sh == nil {
+		if bytes.ContainsAny(p, "\r\n") {
+			dir := t.cwd
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				dir = t.root
+			}
+			t.quickExits = 0
+			t.notice("starting a new shell in " + dir)
+			t.restart(dir)
+		}
+		return len(p), nil
+	}
+	if t.run != nil {
+		if bytes.Equal(p, []byte{0x03}) {
+			t.run.userInterrupt = true
+			t.sh.out.enqueue(p)
+			return len(p), nil
+		}
+		if len(t.held) < 64<<10 {
+			t.held = append(t.held, p...)
+		}
+		return len(p), nil
+	}
+	t.input(p)
+	return len(p), nil
+}
+
+// input sends user bytes to the shell; t.mu is held.
+func (t *Terminal) input(p []byte) {
+	if t.state == stateReady && bytes.ContainsAny(p, "\r\n") {
+		// A command line may have been entered: until a marker says what
+		// the shell does, an agent command must not be typed into it.
+		t.setState(stateUnknown)
+	}
+	t.sh.out.enqueue(p)
+}
+
+// Paste sends pasted text, bracketed when the program asked for it (then
+// it arrives as text, not as keys to act on).
+func (t *Terminal) Paste(text string) {
+	text = strings.ReplaceAll(text, "\x1b", "")
+	var p []byte
+	if t.scr.getModes().BracketedPaste {
+		p = []byte("\x1b[200~" + text + "\x1b[201~")
+	} else {
+		p = []byte(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\r"), "\n", "\r"))
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.sh == nil {
+		return
+	}
+	if t.run != nil {
+		if len(t.held)+len(p) <= 1<<20 {
+			t.held = append(t.held, p...)
+		}
+		return
+	}
+	t.input(p)
+}
+
+// Resize sets the terminal's size in cells; the shell gets SIGWINCH.
+func (t *Terminal) Resize(cols, rows int) {
+	if cols < 1 || rows < 1 {
+		return
+	}
+	t.scr.resize(cols, rows)
+	t.mu.Lock()
+	sh := t.sh
+	t.mu.Unlock()
+	if sh != nil {
+		_ = setWinsize(sh.pty, cols, rows)
+	}
+	t.markDirty()
+}
+
+// Size returns the terminal's size in cells.
+func (t *Terminal) Size() (cols, rows int) { return t.scr.size() }
+
+// Modes returns the input modes the running program asked for.
+func (t *Terminal) Modes() Modes { return t.scr.getModes() }
+
+// Cwd returns the shell's working directory as of its last prompt.
+func (t *Terminal) Cwd() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cwd
+}
+
+// Root returns the directory the terminal started in (Options.Dir).
+func (t *Terminal) Root() string { return t.root }
+
+// AgentCommand returns the agent command running now, or "".
+func (t *Terminal) AgentCommand() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.run == nil {
+		return ""
+	}
+	return t.run.text
+}
+
+// Title returns the window title the running program set (OSC 0/2), or "".
+func (t *Terminal) Title() string { return t.scr.getTitle() }
+
+// DrawTo draws the terminal into the w×h area at x, y of scr.
+func (t *Terminal) DrawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
+	return t.scr.drawTo(scr, x, y, w, h, o)
+}
+
+// ScreenText returns the visible screen as plain text, one line per row,
+// trailing blanks trimmed.
+func (t *Terminal) ScreenText() string { return t.scr.text() }
+
+// ScrollbackText returns the lines in the scrollback as plain text.
+func (t *Terminal) ScrollbackText() []string { return t.scr.scrollbackText() }
+
+// SkippedBytes counts output the display left out to catch up.
+func (t *Terminal) SkippedBytes() int64 { return t.skippedBytes.Load() }
+
+// writer is a shell's single input queue: keys, pastes, emulator replies
+// and agent commands all go through it, in order, and no caller ever
+// blocks on a pty whose program does not read.
+type writer struct {
+	mu   sync.Mutex
+	q    []byte
+	wake chan struct{}
+	f    *os.File
+}
+
+func newWriter(f *os.File) *writer {
+	return &writer{f: f, wake: make(chan struct{}, 1)}
+}
+
+func (w *writer) enqueue(p []byte) {
+	w.mu.Lock()
+	w.q = append(w.q, p...)
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *writer) loop(wg *sync.WaitGroup, stop <-chan struct{}) {
+	defer wg.Done()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-w.wake:
+		}
+		for {
+			w.mu.Lock()
+			p := w.q
+			w.q = nil
+			w.mu.Unlock()
+			if len(p) == 0 {
+				break
+			}
+			if _, err := w.f.Write(p); err != nil {
+				return
+			}
+		}
+	}
+}
