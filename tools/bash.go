@@ -1,0 +1,312 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/terminal"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+const (
+	// bashMaxTimeout bounds the timeout parameter.
+	bashMaxTimeout = 600 * time.Second
+	// bashFallbackTimeout applies when Env.BashTimeout is not set.
+	bashFallbackTimeout = 120 * time.Second
+)
+
+// bashTool runs the agent's commands in the terminal the user sees.
+type bashTool struct {
+	env  *Env
+	term *terminal.Terminal
+}
+
+// NewBash returns the bash tool: commands typed into t, the terminal pane's
+// shell. The default timeout is env.BashTimeout.
+func NewBash(env *Env, t *terminal.Terminal) Tool {
+	return &bashTool{env: env, term: t}
+}
+
+func (b *bashTool) Name() string { return "bash" }
+
+func (b *bashTool) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{
+		Name: "bash",
+		Desc: strings.TrimSpace(bashDescription),
+		ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
+			"command": {
+				Type:     schema.String,
+				Desc:     "The command line or script to run.",
+				Required: true,
+			},
+			"timeout": {
+				Type: schema.Integer,
+				Desc: fmt.Sprintf("Seconds before the command is stopped (default %d, at most %d).",
+					int(b.defaultTimeout()/time.Second), int(bashMaxTimeout/time.Second)),
+			},
+			"reset_cwd": {
+				Type: schema.Boolean,
+				Desc: "Run from the project root instead of the shell's current directory.",
+			},
+		}),
+	}, nil
+}
+
+func (b *bashTool) defaultTimeout() time.Duration {
+	if b.env != nil && b.env.BashTimeout > 0 {
+		return min(b.env.BashTimeout, bashMaxTimeout)
+	}
+	return bashFallbackTimeout
+}
+
+type bashCall struct {
+	command  string
+	timeout  time.Duration
+	resetCwd bool
+}
+
+// parse decodes and checks a call's arguments.
+func (b *bashTool) parse(argsJSON string) (bashCall, error) {
+	data := bytes.TrimSpace([]byte(argsJSON))
+	if len(data) == 0 || string(data) == "null" {
+		data = []byte("{}")
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return bashCall{}, fmt.Errorf("bash arguments must be a JSON object like {\"command\": \"ls\"}: %s", bashJSONProblem(err))
+	}
+	var c bashCall
+	cmdRaw, ok := raw["command"]
+	if !ok {
+		return bashCall{}, errors.New("bash needs a command: {\"command\": \"...\"}")
+	}
+	if err := json.Unmarshal(cmdRaw, &c.command); err != nil {
+		return bashCall{}, errors.New("command must be a string")
+	}
+	if strings.TrimSpace(c.command) == "" {
+		return bashCall{}, errors.New("command is empty: say what to run")
+	}
+	if !utf8.ValidString(c.command) {
+		return bashCall{}, errors.New("command is not valid UTF-8")
+	}
+	for _, r := range strings.ReplaceAll(c.command, "\r\n", "\n") {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return bashCall{}, fmt.Errorf("command contains the control character %U, which cannot be typed into the terminal; write it with printf escapes such as '\\x1b' instead", r)
+		}
+	}
+	c.timeout = b.defaultTimeout()
+	if tr, ok := raw["timeout"]; ok && string(tr) != "null" {
+		secs, err := bashNumber(tr)
+		if err != nil {
+			return bashCall{}, fmt.Errorf("timeout must be a number of seconds: %v", err)
+		}
+		switch {
+		case secs <= 0:
+			// Treated as "no preference".
+		case secs > bashMaxTimeout.Seconds():
+			return bashCall{}, fmt.Errorf("timeout %g is more than the maximum of %d seconds; run long jobs in the background (… > log 2>&1 &) and check on them", secs, int(bashMaxTimeout/time.Second))
+		default:
+			c.timeout = time.Duration(secs * float64(time.Second))
+		}
+	}
+	if rr, ok := raw["reset_cwd"]; ok && string(rr) != "null" {
+		v, err := bashBool(rr)
+		if err != nil {
+			return bashCall{}, errors.New("reset_cwd must be true or false")
+		}
+		c.resetCwd = v
+	}
+	return c, nil
+}
+
+// Plan describes the call for the permission dialog: the command and the
+// directory it would run in.
+func (b *bashTool) Plan(_ context.Context, argsJSON string) (Action, error) {
+	c, err := b.parse(argsJSON)
+	if err != nil {
+		return Action{}, err
+	}
+	cwd := b.term.Cwd()
+	if c.resetCwd {
+		cwd = b.term.Root()
+	}
+	return Action{
+		Kind:    KindExec,
+		Summary: "$ " + bashSummary(c.command),
+		Command: c.command,
+		Cwd:     cwd,
+	}, nil
+}
+
+// bashSummary is the command's first line, shortened, with "…" when there
+// is more.
+func bashSummary(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	first, rest, multi := strings.Cut(cmd, "\n")
+	first = strings.TrimSpace(first)
+	more := multi && strings.TrimSpace(rest) != ""
+	if utf8.RuneCountInString(first) > 120 {
+		first = string([]rune(first)[:119])
+		more = true
+	}
+	if more {
+		first += " …"
+	}
+	return first
+}
+
+// InvokableRun types the command into the terminal and waits for it. While
+// it runs, its output is emitted as tools.Output chunks. Cancelling ctx
+// interrupts it.
+func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option) (string, error) {
+	c, err := b.parse(argsJSON)
+	if err != nil {
+		return "", err
+	}
+	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd},
+		func(chunk string) { Emit(ctx, Output{Text: chunk}) })
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("interrupted by the user before the command started")
+		}
+		return "", err
+	}
+	return bashResult(res, c.timeout), nil
+}
+
+// bashResult renders a result for the model: the output, then one line in
+// brackets with the exit code, the flags and the directory.
+func bashResult(r terminal.Result, timeout time.Duration) string {
+	var sb strings.Builder
+	switch {
+	case r.Binary:
+		fmt.Fprintf(&sb, "(binary output, %s, not shown; pipe it through `xxd | head` or `od -c | head` to look at it)\n", bashBytes(r.TotalBytes))
+	case r.Output == "":
+		sb.WriteString("(no output)\n")
+	default:
+		sb.WriteString(r.Output)
+		if !strings.HasSuffix(r.Output, "\n") {
+			sb.WriteString("\n[no newline at the end of the output]\n")
+		}
+	}
+	var parts []string
+	switch {
+	case r.SyntaxError:
+		parts = append(parts, "syntax error — not run")
+	case r.ExitCode >= 0:
+		parts = append(parts, "exit code "+strconv.Itoa(r.ExitCode))
+	default:
+		parts = append(parts, "no exit code (killed)")
+	}
+	if r.TimedOut {
+		how := map[string]string{
+			"Ctrl-C":  "stopped with Ctrl-C",
+			"SIGTERM": "it ignored Ctrl-C and was stopped with SIGTERM",
+			"SIGKILL": "it ignored Ctrl-C and SIGTERM and was killed with SIGKILL",
+			"restart": "the shell did not respond and was restarted",
+		}[r.StoppedBy]
+		if how == "" {
+			how = "stopped"
+		}
+		parts = append(parts, fmt.Sprintf("timed out after %s, %s", bashDuration(timeout), how))
+	}
+	if r.Interrupted {
+		parts = append(parts, "interrupted by the user")
+	}
+	if r.UserInterrupted && !r.Interrupted {
+		parts = append(parts, "interrupted by the user (Ctrl-C in the terminal)")
+	}
+	if r.ShellRestarted {
+		parts = append(parts, "shell restarted: the shell ended and a new one was started; variables, functions and aliases set before are gone")
+	}
+	parts = append(parts, "cwd "+r.Cwd)
+	sb.WriteString("[" + strings.Join(parts, " · ") + "]")
+	return sb.String()
+}
+
+func bashDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return d.String()
+}
+
+func bashBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// bashNumber reads a JSON number or a string holding one (models send both).
+func bashNumber(raw json.RawMessage) (float64, error) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, errors.New("not a finite number")
+		}
+		return f, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return 0, fmt.Errorf("got %s", bashClip(string(raw)))
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "s"), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("got %q", bashClip(s))
+	}
+	return f, nil
+}
+
+// bashBool reads a JSON boolean or "true"/"false".
+func bashBool(raw json.RawMessage) (bool, error) {
+	var v bool
+	if err := json.Unmarshal(raw, &v); err == nil {
+		return v, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return strconv.ParseBool(strings.TrimSpace(s))
+	}
+	return false, errors.New("not a boolean")
+}
+
+func bashJSONProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("malformed JSON at byte %d", se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "got a JSON " + te.Value
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func bashClip(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,201 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fawn-ide/fawn/terminal"
+)
+
+// newBashTool starts a real terminal in a temporary project with an empty
+// HOME and returns the bash tool on it.
+func newBashTool(t *testing.T, timeout time.Duration) (*bashTool, *terminal.Terminal) {
+	t.Helper()
+	root := t.TempDir()
+	env, err := NewEnv(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.BashTimeout = timeout
+	term, err := terminal.Start(terminal.Options{Dir: env.Root, Env: []string{"HOME=" + t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	return NewBash(env, term).(*bashTool), term
+}
+
+func invoke(t *testing.T, b *bashTool, args string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := b.InvokableRun(ctx, args)
+	if err != nil {
+		t.Fatalf("InvokableRun(%s): %v", args, err)
+	}
+	return out
+}
+
+func TestBashInfo(t *testing.T) {
+	b, _ := newBashTool(t, 45*time.Second)
+	info, err := b.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "bash" || b.Name() != "bash" || !strings.Contains(info.Desc, "persistent bash") {
+		t.Fatalf("info: %+v", info)
+	}
+	js, err := info.ParamsOneOf.ToJSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"command", "timeout", "reset_cwd"} {
+		if _, ok := js.Properties.Get(p); !ok {
+			t.Errorf("no parameter %s", p)
+		}
+	}
+	if len(js.Required) != 1 || js.Required[0] != "command" {
+		t.Errorf("required = %v", js.Required)
+	}
+	if tp, _ := js.Properties.Get("timeout"); !strings.Contains(tp.Description, "default 45") {
+		t.Errorf("timeout description %q does not give the configured default", tp.Description)
+	}
+}
+
+func TestBashPlan(t *testing.T) {
+	b, term := newBashTool(t, 0)
+	act, err := b.Plan(context.Background(), `{"command": "go test ./...\necho done"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Kind != KindExec || act.Summary != "$ go test ./... …" || act.Command != "go test ./...\necho done" || act.Cwd != term.Cwd() {
+		t.Fatalf("%+v", act)
+	}
+	bad := map[string]string{
+		``:                                     "needs a command",
+		`[1]`:                                  "JSON object",
+		`{"command": ""}`:                      "empty",
+		`{"command": 5}`:                       "must be a string",
+		`{"command": "echo \u001b[201~"}`:      "control character",
+		`{"command": "ls", "timeout": 601}`:    "maximum of 600",
+		`{"command": "ls", "timeout": "soon"}`: "number of seconds",
+		`{"command": "ls", "reset_cwd": "maybe"}`: "true or false",
+		`{"command": "ls"`:                        "malformed JSON",
+	}
+	for args, want := range bad {
+		if _, err := b.Plan(context.Background(), args); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Plan(%s): err = %v, want it to say %q", args, err, want)
+		}
+	}
+	act, err = b.Plan(context.Background(), `{"command": "ls", "timeout": "30", "reset_cwd": "true"}`)
+	if err != nil || act.Cwd != term.Root() {
+		t.Fatalf("lenient arguments: %+v, %v", act, err)
+	}
+}
+
+func TestBashRunsInTheSharedShell(t *testing.T) {
+	b, term := newBashTool(t, 0)
+	if err := os.Mkdir(filepath.Join(term.Root(), "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var emitted []string
+	ctx := WithEmitter(context.Background(), func(ev any) {
+		if o, ok := ev.(Output); ok {
+			mu.Lock()
+			emitted = append(emitted, o.Text)
+			mu.Unlock()
+		}
+	})
+	out, err := b.InvokableRun(ctx, `{"command": "cd sub && export FOO=bar && echo \"$FOO\" in $(basename $PWD)"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(term.Root(), "sub")
+	if want := "bar in sub\n[exit code 0 · cwd " + sub + "]"; out != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	mu.Lock()
+	if strings.Join(emitted, "") != "bar in sub\n" {
+		t.Errorf("emitted %q", emitted)
+	}
+	mu.Unlock()
+
+	out = invoke(t, b, `{"command": "echo $FOO; false"}`)
+	if want := "bar\n[exit code 1 · cwd " + sub + "]"; out != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	out = invoke(t, b, `{"command": "pwd", "reset_cwd": true}`)
+	if want := term.Root() + "\n[exit code 0 · cwd " + term.Root() + "]"; out != want {
+		t.Fatalf("reset_cwd: got %q, want %q", out, want)
+	}
+	out = invoke(t, b, `{"command": "printf done"}`)
+	if !strings.HasPrefix(out, "done\n[no newline at the end of the output]\n[exit code 0") {
+		t.Fatalf("got %q", out)
+	}
+	out = invoke(t, b, `{"command": "true"}`)
+	if !strings.HasPrefix(out, "(no output)\n[exit code 0") {
+		t.Fatalf("got %q", out)
+	}
+}
+
+func TestBashReportsFlags(t *testing.T) {
+	b, _ := newBashTool(t, 0)
+	cases := []struct{ args, want string }{
+		{`{"command": "echo )"}`, "[syntax error — not run · cwd "},
+		{`{"command": "echo \"open"}`, "[syntax error — not run · cwd "},
+		{`{"command": "cat", "timeout": 1}`, "[exit code 130 · timed out after 1s, stopped with Ctrl-C · cwd "},
+		{`{"command": "exit 3"}`, "[exit code 3 · shell restarted: "},
+		{`{"command": "head -c 3000 /dev/urandom"}`, " KiB, not shown; pipe it through `xxd | head`"},
+		{`{"command": "echo after"}`, "after\n[exit code 0 · cwd "},
+	}
+	for _, c := range cases {
+		if out := invoke(t, b, c.args); !strings.Contains(out, c.want) {
+			t.Errorf("%s:\n got %q\nwant it to contain %q", c.args, out, c.want)
+		}
+	}
+}
+
+func TestBashDefaultTimeoutFromEnv(t *testing.T) {
+	b, _ := newBashTool(t, time.Second)
+	out := invoke(t, b, `{"command": "sleep 30"}`)
+	if !strings.Contains(out, "timed out after 1s") {
+		t.Fatalf("got %q", out)
+	}
+}
+
+func TestBashCancelInterrupts(t *testing.T) {
+	b, term := newBashTool(t, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan string)
+	go func() {
+		out, err := b.InvokableRun(ctx, `{"command": "touch started; sleep 60"}`)
+		if err != nil {
+			out = "error: " + err.Error()
+		}
+		done <- out
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(term.Root(), "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	out := <-done
+	if !strings.Contains(out, "interrupted by the user") {
+		t.Fatalf("got %q", out)
+	}
+	if out := invoke(t, b, `{"command": "echo ok"}`); !strings.HasPrefix(out, "ok\n") {
+		t.Fatalf("after cancel: %q", out)
+	}
+}
