@@ -549,6 +549,9 @@ func (v *CodeView) highlighted() bool {
 	if v.lexer == nil {
 		return true
 	}
+	if v.textH == 0 {
+		return false // not drawn yet: nothing was asked for
+	}
 	ver := v.buf.Version()
 	for i := v.top; i < v.lastVisibleLine() && i < len(v.styles); i++ {
 		if !v.styles[i].done || v.styles[i].ver != ver {
