@@ -1,9 +1,11 @@
 package editor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -55,9 +57,10 @@ type tab struct {
 	view    *CodeView
 	title   string
 
-	readOnly bool
-	notice   string // shown while nothing else is said (why it is read-only)
-	disk     stamp  // the file on disk as last read or written here
+	readOnly  bool
+	truncated bool   // only the start of a file too large to edit is shown
+	notice    string // shown while nothing else is said (why it is read-only)
+	disk      stamp  // the file on disk as last read or written here
 
 	agentMark bool       // changed by the agent since the user last looked
 	agentEdit *agentEdit // the agent's last edit, for the diff
@@ -206,7 +209,7 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	edit := &agentEdit{before: ev.Before, after: ev.After, command: ev.Command}
 	tb := t.find(p)
 	if tb == nil {
-		tb = t.newFileTab(p, loaded{data: ev.After, size: int64(len(ev.After)), stamp: t.fp.of(ev.After), binary: looksBinary(ev.After)})
+		tb = t.newFileTab(p, t.fromBytes(ev.After))
 		t.addTab(tb)
 	} else if tb.buf.Modified() {
 		// The guard let it through before the user started typing: keep
@@ -216,7 +219,7 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 		t.diskChanged(tb, t.fp.of(ev.After), ev.After)
 		return
 	} else if tb.binary || tb.readOnly {
-		t.replaceContent(tb, loaded{data: ev.After, size: int64(len(ev.After)), stamp: t.fp.of(ev.After), binary: looksBinary(ev.After)})
+		t.replaceContent(tb, t.fromBytes(ev.After))
 	} else {
 		tb.buf.SetContent(ev.After, tb.view.Cursor())
 		tb.buf.MarkSaved()
@@ -224,7 +227,7 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	}
 	tb.agentEdit = edit
 	tb.agentMark = true
-	if !tb.binary {
+	if !tb.binary && !tb.readOnly {
 		var before []string
 		if ev.Before != nil {
 			before, _ = parse(ev.Before)
@@ -243,6 +246,20 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	}
 	t.syncDirty(tb)
 	t.follow(tb)
+}
+
+// fromBytes is readFile for content already in hand (an agent's edit).
+func (t *Tabs) fromBytes(data []byte) loaded {
+	l := loaded{data: data, size: int64(len(data)), stamp: t.fp.of(data)}
+	if t.maxSize > 0 && l.size > t.maxSize {
+		l.data = data[:t.maxSize]
+		if i := bytes.LastIndexByte(l.data, '\n'); i >= 0 {
+			l.data = l.data[:i+1]
+		}
+		l.truncated = true
+	}
+	l.binary = looksBinary(l.data)
+	return l
 }
 
 // Open opens path (absolute or relative to the root) in a tab, or switches
@@ -369,9 +386,11 @@ func (t *Tabs) newFileTab(path string, l loaded) *tab {
 	return tb
 }
 
-// replaceContent gives tb a fresh buffer and view for l.
+// replaceContent gives tb a fresh buffer and view for l, keeping the
+// place the old view showed.
 func (t *Tabs) replaceContent(tb *tab, l loaded) {
-	tb.binary, tb.readOnly, tb.notice, tb.diff = l.binary, false, "", nil
+	old := tb.view
+	tb.binary, tb.readOnly, tb.truncated, tb.notice, tb.diff = l.binary, false, l.truncated, "", nil
 	tb.disk = l.stamp
 	if l.binary {
 		tb.readOnly = true
@@ -393,6 +412,10 @@ func (t *Tabs) replaceContent(tb *tab, l loaded) {
 		tb.notice = fmt.Sprintf("read-only: a %s file, first %s shown", humanSize(l.size), humanSize(int64(len(l.data))))
 	}
 	v.readOnly = tb.readOnly
+	if old != nil && !l.binary {
+		v.cursor = tb.buf.Clamp(old.cursor)
+		v.top, v.left, v.wrap = min(old.top, tb.buf.LineCount()-1), old.left, old.wrap
+	}
 	t.hookView(tb, v)
 	tb.view = v
 }
@@ -674,6 +697,25 @@ func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
 // fileChanged runs on the watcher's goroutine: it reads the file and hands
 // the result to the UI goroutine.
 func (t *Tabs) fileChanged(path string) {
+	if info, err := os.Stat(path); err == nil && t.maxSize > 0 && info.Size() > t.maxSize {
+		// Too large to edit: never read it all on each change (a growing
+		// log would be read again and again). An editable tab becomes a
+		// read-only one once; a read-only one says it is out of date.
+		l, err := readFile(path, t.maxSize, t.fp)
+		t.box.post(func() {
+			tb := t.find(path)
+			switch {
+			case tb == nil || err != nil:
+			case tb.truncated:
+				tb.notice = fmt.Sprintf("read-only: a %s file, first part shown; it changed on disk since (close and reopen to see it)", humanSize(info.Size()))
+			case tb.buf.Modified():
+				tb.flash, tb.flashErr = t.rel(path)+" changed on disk and is now too large to edit; saving overwrites it with yours", true
+			default:
+				t.replaceContent(tb, l)
+			}
+		})
+		return
+	}
 	st, data, err := diskStamp(path, t.fp)
 	if err != nil {
 		return // unreadable for now; the next event tries again
@@ -1111,7 +1153,8 @@ func (t *Tabs) Draw(screen tcell.Screen) {
 	}
 	if tb.welcome && tb.source != welcomeText(t.keys) {
 		// The app applied the user's key overrides after New.
-		*tb = *t.newWelcome()
+		tb = t.newWelcome()
+		t.tabs[t.active] = tb
 	}
 	if h < 3 {
 		v := tb.shown()

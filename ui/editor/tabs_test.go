@@ -545,6 +545,20 @@ func TestLargeFileOpensReadOnly(t *testing.T) {
 	if strings.Contains(h.text(), "xa log") {
 		t.Fatal("a read-only file took a key")
 	}
+	// It grows on disk: the tab says it is out of date rather than read
+	// the whole file again on every change.
+	f, err := os.OpenFile(filepath.Join(h.root, "big.log"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("one more line\n")
+	f.Close()
+	h.waitFor("the out-of-date notice", func() bool { return strings.Contains(h.tabs.current().notice, "changed on disk since") })
+	// An agent's edit that makes a file too large opens it read-only too.
+	h.agentEdit("gen.txt", "", strings.Repeat("generated\n", 200), "create")
+	if tb := h.tabs.current(); tb.title != "gen.txt" || !tb.readOnly {
+		t.Fatalf("tab %q read-only=%v, want gen.txt read-only", tb.title, tb.readOnly)
+	}
 }
 
 func TestBinaryFileShowsNotice(t *testing.T) {
