@@ -22,7 +22,9 @@ type instantModel struct {
 	calls, chunks int
 }
 
-func (m *instantModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
+func (m *instantModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return m, nil
+}
 
 func (m *instantModel) Generate(ctx context.Context, in []*schema.Message, _ ...model.Option) (*schema.Message, error) {
 	return nil, fmt.Errorf("instantModel streams only")
@@ -49,8 +51,10 @@ func noopTool() tools.Tool {
 	return &testTool{
 		name:   "noop",
 		params: map[string]*schema.ParameterInfo{"n": {Type: schema.Integer}},
-		plan:   func(map[string]any) (tools.Action, error) { return tools.Action{Kind: tools.KindRead, Summary: "noop"}, nil },
-		run:    func(context.Context, map[string]any) (string, error) { return "ok", nil },
+		plan: func(map[string]any) (tools.Action, error) {
+			return tools.Action{Kind: tools.KindRead, Summary: "noop"}, nil
+		},
+		run: func(context.Context, map[string]any) (string, error) { return "ok", nil },
 	}
 }
 
