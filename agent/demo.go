@@ -246,12 +246,13 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 		switch {
 		case strings.HasPrefix(res, "error:"):
 			b.WriteString("The TODO search did not work out (" + clip(res, 100) + "). ")
-		case res == "" || strings.Contains(strings.ToLower(res), "no match"):
+		case res == "" || strings.HasPrefix(strings.ToLower(res), "no match"):
 			b.WriteString("No TODO notes turned up. ")
 		default:
 			n := 0
 			for _, l := range strings.Split(res, "\n") {
-				if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "(") {
+				// Notes such as "[3 files]" are not matches.
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[") && !strings.HasPrefix(l, "(") {
 					n++
 				}
 			}

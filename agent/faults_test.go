@@ -403,21 +403,23 @@ func TestCancelDuringLongCommand(t *testing.T) {
 // waitNoProcess waits until no process's command line contains s.
 func waitNoProcess(t *testing.T, s string) {
 	t.Helper()
-	var found string
 	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		found = ""
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, p := range procs {
-			b, err := os.ReadFile(p)
-			if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), s) {
-				found = p
-			}
-		}
-		if found == "" {
+		if !processRunning(s) {
 			return
 		}
 	}
-	t.Errorf("a process running %q is still alive (%s)", s, found)
+	t.Errorf("a process running %q is still alive", s)
+}
+
+func processRunning(s string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), s) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestStepLimit(t *testing.T) {

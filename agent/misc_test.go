@@ -163,3 +163,36 @@ func TestNewSessionErrors(t *testing.T) {
 		t.Errorf("bad type: %v", err)
 	}
 }
+
+// A tool that ignores its context does not hold the session: after the
+// grace period the turn ends without it.
+func TestStubbornToolIsLeftBehind(t *testing.T) {
+	release := make(chan struct{})
+	stubborn := &testTool{
+		name:   "stubborn",
+		params: map[string]*schema.ParameterInfo{},
+		plan:   func(map[string]any) (tools.Action, error) { return tools.Action{Kind: tools.KindRead}, nil },
+		run: func(context.Context, map[string]any) (string, error) {
+			<-release
+			return "finally", nil
+		},
+	}
+	t.Cleanup(func() { close(release) }) // runs after the harness: lets the goroutine end
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{call("s", "stubborn", `{}`), text("next")}}, ModeYolo,
+		func(o *Options) { o.Tools = append(o.Tools, stubborn) })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evs := runChecked(t, h, ctx, "go", func(ev Event) {
+		if ev.Type == EventToolRunStarted {
+			cancel()
+		}
+	})
+	r := ofType(evs, EventToolRunEnded)
+	if len(r) != 1 || !strings.Contains(r[0].Result, "did not stop within 3s") || !errors.Is(last(evs).Err, ErrCancelled) {
+		t.Errorf("events:\n%s", render(evs))
+	}
+	evs = runChecked(t, h, context.Background(), "again", nil)
+	if answerText(evs) != "next" {
+		t.Errorf("next turn:\n%s", render(evs))
+	}
+}

@@ -77,9 +77,11 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 			t.emit(Event{Type: EventToolUpdate, ID: id, Name: name, Data: ev})
 		}
 	})
-	out, err := safeCall(tctx, next, &compose.ToolInput{Name: name, Arguments: args, CallID: id, CallOptions: in.CallOptions})
+	out, abandoned, err := callWithGrace(ctx, tctx, next, &compose.ToolInput{Name: name, Arguments: args, CallID: id, CallOptions: in.CallOptions})
 	done.Store(true)
 	switch {
+	case abandoned:
+		return end(cancelledResult+fmt.Sprintf(" (the tool did not stop within %s of the cancel; fawn moved on without it)", toolGrace), true)
 	case ctx.Err() != nil:
 		res := cancelledResult
 		if out != nil && strings.TrimSpace(out.Result) != "" {
@@ -90,6 +92,39 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		return end("error: "+strings.TrimPrefix(err.Error(), "error: "), true)
 	}
 	return end(out.Result, strings.HasPrefix(out.Result, "error:"))
+}
+
+// toolGrace is how long a cancelled tool may take to stop before the turn
+// ends without it. fawn's tools stop within milliseconds; this bounds one
+// that ignores its context, so Esc never freezes the session.
+const toolGrace = 3 * time.Second
+
+// callWithGrace runs the tool and returns its result, or, once ctx is
+// done and the tool has not returned within toolGrace, gives up on it
+// (abandoned): the tool's goroutine finishes on its own, unobserved.
+func callWithGrace(ctx, tctx context.Context, next compose.InvokableToolEndpoint, in *compose.ToolInput) (out *compose.ToolOutput, abandoned bool, err error) {
+	type result struct {
+		out *compose.ToolOutput
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		out, err := safeCall(tctx, next, in)
+		ch <- result{out, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.out, false, r.err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(toolGrace)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r.out, false, r.err
+	case <-t.C:
+		return nil, true, nil
+	}
 }
 
 // safeCall runs a tool, turning a panic into an error: one broken tool must
