@@ -68,6 +68,7 @@ type App struct {
 	status   *StatusBar
 	dialog   *PermissionDialog
 	help     *Help
+	ask      *confirm
 	layout   *Layout
 	editor   EditorPane
 	terminal TerminalPane
@@ -144,6 +145,7 @@ func New(opts Options) (*App, error) {
 	a.status = newStatusBar(&a.th, a.statusInfo)
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
+	a.ask = newConfirm(a.rctx)
 
 	a.editor = opts.Editor
 	if a.editor == nil {
@@ -160,7 +162,7 @@ func New(opts Options) (*App, error) {
 	chatFrame := newFrame(a.chat, &a.th, func() Line { return a.paneTitle("Chat", a.chat) })
 	editorFrame := newFrame(a.editor, &a.th, func() Line { return a.paneTitle("Editor", a.editor) })
 	a.layout = newLayout(&a.th, chatFrame, editorFrame, a.strip, a.status)
-	a.layout.overlays = []overlay{a.dialog, a.help}
+	a.layout.overlays = []overlay{a.dialog, a.help, a.ask}
 	a.router = NewRouter(NewRegistry(), a.list, a)
 
 	a.wireWidgets()
@@ -564,7 +566,7 @@ func (a *App) addBuiltinCommands() {
 		}
 		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown mode %q — use ask, accept-edits, plan or yolo", args)})
 	}})
-	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.Stop() }})
+	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
 
 // cycleMode moves to the next permission mode.
@@ -578,4 +580,46 @@ func (a *App) cycleMode() {
 	}
 	a.opts.Agent.SetMode(next)
 	a.flash("permission mode: " + string(next))
+}
+
+// unsavedEditor is an editor that can tell about and save unsaved files
+// (*editor.Tabs is one).
+type unsavedEditor interface {
+	Unsaved() []string
+	SaveAll() error
+}
+
+// requestQuit quits, first asking what to do with unsaved editor files.
+// It reports whether the app stops now.
+func (a *App) requestQuit() bool {
+	ed, ok := a.editor.(unsavedEditor)
+	if !ok {
+		a.Stop()
+		return true
+	}
+	files := ed.Unsaved()
+	if len(files) == 0 {
+		a.Stop()
+		return true
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = relPath(a.opts.Root, f)
+	}
+	what := "1 file has"
+	if len(files) > 1 {
+		what = fmt.Sprintf("%d files have", len(files))
+	}
+	a.ask.ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
+		choice{key: "s", label: "save all and quit", do: func() {
+			if err := ed.SaveAll(); err != nil {
+				a.list.Append(&noticeItem{kind: noticeError, text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
+				return
+			}
+			a.Stop()
+		}},
+		choice{key: "d", label: "quit without saving", do: a.Stop},
+		choice{key: "esc", label: "stay", do: func() {}},
+	)
+	return false
 }

@@ -5,6 +5,9 @@ import "github.com/fawn-ide/fawn/ui/keymap"
 // The default key tables. They avoid the prefixes of tmux (Ctrl-B), screen
 // (Ctrl-A) and zellij's mode keys, and use only keys that plain xterm, tmux
 // and ssh deliver: Ctrl-letters, Alt-letters (sent as Esc + letter), F-keys.
+// The global keys take precedence over every pane, so they also stay clear
+// of the editor's keys and of the readline keys people use in the shell
+// (Alt-B/F/D, Alt-Backspace…); a test checks the tables do not collide.
 // ui.keys in the config overrides them by action name.
 
 // GlobalKeys are active whatever has focus (unless a dialog is open).
@@ -17,13 +20,13 @@ func GlobalKeys() *keymap.Table {
 		keymap.Binding{Action: "pane.chat", Keys: []string{"alt+c"}, Help: "Focus the chat"},
 		keymap.Binding{Action: "pane.editor", Keys: []string{"alt+e"}, Help: "Focus the editor"},
 		keymap.Binding{Action: "pane.terminal", Keys: []string{"alt+t"}, Help: "Focus the terminal"},
-		keymap.Binding{Action: "pane.todo", Keys: []string{"alt+d"}, Help: "Focus the to-do list"},
-		keymap.Binding{Action: "pane.zoom", Keys: []string{"alt+z"}, Help: "Zoom the focused pane to the full screen, or back"},
+		keymap.Binding{Action: "pane.todo", Keys: []string{"alt+o"}, Help: "Focus the to-do list"},
+		keymap.Binding{Action: "pane.zoom", Keys: []string{"alt+m"}, Help: "Zoom the focused pane to the full screen, or back"},
 		keymap.Binding{Action: "layout.wider", Keys: []string{"alt+>"}, Help: "Widen the chat"},
 		keymap.Binding{Action: "layout.narrower", Keys: []string{"alt+<"}, Help: "Narrow the chat"},
 		keymap.Binding{Action: "layout.taller", Keys: []string{"alt+="}, Help: "Give the editor more height"},
 		keymap.Binding{Action: "layout.shorter", Keys: []string{"alt+-"}, Help: "Give the terminal more height"},
-		keymap.Binding{Action: "agent.mode", Keys: []string{"alt+m"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
+		keymap.Binding{Action: "agent.mode", Keys: []string{"alt+p"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
 	)
 }
 

@@ -58,7 +58,7 @@ func TestLayoutResizes(t *testing.T) {
 func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	r := startApp(t, Options{Agent: newScriptAgent()}, 140, 40)
 	var chat, editor, strip [4]int
-	r.key(tcell.KeyRune, 'z', tcell.ModAlt) // zoom the chat
+	r.key(tcell.KeyRune, 'm', tcell.ModAlt) // zoom the chat
 	r.onUI(func() { chat, _, _ = paneRects(r.app) })
 	if chat[2] != 140 || chat[3] != 39 {
 		t.Errorf("zoomed chat = %v, want the whole screen above the status bar", chat)
@@ -66,7 +66,7 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	if strings.Contains(r.text(), "Editor") {
 		t.Error("the editor shows while the chat is zoomed")
 	}
-	r.key(tcell.KeyRune, 'z', tcell.ModAlt)
+	r.key(tcell.KeyRune, 'm', tcell.ModAlt)
 	r.waitScreen("Editor")
 
 	r.key(tcell.KeyRune, '>', tcell.ModAlt)
@@ -88,10 +88,10 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 			t.Errorf("Alt-T: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
 		}
 	})
-	r.key(tcell.KeyRune, 'd', tcell.ModAlt)
+	r.key(tcell.KeyRune, 'o', tcell.ModAlt)
 	r.onUI(func() {
 		if r.app.focusPane != PaneTodo || r.app.strip.Active() != PaneTodo {
-			t.Errorf("Alt-D: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
+			t.Errorf("Alt-O: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
 		}
 	})
 	r.key(tcell.KeyF6, 0, 0)

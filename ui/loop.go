@@ -265,7 +265,10 @@ func (a *App) draw() {
 func (a *App) handleKey(ev *tcell.EventKey) bool {
 	action := a.keys.global.Action(ev)
 	if action == "app.quit" {
-		return false
+		if a.ask.visible() {
+			return false // a second Ctrl-Q quits without saving
+		}
+		return !a.requestQuit()
 	}
 	if a.layout.TooSmall() {
 		return true

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
+)
+
+// choice is one answer of a confirm box: a key and what it does.
+type choice struct {
+	key   string // keymap spec: "s", "esc"
+	label string
+	do    func()
+}
+
+// confirm is a small modal question ("2 files have unsaved changes…").
+type confirm struct {
+	*tview.Box
+	ctx     *renderCtx
+	title   string
+	text    string
+	choices []choice
+	shown   bool
+}
+
+func newConfirm(ctx *renderCtx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
+
+func (c *confirm) visible() bool { return c.shown }
+func (c *confirm) modal() bool   { return true }
+
+// ask shows the question.
+func (c *confirm) ask(title, text string, choices ...choice) {
+	c.title, c.text, c.choices, c.shown = title, text, choices, true
+}
+
+func (c *confirm) Draw(screen tcell.Screen) {
+	if !c.shown {
+		return
+	}
+	th := c.ctx.th
+	sx, sy, sw, sh := c.GetRect()
+	w := min(sw-2, 70)
+	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
+	body := wrapText(c.text, base, w-4, nil, nil)
+	var keys Line
+	for i, ch := range c.choices {
+		if i > 0 {
+			keys = append(keys, Span{"   ", base})
+		}
+		keys = append(keys, Span{keymap.Display(ch.key), base.Foreground(th.Accent).Bold(true)}, Span{" " + ch.label, base})
+	}
+	foot := wrapLine(keys, w-4, nil, nil)
+	h := min(sh, len(body)+len(foot)+3)
+	x, y := sx+(sw-w)/2, sy+(sh-h)/2
+	fill(screen, x, y, w, h, base)
+	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), Line{{" " + c.title + " ", base.Foreground(th.Warning).Bold(true)}})
+	row := y + 1
+	for _, l := range body {
+		if row < y+h-1-len(foot) {
+			drawLine(screen, x+2, row, w-4, l)
+			row++
+		}
+	}
+	for i, l := range foot {
+		drawLine(screen, x+2, y+h-1-len(foot)+i, w-4, l)
+	}
+}
+
+func (c *confirm) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		got := keymap.FromEvent(ev)
+		for _, ch := range c.choices {
+			if k, err := keymap.Parse(ch.key); err == nil && k == got {
+				c.shown = false
+				ch.do()
+				return
+			}
+		}
+	}
+}
+
+func (c *confirm) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+		return true, nil
+	}
+}

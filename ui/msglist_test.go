@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// countingItem is a plain item that counts its renders.
+type countingItem struct {
+	text    string
+	renders *int
+	ver     uint64
+}
+
+func (c *countingItem) rev(*renderCtx) uint64 { return c.ver }
+func (c *countingItem) render(rc *renderCtx, width int) []Line {
+	*c.renders++
+	return wrapText(c.text, rc.style(), width, nil, nil)
+}
+func (c *countingItem) copyText() string { return c.text }
+
+func newTestList(t *testing.T, n int) (*MessageList, *int, tcell.SimulationScreen) {
+	renders := new(int)
+	l := newMessageList(darkCtx(), MessageKeys())
+	for i := 0; i < n; i++ {
+		l.Append(&countingItem{text: fmt.Sprintf("message %d: %s", i, strings.Repeat("word ", i%13)), renders: renders})
+	}
+	s := simScreen(t, 60, 20)
+	l.SetRect(0, 0, 60, 20)
+	return l, renders, s
+}
+
+func TestMessageListRendersOnlyWhatShows(t *testing.T) {
+	l, renders, s := newTestList(t, 1000)
+	l.Draw(s)
+	s.Show()
+	if *renders > 30 {
+		t.Errorf("the first draw rendered %d of 1000 items; only those in view should be", *renders)
+	}
+	if !strings.Contains(screenText(s), "message 999") {
+		t.Errorf("the list does not start at the bottom:\n%s", screenText(s))
+	}
+	*renders = 0
+	l.Draw(s)
+	if *renders != 0 {
+		t.Errorf("a redraw re-rendered %d items; the cache should serve them", *renders)
+	}
+	// A width change re-wraps only what shows.
+	l.SetRect(0, 0, 45, 20)
+	*renders = 0
+	l.Draw(s)
+	if *renders == 0 || *renders > 30 {
+		t.Errorf("a width change re-rendered %d items", *renders)
+	}
+}
+
+func TestMessageListScrolling(t *testing.T) {
+	l, _, s := newTestList(t, 200)
+	l.Draw(s)
+	l.ScrollBy(-50)
+	if l.Following() {
+		t.Fatal("scrolling up should stop following")
+	}
+	l.Draw(s)
+	s.Show()
+	before := screenText(s)
+	// New items arrive while the user reads older ones: the view stays put.
+	renders := 0
+	l.Append(&countingItem{text: "NEW ITEM", renders: &renders})
+	l.Draw(s)
+	s.Show()
+	if screenText(s) != before {
+		t.Error("an appended item moved the view the user scrolled to")
+	}
+	// Scrolling back down reaches the bottom and follows again.
+	for i := 0; i < 20 && !l.Following(); i++ {
+		l.ScrollBy(10)
+	}
+	if !l.Following() {
+		t.Fatal("scrolling to the end does not follow again")
+	}
+	l.Draw(s)
+	s.Show()
+	if !strings.Contains(screenText(s), "NEW ITEM") {
+		t.Error("the bottom does not show the newest item")
+	}
+	l.ScrollToTop()
+	l.Draw(s)
+	s.Show()
+	if !strings.HasPrefix(strings.TrimSpace(screenText(s)), "message 0:") {
+		t.Errorf("the top does not show the first item:\n%s", screenText(s))
+	}
+	// Selecting the last item from the top scrolls it into view.
+	l.Select(l.Len() - 1)
+	l.Draw(s)
+	s.Show()
+	if !strings.Contains(screenText(s), "NEW ITEM") {
+		t.Error("selecting an item does not scroll it into view")
+	}
+	// The wheel scrolls.
+	l.ScrollToBottom()
+	l.Draw(s)
+	l.MouseHandler()(tview.MouseScrollUp, tcell.NewEventMouse(5, 5, tcell.WheelUp, 0), nil)
+	if l.Following() {
+		t.Error("the wheel did not scroll up")
+	}
+}
+
+func TestMessageListSelectionBar(t *testing.T) {
+	l, _, s := newTestList(t, 5)
+	l.Select(2)
+	l.Draw(s)
+	s.Show()
+	_, y := findText(s, "message 2")
+	if c, st := cellAt(s, 0, y); c != "▌" || fgOf(st) != l.ctx.th.Accent {
+		t.Errorf("the selected item has no bar: %q", c)
+	}
+	_, y = findText(s, "message 3")
+	if c, _ := cellAt(s, 0, y); c == "▌" {
+		t.Error("an unselected item has the bar")
+	}
+}
