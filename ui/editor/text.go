@@ -238,23 +238,27 @@ func indentOf(line string) string {
 }
 
 // wrapRows splits line into screen rows of at most width columns and
-// returns the byte offset each row starts at (the first is always 0). It
-// breaks after a space when one is near the edge, else between clusters.
-func wrapRows(line string, width, tabWidth int) []int {
+// returns the byte offset each row starts at (the first is always 0). Rows
+// after the first are indent columns narrower: they are drawn under the
+// line's indentation. It breaks after a space when one is near the edge,
+// else between clusters.
+func wrapRows(line string, width, tabWidth, indent int) []int {
 	rows := []int{0}
 	if width < 2 {
 		width = 2
 	}
 	rowStart := 0 // column where the current row starts
+	room := width
 	lastSpace, lastSpaceCol := -1, 0
 	cells(line, tabWidth, func(c cell) bool {
-		if c.col+c.width-rowStart > width && c.off > rows[len(rows)-1] {
+		if c.col+c.width-rowStart > room && c.off > rows[len(rows)-1] {
 			br, brCol := c.off, c.col
 			if lastSpace > rows[len(rows)-1] {
 				br, brCol = lastSpace, lastSpaceCol
 			}
 			rows = append(rows, br)
 			rowStart = brCol
+			room = max(2, width-indent)
 			lastSpace = -1
 		}
 		if c.text == " " || c.text == "" {
@@ -263,4 +267,14 @@ func wrapRows(line string, width, tabWidth int) []int {
 		return true
 	})
 	return rows
+}
+
+// wrapIndent is how far the continuation rows of a wrapped line are
+// indented: as far as the line itself, up to half the width.
+func wrapIndent(line string, width, tabWidth int) int {
+	ind := indentOf(line)
+	if ind == "" {
+		return 0
+	}
+	return min(colOf(line, len(ind), tabWidth), width/2)
 }

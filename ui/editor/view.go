@@ -289,7 +289,22 @@ func (v *CodeView) rowStarts(line int) []int {
 	if !v.wrap {
 		return v.oneRow[:]
 	}
-	return wrapRows(v.buf.Line(line), v.textW, v.tabWidth)
+	text := v.buf.Line(line)
+	return wrapRows(text, v.textW, v.tabWidth, wrapIndent(text, v.textW, v.tabWidth))
+}
+
+// rowOrigin returns the column of text that row (starting at byte from)
+// begins with, and the screen column it is drawn at: continuation rows of
+// a wrapped line sit under its indentation.
+func (v *CodeView) rowOrigin(text string, row, from int) (col, shift int) {
+	if !v.wrap {
+		return v.left, 0
+	}
+	col = colOf(text, from, v.tabWidth)
+	if row > 0 {
+		shift = wrapIndent(text, v.textW, v.tabWidth)
+	}
+	return col, shift
 }
 
 // Draw draws the visible part of the buffer.
@@ -385,18 +400,12 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 			matches = findAll(text, v.findText)
 		}
 		mi := 0
-		originCol := v.left
-		if v.wrap {
-			originCol = -1
-		}
+		originCol, shift := v.rowOrigin(text, row, from)
 		cells(text[:to], v.tabWidth, func(c cell) bool {
 			if c.off < from {
 				return true
 			}
-			if originCol < 0 {
-				originCol = c.col
-			}
-			sx := c.col - originCol
+			sx := c.col - originCol + shift
 			if sx >= v.textW {
 				return false
 			}
@@ -449,12 +458,7 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 			screen.Put(tx+drawn, y+sy, " ", lineStyle)
 		}
 		if focused && line == v.cursor.Line && v.cursor.Col >= from && (v.cursor.Col < to || row == len(starts)-1) {
-			cx := colOf(text, v.cursor.Col, v.tabWidth)
-			if v.wrap {
-				cx -= colOf(text, from, v.tabWidth)
-			} else {
-				cx -= v.left
-			}
+			cx := colOf(text, v.cursor.Col, v.tabWidth) - originCol + shift
 			if cx >= 0 && cx < v.textW {
 				screen.ShowCursor(tx+cx, y+sy)
 				cursorShown = true
@@ -721,8 +725,8 @@ func (v *CodeView) posAt(sx, sy int) Pos {
 	text := v.buf.Line(line)
 	if v.wrap {
 		starts := v.rowStarts(line)
-		base := colOf(text, starts[row], v.tabWidth)
-		off := offAt(text, base+col, v.tabWidth)
+		base, shift := v.rowOrigin(text, row, starts[row])
+		off := offAt(text, base+max(0, col-shift), v.tabWidth)
 		if row+1 < len(starts) && off >= starts[row+1] {
 			off = prevCluster(text, starts[row+1])
 		}
@@ -963,8 +967,9 @@ func (v *CodeView) verticalMove(n int) Pos {
 	if v.wantCol < 0 {
 		v.wantCol = colOf(text, v.cursor.Col, v.tabWidth)
 		if v.wrap {
-			starts := v.rowStarts(v.cursor.Line)
-			v.wantCol -= colOf(text, starts[v.cursorRow()], v.tabWidth)
+			row := v.cursorRow()
+			base, shift := v.rowOrigin(text, row, v.rowStarts(v.cursor.Line)[row])
+			v.wantCol += shift - base
 		}
 	}
 	if !v.wrap {
@@ -996,7 +1001,8 @@ func (v *CodeView) verticalMove(n int) Pos {
 	}
 	lt := v.buf.Line(line)
 	starts := v.rowStarts(line)
-	off := offAt(lt, colOf(lt, starts[row], v.tabWidth)+v.wantCol, v.tabWidth)
+	base, shift := v.rowOrigin(lt, row, starts[row])
+	off := offAt(lt, base+max(0, v.wantCol-shift), v.tabWidth)
 	if row+1 < len(starts) && off >= starts[row+1] {
 		off = prevCluster(lt, starts[row+1])
 	}

@@ -92,12 +92,12 @@ func TestTypingKeepsOldColoursUntilFreshOnes(t *testing.T) {
 }
 
 func TestSoftWrapRowsAndCursor(t *testing.T) {
-	rows := wrapRows("alpha beta gamma delta", 10, 4)
+	rows := wrapRows("alpha beta gamma delta", 10, 4, 0)
 	if fmt.Sprint(rows) != "[0 6 11 17]" {
 		t.Fatalf("wrap rows = %v", rows)
 	}
 	long := strings.Repeat("x", 25) // no space: cut between characters
-	if got := fmt.Sprint(wrapRows(long, 10, 4)); got != "[0 10 20]" {
+	if got := fmt.Sprint(wrapRows(long, 10, 4, 0)); got != "[0 10 20]" {
 		t.Fatalf("wrap rows of an unbroken line = %v", got)
 	}
 	v, s := viewHarness(t, "alpha beta gamma delta\nnext\n", "", 15, 6) // 10 columns of text
@@ -111,5 +111,33 @@ func TestSoftWrapRowsAndCursor(t *testing.T) {
 	v.Draw(s)
 	if x, y, ok := s.GetCursor(); !ok || x != 5 || y != 1 {
 		t.Fatalf("cursor shown at %d,%d (%v), want 5,1", x, y, ok)
+	}
+	// Continuation rows sit under the line's indentation.
+	if got := fmt.Sprint(wrapRows("    aaaa bbbb cccc", 10, 4, 4)); got != "[0 9 14]" {
+		t.Fatalf("wrap rows with indent = %v", got)
+	}
+	v2, s2 := viewHarness(t, "    aaaa bbbb cccc\n", "", 15, 6)
+	v2.SetWrap(true)
+	v2.Draw(s2)
+	s2.Show()
+	row := func(y int) string {
+		var sb strings.Builder
+		for x := 0; x < 15; x++ {
+			str, _, _ := s2.Get(x, y)
+			sb.WriteString(str)
+		}
+		return sb.String()
+	}
+	if row(0) != "   1     aaaa  " || row(1) != "         bbbb  " || row(2) != "         cccc  " {
+		t.Fatalf("wrapped rows drawn as %q %q %q", row(0), row(1), row(2))
+	}
+	v2.SetCursor(Pos{0, 9}) // "bbbb"
+	v2.Draw(s2)
+	if x, y, _ := s2.GetCursor(); x != 9 || y != 1 {
+		t.Fatalf("cursor on a continuation row at %d,%d, want 9,1", x, y)
+	}
+	v2.HandleKey(tcell.NewEventKey(tcell.KeyDown, 0, tcell.ModNone))
+	if v2.Cursor() != (Pos{0, 14}) {
+		t.Fatalf("down between continuation rows went to %v, want {0 14}", v2.Cursor())
 	}
 }
