@@ -91,13 +91,27 @@ func (c *conversation) repair(gen int, result string) []schema.ToolCall {
 // request builds what the model is sent: the system prompt, then the
 // history. Arguments that are not JSON are replaced by an empty object in
 // the copy sent (servers that parse them reject the whole request; the
-// model learns what was wrong from the call's result).
+// model learns what was wrong from the call's result). Reasoning is sent
+// back only within the current turn, where reasoning models that call
+// tools need it; earlier turns' reasoning is dropped, as their providers
+// recommend, which also keeps it from filling the context.
 func request(system string, history []*schema.Message) []*schema.Message {
 	out := make([]*schema.Message, 0, len(history)+1)
 	if system != "" {
 		out = append(out, schema.SystemMessage(system))
 	}
-	for _, m := range history {
+	lastUser := -1
+	for i, m := range history {
+		if m.Role == schema.User {
+			lastUser = i
+		}
+	}
+	for i, m := range history {
+		if i < lastUser && m.Role == schema.Assistant && m.ReasoningContent != "" {
+			cp := *m
+			cp.ReasoningContent = ""
+			m = &cp
+		}
 		if m.Role == schema.Assistant && len(m.ToolCalls) > 0 && hasBadArgs(m.ToolCalls) {
 			cp := *m
 			cp.ToolCalls = append([]schema.ToolCall(nil), m.ToolCalls...)

@@ -196,3 +196,21 @@ func TestStubbornToolIsLeftBehind(t *testing.T) {
 		t.Errorf("next turn:\n%s", render(evs))
 	}
 }
+
+func TestReasoningFieldsAndNotices(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Reasoning: "thinking aloud", ReasoningField: "reasoning", Text: "cut sho", FinishReason: "length"},
+		{},
+	}}, ModeAsk, func(o *Options) { o.Config.Models.Chat.MaxTokens = 7 })
+	evs := runChecked(t, h, context.Background(), "hi", nil)
+	got := render(evs)
+	for _, want := range []string{`reasoning "thinking aloud"`, `info "the answer was cut off at the output limit (models.chat_model.max_tokens = 7)"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("events lack %s:\n%s", want, got)
+		}
+	}
+	evs = runChecked(t, h, context.Background(), "again", nil)
+	if !strings.Contains(render(evs), `info "the model sent an empty answer"`) {
+		t.Errorf("events:\n%s", render(evs))
+	}
+}

@@ -110,6 +110,9 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 		return nil, &failure{kind: failOther, err: err}
 	}
 	s.account(t, msg, begin, acc.first)
+	if strings.TrimSpace(msg.Content) == "" && len(msg.ToolCalls) == 0 {
+		t.emit(Event{Type: EventInfo, Text: "the model sent an empty answer"})
+	}
 	if msg.ResponseMeta != nil && msg.ResponseMeta.FinishReason == "length" {
 		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", s.maxTokens)})
 	}

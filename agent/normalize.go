@@ -55,7 +55,9 @@ func (n *normalizer) fragment(tc *schema.ToolCall) {
 	switch {
 	case tc.ID != "":
 		c = n.byID[tc.ID]
-		if c == nil {
+		// A known ID at an index not seen yet is a second call the server
+		// gave the same ID: it gets an ID of its own.
+		if c == nil || tc.Index != nil && n.byIx[*tc.Index] == nil {
 			c = n.newCall(tc.ID)
 		}
 	case tc.Index != nil:

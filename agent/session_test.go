@@ -69,7 +69,8 @@ func TestTurnInEveryDialect(t *testing.T) {
 				t.Fatalf("second request roles %q, want suatt", roles)
 			}
 			asst := second[2]
-			if len(asst.ToolCalls) != 2 || asst.Content != "I'll read the notes, then list the directory." {
+			if len(asst.ToolCalls) != 2 || asst.Content != "I'll read the notes, then list the directory." ||
+				asst.ReasoningContent != "The user wants the notes and a listing." {
 				t.Fatalf("assistant message sent back: %+v", asst)
 			}
 			for i, want := range []string{"hello\n", "notes.txt\n"} {
@@ -98,6 +99,9 @@ func TestTurnInEveryDialect(t *testing.T) {
 			roles = ""
 			for _, m := range third {
 				roles += m.Role[:1]
+			}
+			if third[2].ReasoningContent != "" {
+				t.Errorf("the first turn's reasoning was sent again in the second")
 			}
 			if roles != "suattau" || third[5].Content != "notes.txt says hello, and the directory holds just that file." || third[6].Content != "Thanks!" {
 				t.Errorf("third request: roles %q: %+v", roles, third)
