@@ -102,7 +102,10 @@ type Tabs struct {
 	lexers *lexerCache
 	clip   *clipboard
 	watch  *watcher
-	wg     sync.WaitGroup
+	// watchErr says why files are not watched (no inotify); saving still
+	// compares the file on disk first.
+	watchErr string
+	wg       sync.WaitGroup
 
 	// strip geometry at the last draw, for clicks: tab i spans [x0, x1).
 	stripY   int
@@ -147,6 +150,8 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 	}
 	if w, err := newWatcher(t.fileChanged); err == nil {
 		t.watch = w
+	} else {
+		t.watchErr = err.Error()
 	}
 	t.addTab(t.newWelcome())
 	return t
@@ -380,8 +385,10 @@ func (t *Tabs) newFileTab(path string, l loaded) *tab {
 	t.replaceContent(tb, l)
 	if t.watch != nil {
 		if err := t.watch.add(path); err != nil {
-			tb.flash = "not watching for changes on disk: " + err.Error()
+			tb.flash = "changes on disk to this file are not watched (" + err.Error() + "); saving still checks it first"
 		}
+	} else {
+		tb.flash = "changes on disk are not watched (" + t.watchErr + "); saving still checks the file first"
 	}
 	return tb
 }
