@@ -58,10 +58,10 @@ func readFile(path string, limit int64, fp stamper) (loaded, error) {
 		return loaded{}, err
 	}
 	if info.IsDir() {
-		return loaded{}, fmt.Errorf("%s is a directory", path)
+		return loaded{}, errors.New("it is a directory")
 	}
 	if !info.Mode().IsRegular() {
-		return loaded{}, fmt.Errorf("%s is not a regular file", path)
+		return loaded{}, errors.New("it is not a regular file (a device or a pipe)")
 	}
 	l := loaded{size: info.Size()}
 	if limit > 0 && info.Size() > limit {

@@ -1,7 +1,6 @@
 package editor
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -575,8 +574,12 @@ func TestOpenMissingFileErrors(t *testing.T) {
 	if err == nil || err.Error() != "cannot open nope.go: no such file or directory" {
 		t.Fatalf("err = %v", err)
 	}
-	if !errors.Is(err, err) || len(h.tabs.tabs) != 1 {
+	if len(h.tabs.tabs) != 1 {
 		t.Fatal("a failed open left a tab")
+	}
+	os.Mkdir(filepath.Join(h.root, "dir"), 0o755)
+	if err := h.tabs.Open("dir", 0); err == nil || err.Error() != "cannot open dir: it is a directory" {
+		t.Fatalf("opening a directory: %v", err)
 	}
 }
 
