@@ -845,3 +845,30 @@ func TestLightThemeHighlightsWithItsStyle(t *testing.T) {
 		t.Fatalf("the keyword has the same colour %v in both themes", dfg)
 	}
 }
+
+func TestUnsavedAndSaveAll(t *testing.T) {
+	h := newHarness(t, 60, 8)
+	h.write("a.txt", "a\n")
+	h.write("b.txt", "b\n")
+	h.write("c.txt", "c\n")
+	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
+		h.open(f, 0)
+		if f != "b.txt" {
+			h.typeText("x")
+		}
+	}
+	if got := strings.Join(h.tabs.Unsaved(), " "); got != "a.txt c.txt" {
+		t.Fatalf("Unsaved = %q", got)
+	}
+	h.write("c.txt", "changed elsewhere\n") // a conflict SaveAll must not overwrite
+	err := h.tabs.SaveAll()
+	if err == nil || !strings.Contains(err.Error(), "c.txt changed on disk") {
+		t.Fatalf("SaveAll = %v, want the conflict on c.txt", err)
+	}
+	if h.read("a.txt") != "xa\n" || h.read("c.txt") != "changed elsewhere\n" {
+		t.Fatalf("after SaveAll: a=%q c=%q", h.read("a.txt"), h.read("c.txt"))
+	}
+	if got := strings.Join(h.tabs.Unsaved(), " "); got != "c.txt" {
+		t.Fatalf("Unsaved after SaveAll = %q", got)
+	}
+}
