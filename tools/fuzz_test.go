@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -211,6 +212,36 @@ func FuzzToolArguments(f *testing.F) {
 					t.Fatalf("%s: empty error", tl.Name())
 				}
 			}
+		}
+	})
+}
+
+// FuzzRequiredLiteral checks grep's literal prefilter never rules out a
+// file the regular expression matches.
+func FuzzRequiredLiteral(f *testing.F) {
+	for _, s := range [][2]string{
+		{`func\s+\w+Handler\(`, "func  needleHandler(ctx)"},
+		{`(?i)NEEDLE`, "a NeEdLe here"},
+		{`(?i)kelvin`, "\u212aelvin"},
+		{`(ab)+c`, "ababc"},
+		{`x{2,}yz`, "xxxyz"},
+		{`a|bc`, "bc"},
+		{`(?i)straße`, "STRASSE"},
+		{`(?m)^foo$`, "x\nfoo\ny"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, expr, data string) {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return
+		}
+		lit, fold := requiredLiteral(expr)
+		if lit == nil || !re.MatchString(data) {
+			return
+		}
+		if !containsLiteral([]byte(data), lit, fold) {
+			t.Fatalf("%q matches %q, but the prefilter's literal %q (fold %v) is not in it", expr, data, lit, fold)
 		}
 	})
 }

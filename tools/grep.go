@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,7 +35,6 @@ const (
 	grepMaxHeadLimit   = 5000
 	grepMaxContext     = 20
 	grepMaxLineDisplay = 400
-	grepMaxBytes       = 64 << 10
 )
 
 // Grep is the grep tool: an RE2 search over the project's files, walking
@@ -98,6 +98,8 @@ type grepQuery struct {
 	pattern       string
 	re            *regexp.Regexp // per line, or on the whole file when multiline
 	prefilter     *regexp.Regexp // whole-file test that must pass for any line to match; nil: none
+	literal       []byte         // a literal every match contains; nil: none
+	literalFold   bool           // literal is lower-case and compared ignoring ASCII case
 	abs, rel      string         // what to search
 	isFile        bool
 	glob          string
@@ -138,6 +140,7 @@ func (g *Grep) parse(argsJSON string) (*grepQuery, error) {
 			q.pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	q.re = re
+	q.literal, q.literalFold = requiredLiteral(expr)
 	if !q.multiline && !strings.Contains(q.pattern, `\A`) && !strings.Contains(q.pattern, `\z`) && !strings.Contains(q.pattern, "(?") {
 		// A line's match is also a match of the whole file with ^ and $
 		// at line breaks, so one pass over the file rules most files out.
@@ -326,16 +329,22 @@ func (s *grepSearch) run(root string) error {
 	}
 	jobs := make(chan job, 256)
 	var wg sync.WaitGroup
-	workers := max(runtime.GOMAXPROCS(0), 1)
+	// Reading files is mostly waiting on system calls: more workers than
+	// processors keep the processors busy.
+	workers := 2 * max(runtime.GOMAXPROCS(0), 2)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte
 			for j := range jobs {
 				if s.ctx.Err() != nil {
 					continue
 				}
-				s.searchFile(j.seq, j.abs, j.rel)
+				buf = s.searchFile(j.seq, j.abs, j.rel, buf)
+				if cap(buf) > 4<<20 {
+					buf = nil // do not keep a big file's buffer for the small ones
+				}
 			}
 		}()
 	}
@@ -388,39 +397,84 @@ func (q *grepQuery) globMatch(rel, name string) bool {
 	return doublestar.MatchUnvalidated(q.glob, name)
 }
 
-// searchFile reads and searches one file.
-func (s *grepSearch) searchFile(seq int, abs, rel string) {
-	fi, err := os.Stat(abs)
-	if err == nil && fi.Size() > grepMaxFileSize {
+// searchFile reads and searches one file, reading into buf (the worker's
+// own, reused) and returning it, grown if need be.
+func (s *grepSearch) searchFile(seq int, abs, rel string, buf []byte) []byte {
+	data, tooLarge, err := readInto(abs, buf)
+	switch {
+	case tooLarge:
 		s.mu.Lock()
 		s.skipped++
 		s.mu.Unlock()
-		return
-	}
-	data, err := os.ReadFile(abs)
-	s.mu.Lock()
-	s.searched++
-	if err != nil {
+		return buf
+	case err != nil:
+		s.mu.Lock()
+		s.searched++
 		s.unreadable++
 		s.mu.Unlock()
-		return
+		return buf
 	}
+	s.mu.Lock()
+	s.searched++
 	s.mu.Unlock()
 	// Binary: a NUL byte anywhere, as ripgrep judges files it walks to.
 	if bytes.IndexByte(data, 0) >= 0 {
 		s.mu.Lock()
 		s.binary++
 		s.mu.Unlock()
-		return
+		return data[:0]
 	}
 	if h := s.searchData(seq, rel, data); h != nil {
 		s.keep(h)
+	}
+	return data[:0]
+}
+
+// readInto reads the file at abs into buf's storage: one open, one fstat,
+// the reads and a close, and no allocation when buf is big enough. A file
+// over grepMaxFileSize is not read: tooLarge is set instead.
+func readInto(abs string, buf []byte) (data []byte, tooLarge bool, err error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return buf, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return buf, false, err
+	}
+	if fi.Size() > grepMaxFileSize {
+		return buf, true, nil
+	}
+	need := int(fi.Size()) + 1 // +1 to see EOF without another grow
+	if cap(buf) < need {
+		buf = make([]byte, 0, max(need, 64<<10))
+	}
+	buf = buf[:0]
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, false, nil
+		}
+		if err != nil {
+			return buf, false, err
+		}
+		if len(buf) == cap(buf) {
+			if len(buf) > grepMaxFileSize {
+				return buf[:0], true, nil
+			}
+			buf = append(buf, 0)[:len(buf)] // the file grew: make room
+		}
 	}
 }
 
 // searchData finds the matching lines of data; nil when there are none.
 func (s *grepSearch) searchData(seq int, rel string, data []byte) *grepHit {
 	q := s.q
+	if q.literal != nil && !containsLiteral(data, q.literal, q.literalFold) {
+		return nil
+	}
 	if q.prefilter != nil && !q.prefilter.Match(data) {
 		return nil
 	}
@@ -651,5 +705,5 @@ func (s *grepSearch) report(timedOut bool, limit time.Duration) string {
 	if len(notes) > 0 {
 		out += "\n" + strings.Join(notes, "\n")
 	}
-	return Truncate(out, 0, grepMaxBytes)
+	return Truncate(out, 0, maxResultBytes)
 }
