@@ -11,8 +11,9 @@ type FileViewed struct {
 	Start, End int
 }
 
-// FileChanged: an edit landed on disk. Before is nil when the file was created.
-// Command is the text_editor command that made it (create, str_replace, insert, undo_edit).
+// FileChanged: an edit landed on disk. Before is nil when the file was created;
+// After is nil when undo_edit removed a file the agent had created. Command is
+// the text_editor command that made it (create, str_replace, insert, undo_edit).
 type FileChanged struct {
 	Path          string
 	Before, After []byte

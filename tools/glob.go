@@ -188,5 +188,5 @@ func (g *Glob) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	if timedOut {
 		fmt.Fprintf(&b, "\n[the search stopped after %s: results are partial; narrow the pattern or path]", g.timeLimit)
 	}
-	return b.String(), nil
+	return Truncate(b.String(), 0, maxResultBytes), nil
 }

@@ -194,5 +194,5 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	if hidden > 0 {
 		fmt.Fprintf(&b, "[%s hidden by ignore rules; all: true shows them]\n", plural(hidden, "entry", "entries"))
 	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	return Truncate(strings.TrimSuffix(b.String(), "\n"), 0, maxResultBytes), nil
 }

@@ -619,7 +619,9 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 	more := 0
 	err := walkTree(ctx, t.env.Root, abs, walkOptions{maxDepth: dirListDepth}, func(e walkEntry) error {
 		if len(entries) >= maxDirListing {
-			more++
+			if more++; more >= 10*maxDirListing {
+				return fs.SkipAll // enough to say there are many
+			}
 			return nil
 		}
 		s := filepath.ToSlash(e.rel)
@@ -645,10 +647,13 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 		b.WriteString(s)
 		b.WriteByte('\n')
 	}
-	if more > 0 {
+	switch {
+	case more >= 10*maxDirListing:
+		fmt.Fprintf(&b, "… at least %d more entries: use ls or tree on a subdirectory, or glob\n", more)
+	case more > 0:
 		fmt.Fprintf(&b, "… %d more entries: use ls or tree on a subdirectory, or glob\n", more)
 	}
-	return b.String(), nil
+	return Truncate(b.String(), 0, maxResultBytes), nil
 }
 
 // notFound explains a missing path and suggests close names.

@@ -102,6 +102,9 @@ func TestTextEditorView(t *testing.T) {
 		"dir/ignored.txt": "",
 		"sim/config.yaml": "",
 	})
+	if err := os.Symlink("/etc", filepath.Join(env.Root, "etc-link")); err != nil {
+		t.Fatal(err)
+	}
 	ed := NewTextEditor(env)
 	rec := &recorder{}
 	for _, tc := range []struct {
@@ -141,6 +144,7 @@ func TestTextEditorView(t *testing.T) {
 		{name: "missing with suggestion", args: view("sim/config.yml"), err: "sim/config.yml does not exist; did you mean sim/config.yaml?"},
 		{name: "missing dir", args: view("nope/x.go"), err: "nope/x.go does not exist (nor does its directory nope)"},
 		{name: "outside", args: view("../../etc/passwd"), err: "../../etc/passwd is outside the project " + env.Root},
+		{name: "symlink to /etc", args: view("etc-link/passwd"), err: "etc-link/passwd is outside the project " + env.Root},
 		{name: "range on a directory", args: map[string]any{"command": "view", "path": "dir", "view_range": []int{1, 2}},
 			err: "dir is a directory: view_range applies to files"},
 	} {

@@ -164,7 +164,7 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	if q.depth < treeMaxDepth {
 		fmt.Fprintf(&b, " within depth %d", q.depth)
 	}
-	return b.String(), nil
+	return Truncate(b.String(), 0, maxResultBytes), nil
 }
 
 // drawTree draws n's children below prefix, spending one line of budget

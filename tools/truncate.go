@@ -6,6 +6,10 @@ import (
 	"unicode/utf8"
 )
 
+// maxResultBytes bounds a walking tool's result, whatever its entry caps
+// allow (paths can be long).
+const maxResultBytes = 64 << 10
+
 // Truncate bounds s to at most maxLines lines and about maxBytes bytes,
 // keeping its head and its tail and putting "[… N lines omitted …]" on a
 // line of its own between them (or "[… N bytes omitted …]" when the cut falls
