@@ -89,8 +89,10 @@ type App struct {
 	inbox []func()
 	wake  chan struct{}
 	dirty atomic.Bool
-	// frames counts draws (tests and benchmarks read it).
-	frames atomic.Uint64
+	// frames counts draws (tests and benchmarks read it); frameHook, when
+	// set before Run, receives each draw's duration (benchmarks).
+	frames    atomic.Uint64
+	frameHook func(time.Duration)
 
 	// Turn state (UI goroutine).
 	runCtx     context.Context

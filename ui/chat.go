@@ -29,7 +29,6 @@ func (c *Chat) Draw(screen tcell.Screen) {
 	if w <= 0 || h <= 0 {
 		return
 	}
-	fill(screen, x, y, w, h, tcell.StyleDefault.Background(c.th.Background))
 	const prompt = 2 // "› "
 	rows := c.input.Rows(w - prompt)
 	if rows > h-2 {

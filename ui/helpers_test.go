@@ -13,6 +13,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+	"github.com/rivo/uniseg"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
@@ -78,7 +79,11 @@ func screenLines(s tcell.SimulationScreen) []string {
 		for x := 0; x < w; x++ {
 			c := cells[y*w+x]
 			if len(c.Runes) == 0 {
-				continue // the second cell of a wide character
+				if x > 0 && uniseg.StringWidth(string(cells[y*w+x-1].Runes)) == 2 {
+					continue // the second cell of a wide character
+				}
+				b.WriteByte(' ') // never drawn
+				continue
 			}
 			b.WriteString(string(c.Runes))
 		}

@@ -66,7 +66,6 @@ func (f *frame) Draw(screen tcell.Screen) {
 	if w <= 0 || h <= 0 {
 		return
 	}
-	fill(screen, x, y, w, h, tcell.StyleDefault.Background(f.th.Background))
 	var title Line
 	if f.title != nil {
 		title = f.title()
@@ -162,7 +161,6 @@ func (s *Strip) Draw(screen tcell.Screen) {
 	if w <= 0 || h <= 0 {
 		return
 	}
-	fill(screen, x, y, w, h, tcell.StyleDefault.Background(s.th.Background))
 	focused := s.current().HasFocus()
 	border := tcell.StyleDefault.Foreground(s.th.Border)
 	if focused {
@@ -328,8 +326,9 @@ func (l *Layout) Resize(dx, dy int) {
 
 func (l *Layout) Draw(screen tcell.Screen) {
 	x, y, w, h := l.GetRect()
+	// The app fills the screen with the background once per frame (one
+	// lock, not one per cell); panes draw only their content over it.
 	bg := tcell.StyleDefault.Background(l.th.Background)
-	fill(screen, x, y, w, h, bg)
 	if w < minWidth || h < minHeight {
 		msg := fmt.Sprintf("fawn needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, w, h)
 		lines := wrapText(msg+" Enlarge it, or press Ctrl-Q to quit.", bg.Foreground(l.th.Warning), w, nil, nil)

@@ -251,9 +251,14 @@ func (a *App) drain() {
 
 // draw paints the whole screen; tcell sends only the cells that changed.
 func (a *App) draw() {
+	if a.frameHook != nil {
+		start := time.Now()
+		defer func() { a.frameHook(time.Since(start)) }()
+	}
 	s := a.screen
 	w, h := s.Size()
 	s.HideCursor()
+	s.Fill(' ', tcell.StyleDefault.Background(a.th.Background))
 	a.layout.SetRect(0, 0, w, h)
 	a.layout.Draw(s)
 	s.Show()

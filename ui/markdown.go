@@ -63,6 +63,93 @@ func (m *markdown) highlight(lang, code string) []Line {
 	return l
 }
 
+// splitBlocks cuts Markdown into top-level chunks that render the same apart
+// as together: at a blank line outside fenced code that is followed by a
+// line starting in the first column (an indented line may continue a list
+// item or be indented code). While an answer streams only its last chunk
+// changes, so the others' renders can be kept.
+func splitBlocks(src string) []string {
+	var chunks []string
+	start := 0
+	fence := ""
+	blank := false
+	for pos := 0; pos < len(src); {
+		end := strings.IndexByte(src[pos:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += pos
+		}
+		line := src[pos:end]
+		trimmed := strings.TrimLeft(line, " ")
+		switch {
+		case fence != "":
+			if strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "" {
+				fence = ""
+			}
+		case strings.TrimSpace(line) == "":
+			blank = true
+		default:
+			if blank && line[0] != ' ' && line[0] != '\t' && pos > start {
+				chunks = append(chunks, src[start:pos])
+				start = pos
+			}
+			blank = false
+			if f := fenceOf(trimmed); f != "" && len(line)-len(trimmed) < 4 {
+				fence = f
+			}
+		}
+		pos = end + 1
+	}
+	return append(chunks, src[start:])
+}
+
+// fenceOf returns the fence a line opens (``` or ~~~, at least three), or "".
+func fenceOf(line string) string {
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
+}
+
+// mdChunk caches the render of one chunk of a message.
+type mdChunk struct {
+	text  string
+	width int
+	lines []Line
+}
+
+// renderChunked renders src chunk by chunk, reusing cache entries whose text
+// and width are unchanged; it returns the lines and the updated cache.
+func (m *markdown) renderChunked(src string, width int, cache []mdChunk) ([]Line, []mdChunk) {
+	chunks := splitBlocks(src)
+	var out []Line
+	next := make([]mdChunk, 0, len(chunks))
+	for i, c := range chunks {
+		var lines []Line
+		if i < len(cache) && cache[i].text == c && cache[i].width == width {
+			lines = cache[i].lines
+		} else {
+			lines = m.render(c, width)
+		}
+		next = append(next, mdChunk{c, width, lines})
+		if len(lines) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, nil)
+		}
+		out = append(out, lines...)
+	}
+	return out, next
+}
+
 // render lays src out at width.
 func (m *markdown) render(src string, width int) []Line {
 	if width < 4 {

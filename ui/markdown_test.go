@@ -116,3 +116,36 @@ func TestWrapping(t *testing.T) {
 		t.Errorf("hanging indent: %q", got)
 	}
 }
+
+func TestChunkedRenderMatchesWhole(t *testing.T) {
+	rc := darkCtx()
+	docs := []string{
+		sampleMarkdown,
+		"para one\n\npara two\n\n```\ncode\n\nmore code\n```\n\nafter",
+		"- a\n- b\n\n  continued b\n\n- c\n\nend",
+		"1. one\n\n2. two\n\n3. three",
+		"    indented code\n\n    more\n\ntext",
+		"> quote\n\n> another\n\ntext ~~~\n\n~~~\nfenced ~\n\n~~~\nx",
+	}
+	for _, d := range docs {
+		chunks := splitBlocks(d)
+		if strings.Join(chunks, "") != d {
+			t.Errorf("chunks of %q do not add up to it: %q", d, chunks)
+		}
+		got, _ := rc.md.renderChunked(d, 40, nil)
+		want := rc.md.render(d, 40)
+		if linesText(got) != linesText(want) {
+			t.Errorf("chunked render of %q differs:\n%s\n--- whole:\n%s", d, linesText(got), linesText(want))
+		}
+	}
+	// Streaming: the cache is reused for the chunks that did not change.
+	var cache []mdChunk
+	var lines []Line
+	for i := 1; i <= len(sampleMarkdown); i += 7 {
+		lines, cache = rc.md.renderChunked(sampleMarkdown[:i], 40, cache)
+	}
+	lines, _ = rc.md.renderChunked(sampleMarkdown, 40, cache)
+	if linesText(lines) != linesText(rc.md.render(sampleMarkdown, 40)) {
+		t.Error("a streamed render differs from the whole")
+	}
+}

@@ -292,7 +292,7 @@ func (l *MessageList) reveal(i int) {
 
 // Draw draws the visible rows only.
 func (l *MessageList) Draw(screen tcell.Screen) {
-	l.DrawForSubclass(screen, l)
+	// No Box background fill: the app cleared the screen this frame.
 	x, y, w, h := l.GetInnerRect()
 	l.width, l.height = w, h
 	l.rows = l.rows[:0]

@@ -63,7 +63,6 @@ func newPlaceholder(text string, th *theme.Theme) *placeholder {
 }
 
 func (p *placeholder) Draw(screen tcell.Screen) {
-	p.DrawForSubclass(screen, p)
 	x, y, w, h := p.GetInnerRect()
 	if h > 0 {
 		drawText(screen, x+1, y, w-1, p.text, tcell.StyleDefault.Foreground(p.th.Dim))

@@ -70,7 +70,6 @@ func (v *TodoView) lines(width int) []Line {
 
 // Draw draws the items that fit, from the scroll offset.
 func (v *TodoView) Draw(screen tcell.Screen) {
-	v.DrawForSubclass(screen, v)
 	x, y, w, h := v.GetInnerRect()
 	v.height = h
 	if w <= 2 || h <= 0 {
