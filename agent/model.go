@@ -73,7 +73,6 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
 
-	t.requests++
 	begin := time.Now()
 	sr, err := s.chat.Stream(reqCtx, in, openai.WithResponseChunkMessageModifier(chunkModifier))
 	if err != nil {

@@ -24,7 +24,6 @@ type turn struct {
 	start time.Time
 
 	steps       int // model responses received
-	requests    int // model requests made, retries included
 	toolCalls   int // calls that ended (ran, failed, or were refused)
 	toolRan     bool
 	dropRetried bool
