@@ -234,6 +234,10 @@ type DrawOptions struct {
 	// ScrollBack is how many lines the view is scrolled back from the live
 	// screen (0 shows the live screen). It is clamped to what exists.
 	ScrollBack int
+	// Anchor is the Drawn.Pushed of the draw ScrollBack was chosen at: the
+	// lines pushed since are added, so a view scrolled back stays on the
+	// same lines while output goes on.
+	Anchor uint64
 	// Style is used for cells in the terminal's default colours.
 	Style tcell.Style
 }
@@ -264,7 +268,11 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 		sb = e.Scrollback()
 		sbLen = min(sb.Len(), s.sbMax)
 	}
-	back := min(max(o.ScrollBack, 0), sbLen)
+	back := max(o.ScrollBack, 0)
+	if back > 0 && o.Anchor != 0 && s.pushed > o.Anchor {
+		back += int(s.pushed - o.Anchor)
+	}
+	back = min(back, sbLen)
 	d := Drawn{ScrollBack: back, Lines: sbLen, Pushed: s.pushed}
 	rows, cols := e.Height(), e.Width()
 	for row := 0; row < h; row++ {
