@@ -1,0 +1,272 @@
+// Package termview owns the terminal pane: a tview primitive that draws a
+// terminal.Terminal's cells, sends the user's keys, pastes and mouse events
+// to its shell when focused, scrolls its scrollback, resizes its pty with
+// the pane and titles itself with what the agent runs in it.
+//
+// Keys: everything that reaches the view's input handler goes to the shell
+// (xterm encodings, application cursor mode, modifiers), including Ctrl-C,
+// except the bindings of its key table (scrolling) and Ctrl-Q, fawn's quit
+// key, which is never sent (the application's input capture sees Ctrl-Q
+// first anyway; tview cannot hand a key back, so the view just drops it).
+package termview
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Actions of the terminal's key table.
+const (
+	ActionScrollUp   = "terminal.scroll_up"
+	ActionScrollDown = "terminal.scroll_down"
+	ActionInterrupt  = "terminal.interrupt"
+)
+
+// DefaultKeys returns the terminal pane's key table.
+func DefaultKeys() *keymap.Table {
+	return keymap.New("Terminal",
+		keymap.Binding{Action: ActionScrollUp, Keys: []string{"shift+pgup"}, Help: "Scroll back"},
+		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn"}, Help: "Scroll forward"},
+		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
+	)
+}
+
+// wheelLines is how far one wheel notch scrolls.
+const wheelLines = 3
+
+// View is the terminal pane.
+type View struct {
+	*tview.Box
+	term  *terminal.Terminal
+	theme theme.Theme
+	keys  *keymap.Table
+
+	cols, rows int    // size last given to the terminal
+	back       int    // lines scrolled back; 0 follows the live screen
+	anchor     uint64 // Drawn.Pushed that back refers to
+	lines      int    // scrollback lines at the last draw
+	held       mouseButton
+}
+
+// New returns a view of t drawn in th's colours; keys may be nil for
+// DefaultKeys.
+func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
+	if keys == nil {
+		keys = DefaultKeys()
+	}
+	v := &View{Box: tview.NewBox(), term: t, theme: th, keys: keys, held: noButton}
+	v.SetBorder(true).SetTitle(" Terminal ").SetTitleAlign(tview.AlignLeft)
+	v.SetBackgroundColor(th.Background)
+	return v
+}
+
+// Title is what the pane's border says: "Terminal", "Terminal — running:
+// go test ./..." while the agent runs a command, or the window title the
+// shell's program set.
+func (v *View) Title() string {
+	if cmd := v.term.AgentCommand(); cmd != "" {
+		return "Terminal — running: " + oneLine(cmd, 60)
+	}
+	if t := v.term.Title(); t != "" {
+		return "Terminal — " + oneLine(t, 60)
+	}
+	return "Terminal"
+}
+
+// oneLine shortens s to its first line and at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	first, rest, more := strings.Cut(s, "\n")
+	first = strings.TrimSpace(first)
+	if utf8.RuneCountInString(first) > n {
+		first = string([]rune(first)[:n-1])
+		more = true
+	}
+	if more || strings.TrimSpace(rest) != "" {
+		first += " …"
+	}
+	return first
+}
+
+// Draw draws the border, then the terminal's cells; a change of the inner
+// size resizes the pty first.
+func (v *View) Draw(screen tcell.Screen) {
+	v.SetTitle(" " + v.Title() + " ")
+	if v.HasFocus() {
+		v.SetBorderColor(v.theme.Accent)
+		v.SetTitleColor(v.theme.Accent)
+	} else {
+		v.SetBorderColor(v.theme.Border)
+		v.SetTitleColor(v.theme.Foreground)
+	}
+	v.DrawForSubclass(screen, v)
+	x, y, w, h := v.GetInnerRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	if w != v.cols || h != v.rows {
+		v.term.Resize(w, h)
+		v.cols, v.rows = w, h
+	}
+	base := tcell.StyleDefault.Foreground(v.theme.Foreground).Background(v.theme.Background)
+	d := v.term.DrawTo(screen, x, y, w, h, terminal.DrawOptions{ScrollBack: v.back, Anchor: v.anchor, Style: base})
+	v.back, v.anchor, v.lines = d.ScrollBack, d.Pushed, d.Lines
+	if v.back > 0 {
+		tag := fmt.Sprintf(" ↑ %d/%d ", v.back, v.lines)
+		tview.Print(screen, tag, x, y, w, tview.AlignRight, v.theme.Accent)
+	}
+	if v.HasFocus() && d.CursorVisible {
+		screen.ShowCursor(x+d.CursorX, y+d.CursorY)
+	}
+}
+
+// scroll moves the view n lines back (n > 0) or forward.
+func (v *View) scroll(n int) {
+	v.back = max(0, min(v.back+n, v.lines))
+}
+
+// InputHandler sends keys to the shell, except the view's own bindings and
+// Ctrl-Q.
+func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
+		switch v.keys.Action(ev) {
+		case ActionScrollUp:
+			v.scroll(max(v.rows-1, 1))
+			return
+		case ActionScrollDown:
+			v.scroll(-max(v.rows-1, 1))
+			return
+		case ActionInterrupt:
+			v.back = 0
+			_, _ = v.term.Write([]byte{0x03})
+			return
+		}
+		if isQuitKey(ev) {
+			return
+		}
+		if b := encodeKey(ev, v.term.Modes()); b != nil {
+			v.back = 0
+			_, _ = v.term.Write(b)
+		}
+	})
+}
+
+func isQuitKey(ev *tcell.EventKey) bool {
+	return ev.Key() == tcell.KeyCtrlQ || (ev.Key() == tcell.KeyRune && ev.Modifiers()&tcell.ModCtrl != 0 && (ev.Rune() == 'q' || ev.Rune() == 'Q'))
+}
+
+// PasteHandler sends pasted text, bracketed when the program asked for it.
+func (v *View) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+	return v.WrapPasteHandler(func(text string, _ func(p tview.Primitive)) {
+		v.back = 0
+		v.term.Paste(text)
+	})
+}
+
+// MouseHandler focuses the view on a click, reports mouse events to
+// programs that asked for them, and otherwise scrolls with the wheel (in
+// the alternate screen, where there is no scrollback, the wheel sends
+// arrow keys, as xterm does).
+func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
+	return v.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !v.InRect(mx, my) && v.held == noButton {
+			return false, nil
+		}
+		x, y, w, h := v.GetInnerRect()
+		cx := min(max(mx-x, 0), w-1)
+		cy := min(max(my-y, 0), h-1)
+		modes := v.term.Modes()
+		var btn mouseButton = noButton
+		release, motion := false, false
+		switch action {
+		case tview.MouseLeftDown:
+			btn = 0
+		case tview.MouseMiddleDown:
+			btn = 1
+		case tview.MouseRightDown:
+			btn = 2
+		case tview.MouseLeftUp, tview.MouseMiddleUp, tview.MouseRightUp:
+			btn, release = v.held, true
+		case tview.MouseScrollUp:
+			btn = 64
+		case tview.MouseScrollDown:
+			btn = 65
+		case tview.MouseScrollLeft:
+			btn = 66
+		case tview.MouseScrollRight:
+			btn = 67
+		case tview.MouseMove:
+			btn, motion = v.held, true
+		default:
+			// Clicks and double clicks are reported as their downs and ups.
+			return true, nil
+		}
+		if btn >= 0 && btn <= 2 && !release {
+			setFocus(v)
+		}
+		if modes.Mouse != 0 && v.back == 0 {
+			if btn == noButton && release {
+				btn = 0
+			}
+			if b := encodeMouse(btn, release, motion, cx, cy, ev.Modifiers(), modes); b != nil {
+				_, _ = v.term.Write(b)
+			}
+		} else if btn == 64 || btn == 65 {
+			v.wheel(btn == 64, modes)
+		}
+		switch {
+		case release:
+			v.held = noButton
+			return true, nil
+		case btn >= 0 && btn <= 2:
+			// Keep receiving the drag and the release outside the pane.
+			v.held = btn
+			return true, v
+		case v.held != noButton:
+			return true, v
+		}
+		return true, nil
+	})
+}
+
+func (v *View) wheel(up bool, m terminal.Modes) {
+	if m.AltScreen {
+		key := tcell.KeyDown
+		if up {
+			key = tcell.KeyUp
+		}
+		seq := encodeKey(tcell.NewEventKey(key, 0, tcell.ModNone), m)
+		_, _ = v.term.Write([]byte(strings.Repeat(string(seq), wheelLines)))
+		return
+	}
+	if up {
+		v.scroll(wheelLines)
+	} else {
+		v.scroll(-wheelLines)
+	}
+}
+
+// Focus reports focus to programs that asked for it (vim's FocusGained).
+func (v *View) Focus(delegate func(p tview.Primitive)) {
+	v.Box.Focus(delegate)
+	if v.term.Modes().Focus {
+		_, _ = v.term.Write([]byte("\x1b[I"))
+	}
+}
+
+// Blur reports the loss of focus likewise.
+func (v *View) Blur() {
+	v.Box.Blur()
+	if v.term.Modes().Focus {
+		_, _ = v.term.Write([]byte("\x1b[O"))
+	}
+}

@@ -1,0 +1,425 @@
+package termview
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// harness is a View over a real shell, drawn on a simulation screen.
+type harness struct {
+	t    *testing.T
+	term *terminal.Terminal
+	view *View
+	scr  tcell.SimulationScreen
+}
+
+func newHarness(t *testing.T, w, h int) *harness {
+	t.Helper()
+	home := t.TempDir()
+	// A short prompt keeps lines from wrapping.
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("PS1='$ '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term, err := terminal.Start(terminal.Options{Dir: t.TempDir(), Env: []string{"HOME=" + home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(w, h)
+	v := New(term, theme.Get("dark"), nil)
+	v.SetRect(0, 0, w, h)
+	v.Focus(func(tview.Primitive) {})
+	hs := &harness{t: t, term: term, view: v, scr: scr}
+	hs.waitLine("$")
+	return hs
+}
+
+// rows draws the view and returns the screen's rows as text.
+func (h *harness) rows() []string {
+	h.view.Draw(h.scr)
+	h.scr.Show()
+	cells, w, ht := h.scr.GetContents()
+	rows := make([]string, ht)
+	for y := 0; y < ht; y++ {
+		var sb strings.Builder
+		for x := 0; x < w; x++ {
+			c := cells[y*w+x]
+			if len(c.Runes) == 0 {
+				sb.WriteByte(' ')
+			} else {
+				sb.WriteString(string(c.Runes))
+			}
+		}
+		rows[y] = strings.TrimRight(sb.String(), " ")
+	}
+	return rows
+}
+
+// inner returns the rows inside the border, without the border columns.
+func (h *harness) inner() []string {
+	rows := h.rows()
+	x, y, w, ht := h.view.GetInnerRect()
+	out := make([]string, 0, ht)
+	for _, r := range rows[y : y+ht] {
+		rs := []rune(r + strings.Repeat(" ", x+w))
+		out = append(out, strings.TrimRight(string(rs[x:x+w]), " "))
+	}
+	return out
+}
+
+func (h *harness) text() string { return strings.Join(h.inner(), "\n") }
+
+// waitFor redraws until cond holds for the inner rows, or fails after a
+// generous deadline.
+func (h *harness) waitFor(what string, cond func(rows []string) bool) []string {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows := h.inner()
+		if cond(rows) {
+			return rows
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s; the pane shows:\n%s", what, strings.Join(rows, "\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (h *harness) waitText(s string) {
+	h.t.Helper()
+	h.waitFor(s, func(rows []string) bool { return strings.Contains(strings.Join(rows, "\n"), s) })
+}
+
+func (h *harness) waitNoText(s string) {
+	h.t.Helper()
+	h.waitFor("no "+s, func(rows []string) bool { return !strings.Contains(strings.Join(rows, "\n"), s) })
+}
+
+// waitLine waits for a row that is exactly s.
+func (h *harness) waitLine(s string) {
+	h.t.Helper()
+	h.waitFor("a line "+s, func(rows []string) bool {
+		for _, r := range rows {
+			if r == s {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func (h *harness) key(k tcell.Key, r rune, mods tcell.ModMask) {
+	h.view.InputHandler()(tcell.NewEventKey(k, r, mods), func(tview.Primitive) {})
+}
+
+// typeText types s; "\n" presses Enter.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		if r == '\n' {
+			h.key(tcell.KeyEnter, 0, tcell.ModNone)
+		} else {
+			h.key(tcell.KeyRune, r, tcell.ModNone)
+		}
+	}
+}
+
+func (h *harness) mouse(action tview.MouseAction, x, y int, btn tcell.ButtonMask) {
+	h.view.MouseHandler()(action, tcell.NewEventMouse(x, y, btn, tcell.ModNone), func(tview.Primitive) {})
+}
+
+func need(t *testing.T, prog string) {
+	if _, err := exec.LookPath(prog); err != nil {
+		t.Skipf("%s is not installed (apt-get install -y %s)", prog, prog)
+	}
+}
+
+func TestTypedKeysEcho(t *testing.T) {
+	h := newHarness(t, 80, 20)
+	h.typeText("echo typed in the pane")
+	h.waitText("$ echo typed in the pane")
+	// The cursor follows the typing.
+	x, y, _, _ := h.view.GetInnerRect()
+	cx, cy, visible := h.scr.GetCursor()
+	if !visible || cy < y || cx != x+len("$ echo typed in the pane") {
+		t.Fatalf("cursor at %d,%d (visible %v)", cx, cy, visible)
+	}
+	h.typeText("\n")
+	h.waitLine("typed in the pane")
+	// Editing keys reach readline: Backspace, Left, Ctrl-A.
+	h.typeText("echo abd")
+	h.key(tcell.KeyBackspace2, 0, tcell.ModNone)
+	h.typeText("c")
+	h.key(tcell.KeyLeft, 0, tcell.ModNone)
+	h.key(tcell.KeyLeft, 0, tcell.ModNone)
+	h.typeText("X")
+	h.key(tcell.KeyCtrlA, 'a', tcell.ModCtrl)
+	h.typeText(" ")
+	h.typeText("\n")
+	h.waitLine("aXbc")
+}
+
+func TestVimEditsAndRestoresTheScreen(t *testing.T) {
+	need(t, "vim")
+	h := newHarness(t, 90, 24)
+	h.typeText("echo before-vim\n")
+	h.waitLine("before-vim")
+	h.typeText("vim -u NONE -i NONE -N -n notes.txt\n")
+	h.waitText("notes.txt")
+	h.waitLine("~")
+
+	insert := func(keys func()) {
+		keys()
+		h.waitText("-- INSERT --")
+	}
+	normal := func() {
+		h.key(tcell.KeyEsc, 0, tcell.ModNone)
+		h.waitNoText("-- INSERT --")
+	}
+	insert(func() { h.typeText("i") })
+	h.typeText("hello world")
+	normal()
+	insert(func() { h.typeText("o") })
+	h.typeText("second line")
+	normal()
+	// Arrow keys, in normal mode and in insert mode.
+	h.key(tcell.KeyUp, 0, tcell.ModNone)
+	insert(func() { h.typeText("A") })
+	h.typeText("!")
+	h.key(tcell.KeyLeft, 0, tcell.ModNone)
+	h.typeText("?")
+	normal()
+	h.waitLine("hello world?!")
+	h.typeText(":wq\n")
+
+	// Back in the shell, the screen is what it was before vim.
+	h.waitNoText("~")
+	h.waitLine("before-vim")
+	data, err := os.ReadFile(filepath.Join(h.term.Root(), "notes.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "hello world?!\nsecond line\n" {
+		t.Fatalf("notes.txt = %q", data)
+	}
+}
+
+func TestLessScrollsWithKeysAndWheel(t *testing.T) {
+	need(t, "less")
+	h := newHarness(t, 60, 14)
+	h.typeText("seq 1 300 | less\n")
+	top := func(want string) {
+		h.t.Helper()
+		h.waitFor("line "+want+" at the top", func(rows []string) bool { return rows[0] == want })
+	}
+	top("1")
+	h.key(tcell.KeyDown, 0, tcell.ModNone)
+	top("2")
+	h.typeText("j")
+	top("3")
+	// less runs in the alternate screen: the wheel sends arrow keys.
+	x, y, _, _ := h.view.GetInnerRect()
+	h.mouse(tview.MouseScrollDown, x+2, y+2, tcell.WheelDown)
+	top("6")
+	h.mouse(tview.MouseScrollUp, x+2, y+2, tcell.WheelUp)
+	top("3")
+	h.typeText("q")
+	h.waitText("$ seq 1 300 | less")
+}
+
+func TestResizeReachesStty(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.view.SetRect(0, 0, 70, 20)
+	h.rows()
+	h.typeText("stty size\n")
+	h.waitLine("18 68")
+	h.view.SetRect(0, 0, 50, 12)
+	h.scr.SetSize(50, 12)
+	h.rows()
+	h.typeText("stty size\n")
+	h.waitLine("10 48")
+}
+
+func TestColoursRender(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	h.typeText(`printf '\e[31mRED\e[0m \e[38;5;208mORANGE\e[0m \e[38;2;10;200;30mTRUE\e[0m \e[1;44mBOLD\e[0m \e[7mREV\e[0m plain\n'` + "\n")
+	h.waitText("RED ORANGE TRUE BOLD REV plain")
+	cells, w, _ := h.scr.GetContents()
+	ix, iy, iw, ih := h.view.GetInnerRect()
+	find := func(word string) tcell.Style {
+		for y := iy; y < iy+ih; y++ {
+			var sb strings.Builder
+			for x := ix; x < ix+iw; x++ {
+				if r := cells[y*w+x].Runes; len(r) > 0 {
+					sb.WriteRune(r[0])
+				} else {
+					sb.WriteByte(' ')
+				}
+			}
+			line := sb.String()
+			// The output line, not the echoed command.
+			if strings.HasPrefix(line, "RED ") {
+				if i := strings.Index(line, word); i >= 0 {
+					return cells[y*w+ix+len([]rune(line[:i]))].Style
+				}
+			}
+		}
+		t.Fatalf("%s not on screen", word)
+		return tcell.StyleDefault
+	}
+	th := theme.Get("dark")
+	checks := []struct {
+		word   string
+		fg, bg tcell.Color
+		attr   tcell.AttrMask
+	}{
+		{"RED", tcell.PaletteColor(1), th.Background, 0},
+		{"ORANGE", tcell.PaletteColor(208), th.Background, 0},
+		{"TRUE", tcell.NewRGBColor(10, 200, 30), th.Background, 0},
+		{"BOLD", th.Foreground, tcell.PaletteColor(4), tcell.AttrBold},
+		{"REV", th.Foreground, th.Background, tcell.AttrReverse},
+		{"plain", th.Foreground, th.Background, 0},
+	}
+	for _, c := range checks {
+		fg, bg, attr := find(c.word).Decompose()
+		if fg != c.fg || bg != c.bg || attr != c.attr {
+			t.Errorf("%s: fg %v bg %v attr %v, want fg %v bg %v attr %v", c.word, fg, bg, attr, c.fg, c.bg, c.attr)
+		}
+	}
+}
+
+func TestScrollback(t *testing.T) {
+	h := newHarness(t, 60, 14)
+	h.typeText("seq 1 500\n")
+	h.waitLine("500")
+	h.key(tcell.KeyPgUp, 0, tcell.ModShift)
+	rows := h.inner()
+	if !strings.Contains(rows[0], "↑") || rows[len(rows)-1] == "$" {
+		t.Fatalf("not scrolled back:\n%s", strings.Join(rows, "\n"))
+	}
+	// Older lines are visible, and the view stays put while output goes on.
+	h.waitLine("488")
+	h.key(tcell.KeyPgUp, 0, tcell.ModShift)
+	h.waitLine("476")
+	h.term.Write([]byte("seq 1000 1005\r"))
+	h.waitLine("476")
+	// The wheel scrolls the main screen's scrollback.
+	x, y, _, _ := h.view.GetInnerRect()
+	h.mouse(tview.MouseScrollDown, x+2, y+2, tcell.WheelDown)
+	h.waitLine("479")
+	h.key(tcell.KeyPgDn, 0, tcell.ModShift)
+	h.key(tcell.KeyPgDn, 0, tcell.ModShift)
+	h.key(tcell.KeyPgDn, 0, tcell.ModShift)
+	h.waitLine("1005")
+	h.waitNoText("↑")
+	// Typing goes back to the live screen.
+	h.key(tcell.KeyPgUp, 0, tcell.ModShift)
+	h.waitText("↑")
+	h.typeText("x")
+	h.waitNoText("↑")
+}
+
+func TestTitleSaysWhatTheAgentRuns(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	if got := h.view.Title(); got != "Terminal" {
+		t.Fatalf("idle title %q", got)
+	}
+	done := make(chan terminal.Result)
+	go func() {
+		res, err := h.term.Run(context.Background(), terminal.Command{Text: "go_test_stand_in() { sleep 1; }; go_test_stand_in", Timeout: time.Minute}, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	h.waitFor("the running title", func([]string) bool {
+		return strings.HasPrefix(h.view.Title(), "Terminal — running: go_test_stand_in() { sleep 1; }")
+	})
+	rows := h.rows()
+	if !strings.Contains(rows[0], "Terminal — running: go_test_stand_in") {
+		t.Fatalf("border title: %q", rows[0])
+	}
+	<-done
+	if got := h.view.Title(); got != "Terminal" {
+		t.Fatalf("title after %q", got)
+	}
+	// A program's own title shows when the agent runs nothing.
+	h.typeText(`printf '\e]0;my title\a'` + "\n")
+	h.waitFor("the program's title", func([]string) bool { return h.view.Title() == "Terminal — my title" })
+}
+
+func TestCtrlCGoesToTheShell(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	// Typed ahead while readline has the terminal in raw mode, input would
+	// reach cat unprocessed; "ready" shows that bash gave it back.
+	h.typeText("echo ready; cat\n")
+	h.waitLine("ready")
+	h.typeText("ping\n")
+	// Echoed by the terminal, then printed by cat: cat runs.
+	h.waitFor("cat's echo", func(rows []string) bool {
+		return strings.Count(strings.Join(rows, "\n"), "\nping") == 2
+	})
+	h.key(tcell.KeyCtrlC, 'c', tcell.ModCtrl)
+	// The terminal drops what was typed before the prompt is back.
+	h.waitFor("the prompt after ^C", func(rows []string) bool {
+		joined := strings.TrimRight(strings.Join(rows, "\n"), "\n")
+		return strings.Contains(joined, "^C") && strings.HasSuffix(joined, "\n$")
+	})
+	h.typeText("echo after-ctrl-c\n")
+	h.waitLine("after-ctrl-c")
+}
+
+func TestCtrlQIsNotSent(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	h.typeText("stty -ixon; echo ready; cat -v\n")
+	h.waitLine("ready")
+	h.key(tcell.KeyCtrlQ, 'q', tcell.ModCtrl)
+	h.key(tcell.KeyRune, 'q', tcell.ModCtrl)
+	h.typeText("x\n")
+	h.waitFor("cat's echo", func(rows []string) bool {
+		return strings.Count(strings.Join(rows, "\n"), "\nx") == 2
+	})
+	if strings.Contains(h.text(), "^Q") {
+		t.Fatalf("Ctrl-Q reached the shell:\n%s", h.text())
+	}
+	h.key(tcell.KeyCtrlD, 'd', tcell.ModCtrl)
+}
+
+func TestPasteIsBracketed(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	h.view.PasteHandler()("echo pasted-one\necho pasted-two", func(tview.Primitive) {})
+	// Readline takes a bracketed paste as text: nothing runs before Enter.
+	h.waitText("echo pasted-two")
+	if strings.Contains(h.text(), "\npasted-one") {
+		t.Fatal("the paste ran before Enter")
+	}
+	h.typeText("\n")
+	h.waitLine("pasted-one")
+	h.waitLine("pasted-two")
+}
+
+func TestMouseReportsToPrograms(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	h.typeText(`stty -echo; printf '\e[?1000h\e[?1006h'; IFS= read -r -d M m; printf '\e[?1000l\e[?1006l'; stty echo; echo "mouse:${m#*<}"` + "\n")
+	h.waitFor("mouse tracking", func([]string) bool { return h.term.Modes().Mouse == 1000 })
+	x, y, _, _ := h.view.GetInnerRect()
+	h.mouse(tview.MouseLeftDown, x+5, y+3, tcell.Button1)
+	h.waitLine("mouse:0;6;4")
+	h.mouse(tview.MouseLeftUp, x+5, y+3, tcell.ButtonNone)
+}
