@@ -38,6 +38,10 @@ const (
 	// also when the call was denied, failed to parse or was cancelled.
 	EventToolRunEnded EventType = "tool_run_ended"
 	// EventRetry: the model request failed and will be retried {Retry}.
+	// When the response had begun (a stream that broke mid-answer), the
+	// answer starts over: text and reasoning streamed since the last tool
+	// call are superseded by what follows, and the calls that response had
+	// started have already been ended.
 	EventRetry EventType = "retry"
 	// EventTurnEnded closes a turn {Usage, SessionUsage, Duration, Err if the turn failed}.
 	// It is always the last event of a run's stream.
