@@ -44,13 +44,16 @@ type Grep struct {
 	env *Env
 	// timeLimit bounds a search; past it the results so far are returned.
 	timeLimit time.Duration
+	// maxFileSize is the largest file searched; larger ones are counted and named in a note.
+	maxFileSize int64
 }
 
 // NewGrep returns the grep tool working in env.
 func NewGrep(env *Env) *Grep {
 	return &Grep{
-		env:       env,
-		timeLimit: grepTimeLimit,
+		env:         env,
+		timeLimit:   grepTimeLimit,
+		maxFileSize: grepMaxFileSize,
 		toolInfo: toolInfo{
 			name: "grep",
 			desc: grepDoc,
@@ -279,11 +282,14 @@ func (g *Grep) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeLimit)
 	defer cancel()
-	s := &grepSearch{q: q, ctx: ctx}
+	s := &grepSearch{q: q, ctx: ctx, maxFileSize: g.maxFileSize}
 	if q.isFile {
-		data, err := os.ReadFile(q.abs)
+		data, tooLarge, err := readInto(q.abs, nil, g.maxFileSize)
 		if err != nil {
 			return "", pathError(q.rel, err)
+		}
+		if tooLarge {
+			return fmt.Sprintf("%s is over %s; grep searches files up to that size: use bash (rg or grep) for this one.", q.rel, humanSize(g.maxFileSize)), nil
 		}
 		if bytes.IndexByte(data, 0) >= 0 {
 			return fmt.Sprintf("%s is a binary file; grep searches text files.", q.rel), nil
@@ -307,8 +313,9 @@ func (g *Grep) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 
 // grepSearch is one running search.
 type grepSearch struct {
-	q   *grepQuery
-	ctx context.Context
+	q           *grepQuery
+	ctx         context.Context
+	maxFileSize int64
 
 	mu         sync.Mutex
 	hits       []*grepHit
@@ -400,7 +407,7 @@ func (q *grepQuery) globMatch(rel, name string) bool {
 // searchFile reads and searches one file, reading into buf (the worker's
 // own, reused) and returning it, grown if need be.
 func (s *grepSearch) searchFile(seq int, abs, rel string, buf []byte) []byte {
-	data, tooLarge, err := readInto(abs, buf)
+	data, tooLarge, err := readInto(abs, buf, s.maxFileSize)
 	switch {
 	case tooLarge:
 		s.mu.Lock()
@@ -432,8 +439,8 @@ func (s *grepSearch) searchFile(seq int, abs, rel string, buf []byte) []byte {
 
 // readInto reads the file at abs into buf's storage: one open, one fstat,
 // the reads and a close, and no allocation when buf is big enough. A file
-// over grepMaxFileSize is not read: tooLarge is set instead.
-func readInto(abs string, buf []byte) (data []byte, tooLarge bool, err error) {
+// over limit bytes is not read: tooLarge is set instead.
+func readInto(abs string, buf []byte, limit int64) (data []byte, tooLarge bool, err error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return buf, false, err
@@ -443,7 +450,7 @@ func readInto(abs string, buf []byte) (data []byte, tooLarge bool, err error) {
 	if err != nil {
 		return buf, false, err
 	}
-	if fi.Size() > grepMaxFileSize {
+	if fi.Size() > limit {
 		return buf, true, nil
 	}
 	need := int(fi.Size()) + 1 // +1 to see EOF without another grow
@@ -461,7 +468,7 @@ func readInto(abs string, buf []byte) (data []byte, tooLarge bool, err error) {
 			return buf, false, err
 		}
 		if len(buf) == cap(buf) {
-			if len(buf) > grepMaxFileSize {
+			if int64(len(buf)) > limit {
 				return buf[:0], true, nil
 			}
 			buf = append(buf, 0)[:len(buf)] // the file grew: make room
@@ -696,7 +703,7 @@ func (s *grepSearch) report(timedOut bool, limit time.Duration) string {
 			limit, plural(s.searched, "file", "files")))
 	}
 	if s.skipped > 0 {
-		notes = append(notes, fmt.Sprintf("[%s over %s not searched; use bash for those]", plural(s.skipped, "file", "files"), humanSize(grepMaxFileSize)))
+		notes = append(notes, fmt.Sprintf("[%s over %s not searched; use bash (rg or grep) for those]", plural(s.skipped, "file", "files"), humanSize(s.maxFileSize)))
 	}
 	if s.unreadable > 0 {
 		notes = append(notes, fmt.Sprintf("[%s could not be read]", plural(s.unreadable, "file", "files")))

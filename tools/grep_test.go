@@ -186,6 +186,18 @@ func TestGrepTimeLimitGivesPartialResults(t *testing.T) {
 	}
 }
 
+func TestGrepSkipsLargeFiles(t *testing.T) {
+	env := newTestEnv(t, map[string]string{"small.txt": "x\n", "big.txt": strings.Repeat("x\n", 600)})
+	g := NewGrep(env)
+	g.maxFileSize = 1024
+	if got, want := mustTool(t, g, map[string]any{"pattern": "x"}), "small.txt\n[1 file]\n[1 file over 1.0 KB not searched; use bash (rg or grep) for those]"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got, want := mustTool(t, g, map[string]any{"pattern": "x", "path": "big.txt"}), "big.txt is over 1.0 KB; grep searches files up to that size: use bash (rg or grep) for this one."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestGrepCancelled(t *testing.T) {
 	env := newTestEnv(t, map[string]string{"a.txt": "x\n"})
 	ctx, cancel := context.WithCancel(context.Background())
