@@ -111,8 +111,9 @@ type Tabs struct {
 	stripY   int
 	stripPos [][3]int // x0, x1, index
 
-	mu    sync.Mutex
-	dirty map[string]bool // files with unsaved changes, for CheckEdit
+	mu        sync.Mutex
+	dirty     map[string]bool        // files with unsaved changes, for CheckEdit
+	diskQueue map[string]diskVersion // changed files waiting for the UI goroutine
 }
 
 // New returns the editor pane for the project at root, showing the Welcome
@@ -129,19 +130,20 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		keys = DefaultKeys()
 	}
 	t := &Tabs{
-		Box:      tview.NewBox(),
-		root:     root,
-		th:       th,
-		keys:     keys,
-		base:     tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
-		maxSize:  DefaultMaxFileSize,
-		tabWidth: 4,
-		lister:   projectFiles,
-		box:      &mailbox{},
-		clip:     &clipboard{},
-		fp:       newStamper(),
-		lexers:   &lexerCache{},
-		dirty:    map[string]bool{},
+		Box:       tview.NewBox(),
+		root:      root,
+		th:        th,
+		keys:      keys,
+		base:      tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
+		maxSize:   DefaultMaxFileSize,
+		tabWidth:  4,
+		lister:    projectFiles,
+		box:       &mailbox{},
+		clip:      &clipboard{},
+		fp:        newStamper(),
+		lexers:    &lexerCache{},
+		dirty:     map[string]bool{},
+		diskQueue: map[string]diskVersion{},
 	}
 	t.SetBackgroundColor(th.Background)
 	t.hl = newHighlighter(th.ChromaStyle, t.base)
@@ -727,11 +729,31 @@ func (t *Tabs) fileChanged(path string) {
 	if err != nil {
 		return // unreadable for now; the next event tries again
 	}
+	// Only the newest version of a file waits for the UI goroutine: while
+	// the editor is not drawn (another pane zoomed), a file rewritten again
+	// and again holds one copy, not one per change.
+	t.mu.Lock()
+	_, queued := t.diskQueue[path]
+	t.diskQueue[path] = diskVersion{st, data}
+	t.mu.Unlock()
+	if queued {
+		return
+	}
 	t.box.post(func() {
+		t.mu.Lock()
+		dv := t.diskQueue[path]
+		delete(t.diskQueue, path)
+		t.mu.Unlock()
 		if tb := t.find(path); tb != nil {
-			t.diskChanged(tb, st, data)
+			t.diskChanged(tb, dv.st, dv.data)
 		}
 	})
+}
+
+// diskVersion is a file as read after a change on disk.
+type diskVersion struct {
+	st   stamp
+	data []byte
 }
 
 // diskChanged reacts to a new version of tb's file: nothing when it is what

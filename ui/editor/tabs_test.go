@@ -872,3 +872,25 @@ func TestUnsavedAndSaveAll(t *testing.T) {
 		t.Fatalf("Unsaved after SaveAll = %q", got)
 	}
 }
+
+func TestAgentEditScrollsToTheChangeAndFailedViewsShowNothing(t *testing.T) {
+	h := newHarness(t, 60, 12)
+	var sb strings.Builder
+	for i := 1; i <= 500; i++ {
+		fmt.Fprintf(&sb, "line %d\n", i)
+	}
+	before := sb.String()
+	after := strings.Replace(before, "line 420\n", "line 420, edited\n", 1)
+	h.write("long.txt", before)
+	h.open("long.txt", 1)
+	h.agentEdit("long.txt", before, after, "str_replace")
+	h.draw()
+	if !strings.Contains(h.text(), "~420 line 420, edited") {
+		t.Fatalf("the changed line is not in view:\n%s", h.text())
+	}
+	// A view of a file that does not exist (the tool failed) opens nothing.
+	h.tabs.AgentViewed(tools.FileViewed{Path: filepath.Join(h.root, "missing.go"), Start: 1, End: -1})
+	if len(h.tabs.tabs) != 1 {
+		t.Fatalf("a failed view opened a tab: %d tabs", len(h.tabs.tabs))
+	}
+}
