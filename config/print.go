@@ -126,6 +126,13 @@ func sortMapping(n *yaml.Node) {
 	}
 }
 
+// DemoNotice is the short line the chat shows at start on the demo model;
+// the demo's tour ends with the full DemoHelp.
+func DemoNotice(configDir string) string {
+	return fmt.Sprintf("No model provider is configured, so fawn runs on its offline demo model: send any message for a read-only tour of this project. "+
+		"To use a real model, export OPENAI_API_KEY or ANTHROPIC_API_KEY, or set a base_url in %s/config.yaml (see config.example.yaml); `fawn config` shows what fawn found.", configDir)
+}
+
 // DemoHelp explains how to configure a real provider; the chat and `fawn config` show it.
 func DemoHelp(configDir string) string {
 	return fmt.Sprintf(`fawn is running on its offline demo model. To use a real model, either

@@ -190,6 +190,12 @@ func (a *App) paneTitle(name string, p tview.Primitive) Line {
 // terminalTitle is the terminal's own title when it has one ("Terminal —
 // running: go test ./..."), else "Terminal".
 func (a *App) terminalTitle() string {
+	// A live title ("Terminal — running: go test ./...") wins over the box's static one.
+	if t, ok := a.terminal.(interface{ Title() string }); ok {
+		if s := strings.TrimSpace(t.Title()); s != "" {
+			return s
+		}
+	}
 	if t, ok := a.terminal.(interface{ GetTitle() string }); ok {
 		if s := strings.TrimSpace(t.GetTitle()); s != "" {
 			return s

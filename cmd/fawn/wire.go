@@ -6,21 +6,29 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// workspace is what both modes share: the project's tool environment and tools.
+// workspace is what both modes share: the project's tool environment, the
+// shell the agent's commands run in, and the tools.
 type workspace struct {
 	env   *tools.Env
+	term  *terminal.Terminal
 	tools []tools.Tool
 	close []func()
+	// redraw is the app's RequestDraw once the app exists; the terminal's
+	// damage callback is fixed at Start, before the app is built.
+	redraw atomic.Pointer[func()]
 }
 
 func (w *workspace) Close() {
@@ -35,7 +43,22 @@ func newWorkspace(cfg *config.Config) (*workspace, error) {
 		return nil, err
 	}
 	env.BashTimeout = cfg.Tools.Bash.Timeout
-	w := &workspace{env: env, tools: []tools.Tool{tools.NewTextEditor(env)}}
+	w := &workspace{env: env}
+	term, err := terminal.Start(terminal.Options{
+		Dir:        env.Root,
+		Scrollback: cfg.Tools.Bash.Scrollback,
+		OnDamage: func() {
+			if f := w.redraw.Load(); f != nil {
+				(*f)()
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the shell: %w", err)
+	}
+	w.term = term
+	w.close = append(w.close, func() { _ = term.Close() })
+	w.tools = append(tools.Builtin(env), tools.NewBash(env, term))
 	return w, nil
 }
 
@@ -67,7 +90,10 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	edKeys := editor.DefaultKeys()
 	ed := editor.New(cfg.ProjectDir, th, edKeys)
 	ws.env.Guard = ed
-	keys := []*keymap.Table{edKeys}
+	termKeys := termview.DefaultKeys()
+	tv := termview.New(ws.term, th, termKeys)
+	tv.SetBorder(false) // the app frames every pane and shows the view's live title
+	keys := []*keymap.Table{edKeys, termKeys}
 
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true})
 	if err != nil {
@@ -77,18 +103,21 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	defer sess.Close()
 
 	app, err := ui.New(ui.Options{
-		Agent:   sess,
-		Config:  cfg,
-		Root:    cfg.ProjectDir,
-		Editor:  ed,
-		Keys:    keys,
-		Notices: notices(cfg, rep),
+		Agent:    sess,
+		Config:   cfg,
+		Root:     cfg.ProjectDir,
+		Editor:   ed,
+		Terminal: tv,
+		Keys:     keys,
+		Notices:  notices(cfg, rep),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
 	ed.SetRedraw(app.RequestDraw)
+	draw := app.RequestDraw
+	ws.redraw.Store(&draw)
 	if err := app.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -100,7 +129,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 func notices(cfg *config.Config, rep *config.Report) []string {
 	var out []string
 	if cfg.Models.Chat.Demo && cfg.Models.Chat.DemoReason != "" {
-		out = append(out, config.DemoHelp(cfg.ConfigDir))
+		out = append(out, config.DemoNotice(cfg.ConfigDir))
 	}
 	for _, w := range rep.Warnings {
 		out = append(out, "warning: "+strings.TrimPrefix(w.String(), "config: "))
