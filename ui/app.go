@@ -44,6 +44,9 @@ type Options struct {
 	Screen tcell.Screen
 	// Notices are shown in the chat at start ("running on the demo model…").
 	Notices []string
+	// Redraw, when set, is bound to the App, so callbacks made before it
+	// existed (the terminal's OnDamage) can ask it to draw.
+	Redraw *Redraw
 
 	// Stderr receives the crash-log message; nil means os.Stderr.
 	Stderr io.Writer
@@ -97,7 +100,6 @@ type App struct {
 	// Turn state (UI goroutine).
 	runCtx     context.Context
 	turnCancel context.CancelFunc
-	turnDone   chan struct{}
 	queued     []*userItem
 	readers    sync.WaitGroup
 
@@ -157,6 +159,19 @@ func New(opts Options) (*App, error) {
 	if a.terminal == nil {
 		a.terminal = newPlaceholder("No terminal.", &a.th)
 	}
+	// The strip draws the terminal's border and its title on the tab.
+	if b, ok := a.terminal.(interface{ SetBorder(bool) *tview.Box }); ok {
+		b.SetBorder(false)
+	}
+	// Panes whose background work needs a redraw get the App's.
+	for _, p := range []tview.Primitive{a.editor, a.terminal} {
+		if r, ok := p.(interface{ SetRedraw(func()) }); ok {
+			r.SetRedraw(a.RequestDraw)
+		}
+	}
+	if opts.Redraw != nil {
+		opts.Redraw.app.Store(a)
+	}
 	a.strip = newStrip(&a.th,
 		stripTab{pane: PaneTerminal, prim: a.terminal, title: a.terminalTitle},
 		stripTab{pane: PaneTodo, prim: a.todos, title: a.todos.Title},
@@ -207,6 +222,7 @@ func (a *App) terminalTitle() string {
 func (a *App) wireWidgets() {
 	a.input.onSubmit = a.submit
 	a.input.onCancel = a.cancelTurn
+	a.input.busy = a.turnRunning
 	a.input.onScroll = func(dir int) { a.list.ScrollBy(dir * max(1, a.list.height-2)) }
 	a.input.onMessages = func() {
 		if a.list.Len() > 0 {
@@ -348,11 +364,11 @@ func (a *App) setFocus(p tview.Primitive) {
 			a.setFocus(q)
 		}
 	})
-	a.focusPane = a.paneOf(a.focus)
+	a.focusPane = a.focusedPane()
 }
 
-// paneOf finds the pane that contains the focused primitive.
-func (a *App) paneOf(p tview.Primitive) Pane {
+// focusedPane finds the pane that holds the keyboard focus.
+func (a *App) focusedPane() Pane {
 	switch {
 	case a.chat.HasFocus():
 		return PaneChat
@@ -424,8 +440,6 @@ func (a *App) startTurn(item *userItem) {
 	item.ver++
 	ctx, cancel := context.WithCancel(a.runCtx)
 	a.turnCancel = cancel
-	done := make(chan struct{})
-	a.turnDone = done
 	a.router.beginTurn()
 	events := a.opts.Agent.Run(ctx, item.text)
 	a.readers.Add(1)
@@ -436,19 +450,18 @@ func (a *App) startTurn(item *userItem) {
 			ev := ev
 			a.post(func() { a.router.Handle(ev) })
 		}
-		a.post(func() { a.turnEnded(cancel, done) })
+		a.post(func() { a.turnEnded(cancel) })
 	}()
 }
 
 // turnEnded runs when a turn's event channel closed.
-func (a *App) turnEnded(cancel context.CancelFunc, done chan struct{}) {
+func (a *App) turnEnded(cancel context.CancelFunc) {
 	cancel()
-	close(done)
 	if a.router.turnActive {
 		// The stream closed without EventTurnEnded: finish the turn anyway.
 		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
-	a.turnCancel, a.turnDone = nil, nil
+	a.turnCancel = nil
 	if len(a.queued) > 0 {
 		next := a.queued[0]
 		a.queued = a.queued[1:]

@@ -2,14 +2,18 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 // demoTurn plays a short turn: reasoning, text, a bash call, a to-do list.
@@ -69,6 +73,13 @@ func TestCtrlCNeverQuitsAndCtrlQDoes(t *testing.T) {
 		t.Fatalf("Ctrl-C ended Run (%v)", err)
 	default:
 	}
+	// In the chat, Ctrl-C clears the input; Up brings the text back.
+	r.onUI(func() {
+		if got := r.app.input.GetText(); got != "" {
+			t.Errorf("Ctrl-C left %q in the input", got)
+		}
+	})
+	r.key(tcell.KeyUp, 0, 0)
 	r.waitScreen("draft")
 	r.screen.InjectKey(tcell.KeyCtrlQ, 0, tcell.ModCtrl)
 	select {
@@ -80,4 +91,49 @@ func TestCtrlCNeverQuitsAndCtrlQDoes(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Ctrl-Q did not end Run")
 	}
+}
+
+func TestSignalsEndRunCleanly(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r := startApp(t, Options{Agent: newScriptAgent()}, 100, 30)
+			r.sync()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-r.done:
+				if err != nil {
+					t.Errorf("Run returned %v after %v", err, sig)
+				}
+				r.done <- nil
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%v did not end Run", sig)
+			}
+		})
+	}
+}
+
+func TestLightTheme(t *testing.T) {
+	cfg := &config.Config{DataDir: t.TempDir()}
+	cfg.UI.Theme = "light"
+	a, s := newDrawnApp(t, Options{Config: cfg, Notices: []string{"hello"}}, 120, 30)
+	a.draw()
+	if a.th.Name != "light" {
+		t.Fatalf("theme = %q", a.th.Name)
+	}
+	x, y := findText(s, "Chat")
+	if _, st := cellAt(s, x, y); fgOf(st) != theme.Get("light").Accent {
+		t.Error("the focused pane's title is not in the light theme's accent")
+	}
+}
+
+func TestRedrawBindsLater(t *testing.T) {
+	var rd Redraw
+	rd.Request() // before the App exists: dropped, no panic
+	r := startApp(t, Options{Agent: newScriptAgent(), Redraw: &rd}, 100, 30)
+	r.sync()
+	before := r.app.frames.Load()
+	rd.Request()
+	waitFor(t, "a frame requested through Redraw", func() bool { return r.app.frames.Load() > before })
 }

@@ -229,41 +229,46 @@ func (c *Card) summary(rc *renderCtx) string {
 	return strings.TrimSpace(sanitize(strings.ReplaceAll(s, "\n", " "), 1))
 }
 
+// statusMark is the card's status glyph, its style and the words at the
+// right of its header (a duration, "denied", "waiting for permission").
+func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
+	th := rc.th
+	base := rc.style()
+	took := ""
+	if c.Duration > 0 {
+		took = fmtDuration(c.Duration)
+	}
+	switch c.Status {
+	case StatusPreparing:
+		return spinner(rc.frame), base.Foreground(th.Dim), "preparing"
+	case StatusWaiting:
+		return "⏸", base.Foreground(th.Warning), "waiting for permission"
+	case StatusRunning:
+		el := ""
+		if e := time.Since(c.Started); !c.Started.IsZero() && e >= time.Second {
+			el = fmt.Sprintf("%ds", int(e.Seconds()))
+		}
+		return spinner(rc.frame), base.Foreground(th.Accent), el
+	case StatusDone:
+		if c.Kind != nil && c.Kind.Failed != nil && c.Kind.Failed(c) {
+			return "✗", base.Foreground(th.Error), took
+		}
+		return "✓", base.Foreground(th.Success), took
+	case StatusFailed:
+		return "✗", base.Foreground(th.Error), took
+	case StatusDenied:
+		return "⊘", base.Foreground(th.Error), "denied"
+	default:
+		return "⊘", base.Foreground(th.Dim), "cancelled"
+	}
+}
+
 func (c *Card) render(rc *renderCtx, width int) []Line {
 	th := rc.th
 	base := rc.style()
 	dim := base.Foreground(th.Dim)
 
-	var glyph string
-	var gst tcell.Style
-	var status string
-	switch c.Status {
-	case StatusPreparing:
-		glyph, gst, status = spinner(rc.frame), base.Foreground(th.Dim), "preparing"
-	case StatusWaiting:
-		glyph, gst, status = "⏸", base.Foreground(th.Warning), "waiting for permission"
-	case StatusRunning:
-		glyph, gst = spinner(rc.frame), base.Foreground(th.Accent)
-		if el := time.Since(c.Started); !c.Started.IsZero() && el >= time.Second {
-			status = fmt.Sprintf("%ds", int(el.Seconds()))
-		}
-	case StatusDone:
-		glyph, gst, status = "✓", base.Foreground(th.Success), fmtDuration(c.Duration)
-		if c.Kind != nil && c.Kind.Failed != nil && c.Kind.Failed(c) {
-			glyph, gst = "✗", base.Foreground(th.Error)
-		}
-	case StatusFailed:
-		glyph, gst, status = "✗", base.Foreground(th.Error), fmtDuration(c.Duration)
-	}
-	if c.Status.finished() && c.Duration == 0 && c.Status != StatusDenied && c.Status != StatusCancelled {
-		status = "" // the agent did not say how long it took
-	}
-	switch c.Status {
-	case StatusDenied:
-		glyph, gst, status = "⊘", base.Foreground(th.Error), "denied"
-	case StatusCancelled:
-		glyph, gst, status = "⊘", dim, "cancelled"
-	}
+	glyph, gst, status := c.statusMark(rc)
 	icon := "⚙"
 	if c.Kind != nil && c.Kind.Icon != "" {
 		icon = c.Kind.Icon
@@ -289,14 +294,13 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 	if c.Kind != nil && c.Kind.Body != nil {
 		body = c.Kind.Body(c, rc)
 	}
-	if len(body) == 0 && (c.IsError || c.Status == StatusDenied) {
-		text := strings.TrimSpace(c.Result)
-		if c.Status == StatusDenied && c.Note != "" {
-			text = "note to the model: " + c.Note
-		}
-		for _, l := range strings.Split(text, "\n") {
+	if len(body) == 0 && c.IsError {
+		for _, l := range strings.Split(strings.TrimSpace(c.Result), "\n") {
 			body = append(body, Line{{sanitize(l, 4), base.Foreground(th.Error)}})
 		}
+	}
+	if c.Status == StatusDenied && c.Note != "" {
+		body = append(body, Line{{"your note to the model: " + sanitize(c.Note, 1), base.Foreground(th.Warning)}})
 	}
 	if len(body) == 0 {
 		return lines

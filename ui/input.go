@@ -35,6 +35,7 @@ type Input struct {
 
 	onSubmit   func(text string)
 	onCancel   func()
+	busy       func() bool
 	onScroll   func(rows int)
 	onMessages func()
 }
@@ -152,6 +153,18 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 		case "chat.cancel":
 			if in.onCancel != nil {
 				in.onCancel()
+			}
+			return
+		case "chat.interrupt":
+			if in.busy != nil && in.busy() {
+				if in.onCancel != nil {
+					in.onCancel()
+				}
+			} else if in.GetText() != "" {
+				in.draft = in.GetText() // Up brings it back
+				in.histPos = len(in.history)
+				in.AddHistory(in.draft)
+				in.SetText("", false)
 			}
 			return
 		case "chat.history_prev":

@@ -238,3 +238,19 @@ func TestSelectAndCopyMessages(t *testing.T) {
 		}
 	})
 }
+
+func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {
+	release := make(chan struct{})
+	ag := newScriptAgent(slowTurn(release))
+	r := startApp(t, Options{Agent: ag}, 120, 30)
+	r.typeText("go")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("working…")
+	r.key(tcell.KeyCtrlC, 0, tcell.ModCtrl)
+	r.waitScreen("⊘ cancelled")
+	r.onUI(func() {
+		if r.app.turnRunning() {
+			t.Error("Ctrl-C did not cancel the turn")
+		}
+	})
+}

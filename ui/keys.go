@@ -36,6 +36,7 @@ func ChatKeys() *keymap.Table {
 		keymap.Binding{Action: "chat.send", Keys: []string{"enter"}, Help: "Send the message (queued while the agent works)"},
 		keymap.Binding{Action: "chat.newline", Keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, Help: "Insert a newline"},
 		keymap.Binding{Action: "chat.cancel", Keys: []string{"esc"}, Help: "Cancel the running turn"},
+		keymap.Binding{Action: "chat.interrupt", Keys: []string{"ctrl+c"}, Help: "Cancel the running turn, or clear the input (never quits)"},
 		keymap.Binding{Action: "chat.history_prev", Keys: []string{"up"}, Help: "Previous message from history (on the first line)"},
 		keymap.Binding{Action: "chat.history_next", Keys: []string{"down"}, Help: "Next message from history (on the last line)"},
 		keymap.Binding{Action: "chat.complete", Keys: []string{"tab"}, Help: "Complete a /command"},

@@ -434,7 +434,7 @@ func todoKind() *ToolKind {
 			}
 			var out []Line
 			for _, it := range items {
-				out = append(out, todoLine(it, rc, false))
+				out = append(out, todoLine(it, rc))
 			}
 			return out
 		},
@@ -486,9 +486,9 @@ func todoGlyph(status string) string {
 	}
 }
 
-// todoLine is one item as the card and the to-do view show it (the view
-// wraps long titles itself; wide is false for the one-line card form).
-func todoLine(it tools.Todo, rc *renderCtx, wide bool) Line {
+// todoLine is one item as the card and the to-do view show it: glyph,
+// title, priority (the view wraps it; the card truncates it).
+func todoLine(it tools.Todo, rc *renderCtx) Line {
 	st := rc.style()
 	g := st
 	switch it.Status {

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,6 +22,19 @@ const spinInterval = 100 * time.Millisecond
 
 // doubleClick is the longest gap between the clicks of a double click.
 const doubleClick = 500 * time.Millisecond
+
+// Redraw forwards draw requests to an App built after the code that makes
+// them: create it first, pass its Request as a callback (the terminal's
+// OnDamage), and set Options.Redraw. Until the App exists requests are
+// dropped; nothing is on screen yet anyway.
+type Redraw struct{ app atomic.Pointer[App] }
+
+// Request asks the bound App to draw; safe from any goroutine, never blocks.
+func (r *Redraw) Request() {
+	if a := r.app.Load(); a != nil {
+		a.RequestDraw()
+	}
+}
 
 // RequestDraw asks for a redraw. It is safe from any goroutine, never blocks,
 // and is coalesced: however often it is called, the screen is drawn at most
@@ -336,7 +350,7 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 	if h := a.layout.pane(a.focusPane).InputHandler(); h != nil {
 		h(ev, a.setFocus)
 	}
-	a.focusPane = a.paneOf(a.focus)
+	a.focusPane = a.focusedPane()
 	return true
 }
 
@@ -438,7 +452,7 @@ func (a *App) handleMouse(ev *tcell.EventMouse, m *mouseState) bool {
 		m.capture = capture
 	}
 	if consumed {
-		a.focusPane = a.paneOf(a.focus)
+		a.focusPane = a.focusedPane()
 	}
 	return consumed
 }

@@ -43,8 +43,9 @@ type EditorPane interface {
 	Open(path string, line int) error
 }
 
-// TerminalPane is the terminal view (*termview.View). If it has a title
-// (GetTitle, as every tview.Box does) the bottom strip shows it on its tab.
+// TerminalPane is the terminal view (*termview.View). The bottom strip draws
+// its border: a pane with a border of its own has it turned off, and its
+// Title() (or, failing that, its Box title) is shown on the strip's tab.
 type TerminalPane interface {
 	tview.Primitive
 }

@@ -94,7 +94,11 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 			} else if pct >= 75 {
 				st = base.Foreground(th.Warning)
 			}
-			segs = append(segs, Line{{fmt.Sprintf("ctx %d%%", pct), st}})
+			text := fmt.Sprintf("ctx %d%%", pct)
+			if pct == 0 {
+				text = "ctx <1%"
+			}
+			segs = append(segs, Line{{text, st}})
 		}
 	}
 	if u := in.Last; u != nil && u.Duration > 0 {

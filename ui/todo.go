@@ -49,7 +49,7 @@ func (v *TodoView) Title() string {
 func (v *TodoView) lines(width int) []Line {
 	var out []Line
 	for _, it := range v.items {
-		l := todoLine(it, v.ctx, true)
+		l := todoLine(it, v.ctx)
 		st := tcell.StyleDefault
 		if it.Status == "in_progress" {
 			// The item being worked on stands out across the whole row.
