@@ -261,7 +261,7 @@ func (g *Grep) Plan(ctx context.Context, argsJSON string) (Action, error) {
 
 // grepHit is what one file contributed.
 type grepHit struct {
-	seq   int
+	key   string // pathKey of rel: the order of the results
 	rel   string
 	count int        // matching lines
 	lines []grepLine // content mode: matches and context, in order
@@ -295,7 +295,7 @@ func (g *Grep) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 			return fmt.Sprintf("%s is a binary file; grep searches text files.", q.rel), nil
 		}
 		s.searched = 1
-		if h := s.searchData(0, q.rel, data); h != nil {
+		if h := s.searchData(pathKey(q.rel), q.rel, data); h != nil {
 			s.keep(h)
 		}
 	} else {
@@ -317,6 +317,7 @@ type grepSearch struct {
 	ctx         context.Context
 	maxFileSize int64
 
+	bufs       sync.Pool // *[]byte read buffers, reused across files
 	mu         sync.Mutex
 	hits       []*grepHit
 	stored     int // content lines held in hits
@@ -328,36 +329,13 @@ type grepSearch struct {
 	unreadable int
 }
 
-// run walks the tree and searches its files in parallel.
+// run walks the tree and searches its files, both spread over workers.
 func (s *grepSearch) run(root string) error {
-	type job struct {
-		seq      int
-		abs, rel string
-	}
-	jobs := make(chan job, 256)
-	var wg sync.WaitGroup
+	q := s.q
 	// Reading files is mostly waiting on system calls: more workers than
 	// processors keep the processors busy.
 	workers := 2 * max(runtime.GOMAXPROCS(0), 2)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for j := range jobs {
-				if s.ctx.Err() != nil {
-					continue
-				}
-				buf = s.searchFile(j.seq, j.abs, j.rel, buf)
-				if cap(buf) > 4<<20 {
-					buf = nil // do not keep a big file's buffer for the small ones
-				}
-			}
-		}()
-	}
-	seq := 0
-	q := s.q
-	err := walkTree(s.ctx, root, q.abs, walkOptions{withIgnored: q.glob != "" && !q.globNeg}, func(e walkEntry) error {
+	return walkParallel(s.ctx, root, q.abs, walkOptions{withIgnored: q.glob != "" && !q.globNeg}, workers, func(e walkEntry) error {
 		relSearch := e.rel
 		if q.rel != "." {
 			relSearch = strings.TrimPrefix(strings.TrimPrefix(e.rel, q.rel), string(filepath.Separator))
@@ -384,17 +362,26 @@ func (s *grepSearch) run(root string) error {
 		if q.typeGlobs != nil && !matchesAny(q.typeGlobs, name) {
 			return nil
 		}
-		select {
-		case jobs <- job{seq, e.abs, e.rel}:
-		case <-s.ctx.Done():
-			return s.ctx.Err()
+		if err := s.ctx.Err(); err != nil {
+			return err
 		}
-		seq++
+		bp, _ := s.bufs.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		*bp = s.searchFile(pathKey(e.rel), e.abs, e.rel, *bp)
+		if cap(*bp) <= 4<<20 {
+			s.bufs.Put(bp) // a big file's buffer is not kept for the small ones
+		}
 		return nil
 	})
-	close(jobs)
-	wg.Wait()
-	return err
+}
+
+// pathKey orders paths as a walk sorted by name meets them, directory by
+// directory ("a/b" before "a.txt"): the separator sorts before any byte of
+// a name.
+func pathKey(rel string) string {
+	return strings.ReplaceAll(filepath.ToSlash(rel), "/", "\x00")
 }
 
 func (q *grepQuery) globMatch(rel, name string) bool {
@@ -406,7 +393,7 @@ func (q *grepQuery) globMatch(rel, name string) bool {
 
 // searchFile reads and searches one file, reading into buf (the worker's
 // own, reused) and returning it, grown if need be.
-func (s *grepSearch) searchFile(seq int, abs, rel string, buf []byte) []byte {
+func (s *grepSearch) searchFile(key, abs, rel string, buf []byte) []byte {
 	data, tooLarge, err := readInto(abs, buf, s.maxFileSize)
 	switch {
 	case tooLarge:
@@ -431,7 +418,7 @@ func (s *grepSearch) searchFile(seq int, abs, rel string, buf []byte) []byte {
 		s.mu.Unlock()
 		return data[:0]
 	}
-	if h := s.searchData(seq, rel, data); h != nil {
+	if h := s.searchData(key, rel, data); h != nil {
 		s.keep(h)
 	}
 	return data[:0]
@@ -477,7 +464,7 @@ func readInto(abs string, buf []byte, limit int64) (data []byte, tooLarge bool, 
 }
 
 // searchData finds the matching lines of data; nil when there are none.
-func (s *grepSearch) searchData(seq int, rel string, data []byte) *grepHit {
+func (s *grepSearch) searchData(key, rel string, data []byte) *grepHit {
 	q := s.q
 	if q.literal != nil && !containsLiteral(data, q.literal, q.literalFold) {
 		return nil
@@ -521,16 +508,16 @@ func (s *grepSearch) searchData(seq int, rel string, data []byte) *grepHit {
 	if len(matchLines) == 0 {
 		return nil
 	}
-	h := &grepHit{seq: seq, rel: rel, count: len(matchLines)}
-	if q.mode == "content" && s.wantLines(seq) {
+	h := &grepHit{key: key, rel: rel, count: len(matchLines)}
+	if q.mode == "content" && s.wantLines(key) {
 		h.lines = contentLines(data, matchLines, q.before, q.after, q.limit)
 	}
 	return h
 }
 
 // wantLines reports whether a file's lines could still be shown: files
-// searched earlier in walk order may already fill the output.
-func (s *grepSearch) wantLines(seq int) bool {
+// before it in path order may already fill the output.
+func (s *grepSearch) wantLines(key string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stored < s.q.limit {
@@ -538,7 +525,7 @@ func (s *grepSearch) wantLines(seq int) bool {
 	}
 	n := 0
 	for _, h := range s.hits {
-		if h.seq < seq {
+		if h.key < key {
 			n += len(h.lines)
 		}
 	}
@@ -554,7 +541,7 @@ func (s *grepSearch) keep(h *grepHit) {
 	s.hits = append(s.hits, h)
 	s.stored += len(h.lines)
 	if s.q.mode == "content" && s.stored > 2*s.q.limit+1000 {
-		sort.Slice(s.hits, func(i, j int) bool { return s.hits[i].seq < s.hits[j].seq })
+		sort.Slice(s.hits, func(i, j int) bool { return s.hits[i].key < s.hits[j].key })
 		n := 0
 		for _, x := range s.hits {
 			if n >= s.q.limit {
@@ -619,10 +606,10 @@ func displayLine(line []byte) string {
 	return string(line[:cut]) + " [… " + strconv.Itoa(len(line)-cut) + " more bytes]"
 }
 
-// report formats the results, sorted by path in walk order.
+// report formats the results, sorted by path.
 func (s *grepSearch) report(timedOut bool, limit time.Duration) string {
 	q := s.q
-	sort.Slice(s.hits, func(i, j int) bool { return s.hits[i].seq < s.hits[j].seq })
+	sort.Slice(s.hits, func(i, j int) bool { return s.hits[i].key < s.hits[j].key })
 	var b strings.Builder
 	var notes []string
 	if s.files == 0 {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // walkOptions tunes walkTree for the tools that need more than WalkFiles.
@@ -132,4 +133,153 @@ func (w *walker) walkDir(abs, rel string, n *ignoreNode, depth int, top bool) er
 		}
 	}
 	return nil
+}
+
+// walkParallel is walkTree spread over workers goroutines, for callers
+// that do real work per entry (grep reads every file it is given). fn is
+// called concurrently and in no particular order; for a directory it may
+// return fs.SkipDir to leave it out, and any other error stops the walk and
+// is returned. Directories are entered as in walkTree (ignored ones never).
+func walkParallel(ctx context.Context, root, dir string, opt walkOptions, workers int, fn func(walkEntry) error) error {
+	if dir == "" {
+		dir = root
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	dir = filepath.Clean(dir)
+	if !within(root, dir) {
+		return fmt.Errorf("%s is outside the project %s", dir, root)
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return err
+	}
+	if rel == "." {
+		rel = ""
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	set := newIgnoreSet(root)
+	top := dirTask{abs: dir, rel: rel, node: set.node(dir), depth: 1}
+
+	q := &taskQueue{tasks: []dirTask{top}, pending: 1}
+	q.cond = sync.NewCond(&q.mu)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				t, ok := q.pop()
+				if !ok {
+					return
+				}
+				if ctx.Err() != nil {
+					q.fail(ctx.Err())
+				} else if err := walkOne(set, t, opt, fn, q); err != nil {
+					q.fail(err)
+				}
+				q.done()
+			}
+		}()
+	}
+	wg.Wait()
+	return q.err
+}
+
+// dirTask is one directory waiting to be read.
+type dirTask struct {
+	abs, rel string
+	node     *ignoreNode
+	depth    int
+}
+
+// walkOne reports one directory's entries and queues its subdirectories.
+func walkOne(set *ignoreSet, t dirTask, opt walkOptions, fn func(walkEntry) error, q *taskQueue) error {
+	entries, err := os.ReadDir(t.abs)
+	if err != nil && len(entries) == 0 {
+		return nil // an unreadable subdirectory is skipped, as in walkTree
+	}
+	for _, d := range entries {
+		name := d.Name()
+		if name == ".git" {
+			continue
+		}
+		isDir := d.IsDir()
+		ign := set.ignored(t.node, name, isDir)
+		if ign && !opt.withIgnored {
+			continue
+		}
+		e := walkEntry{abs: filepath.Join(t.abs, name), rel: filepath.Join(t.rel, name), d: d, depth: t.depth, ignored: ign}
+		if err := fn(e); err != nil {
+			if errors.Is(err, fs.SkipDir) {
+				continue
+			}
+			return err
+		}
+		if !isDir || ign || (opt.maxDepth > 0 && t.depth >= opt.maxDepth) {
+			continue
+		}
+		child := set.load(t.node, e.abs, t.node.prefix+name+"/")
+		q.push(dirTask{abs: e.abs, rel: e.rel, node: child, depth: t.depth + 1})
+	}
+	return nil
+}
+
+// taskQueue is an unbounded queue of directories that knows when the walk
+// is over: no directory queued and none being read.
+type taskQueue struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	tasks   []dirTask
+	pending int // queued or being read
+	err     error
+}
+
+func (q *taskQueue) push(t dirTask) {
+	q.mu.Lock()
+	q.tasks = append(q.tasks, t)
+	q.pending++
+	q.mu.Unlock()
+	q.cond.Signal()
+}
+
+// pop waits for a task; false when the walk is over or failed.
+func (q *taskQueue) pop() (dirTask, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.tasks) == 0 && q.pending > 0 && q.err == nil {
+		q.cond.Wait()
+	}
+	if q.err != nil || len(q.tasks) == 0 {
+		return dirTask{}, false
+	}
+	// Last in, first out: depth first keeps the queue short.
+	t := q.tasks[len(q.tasks)-1]
+	q.tasks = q.tasks[:len(q.tasks)-1]
+	return t, true
+}
+
+func (q *taskQueue) done() {
+	q.mu.Lock()
+	q.pending--
+	over := q.pending == 0
+	q.mu.Unlock()
+	if over {
+		q.cond.Broadcast()
+	}
+}
+
+func (q *taskQueue) fail(err error) {
+	q.mu.Lock()
+	if q.err == nil {
+		q.err = err
+	}
+	q.mu.Unlock()
+	q.cond.Broadcast()
 }

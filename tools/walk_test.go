@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -330,6 +331,69 @@ func TestParseIgnoreLine(t *testing.T) {
 		r, ok := parseIgnoreLine(tc.line)
 		if ok != tc.ok || (ok && r != tc.rule) {
 			t.Errorf("parseIgnoreLine(%q) = %+v, %v; want %+v, %v", tc.line, r, ok, tc.rule, tc.ok)
+		}
+	}
+}
+
+func TestWalkParallelReportsWhatWalkFilesDoes(t *testing.T) {
+	root := t.TempDir()
+	writeIgnoreFixture(t, root, true)
+	want := walkList(t, root, "")
+	sort.Strings(want)
+	for _, workers := range []int{1, 3, 8} {
+		var mu sync.Mutex
+		var got []string
+		err := walkParallel(context.Background(), root, "", walkOptions{}, workers, func(e walkEntry) error {
+			s := filepath.ToSlash(e.rel)
+			if e.d.IsDir() {
+				s += "/"
+			}
+			mu.Lock()
+			got = append(got, s)
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d workers:\n%s", workers, diffLists(got, want))
+		}
+	}
+
+	// SkipDir leaves a directory out; another error ends the walk.
+	var mu sync.Mutex
+	var got []string
+	err := walkParallel(context.Background(), root, "", walkOptions{}, 4, func(e walkEntry) error {
+		if e.d.IsDir() && e.d.Name() == "sub" {
+			return fs.SkipDir
+		}
+		mu.Lock()
+		got = append(got, filepath.ToSlash(e.rel))
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if strings.HasPrefix(s, "sub/") {
+			t.Errorf("entered a skipped directory: %s", s)
+		}
+	}
+	stop := errors.New("stop")
+	if err := walkParallel(context.Background(), root, "", walkOptions{}, 4, func(walkEntry) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("got %v, want the callback's error", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := walkParallel(ctx, root, "", walkOptions{}, 4, func(walkEntry) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+	for _, dir := range []string{"main.go", "missing", ".."} {
+		if err := walkParallel(context.Background(), root, dir, walkOptions{}, 2, func(walkEntry) error { return nil }); err == nil {
+			t.Errorf("walkParallel(%q) gave no error", dir)
 		}
 	}
 }
