@@ -3,6 +3,7 @@ package editor
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,6 +14,9 @@ import (
 // outlive the tests: every Tabs must stop what it started.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if benchFileOnce.path != "" {
+		os.RemoveAll(filepath.Dir(benchFileOnce.path))
+	}
 	if code == 0 {
 		if leaked := waitForLeaks(10 * time.Second); leaked != "" {
 			fmt.Fprintf(os.Stderr, "goroutines left running after the tests:\n%s\n", leaked)
