@@ -5,15 +5,6 @@ package tools
 // needs a terminal and is built by its own constructor.) Session state that
 // env lacks is created, so an Env literal with only Root works too.
 func Builtin(env *Env) []Tool {
-	if env.Files == nil {
-		env.Files = NewFileTracker()
-	}
-	if env.Todos == nil {
-		env.Todos = &TodoStore{}
-	}
-	if env.Edits == nil {
-		env.Edits = NewEditHistory()
-	}
 	return []Tool{
 		NewTextEditor(env),
 		NewGrep(env),
@@ -21,5 +12,19 @@ func Builtin(env *Env) []Tool {
 		NewLs(env),
 		NewTree(env),
 		NewTodoWrite(env),
+	}
+}
+
+// ensureState creates the session state an Env literal may lack, so every
+// tool constructor accepts &Env{Root: root}.
+func (e *Env) ensureState() {
+	if e.Files == nil {
+		e.Files = NewFileTracker()
+	}
+	if e.Todos == nil {
+		e.Todos = &TodoStore{}
+	}
+	if e.Edits == nil {
+		e.Edits = NewEditHistory()
 	}
 }

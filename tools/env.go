@@ -12,7 +12,8 @@ import (
 )
 
 // Env is what the tools of one session share. Build it with NewEnv; the
-// fields that are nil are optional.
+// fields that are nil are optional (the tool constructors create the
+// session state that is missing, so &Env{Root: root} works too).
 type Env struct {
 	// Root is the project root, absolute and with symlinks resolved.
 	Root string

@@ -35,6 +35,7 @@ type Glob struct {
 
 // NewGlob returns the glob tool working in env.
 func NewGlob(env *Env) *Glob {
+	env.ensureState()
 	return &Glob{
 		env:       env,
 		timeLimit: globTimeLimit,

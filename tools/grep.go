@@ -50,6 +50,7 @@ type Grep struct {
 
 // NewGrep returns the grep tool working in env.
 func NewGrep(env *Env) *Grep {
+	env.ensureState()
 	return &Grep{
 		env:         env,
 		timeLimit:   grepTimeLimit,

@@ -29,6 +29,7 @@ type Ls struct {
 
 // NewLs returns the ls tool working in env.
 func NewLs(env *Env) *Ls {
+	env.ensureState()
 	return &Ls{
 		env: env,
 		toolInfo: toolInfo{

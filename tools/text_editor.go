@@ -41,6 +41,7 @@ type TextEditor struct {
 
 // NewTextEditor returns the text_editor tool working in env.
 func NewTextEditor(env *Env) *TextEditor {
+	env.ensureState()
 	return &TextEditor{
 		env: env,
 		toolInfo: toolInfo{

@@ -26,6 +26,7 @@ type TodoWrite struct {
 
 // NewTodoWrite returns the todo_write tool working in env.
 func NewTodoWrite(env *Env) *TodoWrite {
+	env.ensureState()
 	item := &schema.ParameterInfo{Type: schema.Object, SubParams: map[string]*schema.ParameterInfo{
 		"id":       {Type: schema.String, Required: true, Desc: "Stable identifier of the item, e.g. \"1\" or \"tests\"."},
 		"title":    {Type: schema.String, Required: true, Desc: "What to do, as a short imperative sentence."},

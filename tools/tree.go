@@ -37,6 +37,7 @@ type Tree struct {
 
 // NewTree returns the tree tool working in env.
 func NewTree(env *Env) *Tree {
+	env.ensureState()
 	return &Tree{
 		env:       env,
 		timeLimit: treeTimeLimit,

@@ -314,4 +314,12 @@ func TestBuiltin(t *testing.T) {
 	if env.Files == nil || env.Todos == nil || env.Edits == nil {
 		t.Error("Builtin left session state nil")
 	}
+	// Each constructor alone accepts an Env with only a root, too.
+	bare := &Env{Root: env.Root}
+	writeFiles(t, bare.Root, map[string]string{"f": "a\n"})
+	ed := NewTextEditor(bare)
+	mustRun(t, ed, view("f"))
+	mustRun(t, ed, map[string]any{"command": "insert", "path": "f", "insert_line": 1, "new_str": "b"})
+	mustRun(t, ed, map[string]any{"command": "undo_edit", "path": "f"})
+	mustTool(t, NewTodoWrite(&Env{Root: env.Root}), map[string]any{"todos": []any{}})
 }
