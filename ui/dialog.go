@@ -125,8 +125,8 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 	wrap := func(text string, st tcell.Style, first, indent Line) {
 		out = append(out, wrapText(text, st, width, first, indent)...)
 	}
-	if a.Summary != "" {
-		wrap(a.Summary, base.Bold(true), nil, nil)
+	if a.Summary != "" && strings.TrimSpace(strings.TrimPrefix(a.Summary, "$")) != strings.TrimSpace(a.Command) {
+		wrap(a.Summary, base.Bold(true), nil, nil) // the command itself shows below
 	}
 	if req.Reason != "" {
 		wrap(req.Reason, dim.Italic(true), nil, nil)

@@ -1,9 +1,27 @@
-// Package ui owns the screen: the tview application, its layout, the chat
-// message list, tool cards, the router that sends each tool call's events to
-// the widgets it drives, the permission dialog, the to-do view, the status bar
-// and the key maps. Sub-packages hold the self-contained widgets: editor (code
-// view and tabs), termview (the terminal pane), keymap and theme.
+// Package ui owns the screen: the App and its event loop, the layout of the
+// four panes, the chat (message list, Markdown, tool cards, input and slash
+// commands), the Router that sends each tool call's events to the widgets it
+// drives, the permission dialog, the to-do view, the status bar, the help
+// overlay, the key tables of the global and chat contexts, and crash
+// handling. Sub-packages hold the self-contained widgets: editor (code view
+// and tabs), termview (the terminal pane), keymap and theme.
 //
-// Data flows one way: agent events → Router → widgets. Widgets never call into
-// the graph; user intent goes through the small Agent interface.
+// Data flows one way: agent events → Router → widgets. Widgets never call
+// into the graph; user intent goes through the small Agent interface (Run,
+// Approve, SetMode, Clear).
+//
+// Threading: everything here runs on the UI goroutine, the one inside
+// App.Run, except the methods documented as safe from any goroutine
+// (RequestDraw, QueueUpdate, Stop, Go, Recover, Redraw.Request). The App
+// does not use tview.Application: its own loop drains one inbox per
+// iteration, draws at most once per frame and not at all when nothing
+// changed, never blocks a caller, and hands Ctrl-C to the focused pane.
+//
+// Wiring, as cmd/fawn does it:
+//
+//	app, err := ui.New(ui.Options{Agent: sess, Config: cfg, Root: root,
+//		Editor: tabs, Terminal: view, Keys: []*keymap.Table{edKeys, termKeys},
+//		Notices: notices})
+//	...
+//	err = app.Run(ctx) // until Ctrl-Q, /exit, SIGTERM, SIGHUP or ctx is done
 package ui

@@ -44,13 +44,18 @@ func (h *Help) lines(width int) []Line {
 	keySt := base.Foreground(th.Warning)
 	var out []Line
 	const keyCol = 26
-	row := func(keys, help string) {
+	dim := base.Foreground(th.Dim)
+	row := func(keys, help, action string) {
 		k := truncateLine(Line{{keys, keySt}}, keyCol-1)
 		k = padTo(k, keyCol, base)
-		out = append(out, wrapLine([]Span{{help, base}}, width, k, Line{{strings.Repeat(" ", keyCol), base}})...)
+		spans := []Span{{help, base}}
+		if action != "" {
+			spans = append(spans, Span{"  " + action, dim})
+		}
+		out = append(out, wrapLine(spans, width, k, Line{{strings.Repeat(" ", keyCol), base}})...)
 	}
 	for _, t := range h.tables() {
-		var rows [][2]string
+		var rows [][3]string
 		for _, b := range t.Bindings {
 			if b.Hidden || len(b.Keys) == 0 {
 				continue
@@ -59,7 +64,7 @@ func (h *Help) lines(width int) []Line {
 			for _, k := range b.Keys {
 				ks = append(ks, keymap.Display(k))
 			}
-			rows = append(rows, [2]string{strings.Join(ks, ", "), b.Help})
+			rows = append(rows, [3]string{strings.Join(ks, ", "), b.Help, b.Action})
 		}
 		if len(rows) == 0 {
 			continue
@@ -69,7 +74,7 @@ func (h *Help) lines(width int) []Line {
 		}
 		out = append(out, Line{{t.Context, head}})
 		for _, r := range rows {
-			row(r[0], r[1])
+			row(r[0], r[1], r[2])
 		}
 	}
 	if cmds := h.commands.All(); len(cmds) > 0 {
@@ -79,10 +84,12 @@ func (h *Help) lines(width int) []Line {
 			if c.Args != "" {
 				name += " " + c.Args
 			}
-			row(name, c.Help)
+			row(name, c.Help, "")
 		}
 	}
-	out = append(out, nil, Line{{"Mouse: click focuses a pane or opens a tool card, the wheel scrolls, tab labels switch. Keys can be changed with ui.keys in the config.", base.Foreground(th.Dim)}})
+	out = append(out, nil, Line{{"Mouse: a click focuses a pane, selects a message or opens what a tool card drove; the wheel scrolls; " +
+		"the tab labels switch tabs. Most terminals select text natively with Shift held while dragging. " +
+		"Keys can be changed with ui.keys in the config, by the action names shown in grey.", base.Foreground(th.Dim)}})
 	return out
 }
 

@@ -5,13 +5,14 @@ import (
 
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/termview"
 )
 
 // The global keys win over every pane's, so a pane key that is also global
 // would be dead; the chat's own tables must not collide either.
 func TestKeyTablesDoNotCollide(t *testing.T) {
 	global := GlobalKeys()
-	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys()}
+	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys()}
 	seen := map[keymap.Key]string{}
 	for _, b := range global.Bindings {
 		for _, k := range b.Keys {

@@ -326,6 +326,14 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 			row++
 		}
 	}
+	if !l.follow && h > 1 {
+		// Say that the newest items are below, so nothing seems lost.
+		tag := " ↓ more below (PgDn, End) "
+		tw := textWidth(tag)
+		if tw < w {
+			drawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.th.Background).Background(l.ctx.th.Accent))
+		}
+	}
 }
 
 // InputHandler handles the Messages key table: selection, copy, expand, open.
