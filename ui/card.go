@@ -59,6 +59,7 @@ type Card struct {
 	Result   string
 	IsError  bool
 	Note     string // a denial's note
+	AutoNote bool   // the note is fawn's (a mode, cancellation), not the user's
 
 	output  []string // complete output lines
 	partial string   // output after the last newline
@@ -141,10 +142,13 @@ func (c *Card) handle(ev agent.Event) {
 			c.Action = ev.Action
 		}
 	case agent.EventPermissionAnswered:
-		if ev.Answer != nil && ev.Answer.Decision == agent.Deny {
+		switch {
+		case ev.Answer != nil && ev.Answer.Decision == agent.Deny && ev.Answer.Auto && isCancelResult(ev.Answer.Note):
+			c.Status = StatusCancelled
+		case ev.Answer != nil && ev.Answer.Decision == agent.Deny:
 			c.Status = StatusDenied
-			c.Note = ev.Answer.Note
-		} else if c.Status == StatusWaiting {
+			c.Note, c.AutoNote = ev.Answer.Note, ev.Answer.Auto
+		case c.Status == StatusWaiting:
 			c.Status = StatusPreparing
 		}
 	case agent.EventToolRunStarted:
@@ -175,7 +179,7 @@ func (c *Card) handle(ev agent.Event) {
 			c.Duration = time.Since(c.Started)
 		}
 		switch {
-		case c.Status == StatusDenied:
+		case c.Status == StatusDenied || c.Status == StatusCancelled:
 		case ev.IsError && isCancelResult(ev.Result):
 			c.Status = StatusCancelled
 		case ev.IsError:
@@ -299,8 +303,16 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 			body = append(body, Line{{sanitize(l, 4), base.Foreground(th.Error)}})
 		}
 	}
+	if c.Status == StatusCancelled && len(c.OutputLines()) == 0 && isCancelResult(c.Result) {
+		body = nil // "cancelled" says it all
+	}
 	if c.Status == StatusDenied && c.Note != "" {
-		body = append(body, Line{{"your note to the model: " + sanitize(c.Note, 1), base.Foreground(th.Warning)}})
+		switch {
+		case !c.AutoNote:
+			body = append(body, Line{{"your note to the model: " + sanitize(c.Note, 1), base.Foreground(th.Warning)}})
+		case len(body) == 0:
+			body = append(body, Line{{sanitize(c.Note, 1), base.Foreground(th.Warning)}}) // "plan mode: edits are refused"
+		}
 	}
 	if len(body) == 0 {
 		return lines

@@ -65,7 +65,21 @@ func (in *Input) Rows(width int) int {
 	if text == "" || width <= 0 {
 		return 1
 	}
-	n := len(wrapText(text, tcell.StyleDefault, width, nil, nil))
+	// Count rows line by line and stop at the maximum: a pasted megabyte
+	// must not be wrapped on every frame just to learn it needs 8 rows.
+	n := 0
+	for text != "" && n < maxInputRows {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		if w := textWidth(line); w > width {
+			n += len(wrapText(line[:min(len(line), width*maxInputRows*4)], tcell.StyleDefault, width, nil, nil))
+		} else {
+			n++
+		}
+		if rest == "" && strings.HasSuffix(in.GetText(), "\n") {
+			n++ // the cursor sits on a new empty row
+		}
+	}
 	return min(max(n, 1), maxInputRows)
 }
 

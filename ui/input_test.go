@@ -254,3 +254,20 @@ func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {
 		}
 	})
 }
+
+func TestInputRows(t *testing.T) {
+	in := newInput(darkCtx().th, ChatKeys(), newCommands())
+	cases := []struct {
+		text string
+		want int
+	}{
+		{"", 1}, {"hello", 1}, {"a\nb\nc", 3}, {"a\n", 2}, {strings.Repeat("word ", 30), 4},
+		{strings.Repeat("x\n", 100), maxInputRows}, {strings.Repeat("y", 1<<20), maxInputRows},
+	}
+	for _, c := range cases {
+		in.SetText(c.text, true)
+		if got := in.Rows(40); got != c.want {
+			t.Errorf("Rows(%.20q…) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
