@@ -8,4 +8,11 @@
 // agent can ask permission before it runs), and [Emit] (typed progress events,
 // such as a file that changed, which the agent forwards tagged with the
 // tool-call ID).
+//
+// Every tool is confined to the project ([Env.Resolve] refuses any path that
+// resolves outside the root, symlinks included) and bounded (results are cut
+// with [Truncate] or capped with a note saying how to see more). The walking
+// tools share [WalkFiles], which honours .gitignore, .ignore and
+// .git/info/exclude as git and ripgrep do; the file finder of the editor uses
+// it too. [Builtin] returns the tools that need nothing but an [Env].
 package tools
