@@ -232,6 +232,10 @@ func (a *App) wireWidgets() {
 		}
 	}
 	a.list.onLeave = func() { a.setFocus(a.input) }
+	a.list.onTypeThrough = func(ev *tcell.EventKey) {
+		a.setFocus(a.input)
+		a.input.InputHandler()(ev, a.setFocus)
+	}
 	a.list.onCopy = func(it chatItem, text string) { a.copy(text) }
 	a.list.onActivate = a.activate
 	a.dialog.onAnswer = func(id string, ans agent.Answer) {

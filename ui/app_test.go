@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,4 +137,52 @@ func TestRedrawBindsLater(t *testing.T) {
 	before := r.app.frames.Load()
 	rd.Request()
 	waitFor(t, "a frame requested through Redraw", func() bool { return r.app.frames.Load() > before })
+}
+
+func TestNoGoroutineOutlivesRun(t *testing.T) {
+	release := make(chan struct{})
+	ag := newScriptAgent(demoTurn, slowTurn(release))
+	s := tcell.NewSimulationScreen("UTF-8")
+	a, err := New(Options{Agent: ag, Screen: s, Config: &config.Config{DataDir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Run(context.Background()) }()
+	waitFor(t, "the first frame", func() bool { return a.frames.Load() > 0 })
+	a.post(func() { a.submit("one") })
+	waitFor(t, "the first turn", func() bool { return len(ag.promptList()) == 1 })
+	waitFor(t, "the first turn to end", func() bool {
+		ch := make(chan bool)
+		a.post(func() { ch <- a.turnRunning() })
+		return !<-ch
+	})
+	// Quit in the middle of the second turn: it is cancelled, its reader ends.
+	a.post(func() { a.submit("two") })
+	waitFor(t, "the second turn", func() bool { return len(ag.promptList()) == 2 })
+	a.Stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The only newcomer allowed is os/signal's own loop, which the runtime
+	// starts on the first Notify and never stops.
+	var left []string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left = left[:0]
+		buf := make([]byte, 1<<20)
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if (strings.Contains(g, "fawn-ide/fawn/ui.") || strings.Contains(g, "gdamore/tcell")) &&
+				!strings.Contains(g, "TestNoGoroutineOutlivesRun") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(left) > 0 {
+		t.Fatalf("goroutines outlived Run:\n%s", strings.Join(left, "\n\n"))
+	}
 }

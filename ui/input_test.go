@@ -237,6 +237,14 @@ func TestSelectAndCopyMessages(t *testing.T) {
 			t.Error("Esc did not return to the input")
 		}
 	})
+	// Text typed while a message is selected goes to the input.
+	r.key(tcell.KeyUp, 0, tcell.ModAlt)
+	r.typeText("hello")
+	r.onUI(func() {
+		if !r.app.input.HasFocus() || r.app.input.GetText() != "hello" {
+			t.Errorf("typing in the list: input focus %v, text %q", r.app.input.HasFocus(), r.app.input.GetText())
+		}
+	})
 }
 
 func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {

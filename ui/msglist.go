@@ -77,8 +77,10 @@ type MessageList struct {
 	onActivate func(it chatItem, line int)
 	// onCopy receives the text of a copied item.
 	onCopy func(it chatItem, text string)
-	// onLeave runs when the user leaves the list (back to the input).
-	onLeave func()
+	// onLeave runs when the user leaves the list (back to the input);
+	// onTypeThrough when they type text the list has no use for.
+	onLeave       func()
+	onTypeThrough func(ev *tcell.EventKey)
 }
 
 func newMessageList(ctx *renderCtx, keys *keymap.Table) *MessageList {
@@ -379,6 +381,12 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			l.sel = -1
 			if l.onLeave != nil {
 				l.onLeave()
+			}
+		default:
+			// Typing text goes back to the input rather than nowhere.
+			if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 && l.onTypeThrough != nil {
+				l.sel = -1
+				l.onTypeThrough(ev)
 			}
 		}
 	})
