@@ -151,7 +151,7 @@ func editorKind() *ToolKind {
 				return s
 			case "create":
 				if c.Changed != nil {
-					return fmt.Sprintf("Create %s +%d", path, countLines(c.Changed.After))
+					return fmt.Sprintf("Create %s  +%d", path, countLines(c.Changed.After))
 				}
 				return "Create " + path
 			case "", "str_replace", "insert", "undo_edit":
@@ -161,7 +161,7 @@ func editorKind() *ToolKind {
 					if c.Changed.Before == nil {
 						verb = "Create"
 					}
-					return fmt.Sprintf("%s %s +%d −%d", verb, path, add, del)
+					return fmt.Sprintf("%s %s  +%d −%d", verb, path, add, del)
 				}
 				if c.Action != nil && c.Action.Summary != "" {
 					return c.Action.Summary

@@ -127,7 +127,7 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	}
 	a.draw()
 	text := screenText(s)
-	for _, want := range []string{"View main.go:1-40", "Edit main.go +2 −1", "- b", "+ B2", "changed /proj/main.go"} {
+	for _, want := range []string{"View main.go:1-40", "Edit main.go  +2 −1", "- b", "+ B2", "changed /proj/main.go"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q:\n%s", want, text)
 		}
