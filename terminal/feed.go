@@ -12,13 +12,15 @@ import (
 // never sits on the pty's read path. When output arrives faster than it can
 // be drawn, the backlog grows; past skipThreshold the feeder drops the
 // line-local part of it (plain text, colours, line erases — nothing that
-// moves the cursor elsewhere) but the last skipKeep bytes, and writes a
-// visible notice in its place. Whatever the output, the backlog never holds
-// more than hardCap bytes.
+// moves the cursor elsewhere) but the last few screenfuls, writes a visible
+// notice in its place, and rests a frame so that a flood is skipped in bulk
+// rather than drawn line by line on the cores the command needs. Whatever
+// the output, the backlog never holds more than hardCap bytes.
 const (
-	skipThreshold = 256 << 10
-	skipKeep      = 32 << 10
-	skipMinimum   = 64 << 10
+	skipThreshold = 128 << 10
+	skipKeep      = 32 << 10 // at most this much of the end is drawn...
+	skipKeepLines = 64       // ...and at most this many lines beyond two screens
+	skipMinimum   = 32 << 10
 	hardCap       = 32 << 20
 	hardKeep      = 1 << 20
 	feedPiece     = 4 << 10
@@ -29,7 +31,8 @@ const (
 type backlog struct {
 	mu      sync.Mutex
 	buf     []byte
-	dropped int64 // bytes cut by hardCap, not yet reported
+	spare   []byte // the feeder's last buffer, reused
+	dropped int64  // bytes cut by hardCap, not yet reported
 	wake    chan struct{}
 }
 
@@ -39,6 +42,9 @@ func newBacklog() *backlog {
 
 func (b *backlog) push(p []byte) {
 	b.mu.Lock()
+	if b.buf == nil && b.spare != nil {
+		b.buf, b.spare = b.spare[:0], nil
+	}
 	b.buf = append(b.buf, p...)
 	if len(b.buf) > hardCap {
 		cut := len(b.buf) - hardKeep
@@ -63,9 +69,21 @@ func (b *backlog) take() ([]byte, int64) {
 	return p, d
 }
 
+// recycle hands a taken buffer back for reuse; small ones are kept.
+func (b *backlog) recycle(p []byte) {
+	if cap(p) == 0 || cap(p) > 4<<20 {
+		return
+	}
+	b.mu.Lock()
+	b.spare = p
+	b.mu.Unlock()
+}
+
 // feed moves the backlog into the emulator until done is closed.
 func (t *Terminal) feed() {
 	defer t.wg.Done()
+	rest := time.NewTimer(0)
+	defer rest.Stop()
 	for {
 		select {
 		case <-t.done:
@@ -80,11 +98,22 @@ func (t *Terminal) feed() {
 			if dropped > 0 {
 				t.scr.write(skipNotice(dropped, []byte("\x1b[0m")))
 			}
-			if len(p) > skipThreshold {
-				p = t.skip(p)
+			skipped := false
+			q := p
+			if len(q) > skipThreshold {
+				q, skipped = t.skip(q)
 			}
-			if !t.writePieces(p) {
+			if !t.writePieces(q) {
 				return
+			}
+			t.log.recycle(p)
+			if skipped || dropped > 0 {
+				rest.Reset(frameInterval)
+				select {
+				case <-t.done:
+					return
+				case <-rest.C:
+				}
 			}
 		}
 	}
@@ -108,20 +137,41 @@ func (t *Terminal) writePieces(p []byte) bool {
 }
 
 // skip writes the start of p up to its first line end, then a notice in
-// place of the line-local run that follows, and returns the rest.
-func (t *Terminal) skip(p []byte) []byte {
+// place of the line-local run that follows, and returns the rest and
+// whether it skipped.
+func (t *Terminal) skip(p []byte) ([]byte, bool) {
 	start := bytes.IndexByte(p, '\n') + 1
 	if start <= 0 {
-		return p
+		return p, false
 	}
-	end := lineLocalEnd(p, start, len(p)-skipKeep)
+	_, rows := t.scr.size()
+	keep := max(len(p)-skipKeep, lastLinesStart(p, 2*rows+skipKeepLines))
+	end := lineLocalEnd(p, start, keep)
 	if end-start < skipMinimum {
-		return p
+		return p, false
 	}
-	t.writePieces(p[:start])
+	if !t.writePieces(p[:start]) {
+		return nil, false
+	}
 	t.scr.write(skipNotice(int64(end-start), sgrReplay(p[start:end])))
 	t.skippedBytes.Add(int64(end - start))
-	return p[end:]
+	return p[end:], true
+}
+
+// lastLinesStart returns where the last n lines of p begin.
+func lastLinesStart(p []byte, n int) int {
+	i := len(p)
+	if i > 0 && p[i-1] == '\n' {
+		i--
+	}
+	for ; n > 0; n-- {
+		j := bytes.LastIndexByte(p[:i], '\n')
+		if j < 0 {
+			return 0
+		}
+		i = j
+	}
+	return i + 1
 }
 
 // lineLocalEnd returns the end (just after a newline) of the longest run of
