@@ -24,12 +24,12 @@ import (
 type screen struct {
 	mu        sync.Mutex
 	emu       *vt.Emulator
-	sbMax     int // scrollback lines kept
-	sbSlack   int // extra lines vt may hold before trim cuts them
-	pushed    uint64
+	hist      history
+	pushed    uint64 // lines ever moved into hist
 	modes     Modes
 	title     string
 	cursorOff bool
+	leftAlt   bool // a program left the alternate screen during this write
 
 	replyDone chan struct{}
 }
@@ -50,17 +50,30 @@ type Modes struct {
 func newScreen(cols, rows, scrollback int, reply func([]byte)) *screen {
 	s := &screen{
 		emu:       vt.NewEmulator(cols, rows),
-		sbMax:     scrollback,
-		sbSlack:   feedPiece + 64, // a write adds at most one line per byte
+		hist:      history{max: scrollback},
 		replyDone: make(chan struct{}),
 	}
-	// vt drops its oldest scrollback line by shifting the whole buffer, one
-	// copy per line: slow once full. It is given room for sbSlack more lines
-	// and trimmed (a reslice) after every write instead.
-	s.emu.SetScrollbackSize(s.sbMax + s.sbSlack)
+	// vt's scrollback keeps about a hundred bytes per cell and drops its
+	// oldest line by shifting the whole buffer. It only serves as a transit
+	// area: after every write its lines move into hist, compactly. A write
+	// adds at most one line per byte, so it never fills.
+	s.emu.SetScrollbackSize(feedPiece + 1024)
+	s.emu.RegisterCsiHandler('J', func(params ansi.Params) bool {
+		// ED 3 clears the scrollback (clear(1) sends it); vt's own handler
+		// does the rest.
+		if n, _, _ := params.Param(0, 0); n == 3 && !s.emu.IsAltScreen() {
+			s.hist.clear()
+		}
+		return false
+	})
 	s.emu.SetCallbacks(vt.Callbacks{
-		Title:            func(t string) { s.title = t },
-		AltScreen:        func(on bool) { s.modes.AltScreen = on },
+		Title: func(t string) { s.title = t },
+		AltScreen: func(on bool) {
+			s.modes.AltScreen = on
+			if !on {
+				s.leftAlt = true
+			}
+		},
 		CursorVisibility: func(visible bool) { s.cursorOff = !visible },
 		EnableMode:       func(m ansi.Mode) { s.setMode(m, true) },
 		DisableMode:      func(m ansi.Mode) { s.setMode(m, false) },
@@ -122,17 +135,29 @@ func (s *screen) close() {
 func (s *screen) write(p []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.emu.ScrollbackLen()
 	_, _ = s.emu.Write(p)
-	after := s.emu.ScrollbackLen()
-	if after > before {
-		s.pushed += uint64(after - before)
+	s.drain()
+	if s.leftAlt {
+		// The alternate screen has a scrollback of its own that nothing
+		// shows: empty it (ED 3 there) while no program uses that screen.
+		s.leftAlt = false
+		_, _ = s.emu.WriteString("\x1b[?1047h\x1b[3J\x1b[?1047l")
 	}
-	if after > s.sbMax {
-		sb := s.emu.Scrollback()
-		sb.SetMaxLines(s.sbMax)
-		sb.SetMaxLines(s.sbMax + s.sbSlack)
+}
+
+// drain moves the lines vt pushed into its scrollback into hist.
+func (s *screen) drain() {
+	sb := s.emu.Scrollback()
+	if sb == nil || sb.Len() == 0 {
+		return
 	}
+	lines := sb.Lines()
+	for i, line := range lines {
+		s.hist.push(s.hist.compact(line))
+		s.pushed++
+		lines[i] = nil // Clear keeps the array; let the cells go
+	}
+	sb.Clear()
 }
 
 // resize changes the emulator's size. When the screen gets shorter, the
@@ -149,6 +174,7 @@ func (s *screen) resize(cols, rows int) {
 			n := y - rows + 1
 			// SU scrolls the region up, keeping the cursor; CUU follows it.
 			_, _ = s.emu.WriteString("\x1b[" + strconv.Itoa(n) + "S\x1b[" + strconv.Itoa(n) + "A")
+			s.drain()
 		}
 	}
 	s.emu.Resize(cols, rows)
@@ -206,25 +232,21 @@ func (s *screen) text() string {
 func (s *screen) scrollbackText() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sb := s.emu.Scrollback()
-	if sb == nil {
-		return nil
-	}
-	n := min(sb.Len(), s.sbMax)
-	out := make([]string, 0, n)
-	for i := sb.Len() - n; i < sb.Len(); i++ {
-		var line strings.Builder
-		for _, c := range sb.Line(i) {
-			if c.Width == 0 && c.Content == "" {
+	out := make([]string, s.hist.len())
+	for i := range out {
+		l := s.hist.line(i)
+		var sb strings.Builder
+		for c := 0; c < l.cells(); c++ {
+			content, width := l.cell(c)
+			if width == 0 && content == "" {
 				continue
 			}
-			if c.Content == "" {
-				line.WriteByte(' ')
-			} else {
-				line.WriteString(c.Content)
+			if content == "" {
+				content = " "
 			}
+			sb.WriteString(content)
 		}
-		out = append(out, strings.TrimRight(line.String(), " "))
+		out[i] = strings.TrimRight(sb.String(), " ")
 	}
 	return out
 }
@@ -262,11 +284,9 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.emu
-	var sb *vt.Scrollback
 	sbLen := 0
 	if !e.IsAltScreen() {
-		sb = e.Scrollback()
-		sbLen = min(sb.Len(), s.sbMax)
+		sbLen = s.hist.len()
 	}
 	back := max(o.ScrollBack, 0)
 	if back > 0 && o.Anchor != 0 && s.pushed > o.Anchor {
@@ -274,27 +294,18 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 	}
 	back = min(back, sbLen)
 	d := Drawn{ScrollBack: back, Lines: sbLen, Pushed: s.pushed}
+	baseFg, baseBg, _ := o.Style.Decompose()
 	rows, cols := e.Height(), e.Width()
 	for row := 0; row < h; row++ {
 		idx := row - back // < 0: a scrollback line
-		var line uv.Line
-		var onScreen bool
-		switch {
-		case idx < 0:
-			if sb != nil {
-				line = sb.Line(sb.Len() + idx)
-			}
-		case idx < rows:
-			onScreen = true
+		if idx < 0 {
+			s.drawHistLine(scr, x, y+row, w, s.hist.line(sbLen+idx), o.Style, baseFg, baseBg)
+			continue
 		}
 		for col := 0; col < w; {
 			var c *uv.Cell
-			if onScreen {
-				if col < cols {
-					c = e.CellAt(col, idx)
-				}
-			} else if col < len(line) {
-				c = &line[col]
+			if idx < rows && col < cols {
+				c = e.CellAt(col, idx)
 			}
 			if c == nil || (c.Content == "" && c.Width == 0) {
 				scr.SetContent(x+col, y+row, ' ', nil, o.Style)
@@ -319,6 +330,180 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 		}
 	}
 	return d
+}
+
+func (s *screen) drawHistLine(scr tcell.Screen, x, y, w int, l *histLine, base tcell.Style, fg, bg tcell.Color) {
+	n := 0
+	if l != nil {
+		n = l.cells()
+	}
+	run := 0
+	for col := 0; col < w; {
+		if col >= n {
+			scr.SetContent(x+col, y, ' ', nil, base)
+			col++
+			continue
+		}
+		for run+1 < len(l.runs) && int(l.runs[run+1].col) <= col {
+			run++
+		}
+		st := base
+		if len(l.runs) > 0 {
+			st = s.hist.styles[l.runs[run].style]
+			if f, b, _ := st.Decompose(); f == tcell.ColorDefault || b == tcell.ColorDefault {
+				if f == tcell.ColorDefault {
+					st = st.Foreground(fg)
+				}
+				if b == tcell.ColorDefault {
+					st = st.Background(bg)
+				}
+			}
+		}
+		content, width := l.cell(col)
+		if content == "" {
+			scr.SetContent(x+col, y, ' ', nil, st)
+			col++
+			continue
+		}
+		r, comb := splitContent(content)
+		scr.SetContent(x+col, y, r, comb, st)
+		for k := 1; k < width && col+k < w; k++ {
+			scr.SetContent(x+col+k, y, ' ', nil, st)
+		}
+		col += max(width, 1)
+	}
+}
+
+// history is the scrollback, kept compactly: a ring of lines, each its
+// text, where its cells start (only for lines that are not plain ASCII),
+// and its style runs.
+type history struct {
+	max   int
+	lines []histLine
+	head  int // index of the oldest line once the ring is full
+
+	// Styles are interned: a run is a column and an index here. Past
+	// maxStyles distinct styles (a truecolor rainbow), new ones are drawn
+	// in the default style.
+	styles   []tcell.Style
+	styleIdx map[tcell.Style]uint16
+}
+
+const maxStyles = 4096
+
+type histLine struct {
+	text  string
+	offs  []uint32 // cell i is text[offs[i]:offs[i+1]]; nil: one byte per cell
+	wide  []uint8  // cell widths when offs is set
+	runs  []styleRun
+	ncell int
+}
+
+type styleRun struct {
+	col   uint16
+	style uint16 // index into history.styles
+}
+
+func (h *history) styleID(st tcell.Style) uint16 {
+	if id, ok := h.styleIdx[st]; ok {
+		return id
+	}
+	if h.styleIdx == nil {
+		h.styles = []tcell.Style{tcell.StyleDefault}
+		h.styleIdx = map[tcell.Style]uint16{tcell.StyleDefault: 0}
+		if st == tcell.StyleDefault {
+			return 0
+		}
+	}
+	if len(h.styles) >= maxStyles {
+		return 0
+	}
+	id := uint16(len(h.styles))
+	h.styles = append(h.styles, st)
+	h.styleIdx[st] = id
+	return id
+}
+
+func (h *history) push(l histLine) {
+	if h.max <= 0 {
+		return
+	}
+	if len(h.lines) < h.max {
+		h.lines = append(h.lines, l)
+		return
+	}
+	h.lines[h.head] = l
+	h.head = (h.head + 1) % h.max
+}
+
+func (h *history) len() int { return len(h.lines) }
+
+// line returns line i, 0 being the oldest.
+func (h *history) line(i int) *histLine {
+	if i < 0 || i >= len(h.lines) {
+		return nil
+	}
+	return &h.lines[(h.head+i)%len(h.lines)]
+}
+
+func (h *history) clear() {
+	h.lines, h.head = nil, 0
+}
+
+func (l *histLine) cells() int { return l.ncell }
+
+// cell returns cell i's content ("" for the second half of a wide
+// character) and width.
+func (l *histLine) cell(i int) (string, int) {
+	if l.offs == nil {
+		return l.text[i : i+1], 1
+	}
+	return l.text[l.offs[i]:l.offs[i+1]], int(l.wide[i])
+}
+
+// compact copies a vt line (trailing blanks already trimmed by vt) into a
+// histLine.
+func (h *history) compact(line uv.Line) histLine {
+	line = line[:min(len(line), 1<<16-1)]
+	l := histLine{ncell: len(line)}
+	var sb strings.Builder
+	ascii := true
+	size := 0
+	for i := range line {
+		c := &line[i]
+		size += len(c.Content)
+		if c.Width != 1 || len(c.Content) != 1 || c.Content[0] >= 0x80 {
+			ascii = false
+		}
+	}
+	sb.Grow(size)
+	if !ascii {
+		l.offs = make([]uint32, len(line)+1)
+		l.wide = make([]uint8, len(line))
+	}
+	var last tcell.Style
+	for i := range line {
+		c := &line[i]
+		content := c.Content
+		if !ascii {
+			l.offs[i] = uint32(sb.Len())
+			l.wide[i] = uint8(min(c.Width, 255))
+		}
+		sb.WriteString(content)
+		st := cellStyle(c, tcell.StyleDefault)
+		if i == 0 || st != last {
+			l.runs = append(l.runs, styleRun{col: uint16(i), style: h.styleID(st)})
+			last = st
+		}
+	}
+	if !ascii {
+		l.offs[len(line)] = uint32(sb.Len())
+	}
+	l.text = sb.String()
+	if len(l.runs) == 1 && l.runs[0].style == 0 {
+		l.runs = nil
+	}
+	return l
 }
 
 func splitContent(s string) (rune, []rune) {

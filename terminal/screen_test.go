@@ -1,0 +1,157 @@
+package terminal
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+func newTestScreen(t *testing.T, cols, rows, sb int) *screen {
+	t.Helper()
+	s := newScreen(cols, rows, sb, func([]byte) {})
+	t.Cleanup(s.close)
+	return s
+}
+
+func simScreen(t *testing.T, w, h int) tcell.SimulationScreen {
+	t.Helper()
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(w, h)
+	return scr
+}
+
+// cellsAt returns row y of scr as text and its styles.
+func rowAt(scr tcell.SimulationScreen, y int) (string, []tcell.Style) {
+	scr.Show()
+	cells, w, _ := scr.GetContents()
+	var sb strings.Builder
+	var styles []tcell.Style
+	for x := 0; x < w; x++ {
+		c := cells[y*w+x]
+		if len(c.Runes) > 0 {
+			sb.WriteString(string(c.Runes))
+		} else {
+			sb.WriteByte(' ')
+		}
+		styles = append(styles, c.Style)
+	}
+	return strings.TrimRight(sb.String(), " "), styles
+}
+
+func TestScrollbackKeepsTextAndStyles(t *testing.T) {
+	s := newTestScreen(t, 30, 4, 100)
+	s.write([]byte("\x1b[31mred\x1b[0m plain \x1b[1;44mbold\x1b[0m\r\n"))
+	s.write([]byte("wide 日本 and e\u0301 é\r\n"))
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(writerFunc(s.write), "filler %d\r\n", i)
+	}
+	lines := s.scrollbackText()
+	if len(lines) != 9 || lines[0] != "red plain bold" || lines[1] != "wide 日本 and e\u0301 é" {
+		t.Fatalf("scrollback %q", lines)
+	}
+	base := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(tcell.ColorBlack)
+	scr := simScreen(t, 30, 4)
+	d := s.drawTo(scr, 0, 0, 30, 4, DrawOptions{ScrollBack: 9, Style: base})
+	if d.ScrollBack != 9 || d.Lines != 9 || d.CursorVisible {
+		t.Fatalf("drawn %+v", d)
+	}
+	text, styles := rowAt(scr, 0)
+	if text != "red plain bold" {
+		t.Fatalf("row 0 %q", text)
+	}
+	if fg, bg, _ := styles[0].Decompose(); fg != tcell.PaletteColor(1) || bg != tcell.ColorBlack {
+		t.Errorf("red: fg %v bg %v", fg, bg)
+	}
+	if fg, bg, _ := styles[4].Decompose(); fg != tcell.ColorWhite || bg != tcell.ColorBlack {
+		t.Errorf("plain: fg %v bg %v", fg, bg)
+	}
+	if _, bg, attr := styles[10].Decompose(); bg != tcell.PaletteColor(4) || attr&tcell.AttrBold == 0 {
+		t.Errorf("bold: bg %v attr %v", bg, attr)
+	}
+	// Each wide character takes two columns; the simulation screen shows
+	// the second as a blank.
+	if text, _ := rowAt(scr, 1); text != "wide 日 本  and e\u0301 é" {
+		t.Fatalf("row 1 %q", text)
+	}
+	// Scrolled back by 9 of 9, the live screen's first rows follow.
+	if text, _ := rowAt(scr, 2); text != "filler 0" {
+		t.Fatalf("row 2 %q", text)
+	}
+}
+
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
+
+func TestScrollbackIsBoundedAndAnchored(t *testing.T) {
+	s := newTestScreen(t, 20, 3, 50)
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(writerFunc(s.write), "line %d\r\n", i)
+	}
+	lines := s.scrollbackText()
+	if len(lines) != 50 || lines[0] != "line 148" || lines[49] != "line 197" {
+		t.Fatalf("%d lines, %q … %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	scr := simScreen(t, 20, 3)
+	d := s.drawTo(scr, 0, 0, 20, 3, DrawOptions{ScrollBack: 10})
+	if text, _ := rowAt(scr, 0); text != "line 188" {
+		t.Fatalf("row 0 %q", text)
+	}
+	// More output: with the anchor, the view stays on the same lines.
+	for i := 200; i < 205; i++ {
+		fmt.Fprintf(writerFunc(s.write), "line %d\r\n", i)
+	}
+	d = s.drawTo(scr, 0, 0, 20, 3, DrawOptions{ScrollBack: d.ScrollBack, Anchor: d.Pushed})
+	if text, _ := rowAt(scr, 0); text != "line 188" || d.ScrollBack != 15 {
+		t.Fatalf("row 0 %q, back %d", text, d.ScrollBack)
+	}
+}
+
+func TestClearScrollbackAndAltScreen(t *testing.T) {
+	s := newTestScreen(t, 20, 3, 50)
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(writerFunc(s.write), "line %d\r\n", i)
+	}
+	if len(s.scrollbackText()) == 0 {
+		t.Fatal("no scrollback")
+	}
+	// A full-screen program scrolling in the alternate screen adds nothing.
+	before := len(s.scrollbackText())
+	s.write([]byte("\x1b[?1049h"))
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(writerFunc(s.write), "alt %d\r\n", i)
+	}
+	if !s.getModes().AltScreen || len(s.scrollbackText()) != before {
+		t.Fatalf("alt screen changed the scrollback: %d lines", len(s.scrollbackText()))
+	}
+	s.write([]byte("\x1b[?1049l"))
+	if s.getModes().AltScreen || len(s.scrollbackText()) != before || !strings.Contains(s.text(), "line 9") {
+		t.Fatalf("leaving the alternate screen: %q", s.text())
+	}
+	// clear(1) sends ED 3.
+	s.write([]byte("\x1b[H\x1b[2J\x1b[3J"))
+	if n := len(s.scrollbackText()); n != 0 {
+		t.Fatalf("%d lines after ED 3", n)
+	}
+}
+
+func TestShrinkKeepsTheCursorLine(t *testing.T) {
+	s := newTestScreen(t, 20, 10, 50)
+	for i := 0; i < 9; i++ {
+		fmt.Fprintf(writerFunc(s.write), "line %d\r\n", i)
+	}
+	s.write([]byte("$ prompt"))
+	s.resize(20, 4)
+	if got := s.text(); got != "line 6\nline 7\nline 8\n$ prompt" {
+		t.Fatalf("after shrinking:\n%s", got)
+	}
+	if lines := s.scrollbackText(); len(lines) != 6 || lines[5] != "line 5" {
+		t.Fatalf("scrollback %q", lines)
+	}
+}
