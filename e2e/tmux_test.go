@@ -61,7 +61,9 @@ func Start(t *testing.T, w, h int, project string, env []string, args ...string)
 		socket: filepath.Join(t.TempDir(), "tmux.sock"),
 		name:   fmt.Sprintf("fawn%d", sessionSeq.Add(1)),
 	}
-	shellEnv := []string{"FAWN_HOME=" + tm.Home, "TERM=xterm-256color", "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL="}
+	// HOME is empty too: the machine's ~/.bashrc (slow, or waiting on a lock)
+	// must not decide whether the terminal pane comes up.
+	shellEnv := []string{"FAWN_HOME=" + tm.Home, "HOME=" + tm.Home, "TERM=xterm-256color", "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL="}
 	shellEnv = append(shellEnv, env...)
 	cmdline := "env " + quoteAll(shellEnv) + " " + quote(binary) + " " + quoteAll(args) + " " + quote(project) +
 		"; echo; echo fawn-exited-$?; sleep 600"
