@@ -122,6 +122,16 @@ func demoProject(t *testing.T, readme bool) string {
 	return root
 }
 
+// Headless there is no screen to say it, so the first turn starts with the notice.
+func TestDemoNoticeHeadless(t *testing.T) {
+	root := demoProject(t, true)
+	s, _, _ := demoSession(t, root, false, nil)
+	evs := collect(t, s.Run(context.Background(), "hello"), nil)
+	if evs[1].Type != EventInfo || !strings.Contains(evs[1].Text, "offline demo model") {
+		t.Errorf("no notice of the demo model first: %+v", evs[1])
+	}
+}
+
 func TestDemoTour(t *testing.T) {
 	root := demoProject(t, true)
 	before := snapshot(t, root)
@@ -136,8 +146,9 @@ func TestDemoTour(t *testing.T) {
 	})
 	checkInvariants(t, evs)
 	checkHistory(t, s)
-	if evs[1].Type != EventInfo || !strings.Contains(evs[1].Text, "offline demo model") {
-		t.Errorf("no notice of the demo model first: %+v", evs[1])
+	// The IDE shows the demo notice as it opens; the session does not repeat it.
+	if len(ofType(evs, EventInfo)) != 0 {
+		t.Errorf("an interactive session repeated the demo notice: %+v", ofType(evs, EventInfo))
 	}
 	var names []string
 	for _, e := range ofType(evs, EventToolRunStarted) {

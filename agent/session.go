@@ -82,6 +82,9 @@ type Session struct {
 	cancelTurn context.CancelFunc
 	system     string
 	systemGen  int // conversation generation the system prompt was built for (-1: none)
+
+	baseChat model.ToolCallingChatModel // the provider before tools are bound
+	pending  []tools.Tool               // added by AddTools, bound at the next turn's start
 	noted      bool
 	usage      Usage
 	genTime    time.Duration // session total of model streaming time
@@ -149,25 +152,84 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	} else {
 		s.provider, s.model = "custom", cfg.Models.Chat.Model
 	}
-	if len(s.tools) > 0 {
-		infos := make([]*schema.ToolInfo, 0, len(s.tools))
-		for _, tl := range s.tools {
+	s.baseChat = chat
+	if err := s.bind(ctx, s.tools); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// bind binds ts to the model and compiles the graph over them.
+func (s *Session) bind(ctx context.Context, ts []tools.Tool) error {
+	chat := s.baseChat
+	if len(ts) > 0 {
+		infos := make([]*schema.ToolInfo, 0, len(ts))
+		for _, tl := range ts {
 			info, err := tl.Info(ctx)
 			if err != nil {
-				return nil, fmt.Errorf("agent: tool %s: %w", tl.Name(), err)
+				return fmt.Errorf("agent: tool %s: %w", tl.Name(), err)
 			}
 			infos = append(infos, info)
 		}
+		var err error
 		if chat, err = chat.WithTools(infos); err != nil {
-			return nil, fmt.Errorf("agent: binding the tools to the model: %w", err)
+			return fmt.Errorf("agent: binding the tools to the model: %w", err)
 		}
 	}
 	s.chat = chat
-
-	if s.runner, err = s.buildGraph(ctx); err != nil {
-		return nil, fmt.Errorf("agent: building the graph: %w", err)
+	runner, err := s.buildGraph(ctx)
+	if err != nil {
+		return fmt.Errorf("agent: building the graph: %w", err)
 	}
-	return s, nil
+	s.runner = runner
+	return nil
+}
+
+// AddTools makes more tools callable from the next turn on: the tools of MCP
+// servers that finished starting after the session did, so the IDE never
+// waits for them. A name already in use is refused.
+func (s *Session) AddTools(ts ...tools.Tool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, tl := range ts {
+		name := tl.Name()
+		if _, dup := s.toolByName[name]; dup {
+			return fmt.Errorf("agent: two tools are named %q", name)
+		}
+		for _, p := range s.pending {
+			if p.Name() == name {
+				return fmt.Errorf("agent: two tools are named %q", name)
+			}
+		}
+	}
+	s.pending = append(s.pending, ts...)
+	return nil
+}
+
+// adoptPending binds the tools AddTools queued. It runs at the start of a
+// turn, on the turn's goroutine, so no graph is running while it swaps.
+func (s *Session) adoptPending(ctx context.Context) error {
+	s.mu.Lock()
+	pend := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	if len(pend) == 0 {
+		return nil
+	}
+	old := s.tools
+	s.tools = append(append([]tools.Tool(nil), old...), pend...)
+	if err := s.bind(ctx, s.tools); err != nil {
+		s.tools = old
+		return err
+	}
+	s.mu.Lock()
+	for _, tl := range pend {
+		s.toolByName[tl.Name()] = tl
+		s.names = append(s.names, tl.Name())
+	}
+	s.systemGen = -1 // the prompt lists the tools
+	s.mu.Unlock()
+	return nil
 }
 
 // ParseMode checks a permission mode name ("" is ask).
@@ -237,6 +299,9 @@ func (s *Session) runTurn(ctx context.Context, prompt string, q *queue) {
 	} else {
 		if note := s.firstNote(); note != "" {
 			t.emit(Event{Type: EventInfo, Text: note})
+		}
+		if err := s.adoptPending(ctx); err != nil {
+			t.emit(Event{Type: EventError, Err: err})
 		}
 		s.ensureSystem(t.gen)
 		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{schema.UserMessage(prompt)},
@@ -372,17 +437,22 @@ func (s *Session) Usage() Usage {
 }
 
 // ToolNames lists the tools the model can call.
-func (s *Session) ToolNames() []string { return append([]string(nil), s.names...) }
+func (s *Session) ToolNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.names...)
+}
 
 // History returns a copy of the conversation (without the system prompt).
 func (s *Session) History() []*schema.Message { return s.conv.snapshot() }
 
 // firstNote is the notice of the session's first turn: why fawn runs on the
-// demo model, when it fell back to it.
+// demo model, when it fell back to it. Only headless sessions need it: the IDE
+// says so in the chat as it opens.
 func (s *Session) firstNote() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.noted {
+	if s.noted || s.interactive {
 		return ""
 	}
 	s.noted = true
