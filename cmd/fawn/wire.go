@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
@@ -69,7 +70,17 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		return exitFailure
 	}
 	defer ws.Close()
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: false})
+	// Headless runs one turn: it waits for the MCP servers (bounded per server).
+	toolset := ws.tools
+	if len(cfg.Tools.MCPServers) > 0 {
+		m := agent.ConnectMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir)
+		defer m.Close()
+		for _, p := range m.Problems {
+			fmt.Fprintf(stderr, "fawn: %v\n", p)
+		}
+		toolset = append(toolset, m.Tools...)
+	}
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -89,6 +100,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	th := theme.Get(cfg.UI.Theme)
 	edKeys := editor.DefaultKeys()
 	ed := editor.New(cfg.ProjectDir, th, edKeys)
+	defer ed.Close()
 	ws.env.Guard = ed
 	termKeys := termview.DefaultKeys()
 	tv := termview.New(ws.term, th, termKeys)
@@ -118,11 +130,45 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	ed.SetRedraw(app.RequestDraw)
 	draw := app.RequestDraw
 	ws.redraw.Store(&draw)
+	if len(cfg.Tools.MCPServers) > 0 {
+		defer connectMCP(ctx, app, sess, cfg)()
+	}
 	if err := app.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// connectMCP starts the MCP servers in the background, so the IDE opens at
+// once; their tools join the session from the next turn on. It returns the
+// function that stops them.
+func connectMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan *agent.MCP, 1)
+	app.Go(func() {
+		m := agent.ConnectMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir)
+		done <- m
+		for _, p := range m.Problems {
+			app.Notify(fmt.Sprintf("MCP: %v (check tools.mcp_servers)", p), true)
+		}
+		if len(m.Tools) == 0 {
+			return
+		}
+		if err := sess.AddTools(m.Tools...); err != nil {
+			app.Notify("MCP: "+err.Error(), true)
+			return
+		}
+		app.Notify(fmt.Sprintf("MCP: %d tool(s) ready from %d server(s)", len(m.Tools), len(cfg.Tools.MCPServers)-len(m.Problems)), false)
+	})
+	return func() {
+		cancel() // a server still starting gives up
+		select {
+		case m := <-done:
+			m.Close()
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // notices are shown in the chat when the IDE opens.
