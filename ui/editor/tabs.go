@@ -215,6 +215,20 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	p := t.canon(ev.Path)
 	edit := &agentEdit{before: ev.Before, after: ev.After, command: ev.Command}
 	tb := t.find(p)
+	if ev.After == nil {
+		// The file is gone (undo_edit of a file the agent created).
+		if tb == nil {
+			return
+		}
+		name := t.rel(p)
+		if tb.buf.Modified() {
+			tb.flash, tb.flashErr = name+" was deleted by the agent; your unsaved changes are kept (Ctrl-S writes them)", true
+			return
+		}
+		t.closeTab(tb, true)
+		t.flash(name+" was deleted by the agent (it undid creating it)", false)
+		return
+	}
 	if tb == nil {
 		tb = t.newFileTab(p, t.fromBytes(ev.After))
 		t.addTab(tb)

@@ -215,6 +215,39 @@ func TestAgentCreateOpensTabAndFollows(t *testing.T) {
 	}
 }
 
+// undo_edit of a file the agent created deletes it: its tab closes, and says
+// why, unless the user has unsaved changes in it, which are kept.
+func TestAgentUndoOfCreateClosesTheTab(t *testing.T) {
+	h := newHarness(t, 70, 8)
+	h.agentEdit("made.txt", "", "made\n", "create")
+	p := filepath.Join(h.root, "made.txt")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	h.tabs.AgentChanged(tools.FileChanged{Path: p, Before: []byte("made\n"), After: nil, Command: "undo_edit"})
+	h.draw()
+	if strings.Contains(h.row(0), "made.txt") {
+		t.Fatalf("the deleted file's tab is still open:\n%s", h.text())
+	}
+	if !strings.Contains(h.text(), "made.txt was deleted by the agent") {
+		t.Errorf("no word of why the tab closed:\n%s", h.text())
+	}
+
+	h.agentEdit("kept.txt", "", "kept\n", "create")
+	h.tabs.Focus(func(tview.Primitive) {})
+	h.typeText("mine ")
+	p = filepath.Join(h.root, "kept.txt")
+	os.Remove(p)
+	h.tabs.AgentChanged(tools.FileChanged{Path: p, Before: []byte("kept\n"), After: nil, Command: "undo_edit"})
+	h.draw()
+	if !strings.Contains(h.row(0), "kept.txt") || !strings.Contains(h.text(), "mine kept") {
+		t.Fatalf("the user's unsaved text was dropped:\n%s", h.text())
+	}
+	if !strings.Contains(h.text(), "your unsaved changes are kept") {
+		t.Errorf("no word that the file is gone:\n%s", h.text())
+	}
+}
+
 func TestAgentEditDoesNotPullAwayFromUnsavedWork(t *testing.T) {
 	h := newHarness(t, 50, 8)
 	h.write("mine.txt", "mine\n")
