@@ -446,6 +446,11 @@ func (a *App) startTurn(item *userItem) {
 	a.turnCancel = cancel
 	a.router.beginTurn()
 	events := a.opts.Agent.Run(ctx, item.text)
+	if events == nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
+		a.turnEnded(cancel)
+		return
+	}
 	a.readers.Add(1)
 	go func() {
 		defer a.readers.Done()
