@@ -186,3 +186,17 @@ func TestNoGoroutineOutlivesRun(t *testing.T) {
 		t.Fatalf("goroutines outlived Run:\n%s", strings.Join(left, "\n\n"))
 	}
 }
+
+func TestNotifyFromAnotherGoroutine(t *testing.T) {
+	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 30)
+	go r.app.Notify("mcp: github connected (12 tools)", false)
+	go r.app.Notify("mcp: jira failed to start: exit status 1 — check tools.mcp_servers.jira.command", true)
+	r.waitScreen("github connected")
+	r.waitScreen("jira failed to start")
+	r.onUI(func() {
+		x, y := findText(r.screen, "mcp: jira")
+		if _, st := cellAt(r.screen, x, y); fgOf(st) != r.app.th.Error {
+			t.Error("an error notice is not red")
+		}
+	})
+}
