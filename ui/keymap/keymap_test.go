@@ -54,7 +54,8 @@ func TestOverride(t *testing.T) {
 }
 
 func TestDisplay(t *testing.T) {
-	for in, want := range map[string]string{"ctrl+s": "Ctrl-S", "alt+shift+up": "Alt-Shift-Up", "f1": "F1", "shift+pgup": "Shift-PgUp"} {
+	for in, want := range map[string]string{"ctrl+s": "Ctrl-S", "alt+shift+up": "Alt-Shift-Up", "f1": "F1", "shift+pgup": "Shift-PgUp",
+		"y": "y", "G": "G", "space": "Space", "alt+>": "Alt->", "alt+-": "Alt--", "esc": "Esc"} {
 		if got := Display(in); got != want {
 			t.Errorf("Display(%q) = %q, want %q", in, got, want)
 		}
