@@ -85,9 +85,9 @@ type Session struct {
 
 	baseChat model.ToolCallingChatModel // the provider before tools are bound
 	pending  []tools.Tool               // added by AddTools, bound at the next turn's start
-	noted      bool
-	usage      Usage
-	genTime    time.Duration // session total of model streaming time
+	noted    bool
+	usage    Usage
+	genTime  time.Duration // session total of model streaming time
 }
 
 // NewSession builds a session: the provider, the graph, the permission
