@@ -199,9 +199,6 @@ func (t *Terminal) Run(ctx context.Context, c Command, onOutput func(chunk strin
 	if err != nil {
 		return Result{}, err
 	}
-	t.mu.Lock()
-	sh.out.enqueue([]byte(keyBegin))
-	t.mu.Unlock()
 
 	var res Result
 	if c.ResetCwd {
@@ -263,8 +260,13 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 			return nil, errors.New("terminal: closed")
 		}
 		if t.state == stateReady && t.sh != nil {
+			// Taken under the lock that saw the prompt, so no key of the
+			// user's slips in between.
 			sh := t.sh
+			t.agent = true
+			sh.out.enqueue([]byte(keyBegin))
 			t.mu.Unlock()
+			t.markDirty()
 			return sh, nil
 		}
 		if t.state == stateDead {
@@ -479,6 +481,7 @@ func signalName(sig syscall.Signal) string {
 func (t *Terminal) finish(sh *shell) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.agent = false
 	held := t.held
 	t.held = nil
 	if t.sh == nil {

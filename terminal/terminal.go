@@ -71,8 +71,9 @@ type Terminal struct {
 	cwd        string
 	state      shellState
 	changed    chan struct{} // closed and replaced whenever state changes
-	run        *run          // the agent command in flight
-	held       []byte        // user input held while it runs
+	run        *run          // the agent command line in flight
+	agent      bool          // an agent command owns the shell (from its prompt to its end)
+	held       []byte        // user input held meanwhile
 	quickExits int
 	deadErr    error
 }
@@ -348,7 +349,7 @@ func (t *Terminal) restart(dir string) {
 	t.sh = nsh
 	t.cwd = dir
 	t.deadErr = nil
-	if len(t.held) > 0 && t.run == nil {
+	if len(t.held) > 0 && !t.agent {
 		nsh.out.enqueue(t.held)
 		t.held = nil
 	}
@@ -411,9 +412,11 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	if t.run != nil {
+	if t.agent {
 		if bytes.Equal(p, []byte{0x03}) {
-			t.run.userInterrupt = true
+			if t.run != nil {
+				t.run.userInterrupt = true
+			}
 			t.sh.out.enqueue(p)
 			return len(p), nil
 		}
@@ -451,7 +454,7 @@ func (t *Terminal) Paste(text string) {
 	if t.closed || t.sh == nil {
 		return
 	}
-	if t.run != nil {
+	if t.agent {
 		if len(t.held)+len(p) <= 1<<20 {
 			t.held = append(t.held, p...)
 		}

@@ -624,3 +624,41 @@ func TestOnDamageIsCalled(t *testing.T) {
 		return calls > 0
 	})
 }
+
+func TestCloseLeavesNothingRunning(t *testing.T) {
+	before := runtime.NumGoroutine()
+	home := t.TempDir()
+	term, err := Start(Options{Dir: t.TempDir(), Env: []string{"HOME=" + home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := term.Run(context.Background(), Command{Text: "sleep 300 & echo $!", Timeout: time.Minute}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg, _ := strconv.Atoi(strings.TrimSpace(res.Output))
+	term.mu.Lock()
+	shell := term.sh.pid
+	term.mu.Unlock()
+	if err := term.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := term.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	// The shell and its background job are gone (reaped or not).
+	for _, pid := range []int{shell, bg} {
+		waitFor(t, "process "+strconv.Itoa(pid)+" to end", func() bool {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+			if err != nil {
+				return true
+			}
+			st := string(b[strings.LastIndexByte(string(b), ')')+2:])
+			return strings.HasPrefix(st, "Z")
+		})
+	}
+	waitFor(t, "the terminal's goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+	if _, err := term.Run(context.Background(), Command{Text: "true"}, nil); err == nil {
+		t.Fatal("Run after Close worked")
+	}
+}
