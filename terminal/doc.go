@@ -3,4 +3,16 @@
 // charmbracelet/x/vt that is fed off the read path, and the runner the agent's
 // bash tool uses to type commands into that same visible shell and capture
 // their output between invisible markers. It knows nothing of tools or widgets.
+//
+// Start starts the shell and returns at once. The user's side is Write
+// (encoded keys), Paste, Resize and DrawTo, which a view calls from the UI
+// goroutine; Options.OnDamage tells it when to redraw. The agent's side is
+// Run, which types a Command and returns its Result, and Cwd. Close ends the
+// shell, everything it started, and the terminal's goroutines.
+//
+// Output flows reader → marker scanner (+ the agent command's capture) →
+// backlog → feeder → emulator, so a slow emulator never slows a command;
+// when output floods in faster than it can be drawn, the display skips the
+// middle of it and says so. See fawnrc.bash for the shell side of the
+// markers.
 package terminal
