@@ -506,11 +506,10 @@ func (t *Terminal) signalJob(sh *shell, sig syscall.Signal) bool {
 	return syscall.Kill(-pg, sig) == nil
 }
 
-// killShell kills a shell and all it started; the reader then sees it end
-// and a new one is started.
+// killShell ends a stuck shell and all it started; the reader then sees it
+// end and a new one is started.
 func (t *Terminal) killShell(sh *shell) {
-	killSession(sh.pid, syscall.SIGKILL)
-	_ = sh.cmd.Process.Kill()
+	hangUp(sh, restartGrace)
 }
 
 // syntaxMessage picks bash's complaint out of what it printed after the

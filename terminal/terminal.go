@@ -382,13 +382,37 @@ func (t *Terminal) Close() error {
 	sh := t.sh
 	t.mu.Unlock()
 	if sh != nil {
-		killSession(sh.pid, syscall.SIGKILL)
-		_ = sh.cmd.Process.Kill()
+		hangUp(sh, closeGrace)
 	}
 	close(t.done)
 	t.wg.Wait()
 	t.scr.close()
 	return os.Remove(t.rcPath)
+}
+
+// How long a shell and its jobs get to act on SIGHUP before SIGKILL.
+const (
+	closeGrace   = time.Second
+	restartGrace = 300 * time.Millisecond
+)
+
+// hangUp ends a shell the way closing a terminal window does: SIGHUP to its
+// session — bash passes it on to its jobs, and EXIT traps run (pyenv, for
+// one, releases a lock in its trap: a shell killed outright while its
+// bashrc runs pyenv rehash leaves every later shell waiting a minute) —
+// then SIGKILL to whatever is left after grace.
+func hangUp(sh *shell, grace time.Duration) {
+	killSession(sh.pid, syscall.SIGHUP)
+	_ = syscall.Kill(sh.pid, syscall.SIGHUP)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-sh.exited:
+	case <-timer.C:
+	}
+	// The session outlives its leader while members remain (nohup).
+	killSession(sh.pid, syscall.SIGKILL)
+	_ = sh.cmd.Process.Kill()
 }
 
 // Write sends the user's keys (already encoded as the terminal would) to

@@ -662,3 +662,25 @@ func TestCloseLeavesNothingRunning(t *testing.T) {
 		t.Fatal("Run after Close worked")
 	}
 }
+
+func TestCloseLetsExitTrapsRun(t *testing.T) {
+	// Like pyenv rehash in a bashrc: a lock released by an EXIT trap. A
+	// shell killed outright would leave the lock behind for every later one.
+	home := t.TempDir()
+	lock := filepath.Join(home, "lock")
+	rc := `bash -c 'touch "$HOME/lock"; trap "rm -f \"$HOME/lock\"" EXIT; while :; do sleep 0.1; done'` + "\n"
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term, err := Start(Options{Dir: t.TempDir(), Env: []string{"HOME=" + home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the bashrc to take the lock", func() bool { _, err := os.Stat(lock); return err == nil })
+	if err := term.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Fatal("the lock is still there: the EXIT trap did not run")
+	}
+}
