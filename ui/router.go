@@ -48,6 +48,10 @@ type Router struct {
 	text      *assistantItem
 	reasoning *reasoningItem
 	retry     *noticeItem
+	// partial holds the text and reasoning items of the model response being
+	// streamed, until one of its tools runs: a retry after a broken stream
+	// replaces them.
+	partial   []chatItem
 	lastError string
 
 	// State for the status bar.
@@ -99,6 +103,7 @@ func (r *Router) Handle(ev agent.Event) {
 		if r.text == nil {
 			r.text = &assistantItem{}
 			r.list.Append(r.text)
+			r.partial = append(r.partial, r.text)
 		}
 		r.text.append(ev.Text)
 	case agent.EventReasoning:
@@ -108,6 +113,7 @@ func (r *Router) Handle(ev agent.Event) {
 		if r.reasoning == nil {
 			r.reasoning = newReasoning()
 			r.list.Append(r.reasoning)
+			r.partial = append(r.partial, r.reasoning)
 			r.text = nil
 		}
 		r.reasoning.append(ev.Text)
@@ -133,6 +139,7 @@ func newReasoning() *reasoningItem {
 }
 
 func (r *Router) beginTurn() {
+	r.partial = r.partial[:0]
 	r.turnActive = true
 	r.cancelled = false
 	r.text, r.reasoning, r.retry = nil, nil, nil
@@ -143,6 +150,9 @@ func (r *Router) beginTurn() {
 // tool routes an event of one call, creating its sinks on first sight (also
 // when the call's start was never announced, as for unknown tools).
 func (r *Router) tool(ev agent.Event) {
+	if ev.Type == agent.EventToolRunStarted {
+		r.partial = r.partial[:0] // a tool ran: that response will not be retried
+	}
 	rt, ok := r.calls[ev.ID]
 	if !ok {
 		kind := r.reg.Lookup(ev.Name)
@@ -199,6 +209,13 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 	if ri == nil {
 		return
 	}
+	// A retried request streams its answer again from the start: drop what
+	// the broken stream showed, so the answer is not shown twice.
+	for _, it := range r.partial {
+		r.list.Remove(it)
+	}
+	r.partial = r.partial[:0]
+	r.text, r.reasoning = nil, nil
 	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, fmtDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
 	if r.retry == nil {
 		r.retry = &noticeItem{kind: noticeRetry}

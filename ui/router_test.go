@@ -246,3 +246,29 @@ func TestRouterRetriesErrorsAndReasoning(t *testing.T) {
 		t.Errorf("reasoning should be collapsed:\n%s", text)
 	}
 }
+
+// After a stream breaks mid-answer the agent retries and the answer streams
+// again from its start; the chat must show it once, not broken + whole.
+func TestRouterRetryReplacesTheBrokenAnswer(t *testing.T) {
+	a, s := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
+	handleAll(a,
+		agent.Event{Type: agent.EventTurnStarted, Text: "hi"},
+		agent.Event{Type: agent.EventReasoning, Text: "thinking about it"},
+		agent.Event{Type: agent.EventText, Text: "The answer is forty"},
+		agent.Event{Type: agent.EventRetry, Retry: &agent.RetryInfo{Attempt: 1, MaxAttempts: 4, Wait: time.Second, Reason: "connection dropped"}},
+		agent.Event{Type: agent.EventReasoning, Text: "thinking again"},
+		agent.Event{Type: agent.EventText, Text: "The answer is forty-two."},
+		agent.Event{Type: agent.EventTurnEnded, Usage: &agent.Usage{}},
+	)
+	a.draw()
+	text := screenText(s)
+	if n := strings.Count(text, "The answer is forty"); n != 1 {
+		t.Errorf("the answer appears %d times:\n%s", n, text)
+	}
+	if !strings.Contains(text, "The answer is forty-two.") || !strings.Contains(text, "connection dropped") {
+		t.Errorf("screen lacks the retried answer or the retry notice:\n%s", text)
+	}
+	if strings.Contains(text, "thinking about it") {
+		t.Errorf("the broken stream's reasoning is still shown:\n%s", text)
+	}
+}
