@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/ui"
+	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/termview"
+)
+
+// The README's key table must stay true: every key it names for an action
+// is bound to that action, and every global binding is in it.
+func TestREADMEKeysAreTrue(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	checks := []struct {
+		table   *keymap.Table
+		action  string
+		listAll bool
+	}{
+		{ui.GlobalKeys(), "", true},
+		{ui.ChatKeys(), "chat.send", false},
+		{ui.ChatKeys(), "chat.newline", false},
+		{ui.ChatKeys(), "chat.cancel", false},
+		{ui.ChatKeys(), "chat.interrupt", false},
+		{ui.DialogKeys(), "permission.allow_session", false},
+		{ui.DialogKeys(), "permission.deny_note", false},
+		{editor.DefaultKeys(), "editor.save", false},
+		{editor.DefaultKeys(), "editor.finder", false},
+		{editor.DefaultKeys(), "editor.diff", false},
+		{editor.DefaultKeys(), "editor.wrap", false},
+		{termview.DefaultKeys(), "terminal.scroll_up", false},
+	}
+	for _, c := range checks {
+		for _, b := range c.table.Bindings {
+			if b.Hidden || (!c.listAll && b.Action != c.action) {
+				continue
+			}
+			for _, k := range b.Keys {
+				if d := keymap.Display(k); !strings.Contains(readme, d) {
+					t.Errorf("README.md does not mention %s (%s: %s)", d, b.Action, b.Help)
+				}
+			}
+		}
+	}
+}
