@@ -287,7 +287,11 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 		case <-timer.C:
 			switch {
 			case state == stateStarting:
-				return nil, fmt.Errorf("the shell showed no prompt within %s; check ~/.bashrc", startupWait)
+				running := ""
+				if sh != nil {
+					running = stillRunning(sh)
+				}
+				return nil, fmt.Errorf("the shell showed no prompt within %s%s; its startup files (~/.bashrc) are slow or waiting for something", startupWait, running)
 			case state == stateContinued:
 				return nil, &BusyError{Continued: true}
 			}

@@ -99,6 +99,7 @@ type shell struct {
 	exited  chan struct{}
 	status  int
 	started time.Time
+	slow    *time.Timer // notices a shell that is slow to show its prompt
 }
 
 // Start starts bash in a pty in opts.Dir and returns at once; Run waits for
@@ -200,6 +201,13 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		started: time.Now(),
 	}
 	t.setState(stateStarting)
+	sh.slow = time.AfterFunc(slowStart, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.sh == sh && t.state == stateStarting && !t.closed {
+			t.notice("bash has not shown its prompt yet" + stillRunning(sh) + "; the pane waits for it")
+		}
+	})
 	t.wg.Add(3)
 	go t.readLoop(sh)
 	go sh.out.loop(&t.wg, sh.exited)
@@ -291,6 +299,9 @@ func (t *Terminal) onMarker(m marker) {
 }
 
 func (t *Terminal) setState(s shellState) {
+	if s != stateStarting && t.sh != nil && t.sh.slow != nil {
+		t.sh.slow.Stop()
+	}
 	t.state = s
 	close(t.changed)
 	t.changed = make(chan struct{})
@@ -303,6 +314,7 @@ func (t *Terminal) setState(s shellState) {
 func (t *Terminal) shellEnded(sh *shell) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	sh.slow.Stop()
 	if t.sh != sh {
 		return
 	}
@@ -353,6 +365,29 @@ func (t *Terminal) restart(dir string) {
 		nsh.out.enqueue(t.held)
 		t.held = nil
 	}
+}
+
+// slowStart is when a shell without a prompt gets a notice in the pane.
+const slowStart = 3 * time.Second
+
+// stillRunning names the programs a starting shell waits for, as
+// " (still running: pyenv-rehash)", or "".
+func stillRunning(sh *shell) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, pid := range sessionPIDs(sh.pid) {
+		if pid == sh.pid {
+			continue
+		}
+		if n := processName(pid); n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (still running: " + strings.Join(names, ", ") + ")"
 }
 
 // notice shows a line from fawn itself in the pane.

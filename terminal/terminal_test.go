@@ -684,3 +684,13 @@ func TestCloseLetsExitTrapsRun(t *testing.T) {
 		t.Fatal("the lock is still there: the EXIT trap did not run")
 	}
 }
+
+func TestSlowStartIsShown(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("sleep 6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTerm(t, Options{Env: []string{"HOME=" + home}})
+	waitScreen(t, term, "bash has not shown its prompt yet (still running: sleep)")
+	expectOK(t, term)
+}
