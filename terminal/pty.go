@@ -110,6 +110,22 @@ func sessionPIDs(sid int) []int {
 	return pids
 }
 
+// liveSessionPIDs is sessionPIDs without zombies (exited, not yet reaped).
+func liveSessionPIDs(sid int) []int {
+	var live []int
+	for _, pid := range sessionPIDs(sid) {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && data[i+2] == 'Z' {
+			continue
+		}
+		live = append(live, pid)
+	}
+	return live
+}
+
 // statField returns field n (1-based, as in proc(5)) of a /proc/PID/stat
 // line. The command name (field 2) may hold spaces and parentheses, so
 // fields are counted after its closing parenthesis.

@@ -439,13 +439,12 @@ const (
 func hangUp(sh *shell, grace time.Duration) {
 	killSession(sh.pid, syscall.SIGHUP)
 	_ = syscall.Kill(sh.pid, syscall.SIGHUP)
-	timer := time.NewTimer(grace)
-	defer timer.Stop()
-	select {
-	case <-sh.exited:
-	case <-timer.C:
+	// The session outlives its leader while members remain: wait for all
+	// of them (their traps may still be running), not just the shell.
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) && len(liveSessionPIDs(sh.pid)) > 0 {
+		time.Sleep(5 * time.Millisecond)
 	}
-	// The session outlives its leader while members remain (nohup).
 	killSession(sh.pid, syscall.SIGKILL)
 	_ = sh.cmd.Process.Kill()
 }

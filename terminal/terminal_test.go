@@ -668,7 +668,7 @@ func TestCloseLetsExitTrapsRun(t *testing.T) {
 	// shell killed outright would leave the lock behind for every later one.
 	home := t.TempDir()
 	lock := filepath.Join(home, "lock")
-	rc := `bash -c 'touch "$HOME/lock"; trap "rm -f \"$HOME/lock\"" EXIT; while :; do sleep 0.1; done'` + "\n"
+	rc := `bash -c 'trap "rm -f \"$HOME/lock\"" EXIT; touch "$HOME/lock"; while :; do sleep 0.1; done'` + "\n"
 	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644); err != nil {
 		t.Fatal(err)
 	}
