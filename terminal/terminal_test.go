@@ -289,7 +289,9 @@ func TestTimeoutLadder(t *testing.T) {
 		expectOK(t, term)
 	})
 	t.Run("SIGTERM ends a command that ignores Ctrl-C", func(t *testing.T) {
-		res := runOpts(t, term, Command{Text: "trap '' INT; sleep 30", Timeout: time.Second})
+		// A longer timeout: sleep must be running (not bash, which the
+		// ladder would restart) when the signals come.
+		res := runOpts(t, term, Command{Text: "trap '' INT; sleep 30", Timeout: 2 * time.Second})
 		if !res.TimedOut || res.StoppedBy != "SIGTERM" || res.ExitCode != 143 {
 			t.Fatalf("%+v", res)
 		}
@@ -297,7 +299,7 @@ func TestTimeoutLadder(t *testing.T) {
 		expectOK(t, term)
 	})
 	t.Run("SIGKILL ends a command that ignores SIGTERM", func(t *testing.T) {
-		res := runOpts(t, term, Command{Text: `bash -c 'trap "" INT TERM; while :; do sleep 0.05; done'`, Timeout: time.Second})
+		res := runOpts(t, term, Command{Text: `bash -c 'trap "" INT TERM; while :; do sleep 0.05; done'`, Timeout: 2 * time.Second})
 		if !res.TimedOut || res.StoppedBy != "SIGKILL" || res.ExitCode != 137 {
 			t.Fatalf("%+v", res)
 		}
@@ -504,7 +506,7 @@ func TestOnOutputStreams(t *testing.T) {
 	term := startTerm(t, Options{})
 	var mu sync.Mutex
 	var chunks []string
-	res, err := term.Run(context.Background(), Command{Text: "for i in 1 2 3; do echo line$i; sleep 0.2; done"}, func(s string) {
+	res, err := term.Run(context.Background(), Command{Text: "for i in 1 2 3; do echo line$i; sleep 0.3; done"}, func(s string) {
 		mu.Lock()
 		chunks = append(chunks, s)
 		mu.Unlock()
