@@ -3,6 +3,7 @@ package terminal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -695,4 +696,20 @@ func TestSlowStartIsShown(t *testing.T) {
 	term := startTerm(t, Options{Env: []string{"HOME=" + home}})
 	waitScreen(t, term, "bash has not shown its prompt yet (still running: sleep)")
 	expectOK(t, term)
+}
+
+func TestLargeHeredocCommand(t *testing.T) {
+	term := startTerm(t, Options{})
+	var body strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&body, "line %04d: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	res := mustRun(t, term, "cat > big.txt <<'EOF'\n"+body.String()+"EOF\nwc -l < big.txt")
+	if res.Output != "2000\n" || res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+	data, err := os.ReadFile(filepath.Join(term.Root(), "big.txt"))
+	if err != nil || string(data) != body.String() {
+		t.Fatalf("big.txt differs (%d bytes, %v)", len(data), err)
+	}
 }
