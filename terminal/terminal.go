@@ -55,7 +55,6 @@ type Terminal struct {
 	opts   Options
 	root   string
 	bash   string
-	rcPath string
 	scr    *screen
 	log    *backlog
 	dirty  chan struct{}
@@ -100,6 +99,7 @@ type shell struct {
 	status  int
 	started time.Time
 	slow    *time.Timer // notices a shell that is slow to show its prompt
+	rcPath  string      // its rc file, removed once bash has read it
 }
 
 // Start starts bash in a pty in opts.Dir and returns at once; Run waits for
@@ -137,22 +137,10 @@ func Start(opts Options) (*Terminal, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("terminal: %s is not a directory the shell can start in", dir)
 	}
-	rc, err := os.CreateTemp("", "fawn-bashrc-*.bash")
-	if err != nil {
-		return nil, fmt.Errorf("terminal: write the shell's rc file: %w", err)
-	}
-	if _, err := rc.WriteString(rcScript); err != nil {
-		rc.Close()
-		os.Remove(rc.Name())
-		return nil, fmt.Errorf("terminal: write the shell's rc file: %w", err)
-	}
-	rc.Close()
-
 	t := &Terminal{
 		opts:    opts,
 		root:    dir,
 		bash:    bash,
-		rcPath:  rc.Name(),
 		log:     newBacklog(),
 		dirty:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
@@ -166,7 +154,6 @@ func Start(opts Options) (*Terminal, error) {
 	if err != nil {
 		t.mu.Unlock()
 		t.scr.close()
-		os.Remove(t.rcPath)
 		return nil, fmt.Errorf("terminal: start %s: %w", bash, err)
 	}
 	t.sh = sh
@@ -182,16 +169,22 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 	var nb [8]byte
 	_, _ = rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
-	cmd := exec.Command(t.bash, "--rcfile", t.rcPath, "-i")
+	rcPath, err := writeRC()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(t.bash, "--rcfile", rcPath, "-i")
 	cmd.Args[0] = "bash" // its messages start with argv[0]
 	cmd.Dir = dir
 	cmd.Env = shellEnv(os.Environ(), t.opts.Env, dir, nonce)
 	cols, rows := t.scr.size()
 	f, err := openPTY(cmd, cols, rows)
 	if err != nil {
+		os.Remove(rcPath)
 		return nil, err
 	}
 	sh := &shell{
+		rcPath:  rcPath,
 		cmd:     cmd,
 		pty:     f,
 		pid:     cmd.Process.Pid,
@@ -213,6 +206,33 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 	go sh.out.loop(&t.wg, sh.exited)
 	go t.waitLoop(sh)
 	return sh, nil
+}
+
+// writeRC writes fawnrc.bash to a file of its own for one shell: a file
+// that lives only until bash has read it.
+func writeRC() (string, error) {
+	rc, err := os.CreateTemp("", "fawn-bashrc-*.bash")
+	if err != nil {
+		return "", fmt.Errorf("write the shell's rc file: %w", err)
+	}
+	_, err = rc.WriteString(rcScript)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(rc.Name())
+		return "", fmt.Errorf("write the shell's rc file: %w", err)
+	}
+	return rc.Name(), nil
+}
+
+// removeRC deletes a shell's rc file once bash no longer needs it; t.mu
+// is held.
+func (sh *shell) removeRC() {
+	if sh.rcPath != "" {
+		os.Remove(sh.rcPath)
+		sh.rcPath = ""
+	}
 }
 
 // shellEnv builds the shell's environment: fawn's own minus what would
@@ -273,6 +293,9 @@ func (t *Terminal) output(sh *shell, p []byte) {
 			r.data(d)
 		}
 	}, func(m marker) {
+		if m.kind == markPrompt {
+			sh.removeRC() // bash has read it
+		}
 		t.onMarker(m)
 		if r != nil {
 			r.marker(m)
@@ -315,6 +338,7 @@ func (t *Terminal) shellEnded(sh *shell) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sh.slow.Stop()
+	sh.removeRC()
 	if t.sh != sh {
 		return
 	}
@@ -422,7 +446,7 @@ func (t *Terminal) Close() error {
 	close(t.done)
 	t.wg.Wait()
 	t.scr.close()
-	return os.Remove(t.rcPath)
+	return nil
 }
 
 // How long a shell and its jobs get to act on SIGHUP before SIGKILL.
@@ -431,19 +455,37 @@ const (
 	restartGrace = 300 * time.Millisecond
 )
 
-// hangUp ends a shell the way closing a terminal window does: SIGHUP to its
-// session — bash passes it on to its jobs, and EXIT traps run (pyenv, for
-// one, releases a lock in its trap: a shell killed outright while its
-// bashrc runs pyenv rehash leaves every later shell waiting a minute) —
-// then SIGKILL to whatever is left after grace.
+// hangUp ends a shell the way closing a terminal window should: SIGHUP, so
+// that EXIT traps run — pyenv, for one, releases a lock in its trap, and a
+// shell killed outright while its bashrc runs pyenv rehash leaves every
+// later shell waiting a minute for that lock. The shell's jobs are hung up
+// first and given the grace period to finish; only then the shell, whose
+// exit would make the kernel send its foreground job a second SIGHUP that
+// cuts a running trap short. Whatever is left then gets SIGKILL.
 func hangUp(sh *shell, grace time.Duration) {
-	killSession(sh.pid, syscall.SIGHUP)
-	_ = syscall.Kill(sh.pid, syscall.SIGHUP)
-	// The session outlives its leader while members remain: wait for all
-	// of them (their traps may still be running), not just the shell.
 	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) && len(liveSessionPIDs(sh.pid)) > 0 {
+	jobs := func() []int {
+		var pids []int
+		for _, pid := range liveSessionPIDs(sh.pid) {
+			if pid != sh.pid {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	for _, pid := range jobs() {
+		_ = syscall.Kill(pid, syscall.SIGHUP)
+	}
+	// Processes started since (a trap's rm) are waited for, not signalled.
+	for time.Now().Before(deadline) && len(jobs()) > 0 {
 		time.Sleep(5 * time.Millisecond)
+	}
+	_ = syscall.Kill(sh.pid, syscall.SIGHUP)
+	timer := time.NewTimer(max(time.Until(deadline), grace/4))
+	defer timer.Stop()
+	select {
+	case <-sh.exited:
+	case <-timer.C:
 	}
 	killSession(sh.pid, syscall.SIGKILL)
 	_ = sh.cmd.Process.Kill()

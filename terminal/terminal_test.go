@@ -713,3 +713,29 @@ func TestLargeHeredocCommand(t *testing.T) {
 		t.Fatalf("big.txt differs (%d bytes, %v)", len(data), err)
 	}
 }
+
+func TestRCFileIsRemovedOnceRead(t *testing.T) {
+	term := startTerm(t, Options{})
+	term.mu.Lock()
+	first := term.sh
+	term.mu.Unlock()
+	waitIdle(t, term)
+	rcGone := func(sh *shell) bool {
+		term.mu.Lock()
+		defer term.mu.Unlock()
+		return sh.rcPath == ""
+	}
+	if !rcGone(first) {
+		t.Fatal("rc file kept after the first prompt")
+	}
+	// A new shell gets its own, removed likewise.
+	term.Write([]byte("exit\r"))
+	waitScreen(t, term, "a new one starts in")
+	expectOK(t, term)
+	term.mu.Lock()
+	second := term.sh
+	term.mu.Unlock()
+	if second == first || !rcGone(second) {
+		t.Fatal("the new shell's rc file was kept")
+	}
+}
