@@ -174,3 +174,12 @@ func within(root, p string) bool {
 	}
 	return strings.HasPrefix(p, root+string(filepath.Separator))
 }
+
+// orRoot is path, or "." (the project root) when the model left it empty:
+// the walking tools default to the whole project.
+func orRoot(path string) string {
+	if strings.TrimSpace(path) == "" {
+		return "."
+	}
+	return path
+}

@@ -73,10 +73,7 @@ func (g *Glob) parse(argsJSON string) (*globQuery, error) {
 	if pat == "" {
 		return nil, errors.New(`glob needs a pattern, e.g. "**/*.go" (every .go file) or "cmd/*/main.go"`)
 	}
-	path := a.Path
-	if strings.TrimSpace(path) == "" {
-		path = "."
-	}
+	path := orRoot(a.Path)
 	if filepath.IsAbs(pat) {
 		// An absolute pattern: its fixed part becomes the path.
 		base, rest := doublestar.SplitPattern(filepath.ToSlash(pat))

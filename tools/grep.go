@@ -221,11 +221,7 @@ func (g *Grep) parse(argsJSON string) (*grepQuery, error) {
 		}
 	}
 
-	path := a.Path
-	if strings.TrimSpace(path) == "" {
-		path = "."
-	}
-	abs, err := g.env.Resolve(path)
+	abs, err := g.env.Resolve(orRoot(a.Path))
 	if err != nil {
 		return nil, err
 	}

@@ -63,11 +63,7 @@ func (l *Ls) parse(argsJSON string) (*lsQuery, error) {
 	if err := decodeArgs(l.name, argsJSON, &a); err != nil {
 		return nil, err
 	}
-	path := a.Path
-	if strings.TrimSpace(path) == "" {
-		path = "."
-	}
-	abs, err := l.env.Resolve(path)
+	abs, err := l.env.Resolve(orRoot(a.Path))
 	if err != nil {
 		return nil, err
 	}

@@ -69,11 +69,7 @@ func (t *Tree) parse(argsJSON string) (*treeQuery, error) {
 	if err := decodeArgs(t.name, argsJSON, &a); err != nil {
 		return nil, err
 	}
-	path := a.Path
-	if strings.TrimSpace(path) == "" {
-		path = "."
-	}
-	abs, err := t.env.Resolve(path)
+	abs, err := t.env.Resolve(orRoot(a.Path))
 	if err != nil {
 		return nil, err
 	}
