@@ -118,13 +118,23 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 	return msg, nil
 }
 
+// minStreamForRate is the shortest stream whose own duration gives a
+// meaningful tokens/s; a response that arrives in one burst (whole tool calls,
+// a non-streaming server, a short answer) is measured from its request.
+const minStreamForRate = 250 * time.Millisecond
+
+// genDuration is the time one response counts for tokens/s: from its first
+// chunk to its end, or from the request when the stream itself was a burst.
+func genDuration(begin, first, end time.Time) time.Duration {
+	if first.IsZero() || end.Sub(first) < minStreamForRate {
+		return end.Sub(begin)
+	}
+	return end.Sub(first)
+}
+
 // account adds one response's usage to the turn.
 func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) {
-	end := time.Now()
-	if first.IsZero() {
-		first = begin
-	}
-	t.genTime += end.Sub(first)
+	t.genTime += genDuration(begin, first, time.Now())
 	if msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
 		return
 	}
