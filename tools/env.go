@@ -183,3 +183,19 @@ func orRoot(path string) string {
 	}
 	return path
 }
+
+// requireDir says, for the model, why abs cannot be listed: it does not
+// exist, cannot be read, or is a file.
+func requireDir(abs, rel string) error {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return notFound(abs, rel)
+		}
+		return pathError(rel, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is a file (%s), not a directory: use text_editor view to read it", rel, humanSize(fi.Size()))
+	}
+	return nil
+}

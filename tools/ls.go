@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -109,15 +108,8 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(q.abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", notFound(q.abs, q.rel)
-		}
-		return "", pathError(q.rel, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is a file (%s), not a directory: use text_editor view to read it", q.rel, humanSize(fi.Size()))
+	if err := requireDir(q.abs, q.rel); err != nil {
+		return "", err
 	}
 	var entries []lsEntry
 	hidden := 0

@@ -110,15 +110,8 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(q.abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", notFound(q.abs, q.rel)
-		}
-		return "", pathError(q.rel, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is a file, not a directory: use text_editor view to read it", q.rel)
+	if err := requireDir(q.abs, q.rel); err != nil {
+		return "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.timeLimit)
 	defer cancel()

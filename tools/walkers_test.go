@@ -202,7 +202,7 @@ func TestTree(t *testing.T) {
 		err  string
 	}{
 		{map[string]any{"max_depth": 0}, "max_depth 0 is invalid"},
-		{map[string]any{"path": "go.mod"}, "go.mod is a file, not a directory"},
+		{map[string]any{"path": "go.mod"}, "go.mod is a file (0 B), not a directory"},
 		{map[string]any{"path": "../x"}, "is outside the project"},
 	} {
 		if out, err := runTool(t, tr, tc.args); err == nil || !strings.Contains(err.Error(), tc.err) {
