@@ -29,7 +29,7 @@ const (
 	EventPermissionAnswered EventType = "permission_answered"
 	// EventToolRunStarted: the tool began to run {ID, Name, Action}.
 	EventToolRunStarted EventType = "tool_run_started"
-	// EventToolOutput: a chunk of streamed output {ID, Text}.
+	// EventToolOutput: a chunk of streamed output {ID, Text, Data: tools.Output}.
 	EventToolOutput EventType = "tool_output"
 	// EventToolUpdate: a typed payload from the tool {ID, Data: tools.FileViewed | tools.FileChanged | tools.TodosChanged | ...}.
 	EventToolUpdate EventType = "tool_update"

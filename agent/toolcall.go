@@ -70,9 +70,9 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		}
 		switch p := ev.(type) {
 		case tools.Output:
-			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text})
+			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text, Data: p})
 		case *tools.Output:
-			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text})
+			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text, Data: *p})
 		default:
 			t.emit(Event{Type: EventToolUpdate, ID: id, Name: name, Data: ev})
 		}

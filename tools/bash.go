@@ -177,15 +177,35 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	if err != nil {
 		return "", err
 	}
-	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd},
-		func(chunk string) { Emit(ctx, Output{Text: chunk}) })
+	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd}, func(chunk string) {
+		// The terminal starts a chunk with "…" on a line of its own when
+		// it left lines out of the live view.
+		rest, skipped := strings.CutPrefix(chunk, "…\n")
+		Emit(ctx, Output{Text: rest, Skipped: skipped})
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("interrupted by the user before the command started")
 		}
 		return "", err
 	}
+	Emit(ctx, commandDone(res))
 	return bashResult(res, c.timeout), nil
+}
+
+// commandDone describes the finished command for the chat card.
+func commandDone(r terminal.Result) CommandDone {
+	d := CommandDone{Output: r.Output, TotalLines: int(r.TotalLines), OmittedLines: int(r.OmittedLines), Binary: r.Binary}
+	if r.OmittedLines > 0 || r.OmittedBytes > 0 {
+		// The head ends at the terminal's "[… N lines, X omitted …]" line.
+		for i, l := range strings.Split(r.Output, "\n") {
+			if strings.HasPrefix(l, "[… ") && strings.HasSuffix(l, " omitted …]") {
+				d.HeadLines = i
+				break
+			}
+		}
+	}
+	return d
 }
 
 // bashResult renders a result for the model: the output, then one line in

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,5 +198,47 @@ func TestBashCancelInterrupts(t *testing.T) {
 	}
 	if out := invoke(t, b, `{"command": "echo ok"}`); !strings.HasPrefix(out, "ok\n") {
 		t.Fatalf("after cancel: %q", out)
+	}
+}
+
+// The finished command is described to the chat card: every line counted,
+// and where the part left out of the result begins.
+func TestBashReportsTheWholeOutputWhenItEnds(t *testing.T) {
+	b, _ := newBashTool(t, 0)
+	var done []CommandDone
+	var skipped bool
+	var mu sync.Mutex
+	ctx := WithEmitter(context.Background(), func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case CommandDone:
+			done = append(done, e)
+		case Output:
+			if strings.HasPrefix(e.Text, "…\n") {
+				t.Errorf("a chunk still starts with the skip mark: %q", e.Text[:20])
+			}
+			skipped = skipped || e.Skipped
+		}
+	})
+	if _, err := b.InvokableRun(ctx, `{"command":"seq 1 100000"}`); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(done) != 1 {
+		t.Fatalf("CommandDone sent %d times", len(done))
+	}
+	d := done[0]
+	lines := strings.Split(strings.TrimSuffix(d.Output, "\n"), "\n")
+	if d.TotalLines != 100000 || d.OmittedLines == 0 || d.HeadLines == 0 {
+		t.Fatalf("total %d, omitted %d, head %d", d.TotalLines, d.OmittedLines, d.HeadLines)
+	}
+	if lines[0] != "1" || lines[d.HeadLines-1] != fmt.Sprint(d.HeadLines) || !strings.Contains(lines[d.HeadLines], "omitted") ||
+		lines[d.HeadLines+1] != fmt.Sprint(d.HeadLines+d.OmittedLines+1) || lines[len(lines)-1] != "100000" {
+		t.Errorf("head %d lines, marker %q, tail from %q", d.HeadLines, lines[d.HeadLines], lines[d.HeadLines+1])
+	}
+	if !skipped {
+		t.Log("the live view kept up with 100000 lines (no chunk was marked skipped)")
 	}
 }

@@ -25,9 +25,24 @@ type TodosChanged struct {
 	Items []Todo
 }
 
-// Output: a chunk of a running command's output (already ANSI-free), for the chat card.
+// Output: a chunk of a running command's output (already ANSI-free), for the
+// chat card's live view. Skipped says output before this chunk came faster
+// than the live view keeps and was left out of it (the result has it).
 type Output struct {
-	Text string
+	Text    string
+	Skipped bool
+}
+
+// CommandDone: a command ended. Output is its output as the model gets it:
+// all of it, or its first HeadLines lines, a line saying what was left out,
+// and its last lines. TotalLines counts every line the command printed,
+// OmittedLines those that are only in the terminal.
+type CommandDone struct {
+	Output       string
+	TotalLines   int
+	OmittedLines int
+	HeadLines    int
+	Binary       bool
 }
 
 type emitterKey struct{}

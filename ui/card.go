@@ -64,6 +64,9 @@ type Card struct {
 	output  []string // complete output lines
 	partial string   // output after the last newline
 	dropped int      // output lines dropped from the front
+	// cmd is the finished command's output as the model got it; it
+	// replaces the live view, which may have gaps.
+	cmd *tools.CommandDone
 
 	Viewed  *tools.FileViewed
 	Changed *tools.FileChanged
@@ -108,7 +111,17 @@ func (c *Card) OutputLines() []string {
 	return c.output
 }
 
-func (c *Card) addOutput(s string) {
+// skipMark stands in the live view for lines it left out.
+const skipMark = "\x00skipped"
+
+func (c *Card) addOutput(s string, skipped bool) {
+	if skipped {
+		if c.partial != "" {
+			c.output = append(c.output, c.partial)
+			c.partial = ""
+		}
+		c.output = append(c.output, skipMark)
+	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	parts := strings.Split(c.partial+s, "\n")
 	c.partial = parts[len(parts)-1]
@@ -158,7 +171,8 @@ func (c *Card) handle(ev agent.Event) {
 			c.Action = ev.Action
 		}
 	case agent.EventToolOutput:
-		c.addOutput(ev.Text)
+		out, _ := ev.Data.(tools.Output)
+		c.addOutput(ev.Text, out.Skipped)
 	case agent.EventToolUpdate:
 		switch d := ev.Data.(type) {
 		case tools.FileViewed:
@@ -169,7 +183,13 @@ func (c *Card) handle(ev agent.Event) {
 			c.Todos = d.Items
 			c.hasTodo = true
 		case tools.Output:
-			c.addOutput(d.Text)
+			c.addOutput(d.Text, d.Skipped)
+		case tools.CommandDone:
+			c.cmd = &d
+			c.output, c.partial, c.dropped = nil, "", 0
+			if out := strings.TrimSuffix(d.Output, "\n"); out != "" {
+				c.output = strings.Split(out, "\n")
+			}
 		}
 	case agent.EventToolRunEnded:
 		c.Result = ev.Result
@@ -328,9 +348,14 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 			shown = body[:cardBodyLines]
 		}
 	}
-	fold := Line{bar, {fmt.Sprintf("… %d more lines (Space expands)", hidden), dim.Italic(true)}}
+	foldText := fmt.Sprintf("… %s (Space expands)", plural(hidden, "more line", "more lines"))
+	if c.Kind != nil && c.Kind.Fold != nil {
+		foldText = c.Kind.Fold(c, hidden)
+	}
+	// The fold says what is hidden: it wraps rather than lose its end.
+	fold := wrapLine([]Span{{foldText, dim.Italic(true)}}, width, Line{bar}, Line{bar})
 	if hidden > 0 && c.Kind != nil && c.Kind.Tail {
-		lines = append(lines, fold)
+		lines = append(lines, fold...)
 	}
 	for _, l := range shown {
 		if c.IsError || c.Status == StatusDenied {
@@ -341,7 +366,7 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 		lines = append(lines, truncateLine(append(Line{bar}, l...), width))
 	}
 	if hidden > 0 && (c.Kind == nil || !c.Kind.Tail) {
-		lines = append(lines, fold)
+		lines = append(lines, fold...)
 	}
 	if c.Expanded && len(body) > cardBodyLines {
 		lines = append(lines, Line{bar, {"(Space collapses)", dim.Italic(true)}})
@@ -355,8 +380,23 @@ func (c *Card) foldLine(line int, rendered []Line) bool {
 	if line < 0 || line >= len(rendered) {
 		return false
 	}
-	s := rendered[line].String()
-	return strings.Contains(s, "more lines (Space expands)") || strings.Contains(s, "(Space collapses)")
+	if strings.Contains(rendered[line].String(), "(Space collapses)") {
+		return true
+	}
+	// A fold may wrap: its rows run from one starting with "…" to the one
+	// ending in "(Space expands)".
+	for start := line; start >= max(1, line-2); start-- {
+		if !strings.HasPrefix(strings.TrimLeft(rendered[start].String(), " │"), "…") {
+			continue
+		}
+		for end := start; end < min(start+3, len(rendered)); end++ {
+			if strings.Contains(rendered[end].String(), "expands)") {
+				return end >= line
+			}
+		}
+		return false
+	}
+	return false
 }
 
 func (c *Card) copyText() string {
@@ -364,7 +404,15 @@ func (c *Card) copyText() string {
 	b.WriteString(c.summary(&renderCtx{}))
 	if out := c.OutputLines(); len(out) > 0 {
 		b.WriteString("\n")
-		b.WriteString(strings.Join(out, "\n"))
+		for i, l := range out {
+			if l == skipMark {
+				l = "…"
+			}
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(l)
+		}
 	} else if c.Result != "" {
 		b.WriteString("\n")
 		b.WriteString(c.Result)

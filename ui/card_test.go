@@ -109,7 +109,7 @@ func TestCardExpandsAndCopies(t *testing.T) {
 	if len(collapsed) != 1+1+cardBodyLines {
 		t.Fatalf("collapsed card has %d lines, want header + fold + %d", len(collapsed), cardBodyLines)
 	}
-	if !strings.Contains(collapsed[1].String(), "20 more lines") || !strings.Contains(collapsed[len(collapsed)-1].String(), "out 30") {
+	if !strings.Contains(collapsed[1].String(), "20 earlier lines") || !strings.Contains(collapsed[len(collapsed)-1].String(), "out 30") {
 		t.Errorf("a folded command card shows its last lines:\n%s", linesText(collapsed))
 	}
 	if !c.foldLine(1, collapsed) || c.foldLine(0, collapsed) {
@@ -128,9 +128,9 @@ func TestCardExpandsAndCopies(t *testing.T) {
 func TestCardKeepsBoundedOutput(t *testing.T) {
 	c := newCard("1", "bash", NewRegistry().Lookup("bash"))
 	for i := 0; i < maxCardOutput+100; i++ {
-		c.addOutput("x\n")
+		c.addOutput("x\n", false)
 	}
-	c.addOutput("partial")
+	c.addOutput("partial", false)
 	lines := c.OutputLines()
 	if len(lines) != maxCardOutput+1 || lines[len(lines)-1] != "partial" || c.dropped != 100 {
 		t.Errorf("kept %d lines (dropped %d), last %q", len(lines), c.dropped, lines[len(lines)-1])

@@ -26,6 +26,9 @@ type ToolKind struct {
 	Body func(c *Card, rc *renderCtx) []Line
 	// Tail folds the start of the body rather than its end (command output).
 	Tail bool
+	// Fold, when set, words the row that stands for the hidden body lines
+	// ("… 12 more lines (Space expands)").
+	Fold func(c *Card, hidden int) string
 	// Failed, when set, says a call that ended without an error still
 	// failed (a command's non-zero exit code).
 	Failed func(c *Card) bool
@@ -296,6 +299,16 @@ func bashKind() *ToolKind {
 			}
 			return "$ " + first
 		},
+		Fold: func(c *Card, hidden int) string {
+			if c.cmd != nil {
+				return fmt.Sprintf("… %s of %s printed (Space expands)", plural(hidden, "earlier line", "earlier lines"),
+					plural(c.cmd.TotalLines, "line", "lines"))
+			}
+			if c.Status == StatusRunning {
+				return fmt.Sprintf("… %s so far (Space expands)", plural(hidden, "earlier line", "earlier lines"))
+			}
+			return fmt.Sprintf("… %s (Space expands)", plural(hidden, "earlier line", "earlier lines"))
+		},
 		Body: func(c *Card, rc *renderCtx) []Line {
 			out := c.OutputLines()
 			if len(out) == 0 {
@@ -305,12 +318,22 @@ func bashKind() *ToolKind {
 				return nil
 			}
 			st := rc.style()
+			note := st.Foreground(rc.th.Dim).Italic(true)
 			var lines []Line
 			if c.dropped > 0 {
-				lines = append(lines, Line{{fmt.Sprintf("(%d earlier lines are in the Terminal pane)", c.dropped), st.Foreground(rc.th.Dim)}})
+				lines = append(lines, Line{{fmt.Sprintf("(%s before these are in the Terminal pane)", plural(c.dropped, "line", "lines")), note}})
 			}
-			for _, l := range out {
-				lines = append(lines, Line{{sanitize(l, 4), st}})
+			for i, l := range out {
+				switch {
+				case l == skipMark:
+					lines = append(lines, Line{{"… (this live view skipped lines; the Terminal pane shows them all)", note}})
+				case c.cmd != nil && c.cmd.OmittedLines > 0 && i == c.cmd.HeadLines:
+					d := c.cmd
+					lines = append(lines, Line{{fmt.Sprintf("… lines %d–%d are left out here and of what the model saw; scroll back in the Terminal pane (Shift-PgUp) for the latest of them",
+						d.HeadLines+1, d.HeadLines+d.OmittedLines), note}})
+				default:
+					lines = append(lines, Line{{sanitize(l, 4), st}})
+				}
 			}
 			if c.Status.finished() {
 				if code := exitCode(c.Result); code != "" && code != "0" {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -338,4 +339,12 @@ func fill(screen tcell.Screen, x, y, w, h int, style tcell.Style) {
 // drawText draws a plain string; a convenience over drawLine.
 func drawText(screen tcell.Screen, x, y, width int, text string, style tcell.Style) int {
 	return drawLine(screen, x, y, width, Line{{text, style}})
+}
+
+// plural counts n of a thing: "1 line", "2 lines".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// bashParts starts a scripted server, a real shell and a session whose only
+// tool is bash, in yolo mode, on a fresh project.
+func bashParts(t *testing.T, script llmtest.Script) (*agent.Session, *terminal.Terminal, *config.Config, string) {
+	t.Helper()
+	srv := llmtest.Start(t, script)
+	root := t.TempDir()
+	env, err := tools.NewEnv(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err := terminal.Start(terminal.Options{Dir: env.Root, Env: []string{"HOME=" + t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	cfg := &config.Config{DataDir: t.TempDir(), ConfigDir: t.TempDir()}
+	cfg.Models.Chat = config.Model{Type: "openai", Model: "llmtest", BaseURL: srv.URL(), Timeout: time.Minute, StallTimeout: 15 * time.Second}
+	cfg.Permissions.Mode = "yolo"
+	s, err := agent.NewSession(context.Background(), agent.Options{
+		Config: cfg, Env: env, Tools: []tools.Tool{tools.NewBash(env, term)}, Interactive: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, term, cfg, env.Root
+}
+
+// bashCard finds the card of the first bash call in the chat.
+func bashCard(a *App) *Card {
+	for i := 0; i < a.list.Len(); i++ {
+		if c, ok := a.list.Item(i).(*Card); ok && c.Tool == "bash" {
+			return c
+		}
+	}
+	return nil
+}
+
+// A command that prints 3,000 lines faster than the live preview keeps them
+// must not leave the card with a wrong count and a gap: it says how many
+// lines were printed, and expanded it starts at the first.
+func TestCommandCardCountsEveryLine(t *testing.T) {
+	sess, _, cfg, root := bashParts(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"seq 1 3000"}`}}},
+		{Text: "Counted."},
+	}})
+	r := startApp(t, Options{Agent: sess, Config: cfg, Root: root}, 140, 40)
+	r.typeText("count")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("Counted.")
+	waitFor(t, "the turn to end", func() bool {
+		done := false
+		r.onUI(func() { done = !r.app.turnRunning() })
+		return done
+	})
+	r.onUI(func() {
+		c := bashCard(r.app)
+		if c == nil {
+			t.Fatalf("no bash card:\n%s", screenText(r.screen))
+		}
+		collapsed := linesText(c.render(r.app.rctx, 80))
+		if !strings.Contains(collapsed, "2990 earlier lines") || !strings.Contains(collapsed, "of 3000 lines printed") {
+			t.Errorf("the folded card does not say how many lines were printed and hidden:\n%s", collapsed)
+		}
+		c.toggle()
+		body := c.render(r.app.rctx, 80)[1:]
+		first := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body[0].String()), "│"))
+		last := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body[len(body)-2].String()), "│"))
+		if first != "1" || last != "3000" {
+			t.Errorf("expanded, the card runs from %q to %q, want 1 to 3000", first, last)
+		}
+		if n := len(body); n != 3000+1 {
+			t.Errorf("expanded, the card has %d body rows, want 3000 lines and the hint", n)
+		}
+	})
+}
+
+// When the result leaves the middle out, the card says which lines are
+// missing and where they are, and numbers stay right on both sides.
+func TestCommandCardSaysWhichLinesAreLeftOut(t *testing.T) {
+	reg := NewRegistry()
+	rc := darkCtx()
+	out := "1\n2\n3\n[… 95 lines, 300 B omitted …]\n99\n100\n"
+	c := cardFrom(reg, "1", "bash", ready(`{"command":"seq 100"}`), started(),
+		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}},
+		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out, TotalLines: 100, OmittedLines: 95, HeadLines: 3}},
+		ended(out+"[exit code 0 · cwd /proj]", false, time.Second))
+	text := linesText(c.render(rc, 200))
+	for _, want := range []string{"│ 1\n", "│ 3\n", "lines 4–98 are left out", "Terminal pane", "│ 99\n", "│ 100"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("card lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "skipped") {
+		t.Errorf("the live view's gap outlived the result:\n%s", text)
+	}
+	live := cardFrom(reg, "2", "bash", ready(`{"command":"seq 100"}`), started(),
+		agent.Event{Type: agent.EventToolOutput, Text: "1\n"},
+		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}})
+	if text := linesText(live.render(rc, 200)); !strings.Contains(text, "│ 1\n") || !strings.Contains(text, "skipped lines") || !strings.Contains(text, "│ 98") {
+		t.Errorf("the live view hides its gap:\n%s", text)
+	}
+}
+
+// A fold too long for the width wraps rather than lose its end, and a click
+// on any of its rows expands the card.
+func TestCommandCardFoldWraps(t *testing.T) {
+	var out strings.Builder
+	for i := 1; i <= 3000; i++ {
+		out.WriteString(strconv.Itoa(i) + "\n")
+	}
+	c := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":"seq 3000"}`), started(),
+		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out.String(), TotalLines: 3000}},
+		ended(out.String()+"[exit code 0]", false, time.Second))
+	lines := c.render(darkCtx(), 30)
+	text := linesText(lines)
+	if !strings.Contains(text, "3000 lines") || !strings.Contains(text, "(Space") {
+		t.Fatalf("the fold lost its end at 30 columns:\n%s", text)
+	}
+	folds := 0
+	for i := range lines {
+		if c.foldLine(i, lines) {
+			folds++
+		}
+	}
+	if folds < 2 || c.foldLine(0, lines) || c.foldLine(len(lines)-1, lines) {
+		t.Errorf("%d rows count as the fold:\n%s", folds, text)
+	}
+}
