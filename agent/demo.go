@@ -256,7 +256,7 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 					n++
 				}
 			}
-			fmt.Fprintf(&b, "The TODO search matched %d file(s), worth a look some day. ", n)
+			fmt.Fprintf(&b, "The TODO search matched %s, worth a look some day. ", plural(n, "file", "files"))
 		}
 	}
 	if r := results[calls["bash"]]; r != nil && strings.HasPrefix(strings.TrimSpace(r.Content), "error:") {

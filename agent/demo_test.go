@@ -167,7 +167,7 @@ func TestDemoTour(t *testing.T) {
 		t.Errorf("calls %+v", ready)
 	}
 	answer := answerText(evs)
-	for _, want := range []string{"Hello! I'm fawn's offline demo model", "That's the tour", "The TODO search matched 1 file(s)",
+	for _, want := range []string{"Hello! I'm fawn's offline demo model", "That's the tour", "The TODO search matched 1 file,",
 		filepath.Join(cfgDir, "config.yaml"), "OPENAI_API_KEY", "fawn config --check"} {
 		if !strings.Contains(answer, want) {
 			t.Errorf("the demo never says %q", want)

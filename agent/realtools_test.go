@@ -66,7 +66,7 @@ func TestDemoTourWithRealTools(t *testing.T) {
 	if len(s.Todos()) != 3 {
 		t.Errorf("to-dos %+v", s.Todos())
 	}
-	if !strings.Contains(answerText(evs), "The TODO search matched 1 file(s)") {
+	if !strings.Contains(answerText(evs), "The TODO search matched 1 file,") {
 		t.Errorf("closing: %q", answerText(evs))
 	}
 	if after := snapshot(t, root); after != before {

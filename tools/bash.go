@@ -268,7 +268,7 @@ func bashDuration(d time.Duration) string {
 func bashBytes(n int64) string {
 	switch {
 	case n < 1<<10:
-		return fmt.Sprintf("%d bytes", n)
+		return plural(int(n), "byte", "bytes")
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}

@@ -679,7 +679,7 @@ func (s *grepSearch) report(timedOut bool, limit time.Duration) string {
 			notes = append(notes, fmt.Sprintf("[%s in %s]", plural(s.lines, "matching line", "matching lines"), plural(s.files, "file", "files")))
 		}
 		if shown >= q.limit {
-			notes = append(notes, fmt.Sprintf("[output stopped at %d lines; narrow the search or set head_limit]", q.limit))
+			notes = append(notes, fmt.Sprintf("[output stopped at %s; narrow the search or set head_limit]", plural(q.limit, "line", "lines")))
 		}
 	}
 	if timedOut {

@@ -316,8 +316,12 @@ func (a *App) applyKeyOverrides() {
 		a.list.Append(&noticeItem{kind: noticeError, text: b + " — the default keys stay in force"})
 	}
 	if len(unknown) > 0 {
+		what := "action"
+		if len(unknown) > 1 {
+			what = "actions"
+		}
 		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
-			"ui.keys: unknown action(s) %s — press F1 to see the action names", strings.Join(unknown, ", "))})
+			"ui.keys: unknown %s %s — press F1 to see the action names", what, strings.Join(unknown, ", "))})
 	}
 }
 
@@ -537,12 +541,7 @@ func (a *App) copy(text string) {
 		a.screen.SetClipboard([]byte(text))
 	}
 	copyToTmux(a, text)
-	n := strings.Count(text, "\n") + 1
-	unit := "lines"
-	if n == 1 {
-		unit = "line"
-	}
-	a.flash(fmt.Sprintf("copied %d %s", n, unit))
+	a.flash("copied " + plural(strings.Count(text, "\n")+1, "line", "lines"))
 }
 
 // --- commands -------------------------------------------------------------------

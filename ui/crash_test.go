@@ -105,7 +105,7 @@ func TestKeyOverrides(t *testing.T) {
 		"pane.zoom":    {"hyper+z"},
 	}
 	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg}, 120, 30)
-	r.waitScreen("unknown action(s) bogus.action")
+	r.waitScreen("unknown action bogus.action")
 	r.waitScreen("ui.keys.pane.zoom")
 	r.onUI(func() {
 		if help := linesText(r.app.help.lines(100)); !strings.Contains(help, "Ctrl-X") || strings.Contains(help, "Ctrl-Q  ") {

@@ -97,9 +97,9 @@ func (r *reasoningItem) render(c *renderCtx, width int) []Line {
 	words := len(strings.Fields(r.text.String()))
 	var head string
 	if r.done {
-		head = fmt.Sprintf("Thought for %s (%d words)", fmtDuration(r.took), words)
+		head = fmt.Sprintf("Thought for %s (%s)", fmtDuration(r.took), plural(words, "word", "words"))
 	} else {
-		head = fmt.Sprintf("Thinking %s (%d words)", spinner(c.frame), words)
+		head = fmt.Sprintf("Thinking %s (%s)", spinner(c.frame), plural(words, "word", "words"))
 	}
 	arrow := "▸ "
 	if r.expanded {

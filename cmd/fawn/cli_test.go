@@ -85,7 +85,7 @@ ui:
 		"error: " + filepath.Join(home, "config.yaml") + `:7: ui.theme: "pink" is not valid: expected one of dark, light`,
 		"warning: " + filepath.Join(home, "config.yaml") + ":4: models.chat_model.base_ulr: unknown key (ignored); did you mean models.chat_model.base_url?",
 		"${FAWN_TEST_UNSET_VAR} is not set, so it expands to empty",
-		"2 problem(s)",
+		"2 problems in the configuration",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)

@@ -194,7 +194,11 @@ func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error
 			for _, p := range rep.Errors {
 				fmt.Fprintln(stderr, "error:", strings.TrimPrefix(p.String(), "config: "))
 			}
-			fmt.Fprintf(stderr, "%d problem(s) in the configuration\n", len(rep.Errors))
+			if len(rep.Errors) == 1 {
+				fmt.Fprintln(stderr, "1 problem in the configuration")
+			} else {
+				fmt.Fprintf(stderr, "%d problems in the configuration\n", len(rep.Errors))
+			}
 			return exitUsage
 		}
 		files := "no configuration file, defaults only"

@@ -159,7 +159,8 @@ func connectMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *conf
 			app.Notify("MCP: "+err.Error(), true)
 			return
 		}
-		app.Notify(fmt.Sprintf("MCP: %d tool(s) ready from %d server(s)", len(m.Tools), len(cfg.Tools.MCPServers)-len(m.Problems)), false)
+		app.Notify(fmt.Sprintf("MCP: %s ready from %s", count(len(m.Tools), "tool", "tools"),
+			count(len(cfg.Tools.MCPServers)-len(m.Problems), "server", "servers")), false)
 	})
 	return func() {
 		cancel() // a server still starting gives up
@@ -181,4 +182,12 @@ func notices(cfg *config.Config, rep *config.Report) []string {
 		out = append(out, "warning: "+strings.TrimPrefix(w.String(), "config: "))
 	}
 	return out
+}
+
+// count says n of a thing: "1 tool", "3 tools".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -192,5 +192,8 @@ func humanSize(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
+	if n == 1 {
+		return "1 byte"
+	}
 	return fmt.Sprintf("%d bytes", n)
 }
