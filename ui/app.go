@@ -475,6 +475,7 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
 	a.turnCancel = nil
+	a.status.Unflash(flashCancelling)
 	if len(a.queued) > 0 {
 		next := a.queued[0]
 		a.queued = a.queued[1:]
@@ -502,8 +503,11 @@ func (a *App) cancelTurn() {
 		}
 		a.input.SetText(strings.Join(texts, "\n"), true)
 	}
-	a.flash("cancelling…")
+	a.flash(flashCancelling)
 }
+
+// flashCancelling is shown from Esc until the turn has ended.
+const flashCancelling = "cancelling…"
 
 // --- status ---------------------------------------------------------------------
 
@@ -588,7 +592,7 @@ func (a *App) addBuiltinCommands() {
 		}
 		for _, m := range agent.Modes {
 			if string(m) == args {
-				a.opts.Agent.SetMode(m)
+				a.setMode(m)
 				a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + args})
 				return
 			}
@@ -607,8 +611,14 @@ func (a *App) cycleMode() {
 			next = agent.Modes[(i+1)%len(agent.Modes)]
 		}
 	}
-	a.opts.Agent.SetMode(next)
-	a.flash("permission mode: " + string(next))
+	a.setMode(next)
+}
+
+// setMode sets the permission mode and says so in the status bar, replacing
+// what it said about an earlier mode.
+func (a *App) setMode(m agent.Mode) {
+	a.opts.Agent.SetMode(m)
+	a.flash("permission mode: " + string(m))
 }
 
 // unsavedEditor is an editor that can tell about and save unsaved files

@@ -39,9 +39,17 @@ func newStatusBar(th *theme.Theme, info func() statusInfo) *StatusBar {
 	return &StatusBar{Box: tview.NewBox(), th: th, info: info}
 }
 
-// Flash shows msg until the time given.
+// Flash shows msg until the time given, replacing the message shown.
 func (s *StatusBar) Flash(msg string, until time.Time) {
 	s.flash, s.flashUntil = msg, until
+}
+
+// Unflash takes msg away if it is the message shown: what it said is no
+// longer true ("cancelling…" once the turn has ended).
+func (s *StatusBar) Unflash(msg string) {
+	if s.flash == msg {
+		s.flash = ""
+	}
 }
 
 // kilo prints a token count compactly: 950, 12.3k, 1.2M.
