@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -72,6 +71,7 @@ type App struct {
 	dialog   *PermissionDialog
 	help     *Help
 	ask      *confirm
+	pickers  *pickerHost
 	layout   *Layout
 	editor   EditorPane
 	terminal TerminalPane
@@ -150,6 +150,7 @@ func New(opts Options) (*App, error) {
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
+	a.pickers = newPickerHost()
 
 	a.editor = opts.Editor
 	if a.editor == nil {
@@ -179,7 +180,8 @@ func New(opts Options) (*App, error) {
 	chatFrame := newFrame(a.chat, &a.th, func() Line { return a.paneTitle("Chat", a.chat) })
 	editorFrame := newFrame(a.editor, &a.th, func() Line { return a.paneTitle("Editor", a.editor) })
 	a.layout = newLayout(&a.th, chatFrame, editorFrame, a.strip, a.status)
-	a.layout.overlays = []overlay{a.dialog, a.help, a.ask}
+	// A permission request shows over a picker; help and questions over both.
+	a.layout.overlays = []overlay{a.pickers, a.dialog, a.help, a.ask}
 	a.router = NewRouter(NewRegistry(), a.list, a)
 
 	a.wireWidgets()
@@ -568,15 +570,6 @@ func (a *App) addBuiltinCommands() {
 		a.todos.SetItems(a.opts.Agent.Todos())
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
 	}})
-	a.commands.Add(Command{Name: "model", Help: "Show the model in use and how to change it", Run: func(a *App, _ string) {
-		where := "the config file"
-		if a.cfg.ConfigDir != "" {
-			where = filepath.Join(a.cfg.ConfigDir, "config.yaml")
-		}
-		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf(
-			"model: %s. To change it, set models.chat_model (type, model, base_url, api_key) in %s or pass --model, then restart fawn.",
-			a.opts.Agent.ModelName(), where)})
-	}})
 	a.commands.Add(Command{Name: "tools", Help: "List the tools the model can call", Run: func(a *App, _ string) {
 		names := a.opts.Agent.ToolNames()
 		if len(names) == 0 {
@@ -585,20 +578,7 @@ func (a *App) addBuiltinCommands() {
 		}
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "tools: " + strings.Join(names, ", ")})
 	}})
-	a.commands.Add(Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(a *App, args string) {
-		if args == "" {
-			a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + string(a.opts.Agent.Mode())})
-			return
-		}
-		for _, m := range agent.Modes {
-			if string(m) == args {
-				a.setMode(m)
-				a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + args})
-				return
-			}
-		}
-		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown mode %q — use ask, accept-edits, plan or yolo", args)})
-	}})
+	a.addModeCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
 

@@ -8,7 +8,10 @@ import (
 // Command is a slash command typed in the chat ("/clear").
 type Command struct {
 	Name string // without the slash
-	Args string // argument synopsis for help and completion: "[mode]"
+	// Args is the argument synopsis for help and completion: "[mode]" for
+	// optional arguments (Enter on the command alone runs it bare), "<file>"
+	// for a required one (Enter puts the name in and waits for it).
+	Args string
 	Help string
 	// Run executes the command on the UI goroutine; args is the text after
 	// the name, trimmed.

@@ -30,6 +30,9 @@ type Input struct {
 	// completion popup state
 	matches []*Command
 	compSel int
+	// cycling: Tab has put a match into the input and steps through the
+	// matches; the list stays as it was for the text typed.
+	cycling bool
 	// compDismissed hides the popup until the text changes.
 	compDismissed string
 
@@ -91,13 +94,58 @@ func (in *Input) updateCompletion() {
 		return
 	}
 	in.compDismissed = ""
+	in.cycling = false
+	in.compSel = 0
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
 		return
 	}
 	in.matches = in.commands.Match(text[1:])
-	if in.compSel >= len(in.matches) {
-		in.compSel = 0
+}
+
+// complete is Tab (step 1) or Shift-Tab (step -1) while the popup is open:
+// a single match is accepted; else the typed name grows to what all the
+// matches share; then each Tab puts the next match into the input.
+func (in *Input) complete(step int) {
+	n := len(in.matches)
+	if n == 1 {
+		in.accept()
+		return
 	}
+	if !in.cycling {
+		typed := strings.TrimPrefix(in.GetText(), "/")
+		if common := commonPrefix(in.matches); len(common) > len(typed) && strings.HasPrefix(common, typed) {
+			in.SetText("/"+common, true)
+			in.updateCompletion()
+			if len(in.matches) == 1 {
+				in.accept()
+			}
+			return
+		}
+		in.cycling = true
+		if step < 0 {
+			in.compSel = (in.compSel + n - 1) % n
+		} else if "/"+in.matches[in.compSel].Name == in.GetText() {
+			in.compSel = (in.compSel + 1) % n // it is in the input already
+		}
+	} else {
+		in.compSel = (in.compSel + n + step) % n
+	}
+	in.SetText("/"+in.matches[in.compSel].Name, true)
+}
+
+// commonPrefix is the longest prefix of every command name that starts
+// with the first's first letter ("" when the names differ at once).
+func commonPrefix(cmds []*Command) string {
+	if len(cmds) == 0 {
+		return ""
+	}
+	p := cmds[0].Name
+	for _, c := range cmds[1:] {
+		for !strings.HasPrefix(c.Name, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
 }
 
 // Completing reports whether the popup is open.
@@ -134,14 +182,20 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				in.compSel = (in.compSel + 1) % len(in.matches)
 				return
 			case action == "chat.complete":
-				in.accept()
+				in.complete(1)
+				return
+			case ev.Key() == tcell.KeyBacktab:
+				in.complete(-1)
 				return
 			case action == "chat.send":
 				cmd := in.matches[in.compSel]
-				in.accept()
-				if cmd.Args != "" {
-					return // let the user type the arguments
+				if strings.HasPrefix(cmd.Args, "<") {
+					in.accept() // a required argument: let the user type it
+					return
 				}
+				// Arguments in brackets are optional: the command runs
+				// bare (/mode and /model then offer a picker).
+				in.SetText("/"+cmd.Name, true)
 			case action == "chat.cancel":
 				in.compDismissed = in.GetText()
 				in.matches = nil
@@ -206,8 +260,8 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 			if strings.HasPrefix(in.GetText(), "/") {
 				in.compDismissed = ""
 				in.updateCompletion()
-				if len(in.matches) == 1 {
-					in.accept()
+				if len(in.matches) > 0 {
+					in.complete(1)
 				}
 				return
 			}

@@ -39,7 +39,7 @@ func ChatKeys() *keymap.Table {
 		keymap.Binding{Action: "chat.interrupt", Keys: []string{"ctrl+c"}, Help: "Cancel the running turn, or clear the input (never quits)"},
 		keymap.Binding{Action: "chat.history_prev", Keys: []string{"up"}, Help: "Previous message from history (on the first line)"},
 		keymap.Binding{Action: "chat.history_next", Keys: []string{"down"}, Help: "Next message from history (on the last line)"},
-		keymap.Binding{Action: "chat.complete", Keys: []string{"tab"}, Help: "Complete a /command"},
+		keymap.Binding{Action: "chat.complete", Keys: []string{"tab"}, Help: "Complete a /command; again: the next match (Shift-Tab: the previous)"},
 		keymap.Binding{Action: "chat.scroll_up", Keys: []string{"pgup"}, Help: "Scroll the chat up"},
 		keymap.Binding{Action: "chat.scroll_down", Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
 		keymap.Binding{Action: "chat.messages", Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},

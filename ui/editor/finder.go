@@ -9,12 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/picker"
 )
 
 // FileLister lists a project's files for the finder: fn gets each file's
@@ -136,7 +135,7 @@ func (f *finder) filter() {
 	for _, p := range from {
 		score, ok := 0, true
 		if q != "" {
-			score, ok = fuzzyMatch(p, lowerQ, nil)
+			score, ok = picker.Score(p, lowerQ, nil)
 		}
 		if !ok {
 			continue
@@ -189,65 +188,12 @@ func (h *matchHeap) Pop() any {
 	return x
 }
 
-// fuzzyScore matches the characters of query in order in path, ignoring
-// case, and scores the match; it also returns the byte offsets of the
-// matched characters, to show them in bold.
+// fuzzyScore scores path for query with the picker's matcher and returns
+// the byte offsets of the matched characters, to show them in bold.
 func fuzzyScore(path, query string) (int, []int, bool) {
 	var pos []int
-	score, ok := fuzzyMatch(path, []rune(strings.ToLower(query)), &pos)
+	score, ok := picker.Score(path, []rune(strings.ToLower(query)), &pos)
 	return score, pos, ok
-}
-
-// fuzzyMatch scores path for the lower-cased query: each character counts,
-// more at the start of a path segment or word and when it follows the
-// previous one, and a match inside the file name counts more than one in
-// the directories. The characters are matched from the end, so "view"
-// prefers ".../view.go" over "views/x.go". pos, when not nil, receives the
-// matched offsets.
-func fuzzyMatch(path string, lowerQ []rune, pos *[]int) (int, bool) {
-	if len(lowerQ) == 0 {
-		return 0, true
-	}
-	base := strings.LastIndexByte(path, '/') + 1
-	score := 0
-	next := len(path) + 1 // offset of the character matched after this one
-	qi := len(lowerQ) - 1
-	for i := len(path); i > 0 && qi >= 0; {
-		r, n := utf8.DecodeLastRuneInString(path[:i])
-		i -= n
-		if r != lowerQ[qi] && unicode.ToLower(r) != lowerQ[qi] {
-			continue
-		}
-		s := 16
-		if i == 0 || strings.ContainsRune("/_-. ", rune(path[i-1])) {
-			s += 12
-		} else if unicode.IsUpper(r) {
-			if pr, _ := utf8.DecodeLastRuneInString(path[:i]); unicode.IsLower(pr) {
-				s += 10
-			}
-		}
-		if i+n == next {
-			s += 10 // follows on from the previous character
-		} else if next <= len(path) {
-			s -= min(8, next-(i+n)) // gaps cost a little
-		}
-		if i >= base {
-			s += 6
-		}
-		score += s
-		next = i
-		if pos != nil {
-			*pos = append(*pos, i)
-		}
-		qi--
-	}
-	if qi >= 0 {
-		return 0, false
-	}
-	if pos != nil {
-		slices.Reverse(*pos)
-	}
-	return score - len(path)/8, true
 }
 
 // handleFinder takes the keys while the finder is open.
