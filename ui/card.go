@@ -313,6 +313,14 @@ func (c *Card) render(rc *renderCtx, width int) []Line {
 		head = append(head, right...)
 	}
 	lines := []Line{head}
+	if c.Expanded && c.Kind != nil && c.Kind.Full != nil {
+		// The summary is one line, cut to the width: expanded, the card
+		// shows the whole call.
+		if full := strings.TrimSpace(c.Kind.Full(c)); full != "" && (sum.Width() < textWidth(c.summary(rc)) || full != c.summary(rc)) {
+			bar := Line{{"  │ ", dim}}
+			lines = append(lines, wrapText(full, base.Bold(true), width, bar, bar)...)
+		}
+	}
 
 	var body []Line
 	if c.Kind != nil && c.Kind.Body != nil {

@@ -48,6 +48,7 @@ func (c *Chat) Draw(screen tcell.Screen) {
 		mark = tcell.StyleDefault.Foreground(c.th.Dim)
 	}
 	drawText(screen, x, y+h-rows, prompt, "› ", mark)
+	c.input.fitPlaceholder(w - prompt)
 	c.input.SetRect(x+prompt, y+h-rows, w-prompt, rows)
 	c.input.Draw(screen)
 	if c.input.HasFocus() {

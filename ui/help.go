@@ -45,14 +45,20 @@ func (h *Help) lines(width int) []Line {
 	var out []Line
 	const keyCol = 26
 	dim := base.Foreground(th.Dim)
+	indent := Line{{strings.Repeat(" ", keyCol), base}}
 	row := func(keys, help, action string) {
-		k := truncateLine(Line{{keys, keySt}}, keyCol-1)
-		k = padTo(k, keyCol, base)
 		spans := []Span{{help, base}}
 		if action != "" {
 			spans = append(spans, Span{"  " + action, dim})
 		}
-		out = append(out, wrapLine(spans, width, k, Line{{strings.Repeat(" ", keyCol), base}})...)
+		if textWidth(keys) >= keyCol {
+			// Keys too long for their column get rows of their own, whole.
+			out = append(out, wrapLine([]Span{{keys, keySt}}, width, nil, nil)...)
+			out = append(out, wrapLine(spans, width, indent, indent)...)
+			return
+		}
+		k := padTo(Line{{keys, keySt}}, keyCol, base)
+		out = append(out, wrapLine(spans, width, k, indent)...)
 	}
 	for _, t := range h.tables() {
 		var rows [][3]string

@@ -23,6 +23,8 @@ type Input struct {
 	keys     *keymap.Table
 	commands *Commands
 
+	hintWidth int // the width the placeholder was fitted to
+
 	history []string
 	histPos int    // len(history) when not browsing
 	draft   string // the text being written before browsing began
@@ -49,9 +51,71 @@ func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
 	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
 	in.SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.Background))
 	in.SetSelectedStyle(tcell.StyleDefault.Background(th.Selection).Foreground(th.Foreground))
-	in.SetPlaceholder("Ask fawn…  Enter sends · Shift/Alt-Enter newline · / commands · F1 help")
 	in.SetWrap(true)
+	in.fitPlaceholder(80)
 	return in
+}
+
+// fitPlaceholder sets the hint the empty input shows to the phrases that
+// fit in width, most useful first, so none is cut in the middle.
+func (in *Input) fitPlaceholder(width int) {
+	if width == in.hintWidth {
+		return
+	}
+	in.hintWidth = width
+	keys := func(action string, n int) string {
+		var ks []string
+		for _, k := range in.keys.Keys(action) {
+			if len(ks) < n {
+				ks = append(ks, keymap.Display(k))
+			}
+		}
+		return strings.Join(ks, "/")
+	}
+	type phrase struct {
+		text string
+		rank int // lower is more useful
+	}
+	phrases := []phrase{{"Ask fawn…", 0}}
+	if k := keys("chat.send", 1); k != "" {
+		phrases = append(phrases, phrase{k + " sends", 1})
+	}
+	if k := keys("chat.newline", 2); k != "" {
+		phrases = append(phrases, phrase{k + " newline", 3})
+	}
+	phrases = append(phrases, phrase{"/ commands", 4}, phrase{"F1 help", 2})
+	keep := map[int]bool{}
+	used := 0
+	for rank := 0; rank <= 4; rank++ {
+		for i, p := range phrases {
+			if p.rank != rank {
+				continue
+			}
+			w := textWidth(p.text)
+			if i > 0 {
+				w += 3 // " · "
+			}
+			if used+w <= width {
+				keep[i] = true
+				used += w
+			}
+		}
+	}
+	var b strings.Builder
+	for i, p := range phrases {
+		if !keep[i] {
+			continue
+		}
+		switch {
+		case b.Len() == 0:
+		case i == 1:
+			b.WriteString("  ")
+		default:
+			b.WriteString(" · ")
+		}
+		b.WriteString(p.text)
+	}
+	in.SetPlaceholder(b.String())
 }
 
 // AddHistory remembers a sent message for Up/Down.

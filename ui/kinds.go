@@ -29,6 +29,9 @@ type ToolKind struct {
 	// Fold, when set, words the row that stands for the hidden body lines
 	// ("… 12 more lines (Space expands)").
 	Fold func(c *Card, hidden int) string
+	// Full, when set, is the whole call (a command of several lines, all of
+	// a tool's arguments), shown when the card is expanded.
+	Full func(c *Card) string
 	// Failed, when set, says a call that ended without an error still
 	// failed (a command's non-zero exit code).
 	Failed func(c *Card) bool
@@ -122,7 +125,17 @@ func resultLines(c *Card, rc *renderCtx) []Line {
 }
 
 func genericKind() *ToolKind {
-	return &ToolKind{Icon: "⚙", Body: resultLines, Drives: PaneChat}
+	return &ToolKind{Icon: "⚙", Body: resultLines, Drives: PaneChat, Full: func(c *Card) string {
+		args := strings.TrimSpace(c.Args)
+		if args == "" || args == "{}" {
+			return ""
+		}
+		name := c.Tool
+		if name == "" {
+			name = "tool"
+		}
+		return name + " " + args
+	}}
 }
 
 // --- text_editor -----------------------------------------------------------
@@ -298,6 +311,15 @@ func bashKind() *ToolKind {
 				first += " …"
 			}
 			return "$ " + first
+		},
+		Full: func(c *Card) string {
+			if c.Action != nil && c.Action.Command != "" {
+				return "$ " + c.Action.Command
+			}
+			if cmd := c.arg("command"); cmd != "" {
+				return "$ " + cmd
+			}
+			return ""
 		},
 		Fold: func(c *Card, hidden int) string {
 			if c.cmd != nil {
