@@ -56,6 +56,12 @@ func (a *assistantItem) render(c *renderCtx, width int) []Line {
 
 func (a *assistantItem) copyText() string { return a.text.String() }
 
+// codeText is the message's code blocks as written, for pasting into a
+// shell or a file ("" when it has none).
+func (a *assistantItem) codeText(c *renderCtx) string {
+	return strings.Join(c.md.codeBlocks(a.text.String()), "\n\n")
+}
+
 // reasoningItem is the model's reasoning: dimmed and collapsed to one line
 // unless expanded.
 type reasoningItem struct {

@@ -56,6 +56,7 @@ func MessageKeys() *keymap.Table {
 		keymap.Binding{Action: "messages.top", Keys: []string{"home", "g"}, Help: "Go to the first item"},
 		keymap.Binding{Action: "messages.bottom", Keys: []string{"end", "G"}, Help: "Go to the last item"},
 		keymap.Binding{Action: "messages.copy", Keys: []string{"y", "c"}, Help: "Copy the item (OSC 52: works over ssh and tmux)"},
+		keymap.Binding{Action: "messages.copy_code", Keys: []string{"shift+y"}, Help: "Copy the code blocks of an answer, as written"},
 		keymap.Binding{Action: "messages.toggle", Keys: []string{"space", "e"}, Help: "Expand or collapse a tool card or reasoning"},
 		keymap.Binding{Action: "messages.open", Keys: []string{"enter"}, Help: "Open what a tool card drove (file, terminal, to-do)"},
 		keymap.Binding{Action: "messages.back", Keys: []string{"esc", "i", "alt+down"}, Help: "Back to the input"},

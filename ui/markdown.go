@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -160,6 +161,31 @@ func (m *markdown) render(src string, width int) []Line {
 	r := &mdRender{m: m, src: source, width: width, th: m.th}
 	r.blocks(doc)
 	return r.out
+}
+
+// codeBlocks returns the text of src's code blocks, as written.
+func (m *markdown) codeBlocks(src string) []string {
+	source := []byte(src)
+	doc := m.md.Parser().Parse(text.NewReader(source))
+	var out []string
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			var b strings.Builder
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				b.Write(seg.Value(source))
+			}
+			out = append(out, strings.TrimSuffix(b.String(), "\n"))
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
 }
 
 // mdPrefix is what a container (list item, quote) draws before its lines:
@@ -366,13 +392,69 @@ func (r *mdRender) code(lang, code string) {
 		p := next()
 		r.out = append(r.out, padTo(append(p, pad, Span{lang, bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
 	}
+	// A row too long for the width continues on the next, marked "↪", cut
+	// at a space where there is one so a command stays readable.
+	cont := Span{"↪", bg.Foreground(r.th.Dim)}
 	for _, l := range hl {
 		p := next()
 		first := append(p, pad)
-		indent := append(append(Line(nil), rest...), pad)
-		for _, wl := range wrapSpans(l, rest.Width()+avail, first, indent, true) {
+		indent := append(append(Line(nil), rest...), cont)
+		for _, wl := range wrapCode(l, rest.Width()+avail, first, indent) {
 			r.out = append(r.out, padTo(wl, rest.Width()+avail, bg))
 		}
+	}
+}
+
+// wrapCode breaks one line of code into rows of at most width cells: after
+// the last space that fits (never inside the line's indentation), or inside
+// a token only when no space is in reach. Nothing is dropped: the rows
+// joined give the line back.
+func wrapCode(spans []Span, width int, first, indent Line) []Line {
+	var cells []cell
+	for _, s := range spans {
+		state := -1
+		text := s.Text
+		for text != "" {
+			var g string
+			var w int
+			g, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
+			cells = append(cells, cell{g, w, s.Style})
+		}
+	}
+	lead := 0 // the indentation: no break inside it
+	for lead < len(cells) && cells[lead].g == " " {
+		lead++
+	}
+	var out []Line
+	prefix := first
+	for {
+		avail := max(1, width-prefix.Width())
+		n, w := 0, 0
+		for n < len(cells) && w+cells[n].w <= avail {
+			w += cells[n].w
+			n++
+		}
+		if n == 0 && len(cells) > 0 {
+			n = 1 // a cluster wider than the row still goes somewhere
+		}
+		if n < len(cells) {
+			// Break after the last space that fits, past the indentation.
+			for i := n - 1; i > lead; i-- {
+				if cells[i].g == " " && cells[i-1].g != " " {
+					n = i + 1
+					break
+				}
+			}
+		}
+		row := append(Line(nil), prefix...)
+		row = append(row, cellsToLine(cells[:n])...)
+		out = append(out, row)
+		cells = cells[n:]
+		lead = 0
+		if len(cells) == 0 {
+			return out
+		}
+		prefix = indent
 	}
 }
 

@@ -149,3 +149,51 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 		t.Error("a streamed render differs from the whole")
 	}
 }
+
+// A long command in a code block wraps at a space, not inside a token; its
+// continuation rows are marked; copying gives it back as written.
+func TestCodeBlocksWrapAtSpaces(t *testing.T) {
+	rc := darkCtx()
+	cmd := "docker run --rm -v /home/user/project:/src -w /src golang:1.26 go test -race -count=1 ./internal/reallylongpackagename/..."
+	src := "Run this:\n\n```sh\n" + cmd + "\n```\n"
+	lines := rc.md.render(src, 40)
+	var rows []string
+	for _, l := range lines {
+		if s := l.String(); strings.Contains(s, "docker") || strings.HasPrefix(strings.TrimSpace(s), "↪") {
+			rows = append(rows, strings.TrimRight(s, " "))
+		}
+	}
+	if len(rows) < 3 {
+		t.Fatalf("the command is not wrapped at 40 columns:\n%s", linesText(lines))
+	}
+	var fields []string
+	for i, r := range rows {
+		body := strings.TrimPrefix(r, " ")
+		if i > 0 {
+			if !strings.HasPrefix(r, "↪") {
+				t.Errorf("continuation row %d is not marked: %q", i, r)
+			}
+			body = strings.TrimPrefix(r, "↪")
+		}
+		fields = append(fields, strings.Fields(body)...)
+	}
+	if strings.Join(fields, " ") != cmd {
+		t.Errorf("the rows split a token or lose one:\n%s", strings.Join(rows, "\n"))
+	}
+	// A token longer than the row is still cut (there is no other way), and nothing is lost.
+	long := strings.Repeat("x", 100)
+	lines = rc.md.render("```\n"+long+"\n```", 30)
+	got := ""
+	for _, l := range lines {
+		got += strings.TrimRight(strings.TrimLeft(l.String(), " ↪"), " ")
+	}
+	if got != long {
+		t.Errorf("a long token lost characters: %q", got)
+	}
+
+	a := &assistantItem{}
+	a.append(src)
+	if code := a.codeText(rc); code != cmd {
+		t.Errorf("codeText = %q", code)
+	}
+}

@@ -369,6 +369,12 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			if it := l.Selected(); it != nil && l.onCopy != nil {
 				l.onCopy(it, it.copyText())
 			}
+		case "messages.copy_code":
+			if it, ok := l.Selected().(interface{ codeText(*renderCtx) string }); ok && l.onCopy != nil {
+				if code := it.codeText(l.ctx); code != "" {
+					l.onCopy(l.Selected(), code)
+				}
+			}
 		case "messages.toggle":
 			if t, ok := l.Selected().(toggler); ok {
 				t.toggle()
