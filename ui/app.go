@@ -337,17 +337,13 @@ func (a *App) editorPane() EditorPane {
 }
 
 // reveal brings p forward in the strip unless the user is working in the
-// other tab (then the tab is only marked).
+// tab shown or the terminal is busy (then p's tab is only marked).
 func (a *App) reveal(p Pane) {
-	if a.strip.Active() == p {
-		return
-	}
-	if a.focusPane == PaneTerminal || a.focusPane == PaneTodo {
-		a.strip.Mark(p)
-		return
-	}
-	a.strip.Show(p)
+	a.strip.Reveal(p, a.focusPane == PaneTerminal || a.focusPane == PaneTodo)
 }
+
+// terminalUsed records output of the agent's commands in the terminal.
+func (a *App) terminalUsed() { a.strip.Touch() }
 
 func (a *App) jumpTo(p Pane) { a.focusOn(p) }
 

@@ -59,9 +59,9 @@ func TestAppRunsATurnAcrossThePanes(t *testing.T) {
 	if got := ag.promptList(); len(got) != 1 || got[0] != "hi there" {
 		t.Errorf("prompts sent = %q, want [hi there]", got)
 	}
-	// The strip switched to the to-do view when the list arrived.
-	if r.app.strip.Active() != PaneTodo {
-		t.Errorf("strip shows %v, want the to-do view", r.app.strip.Active())
+	// The terminal had just printed: the strip kept it and marked the to-do tab.
+	if r.app.strip.Active() != PaneTerminal || !strings.Contains(text, "To-do 1/3 •") {
+		t.Errorf("strip shows %v, want the terminal with the to-do tab marked", r.app.strip.Active())
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -124,12 +125,40 @@ type Strip struct {
 	labels [][2]int // x range of each label in the last draw
 	// marked tabs changed while hidden; their label shows a dot.
 	marked map[int]bool
+	// used is when the terminal was last in use (output, keys); now is the
+	// clock (tests set it).
+	used time.Time
+	now  func() time.Time
 }
 
+// stripIdle is how long the terminal must have been quiet before the agent's
+// to-do list may take its place in the strip: output the user may be
+// reading is never pulled away from them.
+const stripIdle = 10 * time.Second
+
 func newStrip(th *theme.Theme, tabs ...stripTab) *Strip {
-	s := &Strip{Box: tview.NewBox(), th: th, tabs: tabs, marked: map[int]bool{}}
+	s := &Strip{Box: tview.NewBox(), th: th, tabs: tabs, marked: map[int]bool{}, now: time.Now}
 	s.SetBackgroundColor(th.Background)
 	return s
+}
+
+// Touch records that the terminal is in use now: output arrived, or the
+// user typed into it.
+func (s *Strip) Touch() { s.used = s.now() }
+
+// Reveal brings p's tab forward unless the tab shown is in use: focused
+// (focused is true), or the terminal with output or keys in the last
+// stripIdle. Then p's tab only gets a badge. It reports whether it switched.
+func (s *Strip) Reveal(p Pane, focused bool) bool {
+	if s.Active() == p {
+		return false
+	}
+	if focused || (s.Active() == PaneTerminal && s.now().Sub(s.used) < stripIdle) {
+		s.Mark(p)
+		return false
+	}
+	s.Show(p)
+	return true
 }
 
 // Active returns the pane of the tab shown.

@@ -350,6 +350,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 	if h := a.layout.pane(a.focusPane).InputHandler(); h != nil {
 		h(ev, a.setFocus)
 	}
+	if a.focusPane == PaneTerminal {
+		a.strip.Touch()
+	}
 	a.focusPane = a.focusedPane()
 	return true
 }

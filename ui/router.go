@@ -14,8 +14,11 @@ import (
 type workspace interface {
 	// editorPane returns the editor, or nil when there is none.
 	editorPane() EditorPane
-	// reveal brings p forward in the bottom strip unless the user works in the other tab.
+	// reveal brings p forward in the bottom strip unless the user works in
+	// the other tab or the terminal is busy.
 	reveal(p Pane)
+	// terminalUsed says the agent's command printed in the terminal.
+	terminalUsed()
 	// jumpTo focuses p (a card's Enter or click).
 	jumpTo(p Pane)
 	setTodos(items []tools.Todo)
@@ -332,9 +335,13 @@ type terminalSink struct {
 }
 
 func (s *terminalSink) handle(ev agent.Event) {
-	if ev.Type == agent.EventToolRunStarted {
+	switch ev.Type {
+	case agent.EventToolRunStarted:
 		s.ws.reveal(PaneTerminal)
+		s.ws.terminalUsed()
 		s.card.jump = func() { s.ws.jumpTo(PaneTerminal) }
+	case agent.EventToolOutput, agent.EventToolRunEnded:
+		s.ws.terminalUsed()
 	}
 }
 

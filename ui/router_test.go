@@ -168,10 +168,44 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	if !strings.Contains(screenText(s), "To-do 0/1 •") {
 		t.Errorf("the to-do tab is not marked as changed:\n%s", screenText(s))
 	}
+	// Once the terminal has been idle a while and is not focused, a to-do
+	// update brings the list forward.
 	a.focusOn(PaneChat)
+	later := time.Now().Add(stripIdle + time.Second)
+	a.strip.now = func() time.Time { return later }
 	handleAll(a, ev(agent.EventToolCallStarted, "t2", "todo_write"), agent.Event{Type: agent.EventToolUpdate, ID: "t2", Data: todos})
 	if a.strip.Active() != PaneTodo {
 		t.Errorf("a to-do update did not bring the list forward")
+	}
+}
+
+// The strip never switches from the terminal the user is reading to the
+// to-do list: while the agent's command prints, a to-do update only puts a
+// badge on the to-do tab, even with the focus in the chat.
+func TestStripKeepsTheBusyTerminal(t *testing.T) {
+	a, s := newDrawnApp(t, Options{Agent: newScriptAgent()}, 120, 40)
+	now := time.Now()
+	a.strip.now = func() time.Time { return now }
+	handleAll(a, agent.Event{Type: agent.EventTurnStarted},
+		ev(agent.EventToolCallStarted, "b1", "bash"), ev(agent.EventToolRunStarted, "b1", "bash"),
+		agent.Event{Type: agent.EventToolOutput, ID: "b1", Text: "building…\n"})
+	now = now.Add(2 * time.Second)
+	todos := tools.TodosChanged{Items: []tools.Todo{{ID: "1", Title: "x", Status: "pending"}}}
+	handleAll(a, ev(agent.EventToolCallStarted, "t1", "todo_write"), ev(agent.EventToolRunStarted, "t1", "todo_write"),
+		agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
+	if a.strip.Active() != PaneTerminal {
+		t.Fatal("a to-do update took the strip away from a terminal that just printed")
+	}
+	a.draw()
+	if !strings.Contains(screenText(s), "To-do 0/1 •") {
+		t.Errorf("the to-do tab has no badge:\n%s", screenText(s))
+	}
+	// The user typing in the terminal keeps it too, however long ago it printed.
+	now = now.Add(time.Minute)
+	a.focusOn(PaneTerminal)
+	handleAll(a, agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
+	if a.strip.Active() != PaneTerminal {
+		t.Error("a to-do update took the strip away from the focused terminal")
 	}
 }
 
