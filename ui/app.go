@@ -233,6 +233,7 @@ func (a *App) wireWidgets() {
 			a.flash("↑↓ select · y copy · Space expand · Enter open · Esc back")
 		}
 	}
+	a.input.onOpenFile = a.openFinder
 	a.list.onLeave = func() { a.setFocus(a.input) }
 	a.list.onTypeThrough = func(ev *tcell.EventKey) {
 		a.setFocus(a.input)
@@ -346,6 +347,18 @@ func (a *App) reveal(p Pane) {
 func (a *App) terminalUsed() { a.strip.Touch() }
 
 func (a *App) jumpTo(p Pane) { a.focusOn(p) }
+
+// openFinder focuses the editor and opens its file finder (Ctrl-P from the
+// chat, as in the editor).
+func (a *App) openFinder() {
+	f, ok := a.editor.(interface{ OpenFinder() })
+	if !ok {
+		a.flash("no editor to open files in")
+		return
+	}
+	a.focusOn(PaneEditor)
+	f.OpenFinder()
+}
 
 func (a *App) setTodos(items []tools.Todo) { a.todos.SetItems(items) }
 

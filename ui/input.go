@@ -43,6 +43,7 @@ type Input struct {
 	busy       func() bool
 	onScroll   func(rows int)
 	onMessages func()
+	onOpenFile func()
 }
 
 func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
@@ -343,6 +344,11 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 		case "chat.messages":
 			if in.onMessages != nil {
 				in.onMessages()
+			}
+			return
+		case "chat.open_file":
+			if in.onOpenFile != nil {
+				in.onOpenFile()
 			}
 			return
 		default:

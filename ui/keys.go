@@ -43,6 +43,7 @@ func ChatKeys() *keymap.Table {
 		keymap.Binding{Action: "chat.scroll_up", Keys: []string{"pgup"}, Help: "Scroll the chat up"},
 		keymap.Binding{Action: "chat.scroll_down", Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
 		keymap.Binding{Action: "chat.messages", Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},
+		keymap.Binding{Action: "chat.open_file", Keys: []string{"ctrl+p"}, Help: "Open a project file in the editor (fuzzy finder)"},
 	)
 }
 

@@ -112,6 +112,9 @@ func (t *Tabs) openFinder() {
 	}()
 }
 
+// OpenFinder shows the Ctrl-P finder (the chat's Ctrl-P opens it too).
+func (t *Tabs) OpenFinder() { t.openFinder() }
+
 func (t *Tabs) closeFinder() {
 	if t.finder != nil {
 		t.finder.cancel()
