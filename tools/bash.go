@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -141,7 +142,7 @@ func (b *bashTool) Plan(_ context.Context, argsJSON string) (Action, error) {
 		return Action{}, err
 	}
 	cwd := b.term.Cwd()
-	if c.resetCwd {
+	if c.resetCwd || b.outside(cwd) {
 		cwd = b.term.Root()
 	}
 	return Action{
@@ -177,7 +178,12 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	if err != nil {
 		return "", err
 	}
-	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd}, func(chunk string) {
+	// The user may have cd-ed the shared shell out of the project: the
+	// agent's command still starts in the project, and the user's
+	// directory comes back afterwards.
+	userCwd := b.term.Cwd()
+	away := b.outside(userCwd)
+	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}, func(chunk string) {
 		// The terminal starts a chunk with "…" on a line of its own when
 		// it left lines out of the live view.
 		rest, skipped := strings.CutPrefix(chunk, "…\n")
@@ -190,7 +196,35 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		return "", err
 	}
 	Emit(ctx, commandDone(res))
-	return bashResult(res, c.timeout), nil
+	out := bashResult(res, c.timeout)
+	if away {
+		back := "the shell went back there afterwards"
+		if _, err := b.term.Run(context.WithoutCancel(ctx), terminal.Command{Text: "cd -- " + shellQuote(userCwd), Timeout: 10 * time.Second}, nil); err != nil {
+			back = "the shell could not go back there (" + err.Error() + ")"
+		}
+		out += fmt.Sprintf("\n[the shell was in %s, outside the project: the command ran from the project root %s; %s]", userCwd, b.term.Root(), back)
+	}
+	return out, nil
+}
+
+// outside reports whether dir, the shell's directory, is outside the
+// project ("" — not known yet — is not).
+func (b *bashTool) outside(dir string) bool {
+	root := b.term.Root()
+	if dir == "" || within(root, dir) {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && within(root, real) {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil && within(real, dir) {
+		return false
+	}
+	return true
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // commandDone describes the finished command for the chat card.

@@ -242,3 +242,58 @@ func TestBashReportsTheWholeOutputWhenItEnds(t *testing.T) {
 		t.Log("the live view kept up with 100000 lines (no chunk was marked skipped)")
 	}
 }
+
+// When the user has cd-ed the shared shell out of the project, the agent's
+// command still runs in the project: it starts with a cd to the root, its
+// result says so, and the user's directory is restored afterwards.
+func TestBashLeavesNoCommandOutsideTheProject(t *testing.T) {
+	b, term := newBashTool(t, 0)
+	outside := t.TempDir()
+	if real, err := filepath.EvalSymlinks(outside); err == nil {
+		outside = real
+	}
+	if _, err := term.Write([]byte("cd " + outside + "\r")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for term.Cwd() != outside {
+		if time.Now().After(deadline) {
+			t.Fatalf("the shell did not reach %s (cwd %s)", outside, term.Cwd())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	act, err := b.Plan(context.Background(), `{"command":"touch made-here"}`)
+	if err != nil || act.Cwd != term.Root() {
+		t.Errorf("the permission dialog would say the command runs in %q (%v)", act.Cwd, err)
+	}
+	out := invoke(t, b, `{"command":"touch made-here && pwd"}`)
+	if _, err := os.Stat(filepath.Join(outside, "made-here")); err == nil {
+		t.Fatal("the agent's command ran outside the project")
+	}
+	if _, err := os.Stat(filepath.Join(term.Root(), "made-here")); err != nil {
+		t.Errorf("the command did not run in the project: %v", err)
+	}
+	if !strings.HasPrefix(out, term.Root()+"\n") || !strings.Contains(out, "outside the project") || !strings.Contains(out, outside) {
+		t.Errorf("the result does not say where it ran and why: %q", out)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for term.Cwd() != outside {
+		if time.Now().After(deadline) {
+			t.Fatalf("the user's directory was not restored: cwd %s, want %s", term.Cwd(), outside)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Inside the project, the shell's directory is the agent's to use.
+	if _, err := term.Write([]byte("cd " + term.Root() + "\r")); err != nil {
+		t.Fatal(err)
+	}
+	for term.Cwd() != term.Root() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out := invoke(t, b, `{"command":"mkdir -p sub && cd sub"}`); strings.Contains(out, "outside") {
+		t.Errorf("a command inside the project got a note: %q", out)
+	}
+	if term.Cwd() != filepath.Join(term.Root(), "sub") {
+		t.Errorf("cwd %s after cd sub", term.Cwd())
+	}
+}
