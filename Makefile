@@ -1,5 +1,6 @@
 # fawn — the two commands a newcomer needs are `make run` and `make test`.
 
+SHELL   := /bin/bash
 GO      ?= go
 DIR     ?= .
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -17,15 +18,16 @@ run: build
 
 # Everything CI runs: the lint checks, then every test with the race detector.
 # The end-to-end tests (package e2e) drive bin/fawn in tmux; without tmux they
-# skip and say so.
+# skip and say so. internal/testsum prints go test's usual lines and, last,
+# one line naming every test that skipped and why.
 test: lint build
-	$(GO) test -race -count=1 -timeout 9m $(PKGS)
+	set -o pipefail; $(GO) test -race -count=1 -timeout 9m -json $(PKGS) | $(GO) run ./internal/testsum
 	@# The pinned Anthropic client races benignly inside its stream reader, so
 	@# its provider test is built without -race and runs here on its own.
 	$(GO) test -count=1 -run Anthropic ./agent
 
 test-short:
-	$(GO) test -race -short $(PKGS)
+	set -o pipefail; $(GO) test -race -short -json $(PKGS) | $(GO) run ./internal/testsum
 
 # Long measurements: Go benchmarks plus the comparisons against other tools.
 bench: build

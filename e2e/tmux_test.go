@@ -15,10 +15,12 @@ import (
 // binary is bin/fawn built once for the whole package.
 var binary string
 
+// noTmux, when set, says why the tests that drive the screen skip.
+var noTmux string
+
 func TestMain(m *testing.M) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Println("e2e: tmux is not installed; skipping the end-to-end tests (apt-get install -y tmux)")
-		os.Exit(0)
+		noTmux = "tmux is not installed (apt-get install -y tmux)"
 	}
 	dir, err := os.MkdirTemp("", "fawn-e2e-bin")
 	if err != nil {
@@ -50,9 +52,13 @@ type Term struct {
 	Project string
 }
 
-// Start runs fawn with args in a w×h terminal, in project (a temp dir when "").
+// Start runs fawn with args in a w×h terminal, in project (a temp dir when
+// ""). Without tmux the test skips, saying so.
 func Start(t *testing.T, w, h int, project string, env []string, args ...string) *Term {
 	t.Helper()
+	if noTmux != "" {
+		t.Skip(noTmux)
+	}
 	if project == "" {
 		project = t.TempDir()
 	}
