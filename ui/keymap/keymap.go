@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -133,7 +134,9 @@ var named = map[string]tcell.Key{
 // Parse reads "ctrl+s", "alt+shift+up", "f1", "?" or "space" into a Key.
 func Parse(s string) (Key, error) {
 	orig := s
-	s = strings.ToLower(strings.TrimSpace(s))
+	// Names and modifiers are case-blind; a key's own letter is not: "G"
+	// is Shift-g, not g.
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return Key{}, fmt.Errorf("empty key")
 	}
@@ -144,7 +147,7 @@ func Parse(s string) (Key, error) {
 	}
 	base := parts[len(parts)-1]
 	for _, m := range parts[:len(parts)-1] {
-		switch m {
+		switch strings.ToLower(m) {
 		case "ctrl", "c":
 			mods |= tcell.ModCtrl
 		case "alt", "meta", "m", "a":
@@ -155,15 +158,18 @@ func Parse(s string) (Key, error) {
 			return Key{}, fmt.Errorf("unknown modifier %q in key %q (use ctrl, alt, shift)", m, orig)
 		}
 	}
-	if k, ok := named[base]; ok {
+	if k, ok := named[strings.ToLower(base)]; ok {
 		return Key{K: k, Mods: mods}, nil
 	}
-	if base == "space" {
+	if strings.ToLower(base) == "space" {
 		base = " "
 	}
 	r := []rune(base)
 	if len(r) != 1 {
 		return Key{}, fmt.Errorf("unknown key %q (examples: ctrl+s, alt+1, f1, shift+pgup)", orig)
+	}
+	if mods&tcell.ModCtrl != 0 {
+		r[0] = unicode.ToLower(r[0]) // Ctrl-S and Ctrl-s are one key
 	}
 	if mods&tcell.ModCtrl != 0 && r[0] >= 'a' && r[0] <= 'z' {
 		return Key{K: tcell.KeyCtrlA + tcell.Key(r[0]-'a'), Mods: mods &^ tcell.ModCtrl}, nil

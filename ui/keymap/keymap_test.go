@@ -61,3 +61,29 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 }
+
+// A capital letter is its own key: "G" (go to the last message) is not "g"
+// (the first), and Shift-G reaches it.
+func TestCapitalLettersAreTheirOwnKeys(t *testing.T) {
+	tb := New("Test",
+		Binding{Action: "top", Keys: []string{"g"}},
+		Binding{Action: "bottom", Keys: []string{"G"}},
+		Binding{Action: "code", Keys: []string{"shift+y"}},
+		Binding{Action: "save", Keys: []string{"Ctrl+S"}},
+	)
+	cases := []struct {
+		ev   *tcell.EventKey
+		want string
+	}{
+		{tcell.NewEventKey(tcell.KeyRune, 'g', tcell.ModNone), "top"},
+		{tcell.NewEventKey(tcell.KeyRune, 'G', tcell.ModShift), "bottom"},
+		{tcell.NewEventKey(tcell.KeyRune, 'G', tcell.ModNone), "bottom"},
+		{tcell.NewEventKey(tcell.KeyRune, 'Y', tcell.ModShift), "code"},
+		{tcell.NewEventKey(tcell.KeyCtrlS, 0, tcell.ModCtrl), "save"},
+	}
+	for _, c := range cases {
+		if got := tb.Action(c.ev); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.ev.Name(), got, c.want)
+		}
+	}
+}
