@@ -17,7 +17,7 @@ import (
 
 // newProvider builds the chat model models.chat_model describes.
 func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCallingChatModel, error) {
-	mc := s.cfg.Models.Chat
+	mc := s.modelCfg
 	typ := mc.Type
 	if mc.Demo {
 		typ = "demo"

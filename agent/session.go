@@ -58,7 +58,10 @@ type Session struct {
 	interactive bool
 
 	chat         model.ToolCallingChatModel
-	provider     string // openai | anthropic | demo | custom
+	modelCfg     config.Model  // the model in use; SetModel changes it
+	nextModel    *modelSwitch  // set by SetModel, taken up at the next request
+	demoDelay    time.Duration // Options.DemoChunkDelay, for a switch to the demo
+	provider     string        // openai | anthropic | demo | custom
 	model        string
 	baseURLValue string
 	maxTokens    int
@@ -116,6 +119,8 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		timeout:      cfg.Models.Chat.Timeout,
 		stallTimeout: cfg.Models.Chat.StallTimeout,
 		maxTokens:    cfg.Models.Chat.MaxTokens,
+		modelCfg:     cfg.Models.Chat,
+		demoDelay:    o.DemoChunkDelay,
 	}
 	if s.retryBase <= 0 {
 		s.retryBase = time.Second
@@ -405,8 +410,16 @@ func (s *Session) SetMode(m Mode) {
 	s.mode = m
 }
 
-// ModelName is "provider/model", e.g. "openai/gpt-4o" or "demo/fawn-demo".
-func (s *Session) ModelName() string { return s.provider + "/" + s.model }
+// ModelName is "provider/model", e.g. "openai/gpt-4o" or "demo/fawn-demo":
+// the model in use, or the one SetModel switched to.
+func (s *Session) ModelName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := s.nextModel; n != nil {
+		return n.provider + "/" + n.model
+	}
+	return s.provider + "/" + s.model
+}
 
 // Clear forgets the conversation and the to-do list (/clear). Session
 // grants and usage totals stay. A turn still running keeps going but adds

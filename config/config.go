@@ -16,9 +16,14 @@ type Config struct {
 	DataDir    string `mapstructure:"-" yaml:"-"` // $FAWN_HOME or $XDG_DATA_HOME/fawn
 }
 
-// Models holds the chat model (more roles may come).
+// Models holds the chat model fawn starts with and the other models /model
+// offers, by name.
 type Models struct {
 	Chat Model `mapstructure:"chat_model" yaml:"chat_model"`
+	// Named are more models to switch to in a session (/model), each with
+	// its own provider, server and key; unset limits and timeouts are
+	// chat_model's.
+	Named map[string]Model `mapstructure:"named" yaml:"named"`
 }
 
 // Model configures one model endpoint.

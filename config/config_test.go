@@ -424,3 +424,51 @@ func TestExampleFileIsCompleteAndValid(t *testing.T) {
 		}
 	}
 }
+
+// models.named lists more models for /model, each with its own provider;
+// their secrets are redacted like chat_model's, their timeouts read the
+// same way, and a broken entry is an error naming it.
+func TestNamedModels(t *testing.T) {
+	f := newFixture(t, `models:
+  chat_model:
+    api_key: sk-main-000000000000
+  named:
+    mini:
+      model: gpt-4o-mini
+      api_key: ${MINI_KEY}
+      timeout: 30
+    sonnet:
+      type: anthropic
+      model: claude-sonnet-4-5
+      api_key: sk-ant-secretsecret4321
+      stall_timeout: 2m
+`, "")
+	cfg, rep, err := f.load(t, Options{Env: []string{"MINI_KEY=sk-mini-111111111111"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mini, sonnet := cfg.Models.Named["mini"], cfg.Models.Named["sonnet"]
+	if mini.Model != "gpt-4o-mini" || mini.APIKey != "sk-mini-111111111111" || mini.Timeout != 30*time.Second {
+		t.Errorf("mini = %+v", mini)
+	}
+	if sonnet.Type != "anthropic" || sonnet.StallTimeout != 2*time.Minute {
+		t.Errorf("sonnet = %+v", sonnet)
+	}
+	if out := rep.Print(); strings.Contains(out, "secretsecret") || strings.Contains(out, "111111111111") {
+		t.Errorf("a named model's key is printed:\n%s", out)
+	}
+	for body, want := range map[string]string{
+		"    x: {type: gpt}\n":                  `model "x" type to be one of`,
+		"    x: {type: openai}\n":               `model "x" to name its model`,
+		"    x: {model: m, colour: red}\n":      `model "x" keys to be`,
+		"    x: {model: m, base_url: nope}\n":   `model "x" base_url to be an http(s) URL`,
+		"    x: {model: m, timeout: soonish}\n": `model "x" timeout to be a duration`,
+		"    x: just-a-name\n":                  `model "x" to be a mapping`,
+	} {
+		f := newFixture(t, "models:\n  named:\n"+body, "")
+		_, _, err := f.load(t, Options{})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "models.named") {
+			t.Errorf("%q: error %v, want %q", body, err, want)
+		}
+	}
+}

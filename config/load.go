@@ -624,9 +624,40 @@ func (l *loader) validate() {
 func decode(values map[string]any, cfg *Config) error {
 	v := viper.New()
 	for k, x := range values {
+		if k == "models.named" {
+			x = namedDurations(x)
+		}
 		v.Set(k, x)
 	}
 	return v.Unmarshal(cfg)
+}
+
+// namedDurations reads the timeouts of models.named entries as the
+// top-level keys are read: "90s", or a bare number of seconds.
+func namedDurations(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for name, e := range m {
+		mc, ok := e.(map[string]any)
+		if !ok {
+			out[name] = e
+			continue
+		}
+		cp := make(map[string]any, len(mc))
+		for k, x := range mc {
+			if k == "timeout" || k == "stall_timeout" {
+				if d, ok := coerce(kDuration, x); ok {
+					x = d
+				}
+			}
+			cp[k] = x
+		}
+		out[name] = cp
+	}
+	return out
 }
 
 // Keys returns every key fawn knows, in display order.

@@ -106,6 +106,7 @@ func schema() []field {
 		{key: "models.chat_model.extra_body", kind: kMap, def: map[string]any{}},
 		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
 		{key: "models.chat_model.stall_timeout", kind: kDuration, def: 90 * time.Second, check: durationIn(time.Second, time.Hour)},
+		{key: "models.named", kind: kMap, def: map[string]any{}, check: checkNamedModels},
 		{key: "tools.bash.timeout", kind: kDuration, def: 120 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
@@ -134,6 +135,50 @@ func checkMCP(v any) string {
 		for k := range srv {
 			if !slices.Contains([]string{"command", "args", "env", "url"}, k) {
 				return fmt.Sprintf("server %q keys to be command, args, env or url (not %q)", name, k)
+			}
+		}
+	}
+	return ""
+}
+
+// namedModelKeys are the keys a models.named entry may have.
+var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "timeout", "stall_timeout"}
+
+func checkNamedModels(v any) string {
+	m, _ := v.(map[string]any)
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		mc, ok := m[name].(map[string]any)
+		if !ok {
+			return fmt.Sprintf("model %q to be a mapping with type, model, base_url, api_key…", name)
+		}
+		for k := range mc {
+			if !slices.Contains(namedModelKeys, k) {
+				return fmt.Sprintf("model %q keys to be %s (not %q)", name, strings.Join(namedModelKeys, ", "), k)
+			}
+		}
+		typ, _ := mc["type"].(string)
+		if typ == "" {
+			typ = "openai"
+		}
+		if !slices.Contains(ProviderTypes, typ) {
+			return fmt.Sprintf("model %q type to be one of %s", name, strings.Join(ProviderTypes, ", "))
+		}
+		if model, _ := mc["model"].(string); typ != "demo" && strings.TrimSpace(model) == "" {
+			return fmt.Sprintf("model %q to name its model (model: gpt-4o-mini, claude-sonnet-4-5…)", name)
+		}
+		if u, _ := mc["base_url"].(string); httpURL(u) != "" {
+			return fmt.Sprintf("model %q base_url to be an http(s) URL", name)
+		}
+		for _, k := range []string{"timeout", "stall_timeout"} {
+			if s, ok := mc[k].(string); ok {
+				if _, err := time.ParseDuration(s); err != nil {
+					return fmt.Sprintf("model %q %s to be a duration such as 90s", name, k)
+				}
 			}
 		}
 	}

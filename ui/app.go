@@ -532,7 +532,7 @@ func (a *App) statusInfo() statusInfo {
 		Frame:         a.rctx.frame,
 		Session:       a.router.sessionUsage,
 		Last:          a.router.lastTurn,
-		ContextWindow: a.cfg.Models.Chat.ContextWindow,
+		ContextWindow: a.contextWindow(),
 		Hint:          "F1 help · Ctrl-Q quit",
 	}
 	if in.Session == nil {
@@ -588,6 +588,7 @@ func (a *App) addBuiltinCommands() {
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "tools: " + strings.Join(names, ", ")})
 	}})
 	a.addModeCommands()
+	a.addModelCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
 

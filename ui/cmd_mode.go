@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
@@ -17,7 +16,7 @@ var modeHelp = map[agent.Mode]string{
 	agent.ModeYolo:        "nothing asks",
 }
 
-// addModeCommands registers /mode and /model.
+// addModeCommands registers /mode.
 func (a *App) addModeCommands() {
 	a.commands.Add(Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(a *App, args string) {
 		if args == "" {
@@ -36,15 +35,6 @@ func (a *App) addModeCommands() {
 			names = append(names, string(m))
 		}
 		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown mode %q — use %s, or /mode alone to choose", args, strings.Join(names, ", "))})
-	}})
-	a.commands.Add(Command{Name: "model", Help: "Show the model in use and how to change it", Run: func(a *App, _ string) {
-		where := "the config file"
-		if a.cfg.ConfigDir != "" {
-			where = filepath.Join(a.cfg.ConfigDir, "config.yaml")
-		}
-		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf(
-			"model: %s. To change it, set models.chat_model (type, model, base_url, api_key) in %s or pass --model, then restart fawn.",
-			a.opts.Agent.ModelName(), where)})
 	}})
 }
 

@@ -258,12 +258,64 @@ func (p *Picker) box() (x, y, w, h int, detailRow bool) {
 	}
 	w = min(aw-4, max(40, labels+details+10), 100)
 	h = min(ah-2, len(p.items)+3, 22)
-	detailRow = p.note == "" && labels+details+10 > w
-	if p.note != "" || detailRow {
-		h = min(ah-2, h+1)
+	detailRow = labels+details+10 > w
+	extra := len(wrap(p.note, w-4))
+	if detailRow {
+		extra++
 	}
+	h = min(ah-2, h+extra)
 	h = max(h, min(ah, 6))
 	return ax + (aw-w)/2, ay + max(0, (ah-h)/3), w, h, detailRow
+}
+
+// wrap breaks text into rows of at most width cells at spaces (inside a
+// word only when it is longer than a row); at most 3 rows, the last ending
+// in "…" when more was left.
+func wrap(text string, cols int) []string {
+	if text == "" || cols < 4 {
+		return nil
+	}
+	var rows []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		for width(word) > cols {
+			if line != "" {
+				rows, line = append(rows, line), ""
+			}
+			cut := cutAt(word, cols)
+			rows, word = append(rows, word[:cut]), word[cut:]
+		}
+		switch {
+		case line == "":
+			line = word
+		case width(line)+1+width(word) <= cols:
+			line += " " + word
+		default:
+			rows, line = append(rows, line), word
+		}
+	}
+	if line != "" {
+		rows = append(rows, line)
+	}
+	if len(rows) > 3 {
+		last := []rune(rows[2])
+		rows = append(rows[:2], string(last[:max(0, min(len(last), cols-1))])+"…")
+	}
+	return rows
+}
+
+// cutAt is the byte offset of the first n cells of s.
+func cutAt(s string, n int) int {
+	used, off := 0, 0
+	state := -1
+	for off < len(s) {
+		g, _, w, st := uniseg.FirstGraphemeClusterInString(s[off:], state)
+		if used+w > n {
+			break
+		}
+		used, off, state = used+w, off+len(g), st
+	}
+	return max(off, 1)
 }
 
 // InRect reports whether x, y is on the picker itself.
@@ -312,16 +364,22 @@ func (p *Picker) Draw(screen tcell.Screen) {
 	// The list.
 	p.listY = y + 2
 	p.rows = h - 3
-	note := p.note
-	if note == "" {
-		// A detail too long for its row is shown whole here when selected.
-		if it, ok := p.Selected(); ok && detailRow {
-			note = it.Detail
+	// Under the list: the note, and the selected item's detail when the
+	// details do not fit their rows, each whole.
+	var below []string
+	if it, ok := p.Selected(); ok && detailRow && it.Detail != "" {
+		below = append(below, wrap(it.Detail, w-4)[0:1]...)
+		if d := wrap(it.Detail, w-4); len(d) > 1 {
+			below = d
 		}
 	}
-	if note != "" && p.rows > 1 {
-		p.rows--
-		put(screen, x+2, y+h-2, w-4, note, dim.Italic(true))
+	below = append(below, wrap(p.note, w-4)...)
+	for len(below) > 0 && p.rows-len(below) < 1 {
+		below = below[1:]
+	}
+	p.rows -= len(below)
+	for i, l := range below {
+		put(screen, x+2, y+h-1-len(below)+i, w-4, l, dim.Italic(true))
 	}
 	if p.sel < p.offset {
 		p.offset = p.sel
