@@ -74,6 +74,10 @@ type Permissions struct {
 // UI configures the screen.
 type UI struct {
 	Theme string `mapstructure:"theme" yaml:"theme"` // dark | light
+	// Notify is how fawn calls the user back when a turn ends or a
+	// permission is asked while its window is not focused: bell | osc9 |
+	// osc777 | off.
+	Notify string `mapstructure:"notify" yaml:"notify"`
 	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1").
 	Keys map[string][]string `mapstructure:"keys" yaml:"keys"`
 }

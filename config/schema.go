@@ -87,6 +87,9 @@ var ProviderTypes = []string{"openai", "anthropic", "demo"}
 // PermissionModes are the accepted permissions.mode values.
 var PermissionModes = []string{"ask", "accept-edits", "plan", "yolo"}
 
+// NotifyMethods are the accepted ui.notify values.
+var NotifyMethods = []string{"bell", "osc9", "osc777", "off"}
+
 // Themes are the accepted ui.theme values.
 var Themes = []string{"dark", "light"}
 
@@ -112,6 +115,7 @@ func schema() []field {
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
 		{key: "permissions.mode", kind: kString, def: "ask", check: oneOf(PermissionModes...)},
 		{key: "ui.theme", kind: kString, def: "dark", check: oneOf(Themes...)},
+		{key: "ui.notify", kind: kString, def: "bell", check: oneOf(NotifyMethods...)},
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 	}

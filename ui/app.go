@@ -97,6 +97,13 @@ type App struct {
 	frames    atomic.Uint64
 	frameHook func(time.Duration)
 
+	// windowFocused is the terminal window's focus as the terminal reports
+	// it (true until it says otherwise); tty receives notifications;
+	// attentions counts the bells and notifications sent (tests).
+	windowFocused bool
+	tty           io.Writer
+	attentions    int
+
 	// Turn state (UI goroutine).
 	runCtx     context.Context
 	turnCancel context.CancelFunc
@@ -132,6 +139,8 @@ func New(opts Options) (*App, error) {
 		wake:   make(chan struct{}, 1),
 		quit:   make(chan struct{}),
 		runCtx: context.Background(),
+
+		windowFocused: true,
 	}
 	a.keys.global = GlobalKeys()
 	a.keys.chat = ChatKeys()
@@ -362,7 +371,10 @@ func (a *App) openFinder() {
 
 func (a *App) setTodos(items []tools.Todo) { a.todos.SetItems(items) }
 
-func (a *App) askPermission(req agent.PermissionRequest) { a.dialog.Push(req) }
+func (a *App) askPermission(req agent.PermissionRequest) {
+	a.dialog.Push(req)
+	a.attend(fmt.Sprintf("%s wants to %s", req.Tool, verb(req.Action.Kind)))
+}
 
 func (a *App) permissionDone(id string) { a.dialog.Drop(id) }
 
@@ -487,6 +499,13 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 	}
 	a.turnCancel = nil
 	a.status.Unflash(flashCancelling)
+	if !a.router.cancelled {
+		what := "the agent has finished"
+		if a.router.lastError != "" {
+			what = "the turn ended with an error"
+		}
+		a.attend(what)
+	}
 	if len(a.queued) > 0 {
 		next := a.queued[0]
 		a.queued = a.queued[1:]

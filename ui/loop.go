@@ -95,6 +95,10 @@ func (a *App) Run(ctx context.Context) (err error) {
 	s := a.screen
 	s.EnableMouse(tcell.MouseButtonEvents, tcell.MouseDragEvents)
 	s.EnablePaste()
+	s.EnableFocus()
+	if tty, ok := s.Tty(); ok {
+		a.tty = tty
+	}
 	title := "fawn"
 	if a.opts.Root != "" {
 		title = "fawn — " + filepath.Base(a.opts.Root)
@@ -186,6 +190,8 @@ func (a *App) Run(ctx context.Context) (err error) {
 			case *tcell.EventResize:
 				s.Sync()
 				immediate = true
+			case *tcell.EventFocus:
+				a.windowFocused = ev.Focused
 			case *tcell.EventError:
 				return ev
 			case eventCallback:

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// A turn that ends, or a permission asked, while the window is not focused
+// calls the user back; with the window focused, or notify off, nothing does.
+func TestAttentionWhenTheWindowIsNotFocused(t *testing.T) {
+	ask := func(ctx context.Context, emit func(agent.Event)) {
+		emit(agent.Event{Type: agent.EventToolCallStarted, ID: "b1", Name: "bash"})
+		emit(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash",
+			Permission: &agent.PermissionRequest{ID: "b1", Tool: "bash", Action: tools.Action{Kind: tools.KindExec, Command: "make"}}})
+		<-ctx.Done()
+	}
+	for _, c := range []struct {
+		name    string
+		notify  string
+		focused bool
+		want    int
+	}{
+		{"unfocused", "bell", false, 2},
+		{"focused", "bell", true, 0},
+		{"off", "off", false, 0},
+		{"osc9 without a tty falls back to the bell", "osc9", false, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := &config.Config{DataDir: t.TempDir()}
+			cfg.UI.Notify = c.notify
+			r := startApp(t, Options{Agent: newScriptAgent(nil, ask), Config: cfg}, 100, 30)
+			if !c.focused {
+				r.screen.PostEventWait(tcell.NewEventFocus(false))
+			}
+			r.typeText("one")
+			r.key(tcell.KeyEnter, 0, 0)
+			r.waitScreen("idle")
+			r.typeText("two")
+			r.key(tcell.KeyEnter, 0, 0)
+			r.waitScreen("wants to run a command")
+			var n int
+			r.onUI(func() { n = r.app.attentions })
+			if n != c.want {
+				t.Errorf("%d calls for attention, want %d", n, c.want)
+			}
+			r.screen.PostEventWait(tcell.NewEventFocus(true))
+			r.key(tcell.KeyEscape, 0, 0)
+		})
+	}
+}
+
+func TestNotificationSequences(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		tmux   bool
+		want   string
+	}{
+		{"osc9", false, "\x1b]9;fawn — p: bash wants to run a command\x07"},
+		{"osc777", false, "\x1b]777;notify;fawn — p;bash wants to run a command\x07"},
+		{"osc9", true, "\x1bPtmux;\x1b\x1b]9;fawn — p: bash wants to run a command\x07\x1b\\"},
+	} {
+		if got := string(notification(c.method, "fawn — p", "bash wants to run a command", c.tmux)); got != c.want {
+			t.Errorf("%s tmux=%v: %q, want %q", c.method, c.tmux, got, c.want)
+		}
+	}
+	// Text from the model cannot smuggle in a sequence of its own.
+	got := string(notification("osc777", "a;b", "x\x1b]52;c;AAAA\x07y", false))
+	if got != "\x1b]777;notify;a,b;x]52;c;AAAAy\x07" {
+		t.Errorf("escape not removed: %q", got)
+	}
+}
