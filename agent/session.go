@@ -260,6 +260,12 @@ func (s *Session) ID() string { return s.id }
 // the channel to its end. Cancelling ctx ends the turn promptly: streaming
 // stops, a running tool is cancelled, and the history stays consistent.
 func (s *Session) Run(ctx context.Context, prompt string) <-chan Event {
+	return s.RunInput(ctx, Input{Text: prompt})
+}
+
+// RunInput is Run with images (and whatever else a message may carry).
+func (s *Session) RunInput(ctx context.Context, in Input) <-chan Event {
+	prompt := in.Text
 	out := make(chan Event, 64)
 	q := newQueue()
 	go q.forward(out)
@@ -282,12 +288,13 @@ func (s *Session) Run(ctx context.Context, prompt string) <-chan Event {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		s.runTurn(ctx, prompt, q)
+		s.runTurn(ctx, in, q)
 	}()
 	return out
 }
 
-func (s *Session) runTurn(ctx context.Context, prompt string, q *queue) {
+func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
+	prompt := in.Text
 	t := &turn{q: q, start: time.Now(), gen: s.conv.generation()}
 	defer func() {
 		s.mu.Lock()
@@ -299,8 +306,10 @@ func (s *Session) runTurn(ctx context.Context, prompt string, q *queue) {
 	t.emit(Event{Type: EventTurnStarted, Text: prompt})
 
 	var turnErr error
-	if strings.TrimSpace(prompt) == "" {
+	if strings.TrimSpace(prompt) == "" && len(in.Images) == 0 {
 		turnErr = errors.New("nothing to do: the message is empty")
+	} else if err := s.checkImages(in); err != nil {
+		turnErr = err
 	} else {
 		if note := s.firstNote(); note != "" {
 			t.emit(Event{Type: EventInfo, Text: note})
@@ -309,7 +318,7 @@ func (s *Session) runTurn(ctx context.Context, prompt string, q *queue) {
 			t.emit(Event{Type: EventError, Err: err})
 		}
 		s.ensureSystem(t.gen)
-		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{schema.UserMessage(prompt)},
+		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{in.message()},
 			compose.WithRuntimeMaxSteps(2*s.maxSteps+10))
 		turnErr = s.settle(ctx, t, err)
 	}

@@ -37,6 +37,8 @@ type Model struct {
 	MaxTokens     int            `mapstructure:"max_tokens" yaml:"max_tokens"`
 	ContextWindow int            `mapstructure:"context_window" yaml:"context_window"`
 	ExtraBody     map[string]any `mapstructure:"extra_body" yaml:"extra_body"`
+	// Vision says whether the model takes images: auto (by its name), yes, no.
+	Vision string `mapstructure:"vision" yaml:"vision"`
 	// Timeout bounds a whole model request; StallTimeout bounds the silence between two chunks.
 	Timeout      time.Duration `mapstructure:"timeout" yaml:"timeout"`
 	StallTimeout time.Duration `mapstructure:"stall_timeout" yaml:"stall_timeout"`

@@ -107,6 +107,7 @@ func schema() []field {
 		{key: "models.chat_model.max_tokens", kind: kInt, def: 8192, check: positive},
 		{key: "models.chat_model.context_window", kind: kInt, def: 128000, check: positive},
 		{key: "models.chat_model.extra_body", kind: kMap, def: map[string]any{}},
+		{key: "models.chat_model.vision", kind: kString, def: "auto", check: oneOf("auto", "yes", "no")},
 		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
 		{key: "models.chat_model.stall_timeout", kind: kDuration, def: 90 * time.Second, check: durationIn(time.Second, time.Hour)},
 		{key: "models.named", kind: kMap, def: map[string]any{}, check: checkNamedModels},
@@ -146,7 +147,7 @@ func checkMCP(v any) string {
 }
 
 // namedModelKeys are the keys a models.named entry may have.
-var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "timeout", "stall_timeout"}
+var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "vision", "timeout", "stall_timeout"}
 
 func checkNamedModels(v any) string {
 	m, _ := v.(map[string]any)
@@ -174,6 +175,9 @@ func checkNamedModels(v any) string {
 		}
 		if model, _ := mc["model"].(string); typ != "demo" && strings.TrimSpace(model) == "" {
 			return fmt.Sprintf("model %q to name its model (model: gpt-4o-mini, claude-sonnet-4-5…)", name)
+		}
+		if v, ok := mc["vision"].(string); ok && !slices.Contains([]string{"auto", "yes", "no"}, v) {
+			return fmt.Sprintf("model %q vision to be auto, yes or no", name)
 		}
 		if u, _ := mc["base_url"].(string); httpURL(u) != "" {
 			return fmt.Sprintf("model %q base_url to be an http(s) URL", name)

@@ -77,6 +77,7 @@ type App struct {
 	terminal TerminalPane
 	router   *Router
 	commands *Commands
+	files    *fileIndex // the project's paths, for @ completion
 
 	keys struct {
 		global, chat, messages, dialog, help *keymap.Table
@@ -243,6 +244,24 @@ func (a *App) wireWidgets() {
 		}
 	}
 	a.input.onOpenFile = a.openFinder
+	if _, ok := a.opts.Agent.(attacher); ok {
+		a.files = &fileIndex{root: a.opts.Root}
+		a.input.mentionFiles = func(q string) ([]string, bool) {
+			a.files.start(a, func() {
+				a.post(func() {
+					if a.input.mentionAt >= 0 {
+						a.input.updateMentions()
+					}
+				})
+			})
+			return a.files.match(q, 50)
+		}
+		a.input.hintWidth = -1 // the hint offers @ now
+		a.input.imagePath = func(text string) (string, bool) {
+			p, ok := pastedImagePath(text, a.opts.Root)
+			return relPath(a.opts.Root, p), ok
+		}
+	}
 	a.list.onLeave = func() { a.setFocus(a.input) }
 	a.list.onTypeThrough = func(ev *tcell.EventKey) {
 		a.setFocus(a.input)
@@ -458,6 +477,12 @@ func (a *App) submit(text string) {
 	item := &userItem{text: text}
 	a.list.Append(item)
 	a.list.ScrollToBottom()
+	if at, ok := a.opts.Agent.(attacher); ok {
+		if ms := mentionsIn(text); len(ms) > 0 {
+			a.attachAndRun(at, item, ms)
+			return
+		}
+	}
 	if a.turnRunning() {
 		item.queued = true
 		a.queued = append(a.queued, item)
@@ -472,7 +497,12 @@ func (a *App) startTurn(item *userItem) {
 	ctx, cancel := context.WithCancel(a.runCtx)
 	a.turnCancel = cancel
 	a.router.beginTurn()
-	events := a.opts.Agent.Run(ctx, item.text)
+	var events <-chan agent.Event
+	if at, ok := a.opts.Agent.(attacher); ok && item.input != nil {
+		events = at.RunInput(ctx, *item.input)
+	} else {
+		events = a.opts.Agent.Run(ctx, item.text)
+	}
 	if events == nil {
 		a.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
 		a.turnEnded(cancel)

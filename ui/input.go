@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -38,16 +39,27 @@ type Input struct {
 	// compDismissed hides the popup until the text changes.
 	compDismissed string
 
+	// @ completion: the files matching the @-token at the cursor.
+	mentionAt     int // offset of the token's "@"; -1 when none
+	mentionHits   []string
+	mentionSel    int
+	mentionWait   bool   // the file list is still coming
+	mentionHidden string // the text when Esc closed the list
+	// mentionFiles returns the project's paths best matching a query.
+	mentionFiles func(query string) (hits []string, loading bool)
+
 	onSubmit   func(text string)
 	onCancel   func()
 	busy       func() bool
 	onScroll   func(rows int)
 	onMessages func()
 	onOpenFile func()
+	// imagePath recognises a pasted image file's path (set by the app).
+	imagePath func(text string) (string, bool)
 }
 
 func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
-	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands}
+	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands, mentionAt: -1}
 	in.SetBackgroundColor(th.Background)
 	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
 	in.SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.Background))
@@ -84,10 +96,14 @@ func (in *Input) fitPlaceholder(width int) {
 	if k := keys("chat.newline", 2); k != "" {
 		phrases = append(phrases, phrase{k + " newline", 3})
 	}
-	phrases = append(phrases, phrase{"/ commands", 4}, phrase{"F1 help", 2})
+	phrases = append(phrases, phrase{"/ commands", 4})
+	if in.mentionFiles != nil {
+		phrases = append(phrases, phrase{"@ files", 5})
+	}
+	phrases = append(phrases, phrase{"F1 help", 2})
 	keep := map[int]bool{}
 	used := 0
-	for rank := 0; rank <= 4; rank++ {
+	for rank := 0; rank <= 5; rank++ {
 		for i, p := range phrases {
 			if p.rank != rank {
 				continue
@@ -162,9 +178,52 @@ func (in *Input) updateCompletion() {
 	in.cycling = false
 	in.compSel = 0
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
+		in.updateMentions()
 		return
 	}
 	in.matches = in.commands.Match(text[1:])
+}
+
+// updateMentions recomputes the @ list for the token at the cursor.
+func (in *Input) updateMentions() {
+	in.mentionAt, in.mentionHits = -1, nil
+	text := in.GetText()
+	if in.mentionFiles == nil || text == in.mentionHidden {
+		return
+	}
+	in.mentionHidden = ""
+	_, _, end := in.GetSelection()
+	start, query, ok := mentionToken(text, end)
+	if !ok {
+		return
+	}
+	hits, wait := in.mentionFiles(query)
+	in.mentionAt, in.mentionHits, in.mentionWait = start, hits, wait
+	if in.mentionSel >= len(hits) {
+		in.mentionSel = 0
+	}
+}
+
+// mentioning reports whether the @ list is open.
+func (in *Input) mentioning() bool {
+	return in.mentionAt >= 0 && (len(in.mentionHits) > 0 || in.mentionWait)
+}
+
+// acceptMention puts the selected path in place of the @-token: a file with
+// a space after it, a directory with its "/" so the list goes on inside it.
+func (in *Input) acceptMention() {
+	if len(in.mentionHits) == 0 {
+		return
+	}
+	p := in.mentionHits[in.mentionSel]
+	_, _, end := in.GetSelection()
+	text := mentionText(p)
+	if !strings.HasSuffix(p, "/") {
+		text += " "
+	}
+	in.Replace(in.mentionAt, end, text)
+	in.mentionSel = 0
+	in.updateMentions()
 }
 
 // complete is Tab (step 1) or Shift-Tab (step -1) while the popup is open:
@@ -238,6 +297,23 @@ func (in *Input) forward(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		action := in.keys.Action(ev)
+		if in.mentioning() {
+			switch {
+			case ev.Key() == tcell.KeyUp && len(in.mentionHits) > 0:
+				in.mentionSel = (in.mentionSel + len(in.mentionHits) - 1) % len(in.mentionHits)
+				return
+			case ev.Key() == tcell.KeyDown && len(in.mentionHits) > 0:
+				in.mentionSel = (in.mentionSel + 1) % len(in.mentionHits)
+				return
+			case action == "chat.complete" || (action == "chat.send" && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
+				in.acceptMention()
+				return
+			case action == "chat.cancel":
+				in.mentionHidden = in.GetText()
+				in.mentionAt, in.mentionHits = -1, nil
+				return
+			}
+		}
 		if in.Completing() {
 			switch {
 			case ev.Key() == tcell.KeyUp:
@@ -373,6 +449,12 @@ func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitiv
 		// A paste is text, never a command to send: newlines stay newlines.
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 		text = strings.ReplaceAll(text, "\r", "\n")
+		// A dropped image file arrives as its path: it becomes a mention.
+		if in.imagePath != nil {
+			if p, ok := in.imagePath(text); ok {
+				text = mentionText(p) + " "
+			}
+		}
 		in.TextArea.PasteHandler()(text, setFocus)
 		in.updateCompletion()
 	}
@@ -380,6 +462,10 @@ func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitiv
 
 // drawCompletion draws the popup upwards from the row above y.
 func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) {
+	if in.mentioning() && maxRows > 0 {
+		in.drawMentions(screen, x, y, w, maxRows)
+		return
+	}
 	if !in.Completing() || maxRows <= 0 {
 		return
 	}
@@ -405,4 +491,60 @@ func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) {
 		end := drawText(screen, x+1, row, w-1, name, st)
 		drawText(screen, max(end+2, x+18), row, x+w-max(end+2, x+18), cmd.Help, st.Foreground(in.th.Dim).Bold(false))
 	}
+}
+
+// drawMentions draws the @ list upwards from the row above y.
+func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
+	rows := len(in.mentionHits)
+	if rows == 0 {
+		rows = 1 // "listing files…"
+	}
+	n := min(rows, maxRows, 8)
+	first := 0
+	if in.mentionSel >= n {
+		first = in.mentionSel - n + 1
+	}
+	base := tcell.StyleDefault.Foreground(in.th.Foreground).Background(in.th.CursorLine)
+	query := in.mentionQuery()
+	for i := 0; i < n; i++ {
+		row := y - n + i
+		st := base
+		if len(in.mentionHits) == 0 {
+			fill(screen, x, row, w, 1, st)
+			drawText(screen, x+1, row, w-1, "listing the project's files…", st.Foreground(in.th.Dim).Italic(true))
+			continue
+		}
+		p := in.mentionHits[first+i]
+		if first+i == in.mentionSel {
+			st = base.Background(in.th.Selection).Bold(true)
+		}
+		fill(screen, x, row, w, 1, st)
+		pos := picker.Positions(p, query)
+		var l Line
+		pi := 0
+		for off, r := range p {
+			cs := st
+			if pi < len(pos) && pos[pi] == off {
+				cs = cs.Foreground(in.th.Accent)
+				pi++
+			} else if strings.HasSuffix(p, "/") {
+				cs = cs.Foreground(in.th.Accent)
+			}
+			l = append(l, Span{string(r), cs})
+		}
+		drawLine(screen, x+1, row, w-2, truncateLine(append(Line{{"@", st.Foreground(in.th.Dim)}}, l...), w-2))
+	}
+}
+
+// mentionQuery is the text of the @-token after its "@".
+func (in *Input) mentionQuery() string {
+	if in.mentionAt < 0 {
+		return ""
+	}
+	text := in.GetText()
+	_, _, end := in.GetSelection()
+	if end <= in.mentionAt || end > len(text) {
+		return ""
+	}
+	return text[in.mentionAt+1 : end]
 }

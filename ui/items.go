@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
 )
 
 // userItem is a message the user sent (or queued while the agent works).
@@ -13,6 +15,11 @@ type userItem struct {
 	text   string
 	queued bool
 	ver    uint64
+	// input is what the agent is sent when it is more than text (files and
+	// images the message @-mentions); chips say what was attached.
+	input     *agent.Input
+	chips     []chip
+	attaching bool
 }
 
 func (u *userItem) rev(*renderCtx) uint64 { return u.ver }
@@ -25,6 +32,17 @@ func (u *userItem) render(c *renderCtx, width int) []Line {
 		mark = Span{"⧗ ", st}
 	}
 	lines := wrapText(u.text, st, width, Line{mark}, Line{{"  ", st}})
+	dim := tcell.StyleDefault.Foreground(c.th.Dim)
+	for _, ch := range u.chips {
+		cst := dim
+		if ch.err {
+			cst = tcell.StyleDefault.Foreground(c.th.Error)
+		}
+		lines = append(lines, wrapLine([]Span{{ch.text, cst}}, width, Line{{"  ↳ ", dim}}, Line{{"    ", dim}})...)
+	}
+	if u.attaching {
+		lines = append(lines, Line{{"  attaching…", dim.Italic(true)}})
+	}
 	if u.queued {
 		lines = append(lines, Line{{"  queued: sent when the agent finishes (Esc puts it back)", st.Italic(true)}})
 	}

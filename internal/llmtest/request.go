@@ -47,6 +47,9 @@ type Message struct {
 	ToolCalls        []CallMessage `json:"tool_calls,omitempty"`
 	ToolCallID       string        `json:"tool_call_id,omitempty"`
 	Name             string        `json:"name,omitempty"`
+	// Images are the URLs of the content's image parts (data: URLs for
+	// images sent inline).
+	Images []string `json:"-"`
 }
 
 // CallMessage is a tool call inside an assistant message of the history.
@@ -95,6 +98,28 @@ func parseChat(body []byte) (*ChatRequest, error) {
 	}
 	if err := json.Unmarshal(body, &cr.Fields); err != nil {
 		return nil, err
+	}
+	var parts struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &parts) == nil {
+		for i, m := range parts.Messages {
+			var ps []struct {
+				Type     string `json:"type"`
+				ImageURL struct {
+					URL string `json:"url"`
+				} `json:"image_url"`
+			}
+			if i < len(cr.Messages) && json.Unmarshal(m.Content, &ps) == nil {
+				for _, p := range ps {
+					if p.Type == "image_url" {
+						cr.Messages[i].Images = append(cr.Messages[i].Images, p.ImageURL.URL)
+					}
+				}
+			}
+		}
 	}
 	return &cr, nil
 }

@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig reads their sizes
+	_ "image/jpeg"
+	_ "image/png"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// Input is one message from the user: text, and images for a model that
+// takes them.
+type Input struct {
+	Text   string
+	Images []Image
+}
+
+// Image is an image the user attached (a pasted or @-mentioned image file)
+// or a tool returned.
+type Image struct {
+	// Name is where it came from ("shot.png"), for people.
+	Name string
+	// MIME is its type: image/png, image/jpeg, image/gif or image/webp.
+	MIME string
+	Data []byte
+	// Width and Height are its size in pixels (0 when unknown).
+	Width, Height int
+}
+
+// String is how the image is shown in the chat: "[image 32×32 PNG]".
+func (im Image) String() string {
+	kind := strings.ToUpper(strings.TrimPrefix(im.MIME, "image/"))
+	if kind == "JPEG" {
+		kind = "JPG"
+	}
+	if im.Width > 0 && im.Height > 0 {
+		return fmt.Sprintf("[image %d×%d %s]", im.Width, im.Height, kind)
+	}
+	return fmt.Sprintf("[image %s, %s]", kind, humanBytes(len(im.Data)))
+}
+
+func humanBytes(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// maxImageBytes is the largest image fawn sends (Anthropic's limit is 5 MB).
+const maxImageBytes = 5 << 20
+
+// imageMIMEs are the image types models take.
+var imageMIMEs = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// ImageOf reads data as an image when it is one a model takes; ok is false
+// for anything else.
+func ImageOf(name string, data []byte) (Image, bool) {
+	mime := http.DetectContentType(data)
+	found := false
+	for _, m := range imageMIMEs {
+		found = found || mime == m
+	}
+	if !found {
+		return Image{}, false
+	}
+	im := Image{Name: name, MIME: mime, Data: data}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		im.Width, im.Height = cfg.Width, cfg.Height
+	}
+	return im, true
+}
+
+// message is the user message the model is sent.
+func (in Input) message() *schema.Message {
+	if len(in.Images) == 0 {
+		return schema.UserMessage(in.Text)
+	}
+	// The text goes in a part of its own: a message has Content or parts,
+	// never both.
+	m := &schema.Message{Role: schema.User}
+	if in.Text != "" {
+		m.UserInputMultiContent = append(m.UserInputMultiContent, schema.MessageInputPart{Type: schema.ChatMessagePartTypeText, Text: in.Text})
+	}
+	for _, im := range in.Images {
+		data := base64.StdEncoding.EncodeToString(im.Data)
+		m.UserInputMultiContent = append(m.UserInputMultiContent, schema.MessageInputPart{
+			Type:  schema.ChatMessagePartTypeImageURL,
+			Image: &schema.MessageInputImage{MessagePartCommon: schema.MessagePartCommon{Base64Data: &data, MIMEType: im.MIME}},
+		})
+	}
+	return m
+}
+
+// visionNames are the model families that take images, for models.*.vision: auto.
+var visionNames = regexp.MustCompile(`(?i)(^|[/:])(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|o[134](-|$)|chatgpt-4o|claude|gemini|gemma-?3|llava|bakllava|pixtral|moondream|minicpm-v|llama-?3\.2-vision|llama-?4|grok-[0-9.]+-vision|grok-4)|vision|[-_.]vl([-_.:]|$)`)
+
+// AcceptsImages says whether the model in use (or switched to) takes images:
+// models.*.vision yes or no, or, when auto, Anthropic's models and the
+// families known to (GPT-4o and later, Claude, Gemini, LLaVA, Qwen-VL…).
+func (s *Session) AcceptsImages() bool {
+	mc := s.ModelConfig()
+	switch strings.ToLower(mc.Vision) {
+	case "yes", "true":
+		return true
+	case "no", "false":
+		return false
+	}
+	switch {
+	case mc.Type == "demo" || mc.Demo:
+		return false
+	case mc.Type == "anthropic":
+		return true
+	}
+	return visionNames.MatchString(mc.Model)
+}
+
+// checkImages refuses images a model cannot take, saying what to do.
+func (s *Session) checkImages(in Input) error {
+	if len(in.Images) == 0 || s.AcceptsImages() {
+		return nil
+	}
+	return fmt.Errorf("%s does not take images, so the message was not sent: /model switches to one that does, "+
+		"or set vision: yes for this model in the configuration if it does", s.ModelName())
+}
+
+// Attachment is a file or directory the user mentioned (@path), as the
+// model is given it.
+type Attachment struct {
+	// Path is the absolute path.
+	Path string
+	// Text is what the model reads: the file's lines, numbered and bounded
+	// as text_editor's view bounds them, or a directory's listing; empty
+	// for an image.
+	Text string
+	// Viewed is the range of the file the text shows (nil for a directory
+	// or an image).
+	Viewed *tools.FileViewed
+	// Image is set when the file is an image.
+	Image *Image
+	Dir   bool
+}
+
+// Attach reads what the user mentioned: an image file as an image; a file
+// or a directory of the project as the text_editor's view gives it to the
+// model — bounded the same way — which also counts as the agent having read
+// the file. Images may come from anywhere the user points; text only from
+// the project.
+func (s *Session) Attach(ctx context.Context, path string) (Attachment, error) {
+	abs := path
+	if strings.HasPrefix(abs, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			abs = filepath.Join(home, abs[2:])
+		}
+	}
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(s.env.Root, abs)
+	}
+	abs = filepath.Clean(abs)
+	st, err := os.Stat(abs)
+	if err != nil {
+		return Attachment{}, fmt.Errorf("%s: no such file or directory", path)
+	}
+	a := Attachment{Path: abs, Dir: st.IsDir()}
+	if st.Mode().IsRegular() {
+		if st.Size() <= maxImageBytes {
+			if head, err := readHead(abs, 512); err == nil {
+				if _, ok := ImageOf(path, head); ok {
+					data, err := os.ReadFile(abs)
+					if err != nil {
+						return Attachment{}, fmt.Errorf("%s: %v", path, err)
+					}
+					im, _ := ImageOf(filepath.Base(abs), data)
+					a.Image = &im
+					return a, nil
+				}
+			}
+		} else if head, err := readHead(abs, 512); err == nil {
+			if _, ok := ImageOf(path, head); ok {
+				return Attachment{}, fmt.Errorf("%s is %s, more than the %s an image may have", path, humanBytes(int(st.Size())), humanBytes(maxImageBytes))
+			}
+		}
+	}
+	ed, ok := s.toolByName["text_editor"].(tool.InvokableTool)
+	if !ok {
+		return Attachment{}, errors.New("fawn cannot read files in this session (no text_editor tool)")
+	}
+	var viewed *tools.FileViewed
+	tctx := tools.WithEmitter(ctx, func(ev any) {
+		if v, ok := ev.(tools.FileViewed); ok {
+			viewed = &v
+		}
+	})
+	args := fmt.Sprintf(`{"command":"view","path":%q}`, abs)
+	text, err := ed.InvokableRun(tctx, args)
+	if err != nil {
+		return Attachment{}, err
+	}
+	a.Text, a.Viewed = text, viewed
+	return a, nil
+}
+
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := f.Read(buf)
+	if k == 0 && err != nil {
+		return nil, err
+	}
+	return buf[:k], nil
+}

@@ -1,0 +1,324 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/picker"
+)
+
+// @-mentions: "@path" in a message attaches that file as the agent's view
+// would show it (and opens it in a tab), "@dir/" a listing of the directory,
+// "@shot.png" the image. Typing "@" offers the project's files, fuzzy
+// matched; a path with spaces is written @"my file.txt". A pasted path of an
+// image file (what a terminal's drag and drop types) becomes a mention.
+
+// mention is one "@path" in a message.
+type mention struct {
+	start, end int // byte range of the whole token, "@" included
+	path       string
+}
+
+// mentionsIn finds the @-mentions of text: an "@" at the start or after a
+// space, then a path up to the next space, or a quoted path. Trailing
+// punctuation that ends a sentence is not part of the path.
+func mentionsIn(text string) []mention {
+	var out []mention
+	for i := 0; i < len(text); i++ {
+		if text[i] != '@' || (i > 0 && !unicode.IsSpace(rune(text[i-1])) && text[i-1] != '(') {
+			continue
+		}
+		j := i + 1
+		var path string
+		if j < len(text) && text[j] == '"' {
+			k := strings.IndexByte(text[j+1:], '"')
+			if k < 0 {
+				continue
+			}
+			path = text[j+1 : j+1+k]
+			j = j + 1 + k + 1
+		} else {
+			for j < len(text) && !unicode.IsSpace(rune(text[j])) {
+				j++
+			}
+			path = strings.TrimRight(text[i+1:j], ".,;:!?)'\"")
+			j = i + 1 + len(path)
+		}
+		if path != "" {
+			out = append(out, mention{start: i, end: j, path: path})
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// mentionToken returns the @-token that ends at the cursor (at offset end
+// of text): where its "@" is and the query after it.
+func mentionToken(text string, end int) (start int, query string, ok bool) {
+	if end > len(text) {
+		end = len(text)
+	}
+	i := end
+	for i > 0 && !unicode.IsSpace(rune(text[i-1])) {
+		i--
+	}
+	tok := text[i:end]
+	if !strings.HasPrefix(tok, "@") || strings.HasPrefix(tok, "@\"") {
+		return 0, "", false
+	}
+	return i, tok[1:], true
+}
+
+// fileIndex lists the project's files and directories once, in the
+// background, for the @ completion; ignore files are honoured.
+type fileIndex struct {
+	root string
+	mu   sync.Mutex
+	// paths are relative, with "/" after directories; done is set when the
+	// walk finished.
+	paths   []string
+	done    bool
+	started bool
+	when    time.Time // the last walk's start
+}
+
+// maxIndexed bounds the walk on a huge tree; indexFresh is how long a
+// listing is used before the next @ lists again.
+const (
+	maxIndexed = 200_000
+	indexFresh = 5 * time.Second
+)
+
+// start lists the files on a goroutine of the app's, calling changed (from
+// that goroutine) as results arrive.
+func (x *fileIndex) start(a *App, changed func()) {
+	x.mu.Lock()
+	// A finished list is walked again after a while: files come and go.
+	if x.root == "" || (x.started && !(x.done && time.Since(x.when) > indexFresh)) {
+		x.mu.Unlock()
+		return
+	}
+	x.started, x.when = true, time.Now()
+	fresh := true
+	x.mu.Unlock()
+	a.Go(func() {
+		var batch []string
+		flush := func(done bool) {
+			x.mu.Lock()
+			if fresh {
+				x.paths, fresh = nil, false
+			}
+			x.paths = append(x.paths, batch...)
+			x.done = done
+			x.mu.Unlock()
+			batch = nil
+			changed()
+		}
+		n := 0
+		_ = tools.WalkFiles(a.runCtx, x.root, "", func(rel string, d fs.DirEntry) error {
+			if n++; n > maxIndexed {
+				return context.Canceled
+			}
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				rel += "/"
+			}
+			batch = append(batch, rel)
+			if len(batch) >= 5000 {
+				flush(false)
+			}
+			return nil
+		})
+		flush(true)
+	})
+}
+
+// match returns the best paths for query, at most n.
+func (x *fileIndex) match(query string, n int) (hits []string, loading bool) {
+	x.mu.Lock()
+	paths := x.paths
+	loading = !x.done
+	x.mu.Unlock()
+	q := []rune(strings.ToLower(query))
+	type scored struct {
+		path  string
+		score int
+	}
+	var best []scored
+	for _, p := range paths {
+		s, ok := picker.Score(p, q, nil)
+		if !ok {
+			continue
+		}
+		best = append(best, scored{p, s})
+	}
+	slices.SortStableFunc(best, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return len(a.path) - len(b.path)
+	})
+	for i := 0; i < len(best) && i < n; i++ {
+		hits = append(hits, best[i].path)
+	}
+	return hits, loading
+}
+
+// attacher is an agent that takes attachments and images (*agent.Session).
+type attacher interface {
+	Attach(ctx context.Context, path string) (agent.Attachment, error)
+	RunInput(ctx context.Context, in agent.Input) <-chan agent.Event
+	AcceptsImages() bool
+}
+
+// chip is what a user message shows of one attachment.
+type chip struct {
+	text string
+	err  bool
+}
+
+// attachAndRun resolves the mentions of item's text off the UI goroutine,
+// then shows what was attached, opens the files in tabs, and starts the
+// turn (or queues it).
+func (a *App) attachAndRun(at attacher, item *userItem, ms []mention) {
+	item.attaching = true
+	ctx := a.runCtx
+	text := item.text
+	a.Go(func() {
+		type got struct {
+			m   mention
+			att agent.Attachment
+			err error
+		}
+		var res []got
+		for _, m := range ms {
+			att, err := at.Attach(ctx, m.path)
+			res = append(res, got{m, att, err})
+		}
+		a.post(func() {
+			item.attaching = false
+			item.ver++
+			in := agent.Input{Text: text}
+			var blocks []string
+			seen := map[string]bool{}
+			for _, r := range res {
+				if r.err != nil {
+					if r.m.path != "" && looksLikePath(r.m.path) {
+						item.chips = append(item.chips, chip{text: clean(r.err.Error()), err: true})
+					}
+					continue
+				}
+				if seen[r.att.Path] {
+					continue
+				}
+				seen[r.att.Path] = true
+				rel := relPath(a.opts.Root, r.att.Path)
+				switch {
+				case r.att.Image != nil:
+					in.Images = append(in.Images, *r.att.Image)
+					item.chips = append(item.chips, chip{text: rel + " · " + r.att.Image.String()})
+				case r.att.Dir:
+					blocks = append(blocks, fmt.Sprintf("<attached path=%q kind=\"directory listing\">\n%s\n</attached>", rel+"/", strings.TrimRight(r.att.Text, "\n")))
+					item.chips = append(item.chips, chip{text: strings.TrimSuffix(rel, "/") + "/ · listing"})
+				default:
+					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
+					item.chips = append(item.chips, chip{text: rel + " · " + viewedRange(r.att.Viewed)})
+					if ed := a.editorPane(); ed != nil && r.att.Viewed != nil {
+						ed.AgentViewed(*r.att.Viewed)
+					}
+				}
+			}
+			if len(blocks) > 0 {
+				in.Text += "\n\n(The user attached these with @-mentions; they are shown as text_editor view shows files.)\n" + strings.Join(blocks, "\n")
+			}
+			if len(in.Images) > 0 && !at.AcceptsImages() {
+				a.list.Remove(item)
+				a.input.SetText(text, true)
+				a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
+					a.opts.Agent.ModelName())})
+				return
+			}
+			item.input = &in
+			if a.turnRunning() {
+				item.queued = true
+				a.queued = append(a.queued, item)
+				return
+			}
+			a.startTurn(item)
+		})
+	})
+}
+
+// looksLikePath tells a failed mention that was meant as a file ("@src/x.go")
+// from an @ that was not ("@alice").
+func looksLikePath(p string) bool {
+	return strings.ContainsAny(p, "/.~")
+}
+
+func viewedRange(v *tools.FileViewed) string {
+	switch {
+	case v == nil:
+		return "attached"
+	case v.End == -1 && v.Start <= 1:
+		return "whole file"
+	case v.End == -1:
+		return fmt.Sprintf("lines %d–end", v.Start)
+	}
+	return fmt.Sprintf("lines %d–%d", v.Start, v.End)
+}
+
+// pastedImagePath recognises a paste that is the path of one image file —
+// what dropping a file on a terminal types — and returns it.
+func pastedImagePath(text, root string) (string, bool) {
+	p := strings.TrimSpace(text)
+	if p == "" || strings.ContainsAny(p, "\n\r") {
+		return "", false
+	}
+	p = strings.TrimPrefix(p, "file://")
+	if len(p) >= 2 && (p[0] == '\'' || p[0] == '"') && p[len(p)-1] == p[0] {
+		p = p[1 : len(p)-1]
+	}
+	p = strings.ReplaceAll(p, `\ `, " ")
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	head := make([]byte, 512)
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	n, _ := f.Read(head)
+	f.Close()
+	if _, ok := agent.ImageOf(p, head[:n]); !ok {
+		return "", false
+	}
+	return p, true
+}
+
+// mentionText writes a path as a mention, quoted when it has spaces.
+func mentionText(p string) string {
+	if strings.ContainsAny(p, " \t") {
+		return `@"` + p + `"`
+	}
+	return "@" + p
+}
