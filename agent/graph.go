@@ -41,7 +41,11 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 			}
 		}
 		c.append(t.gen, fresh...)
-		return request(s.systemPrompt(), c.snapshot()), nil
+		msgs := request(s.systemPrompt(), c.snapshot())
+		if !s.AcceptsImages() {
+			msgs = withoutImages(msgs) // a model switched to since cannot take them
+		}
+		return msgs, nil
 	}
 	modelPost := func(ctx context.Context, out *schema.Message, c *conversation) (*schema.Message, error) {
 		c.append(turnOf(ctx).gen, out)
@@ -71,7 +75,13 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 			last.Content += r
 			out = append(out[:len(out)-1:len(out)-1], &last)
 		}
-		c.append(turnOf(ctx).gen, out...)
+		t := turnOf(ctx)
+		c.append(t.gen, out...)
+		// Images from the tools go to the model after the results, in a
+		// message of their own: tool messages carry text only.
+		if imgs := t.takeImages(); len(imgs) > 0 && s.AcceptsImages() {
+			c.append(t.gen, toolImagesMessage(imgs))
+		}
 		return out, nil
 	}
 	if err := g.AddToolsNode(nodeTools, tn, compose.WithStatePostHandler(toolsPost), compose.WithNodeName(nodeTools)); err != nil {

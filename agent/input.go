@@ -229,3 +229,46 @@ func readHead(path string, n int) ([]byte, error) {
 	}
 	return buf[:k], nil
 }
+
+// toolImagesMessage is the message that gives the model the images its
+// tool calls returned.
+func toolImagesMessage(imgs []toolImage) *schema.Message {
+	var names []string
+	var in Input
+	for _, ti := range imgs {
+		names = append(names, fmt.Sprintf("%s from %s (call %s)", ti.img, ti.tool, ti.call))
+		in.Images = append(in.Images, ti.img)
+	}
+	in.Text = "(fawn: the images the tool calls above returned, in order: " + strings.Join(names, "; ") + ")"
+	return in.message()
+}
+
+// withoutImages replaces the images of msgs by their descriptions, for a
+// model that takes none; msgs is not changed.
+func withoutImages(msgs []*schema.Message) []*schema.Message {
+	out := msgs
+	copied := false
+	for i, m := range msgs {
+		if len(m.UserInputMultiContent) == 0 {
+			continue
+		}
+		if !copied {
+			out = append([]*schema.Message(nil), msgs...)
+			copied = true
+		}
+		var text []string
+		for _, p := range m.UserInputMultiContent {
+			switch {
+			case p.Type == schema.ChatMessagePartTypeText:
+				text = append(text, p.Text)
+			case p.Image != nil:
+				text = append(text, "[an image, left out: the model in use does not take images]")
+			}
+		}
+		cp := *m
+		cp.UserInputMultiContent = nil
+		cp.Content = strings.Join(text, "\n")
+		out[i] = &cp
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,128 +13,473 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cloudwego/eino-ext/components/tool/mcp/officialmcp"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+	"github.com/eino-contrib/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
 )
 
-// mcpConnectTimeout bounds starting one MCP server and listing its tools.
-const mcpConnectTimeout = 20 * time.Second
+// MCP servers (tools.mcp_servers) start in the background, all at once, so
+// the IDE never waits for them; each one's tools are offered as soon as it
+// is ready. A server that dies is started again with a growing pause
+// between attempts (1 s, 2 s, 4 s … up to a minute), an HTTP server that
+// stops answering is reconnected the same way, and each change is reported.
+// Tools keep their names across restarts: a call made while its server is
+// down says so.
 
-// MCP is the connection to the MCP servers of tools.mcp_servers.
-type MCP struct {
-	// Tools are the servers' tools, named mcp__SERVER__TOOL; each asks
-	// permission like a command (their effects are unknown to fawn).
-	Tools []tools.Tool
-	// Problems lists the servers that could not be used, and why.
-	Problems []error
+// Timeouts and limits of the MCP servers.
+const (
+	mcpConnectTimeout = 20 * time.Second // start one server and list its tools
+	mcpKeepAlive      = 15 * time.Second // ping an HTTP server this often
+	mcpMaxBackoff     = time.Minute
+	mcpMaxAttempts    = 10 // failures in a row before fawn gives up on a server
+	mcpStable         = time.Minute
+	mcpMaxResult      = 100_000 // characters of a tool's text result
+)
 
-	sessions []*mcp.ClientSession
+// MCPState is where an MCP server is in its life.
+type MCPState string
+
+const (
+	MCPStarting   MCPState = "starting"
+	MCPReady      MCPState = "ready"
+	MCPRestarting MCPState = "restarting" // it died or could not be reached; another attempt is due
+	MCPFailed     MCPState = "failed"     // fawn gave up on it (/mcp restart tries again)
+	MCPStopped    MCPState = "stopped"
+)
+
+// MCPStatus is what /mcp shows of one server.
+type MCPStatus struct {
+	Name string
+	// Endpoint is the command line or the URL.
+	Endpoint string
+	State    MCPState
+	// Tools are the names the model calls, in the server's order.
+	Tools     []string
+	LastError string
+	// Attempts counts the failed attempts in a row; Restarts the times it
+	// came back after being ready.
+	Attempts, Restarts int
+	// Retry is when the next attempt is due, while restarting.
+	Retry time.Time
 }
 
-// ConnectMCP starts (command) or connects to (url) every server, all at
-// once, and lists their tools. A server that fails is reported in Problems
-// and left out; the others are still used. Commands run in dir. Close the
-// result when done: it stops the servers fawn started.
-func ConnectMCP(ctx context.Context, servers map[string]config.MCPServer, dir string) *MCP {
+// MCPChange is a change of one server's state.
+type MCPChange struct {
+	Server string
+	State  MCPState
+	// Err says what went wrong (restarting, failed).
+	Err string
+	// NewTools are tools offered for the first time (to be added to the session).
+	NewTools []tools.Tool
+	// Wait is the pause before the next attempt, while restarting.
+	Wait time.Duration
+	// Back is set when a server that had been ready is ready again.
+	Back bool
+	// Attempt counts the failed attempts in a row (restarting, failed).
+	Attempt int
+}
+
+// MCP runs the servers of tools.mcp_servers.
+type MCP struct {
+	servers  []*mcpServer
+	onChange func(MCPChange)
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// StartMCP starts (command) or connects to (url) every server in the
+// background and returns at once. Commands run in dir. onChange, when not
+// nil, is called from the servers' goroutines on every change. Close stops
+// them.
+func StartMCP(ctx context.Context, servers map[string]config.MCPServer, dir string, onChange func(MCPChange)) *MCP {
+	ctx, cancel := context.WithCancel(ctx)
+	m := &MCP{onChange: onChange, cancel: cancel}
 	names := make([]string, 0, len(servers))
 	for name := range servers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	type conn struct {
-		tools []tools.Tool
-		sess  *mcp.ClientSession
-		err   error
-	}
-	conns := make([]conn, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Add(1)
+	for _, name := range names {
+		s := &mcpServer{name: name, cfg: servers[name], dir: dir, m: m, state: MCPStarting,
+			tools: map[string]*mcpTool{}, kick: make(chan struct{}, 1), started: make(chan struct{})}
+		m.servers = append(m.servers, s)
+		m.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			ts, sess, err := connectMCP(ctx, name, servers[name], dir)
-			conns[i] = conn{ts, sess, err}
+			defer m.wg.Done()
+			s.run(ctx)
 		}()
-	}
-	wg.Wait()
-	m := &MCP{}
-	for i, c := range conns {
-		if c.err != nil {
-			m.Problems = append(m.Problems, fmt.Errorf("mcp server %s: %w", names[i], c.err))
-			continue
-		}
-		m.Tools = append(m.Tools, c.tools...)
-		m.sessions = append(m.sessions, c.sess)
 	}
 	return m
 }
 
-// Close ends every session and stops the servers fawn started.
-func (m *MCP) Close() {
-	for _, s := range m.sessions {
-		_ = s.Close()
+// WaitStarted waits until every server is ready or has failed once (for a
+// one-turn headless run), or ctx is done.
+func (m *MCP) WaitStarted(ctx context.Context) {
+	for _, s := range m.servers {
+		select {
+		case <-s.started:
+		case <-ctx.Done():
+			return
+		}
 	}
-	m.sessions = nil
 }
 
-func connectMCP(ctx context.Context, name string, srv config.MCPServer, dir string) ([]tools.Tool, *mcp.ClientSession, error) {
-	ctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
+// Tools returns every tool offered so far.
+func (m *MCP) Tools() []tools.Tool {
+	var out []tools.Tool
+	for _, s := range m.servers {
+		s.mu.Lock()
+		for _, raw := range s.order {
+			out = append(out, s.tools[raw])
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Status returns every server's state, by name.
+func (m *MCP) Status() []MCPStatus {
+	out := make([]MCPStatus, 0, len(m.servers))
+	for _, s := range m.servers {
+		s.mu.Lock()
+		st := MCPStatus{Name: s.name, Endpoint: s.endpoint(), State: s.state, LastError: s.lastErr,
+			Attempts: s.attempts, Restarts: s.restarts, Retry: s.retryAt}
+		for _, raw := range s.order {
+			if s.offered[raw] {
+				st.Tools = append(st.Tools, s.tools[raw].Name())
+			}
+		}
+		s.mu.Unlock()
+		out = append(out, st)
+	}
+	return out
+}
+
+// Restart stops server name, if it runs, and starts it again now.
+func (m *MCP) Restart(name string) error {
+	for _, s := range m.servers {
+		if s.name == name {
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
+			return nil
+		}
+	}
+	var names []string
+	for _, s := range m.servers {
+		names = append(names, s.name)
+	}
+	return fmt.Errorf("no MCP server is called %q (the servers are: %s)", name, strings.Join(names, ", "))
+}
+
+// Close stops every server fawn started and ends every session.
+func (m *MCP) Close() {
+	m.cancel()
+	m.wg.Wait()
+}
+
+// mcpServer is one server and its session, restarted as needed.
+type mcpServer struct {
+	name string
+	cfg  config.MCPServer
+	dir  string
+	m    *MCP
+	kick chan struct{} // Restart
+
+	mu       sync.Mutex
+	state    MCPState
+	lastErr  string
+	attempts int
+	restarts int
+	retryAt  time.Time
+	sess     *mcp.ClientSession
+	tools    map[string]*mcpTool // by the server's own name, once seen
+	order    []string
+	offered  map[string]bool // offered by the running session
+	pending  listed          // the tools listed by the session being connected
+	started  chan struct{}   // closed once the first attempt has ended
+	once     sync.Once
+}
+
+func (s *mcpServer) endpoint() string {
+	if s.cfg.URL != "" {
+		return s.cfg.URL
+	}
+	return strings.TrimSpace(s.cfg.Command + " " + strings.Join(s.cfg.Args, " "))
+}
+
+func (s *mcpServer) set(ch MCPChange) {
+	s.mu.Lock()
+	s.state = ch.State
+	if ch.Err != "" {
+		s.lastErr = ch.Err
+	}
+	s.retryAt = time.Time{}
+	if ch.Wait > 0 {
+		s.retryAt = time.Now().Add(ch.Wait)
+	}
+	s.mu.Unlock()
+	ch.Server = s.name
+	if s.m.onChange != nil {
+		s.m.onChange(ch)
+	}
+}
+
+func (s *mcpServer) firstDone() { s.once.Do(func() { close(s.started) }) }
+
+// run keeps the server going until ctx ends.
+func (s *mcpServer) run(ctx context.Context) {
+	defer s.firstDone()
+	backoff := time.Second
+	everReady := false
+	for {
+		sess, stderr, err := s.connect(ctx)
+		if ctx.Err() != nil {
+			if sess != nil {
+				_ = sess.Close()
+			}
+			s.set(MCPChange{State: MCPStopped})
+			return
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.attempts++
+			n := s.attempts
+			s.mu.Unlock()
+			msg := describeMCPError(err, stderr)
+			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) || n >= mcpMaxAttempts {
+				if n >= mcpMaxAttempts {
+					msg += fmt.Sprintf(" (gave up after %d attempts; /mcp restart %s tries again)", n, s.name)
+				}
+				s.set(MCPChange{State: MCPFailed, Err: msg, Attempt: n})
+				s.firstDone()
+				if !s.wait(ctx, 0) {
+					s.set(MCPChange{State: MCPStopped})
+					return
+				}
+				s.mu.Lock()
+				s.attempts = 0
+				s.mu.Unlock()
+				backoff = time.Second
+				s.set(MCPChange{State: MCPStarting})
+				continue
+			}
+			s.set(MCPChange{State: MCPRestarting, Err: msg, Wait: backoff, Attempt: n})
+			s.firstDone()
+			if !s.wait(ctx, backoff) {
+				s.set(MCPChange{State: MCPStopped})
+				return
+			}
+			backoff = min(2*backoff, mcpMaxBackoff)
+			continue
+		}
+
+		fresh := s.adopt(sess)
+		s.mu.Lock()
+		s.attempts = 0
+		s.mu.Unlock()
+		s.set(MCPChange{State: MCPReady, NewTools: fresh, Back: everReady})
+		everReady = true
+		s.firstDone()
+		upAt := time.Now()
+
+		done := make(chan error, 1)
+		go func() { done <- sess.Wait() }()
+		var why string
+		select {
+		case <-ctx.Done():
+			_ = sess.Close()
+			<-done
+			s.drop()
+			s.set(MCPChange{State: MCPStopped})
+			return
+		case <-s.kick:
+			_ = sess.Close()
+			<-done
+			why = "restarted by the user"
+			backoff = 0
+		case err := <-done:
+			why = "it stopped"
+			if s.cfg.URL != "" {
+				why = "it stopped answering"
+			}
+			if tail := stderr.String(); tail != "" {
+				why += "; it said: " + tail
+			} else if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+				why += ": " + err.Error()
+			}
+		}
+		s.drop()
+		s.mu.Lock()
+		s.restarts++
+		s.mu.Unlock()
+		if time.Since(upAt) > mcpStable || backoff == 0 {
+			backoff = time.Second
+		}
+		if why == "restarted by the user" {
+			s.set(MCPChange{State: MCPStarting, Err: why})
+			continue
+		}
+		s.set(MCPChange{State: MCPRestarting, Err: why, Wait: backoff})
+		if !s.wait(ctx, backoff) {
+			s.set(MCPChange{State: MCPStopped})
+			return
+		}
+		backoff = min(2*backoff, mcpMaxBackoff)
+	}
+}
+
+// wait pauses d (0: until a restart is asked for); it reports false when
+// ctx ended first.
+func (s *mcpServer) wait(ctx context.Context, d time.Duration) bool {
+	var timer <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-s.kick:
+		return true
+	case <-timer:
+		return true
+	}
+}
+
+// connect starts the server (or reaches it) and lists its tools.
+func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffer, error) {
+	cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 	defer cancel()
-	var transport mcp.Transport
 	stderr := &tailBuffer{max: 2048}
+	var transport mcp.Transport
+	opts := &mcp.ClientOptions{}
 	switch {
-	case srv.Command != "":
+	case s.cfg.Command != "":
 		// Not CommandContext: the server outlives this connect call.
-		cmd := exec.Command(srv.Command, srv.Args...)
-		cmd.Dir = dir
+		cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+		cmd.Dir = s.dir
 		cmd.Env = os.Environ()
-		for k, v := range srv.Env {
+		for k, v := range s.cfg.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 		cmd.Stderr = stderr // never onto fawn's screen
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
-	case srv.URL != "":
-		transport = &mcp.StreamableClientTransport{Endpoint: srv.URL}
+	case s.cfg.URL != "":
+		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL}
+		opts.KeepAlive = mcpKeepAlive // a server that stops answering ends the session
 	default:
-		return nil, nil, fmt.Errorf("neither command nor url is set")
+		return nil, stderr, errors.New("neither command nor url is set")
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "fawn", Version: "1"}, nil)
-	sess, err := client.Connect(ctx, transport, nil)
-	if err != nil {
-		return nil, nil, withStderr(fmt.Errorf("cannot start or reach it: %w", err), stderr)
+	opts.ToolListChangedHandler = func(_ context.Context, req *mcp.ToolListChangedRequest) {
+		// Listed again off the session's own goroutine, which delivers
+		// this notification.
+		go func() {
+			if fresh := s.adopt(req.Session); len(fresh) > 0 {
+				s.set(MCPChange{State: MCPReady, NewTools: fresh})
+			}
+		}()
 	}
-	base, err := officialmcp.GetTools(ctx, &officialmcp.Config{
-		Cli:           sess,
-		ServerName:    name,
-		ListToolsMode: officialmcp.ListToolsAllPages,
-		ToolNameMapper: func(_ context.Context, in officialmcp.ToolNameMapperInput) (officialmcp.ToolNameMapperOutput, error) {
-			return officialmcp.ToolNameMapperOutput{ExposedName: mcpToolName(in.ServerName, in.Tool.Name)}, nil
-		},
-		ResultPolicy: &officialmcp.ResultPolicy{MaxChars: 100_000, PreserveTailChars: 10_000},
-	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "fawn", Version: "1"}, opts)
+	sess, err := client.Connect(cctx, transport, nil)
 	if err != nil {
+		return nil, stderr, err
+	}
+	if err := s.list(cctx, sess); err != nil {
 		_ = sess.Close()
-		return nil, nil, withStderr(fmt.Errorf("listing its tools: %w", err), stderr)
+		return nil, stderr, fmt.Errorf("listing its tools: %w", err)
 	}
-	var out []tools.Tool
-	for _, bt := range base {
-		it, ok := bt.(tool.InvokableTool)
-		if !ok {
-			continue
-		}
-		info, err := it.Info(ctx)
+	return sess, stderr, nil
+}
+
+// listed is the tool list of the session being connected, adopted with it.
+type listed struct{ tools []*mcp.Tool }
+
+// list reads the server's tools into the session's pending list.
+func (s *mcpServer) list(ctx context.Context, sess *mcp.ClientSession) error {
+	var got []*mcp.Tool
+	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
+			return err
+		}
+		got = append(got, t)
+	}
+	s.mu.Lock()
+	s.pending = listed{tools: got}
+	s.mu.Unlock()
+	return nil
+}
+
+// adopt makes sess the server's session and its listed tools the ones
+// offered; it returns the tools offered for the first time.
+func (s *mcpServer) adopt(sess *mcp.ClientSession) []tools.Tool {
+	if sess == nil {
+		return nil
+	}
+	s.mu.Lock()
+	list := s.pending.tools
+	s.pending = listed{}
+	s.mu.Unlock()
+	if list == nil {
+		// A change notification: list again.
+		ctx, cancel := context.WithTimeout(context.Background(), mcpConnectTimeout)
+		defer cancel()
+		if s.list(ctx, sess) != nil {
+			return nil
+		}
+		s.mu.Lock()
+		list = s.pending.tools
+		s.pending = listed{}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sess = sess
+	s.offered = map[string]bool{}
+	var fresh []tools.Tool
+	for _, t := range list {
+		s.offered[t.Name] = true
+		if old, ok := s.tools[t.Name]; ok {
+			old.setInfo(t)
 			continue
 		}
-		raw, _ := info.Extra[officialmcp.ExtraMCPRawToolName].(string)
-		out = append(out, &mcpTool{inner: it, info: info, server: name, raw: raw})
+		mt := &mcpTool{server: s, raw: t.Name}
+		mt.setInfo(t)
+		s.tools[t.Name] = mt
+		s.order = append(s.order, t.Name)
+		fresh = append(fresh, mt)
 	}
-	return out, sess, nil
+	return fresh
+}
+
+// drop forgets the session that ended.
+func (s *mcpServer) drop() {
+	s.mu.Lock()
+	s.sess = nil
+	s.mu.Unlock()
+}
+
+// session returns the running session and whether it offers tool raw.
+func (s *mcpServer) session(raw string) (*mcp.ClientSession, bool, MCPState, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess, s.offered[raw], s.state, s.lastErr
+}
+
+// describeMCPError says why a server could not be used.
+func describeMCPError(err error, stderr *tailBuffer) string {
+	msg := "cannot start or reach it: " + err.Error()
+	if tail := stderr.String(); tail != "" {
+		msg += "; it said: " + tail
+	}
+	return msg
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
@@ -148,46 +494,156 @@ func mcpToolName(server, tool string) string {
 	return n
 }
 
-// mcpTool is one MCP server tool as a fawn tool.
+// mcpTool is one MCP server tool as a fawn tool. It calls whatever session
+// its server has now, so it survives restarts.
 type mcpTool struct {
-	inner       tool.InvokableTool
-	info        *schema.ToolInfo
-	server, raw string
+	server *mcpServer
+	raw    string
+
+	mu   sync.Mutex
+	info *schema.ToolInfo
 }
 
-func (t *mcpTool) Name() string                                   { return t.info.Name }
-func (t *mcpTool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, nil }
+func (t *mcpTool) setInfo(mt *mcp.Tool) {
+	params := &jsonschema.Schema{}
+	if b, err := json.Marshal(mt.InputSchema); err == nil {
+		_ = json.Unmarshal(b, params)
+	}
+	if params.Type == "" {
+		params.Type = "object"
+	}
+	desc := mt.Description
+	if desc == "" {
+		desc = mt.Title
+	}
+	info := &schema.ToolInfo{
+		Name:        mcpToolName(t.server.name, mt.Name),
+		Desc:        desc,
+		ParamsOneOf: schema.NewParamsOneOfByJSONSchema(params),
+	}
+	t.mu.Lock()
+	t.info = info
+	t.mu.Unlock()
+}
+
+func (t *mcpTool) Name() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.info.Name
+}
+
+func (t *mcpTool) Info(context.Context) (*schema.ToolInfo, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.info, nil
+}
 
 // Plan describes the call; fawn cannot know what an MCP tool does, so it
 // is KindOther and asks like a command.
 func (t *mcpTool) Plan(_ context.Context, argsJSON string) (tools.Action, error) {
-	return tools.Action{Kind: tools.KindOther, Summary: fmt.Sprintf("%s: %s %s", t.server, t.raw, clip(argsJSON, 160))}, nil
+	return tools.Action{Kind: tools.KindOther, Summary: fmt.Sprintf("%s: %s %s", t.server.name, t.raw, clip(argsJSON, 160))}, nil
 }
 
-// InvokableRun calls the tool and returns its text content as text (other
-// content stays JSON).
-func (t *mcpTool) InvokableRun(ctx context.Context, argsJSON string, opts ...tool.Option) (string, error) {
-	out, err := t.inner.InvokableRun(ctx, argsJSON, opts...)
-	if err != nil {
-		return "", err
-	}
-	var res struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if json.Unmarshal([]byte(out), &res) != nil || len(res.Content) == 0 {
-		return out, nil
-	}
-	var texts []string
-	for _, c := range res.Content {
-		if c.Type != "text" {
-			return out, nil
+// ToolImages carries the images a tool returned: the model gets them after
+// the tool's result (when it takes images), the result says where they were.
+type ToolImages struct {
+	Images []Image
+}
+
+// InvokableRun calls the tool on its server's current session. Text comes
+// back as text; an image as "[image 32×32 PNG]" in the text, and as the
+// image itself through ToolImages.
+func (t *mcpTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option) (string, error) {
+	sess, offered, state, lastErr := t.server.session(t.raw)
+	switch {
+	case sess == nil:
+		why := ""
+		if lastErr != "" {
+			why = " (" + clip(lastErr, 200) + ")"
 		}
-		texts = append(texts, c.Text)
+		return "", fmt.Errorf("the MCP server %s is %s%s; try again once it is ready", t.server.name, state, why)
+	case !offered:
+		return "", fmt.Errorf("the MCP server %s no longer offers %s", t.server.name, t.raw)
 	}
-	return strings.Join(texts, "\n"), nil
+	res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: t.raw, Arguments: json.RawMessage(argsJSON)})
+	if err != nil {
+		if connectionLost(err) && ctx.Err() == nil {
+			// Not the server's answer but no answer at all: the connection
+			// is gone. Ending the session starts the reconnection.
+			_ = sess.Close()
+			return "", fmt.Errorf("the MCP server %s did not answer (%v); fawn is reconnecting to it", t.server.name, err)
+		}
+		return "", fmt.Errorf("the MCP server %s: %v", t.server.name, err)
+	}
+	text, images := mcpResultText(res)
+	if len(images) > 0 {
+		tools.Emit(ctx, ToolImages{Images: images})
+	}
+	if res.IsError {
+		return "error: " + text, nil
+	}
+	return text, nil
+}
+
+// connectionLost tells a call that got no answer (the server is gone, the
+// transport refused to send) from one the server answered with an error.
+func connectionLost(err error) bool {
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) {
+		return true
+	}
+	switch wire.Code {
+	case -32003, -32004, -32005: // client closing, server closing, rejected by the transport
+		return true
+	}
+	return false
+}
+
+// mcpResultText renders a tool's result for the model: text as it is,
+// images, audio and resources as short notes, bounded in length.
+func mcpResultText(res *mcp.CallToolResult) (string, []Image) {
+	var parts []string
+	var images []Image
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.ImageContent:
+			im, ok := ImageOf("", c.Data)
+			if !ok {
+				parts = append(parts, fmt.Sprintf("[%s data, %s, not an image fawn can pass on]", c.MIMEType, humanBytes(len(c.Data))))
+				continue
+			}
+			if len(c.Data) > maxImageBytes {
+				parts = append(parts, im.String()+" (too large to pass on)")
+				continue
+			}
+			images = append(images, im)
+			parts = append(parts, im.String())
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %s]", c.MIMEType, humanBytes(len(c.Data))))
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s: %s]", c.Name, c.URI))
+		case *mcp.EmbeddedResource:
+			if r := c.Resource; r != nil {
+				if r.Text != "" {
+					parts = append(parts, fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
+				} else {
+					parts = append(parts, fmt.Sprintf("[resource %s, %s, %s]", r.URI, r.MIMEType, humanBytes(len(r.Blob))))
+				}
+			}
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
+	text := strings.Join(parts, "\n")
+	if text == "" {
+		text = "(no output)"
+	}
+	return tools.Truncate(text, 0, mcpMaxResult), images
 }
 
 // tailBuffer keeps the last bytes a server wrote to stderr, for messages.
@@ -207,11 +663,9 @@ func (w *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func withStderr(err error, w *tailBuffer) error {
+// String is the kept stderr, trimmed and clipped.
+func (w *tailBuffer) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if s := strings.TrimSpace(string(w.b)); s != "" {
-		return fmt.Errorf("%w; it said: %s", err, clip(s, 500))
-	}
-	return err
+	return clip(strings.TrimSpace(string(w.b)), 500)
 }

@@ -1,14 +1,21 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/cloudwego/eino/components/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fawn-ide/fawn/config"
@@ -24,6 +31,13 @@ type addIn struct {
 	B int `json:"b" jsonschema:"the second number"`
 }
 
+// tinyPNG is a 4×4 PNG.
+var tinyPNG = func() []byte {
+	var b bytes.Buffer
+	_ = png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 4, 4)))
+	return b.Bytes()
+}()
+
 func calcServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds two numbers."},
@@ -33,6 +47,17 @@ func calcServer() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "fail", Description: "Always fails."},
 		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			return nil, nil, fmt.Errorf("this tool always fails")
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Returns a picture."},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Here it is:"},
+				&mcp.ImageContent{Data: tinyPNG, MIMEType: "image/png"}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "die", Description: "Ends the server's process."},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "calc: dying as asked")
+			os.Exit(3)
+			return nil, nil, nil
 		})
 	return s
 }
@@ -45,27 +70,76 @@ func serveMCPStdio() {
 	os.Exit(0)
 }
 
-func TestMCP(t *testing.T) {
-	httpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return calcServer() }, nil))
-	t.Cleanup(httpSrv.Close)
+// changes records what StartMCP reports.
+type changes struct {
+	mu  sync.Mutex
+	got []MCPChange
+}
+
+func (c *changes) add(ch MCPChange) {
+	c.mu.Lock()
+	c.got = append(c.got, ch)
+	c.mu.Unlock()
+}
+
+// waitFor waits until a change satisfies ok.
+func (c *changes) waitFor(t *testing.T, what string, ok func(MCPChange) bool) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for time.Now().Before(end) {
+		c.mu.Lock()
+		for _, ch := range c.got {
+			if ok(ch) {
+				c.mu.Unlock()
+				return
+			}
+		}
+		c.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t.Fatalf("no change %s; got %+v", what, c.got)
+}
+
+func stdioServer(t *testing.T) config.MCPServer {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := ConnectMCP(context.Background(), map[string]config.MCPServer{
+	return config.MCPServer{Command: self, Args: []string{"-test.run=^$"}, Env: map[string]string{mcpStdioEnv: "1"}}
+}
+
+func TestMCP(t *testing.T) {
+	httpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return calcServer() }, nil))
+	t.Cleanup(func() {
+		httpSrv.CloseClientConnections()
+		httpSrv.Close()
+	})
+	var ch changes
+	m := StartMCP(context.Background(), map[string]config.MCPServer{
 		"calc":   {URL: httpSrv.URL},
-		"stdio":  {Command: self, Args: []string{"-test.run=^$"}, Env: map[string]string{mcpStdioEnv: "1"}},
+		"stdio":  stdioServer(t),
 		"broken": {Command: "/nonexistent/mcp-server"},
-	}, t.TempDir())
+	}, t.TempDir(), ch.add)
 	t.Cleanup(m.Close)
-	if len(m.Problems) != 1 || !strings.Contains(m.Problems[0].Error(), "mcp server broken: cannot start or reach it") {
-		t.Errorf("problems: %v", m.Problems)
+	m.WaitStarted(context.Background())
+	st := map[string]MCPStatus{}
+	for _, s := range m.Status() {
+		st[s.Name] = s
 	}
+	if b := st["broken"]; b.State != MCPFailed || !strings.Contains(b.LastError, "cannot start or reach it") {
+		t.Errorf("broken: %+v", b)
+	}
+	if c := st["calc"]; c.State != MCPReady || strings.Join(c.Tools, " ") != "mcp__calc__add mcp__calc__die mcp__calc__fail mcp__calc__picture" {
+		t.Errorf("calc: %+v", c)
+	}
+	ch.waitFor(t, "stdio ready with its tools", func(c MCPChange) bool { return c.Server == "stdio" && c.State == MCPReady && len(c.NewTools) == 4 })
 	var names []string
-	for _, tl := range m.Tools {
+	for _, tl := range m.Tools() {
 		names = append(names, tl.Name())
 	}
-	if strings.Join(names, " ") != "mcp__calc__add mcp__calc__fail mcp__stdio__add mcp__stdio__fail" {
+	if len(names) != 8 || names[0] != "mcp__calc__add" || names[4] != "mcp__stdio__add" || names[6] != "mcp__stdio__fail" {
 		t.Fatalf("tools %v", names)
 	}
 
@@ -76,7 +150,7 @@ func TestMCP(t *testing.T) {
 			{ID: "f", Name: "mcp__calc__fail", Arguments: `{}`},
 		}},
 		text("5 and 42."),
-	}}, ModeAsk, func(o *Options) { o.Tools = append(o.Tools, m.Tools...) })
+	}}, ModeAsk, func(o *Options) { o.Tools = append(o.Tools, m.Tools()...) })
 	var asked []string
 	evs := runChecked(t, h, context.Background(), "add", func(ev Event) {
 		if ev.Type == EventPermissionAsked {
@@ -95,7 +169,109 @@ func TestMCP(t *testing.T) {
 		t.Errorf("asked %q", asked)
 	}
 	tools := h.srv.ChatRequests()[0].Tools
-	if len(tools) != 7 || tools[3].Function.Name != "mcp__calc__add" || !strings.Contains(string(tools[3].Function.Parameters), `"a"`) {
-		t.Errorf("tools offered: %+v", tools)
+	if len(tools) != 11 || tools[3].Function.Name != "mcp__calc__add" || !strings.Contains(string(tools[3].Function.Parameters), `"a"`) {
+		t.Errorf("tools offered: %d %+v", len(tools), tools[3])
+	}
+}
+
+// A stdio server that dies is started again and says so; its tools work
+// again under the same names.
+func TestMCPRestartsAServerThatDies(t *testing.T) {
+	var ch changes
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), ch.add)
+	t.Cleanup(m.Close)
+	m.WaitStarted(context.Background())
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{{ID: "d", Name: "mcp__calc__die", Arguments: `{}`}}},
+		text("It died."),
+		{ToolCalls: []llmtest.ToolCall{{ID: "a", Name: "mcp__calc__add", Arguments: `{"a":1,"b":1}`}}},
+		text("Back."),
+	}}, ModeYolo, func(o *Options) { o.Tools = append(o.Tools, m.Tools()...) })
+	runChecked(t, h, context.Background(), "die", nil)
+	ch.waitFor(t, "restarting, with the server's last words", func(c MCPChange) bool {
+		return c.State == MCPRestarting && strings.Contains(c.Err, "dying as asked") && c.Wait > 0
+	})
+	ch.waitFor(t, "back", func(c MCPChange) bool { return c.State == MCPReady && c.Back })
+	evs := runChecked(t, h, context.Background(), "add", nil)
+	if e := ofType(evs, EventToolRunEnded); len(e) != 1 || e[0].Result != "2" {
+		t.Errorf("after the restart: %s", render(evs))
+	}
+	if st := m.Status()[0]; st.Restarts != 1 || st.State != MCPReady {
+		t.Errorf("status %+v", st)
+	}
+	// /mcp restart: on demand.
+	if err := m.Restart("calc"); err != nil {
+		t.Fatal(err)
+	}
+	ch.waitFor(t, "restarted by the user", func(c MCPChange) bool { return c.Err == "restarted by the user" })
+	if err := m.Restart("nope"); err == nil || !strings.Contains(err.Error(), "calc") {
+		t.Errorf("Restart(nope) = %v", err)
+	}
+}
+
+// An HTTP server that goes away is reconnected once it is back.
+func TestMCPReconnectsAnHTTPServerThatComesBack(t *testing.T) {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return calcServer() }, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: handler}}
+	srv.Start()
+	var ch changes
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"web": {URL: "http://" + addr}}, t.TempDir(), ch.add)
+	t.Cleanup(m.Close)
+	m.WaitStarted(context.Background())
+	tl := m.Tools()[0] // add
+	srv.CloseClientConnections()
+	srv.Close()
+	if _, err := tl.(tool.InvokableTool).InvokableRun(context.Background(), `{"a":1,"b":2}`); err == nil || !strings.Contains(err.Error(), "reconnecting") {
+		t.Fatalf("a call to a server that is gone: %v", err)
+	}
+	ch.waitFor(t, "restarting", func(c MCPChange) bool { return c.State == MCPRestarting })
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the port was taken meanwhile: %v", err)
+	}
+	srv2 := &httptest.Server{Listener: ln2, Config: &http.Server{Handler: handler}}
+	srv2.Start()
+	t.Cleanup(func() {
+		srv2.CloseClientConnections()
+		srv2.Close()
+	})
+	ch.waitFor(t, "back", func(c MCPChange) bool { return c.State == MCPReady && c.Back })
+}
+
+// An image a tool returns reaches a model that takes images as an image,
+// after the results; the result itself names it.
+func TestMCPImagesReachAVisionModel(t *testing.T) {
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), nil)
+	t.Cleanup(m.Close)
+	m.WaitStarted(context.Background())
+	for _, vision := range []string{"yes", "no"} {
+		h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+			{ToolCalls: []llmtest.ToolCall{{ID: "p", Name: "mcp__calc__picture", Arguments: `{}`}}},
+			text("A tiny picture."),
+		}}, ModeYolo, func(o *Options) {
+			o.Tools = append(o.Tools, m.Tools()...)
+			o.Config.Models.Chat.Vision = vision
+		})
+		evs := runChecked(t, h, context.Background(), "show me", nil)
+		if e := ofType(evs, EventToolRunEnded); len(e) != 1 || e[0].Result != "Here it is:\n[image 4×4 PNG]" {
+			t.Errorf("vision %s: result %s", vision, render(evs))
+		}
+		msgs := h.srv.ChatRequests()[1].Messages
+		last := msgs[len(msgs)-1]
+		switch vision {
+		case "yes":
+			if last.Role != "user" || len(last.Images) != 1 || !strings.Contains(string(last.Content), "[image 4×4 PNG] from mcp__calc__picture") {
+				t.Errorf("the image did not follow the result: %+v", last)
+			}
+		case "no":
+			if last.Role != "tool" {
+				t.Errorf("an image went to a model that does not take images: %+v", last)
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/cloudwego/eino/schema"
@@ -36,6 +37,32 @@ type turn struct {
 
 	usage   Usage
 	genTime time.Duration // time models spent streaming, for tokens/s
+
+	// images the tools of the running batch returned, for the model.
+	imgMu  sync.Mutex
+	images []toolImage
+}
+
+// toolImage is an image a tool call returned.
+type toolImage struct {
+	call, tool string
+	img        Image
+}
+
+func (t *turn) keepImages(call, tool string, imgs []Image) {
+	t.imgMu.Lock()
+	defer t.imgMu.Unlock()
+	for _, im := range imgs {
+		t.images = append(t.images, toolImage{call, tool, im})
+	}
+}
+
+func (t *turn) takeImages() []toolImage {
+	t.imgMu.Lock()
+	defer t.imgMu.Unlock()
+	out := t.images
+	t.images = nil
+	return out
 }
 
 func (t *turn) emit(ev Event) { t.q.push(ev) }

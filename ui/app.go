@@ -78,6 +78,7 @@ type App struct {
 	router   *Router
 	commands *Commands
 	files    *fileIndex // the project's paths, for @ completion
+	mcp      MCPView    // the MCP servers, when there are any
 
 	keys struct {
 		global, chat, messages, dialog, help *keymap.Table
@@ -628,16 +629,9 @@ func (a *App) addBuiltinCommands() {
 		a.todos.SetItems(a.opts.Agent.Todos())
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
 	}})
-	a.commands.Add(Command{Name: "tools", Help: "List the tools the model can call", Run: func(a *App, _ string) {
-		names := a.opts.Agent.ToolNames()
-		if len(names) == 0 {
-			a.list.Append(&noticeItem{kind: noticeInfo, text: "the model has no tools"})
-			return
-		}
-		a.list.Append(&noticeItem{kind: noticeInfo, text: "tools: " + strings.Join(names, ", ")})
-	}})
 	a.addModeCommands()
 	a.addModelCommands()
+	a.addMCPCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
 

@@ -73,12 +73,15 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := agent.ConnectMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir)
+		m := agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, nil)
 		defer m.Close()
-		for _, p := range m.Problems {
-			fmt.Fprintf(stderr, "fawn: %v\n", p)
+		m.WaitStarted(ctx)
+		for _, st := range m.Status() {
+			if st.State != agent.MCPReady {
+				fmt.Fprintf(stderr, "fawn: mcp server %s: %s\n", st.Name, st.LastError)
+			}
 		}
-		toolset = append(toolset, m.Tools...)
+		toolset = append(toolset, m.Tools()...)
 	}
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false})
 	if err != nil {
@@ -131,7 +134,9 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	draw := app.RequestDraw
 	ws.redraw.Store(&draw)
 	if len(cfg.Tools.MCPServers) > 0 {
-		defer connectMCP(ctx, app, sess, cfg)()
+		m := startMCP(ctx, app, sess, cfg)
+		defer m.Close()
+		app.SetMCP(m)
 	}
 	if err := app.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -140,36 +145,34 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	return exitOK
 }
 
-// connectMCP starts the MCP servers in the background, so the IDE opens at
-// once; their tools join the session from the next turn on. It returns the
-// function that stops them.
-func connectMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan *agent.MCP, 1)
-	app.Go(func() {
-		m := agent.ConnectMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir)
-		done <- m
-		for _, p := range m.Problems {
-			app.Notify(fmt.Sprintf("MCP: %v (check tools.mcp_servers)", p), true)
+// startMCP starts the MCP servers in the background, so the IDE opens at
+// once. A server's tools join the session as soon as it is ready (the model
+// gets them from its next request) and every change is said in the chat.
+func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config) *agent.MCP {
+	return agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, func(ch agent.MCPChange) {
+		if len(ch.NewTools) > 0 {
+			if err := sess.AddTools(ch.NewTools...); err != nil {
+				app.Notify("MCP: "+err.Error(), true)
+			}
 		}
-		if len(m.Tools) == 0 {
-			return
+		switch ch.State {
+		case agent.MCPReady:
+			switch {
+			case ch.Back:
+				app.Notify(fmt.Sprintf("MCP: %s is back", ch.Server), false)
+			case len(ch.NewTools) > 0:
+				app.Notify(fmt.Sprintf("MCP: %s is ready with %s (/tools lists them, /mcp shows the servers)",
+					ch.Server, count(len(ch.NewTools), "tool", "tools")), false)
+			}
+		case agent.MCPRestarting:
+			// Said once per outage; /mcp shows the attempts.
+			if ch.Attempt <= 1 {
+				app.Notify(fmt.Sprintf("MCP: %s: %s — starting it again in %s", ch.Server, ch.Err, ch.Wait.Round(time.Second)), true)
+			}
+		case agent.MCPFailed:
+			app.Notify(fmt.Sprintf("MCP: %s: %s (check tools.mcp_servers; /mcp restart %s tries again)", ch.Server, ch.Err, ch.Server), true)
 		}
-		if err := sess.AddTools(m.Tools...); err != nil {
-			app.Notify("MCP: "+err.Error(), true)
-			return
-		}
-		app.Notify(fmt.Sprintf("MCP: %s ready from %s", count(len(m.Tools), "tool", "tools"),
-			count(len(cfg.Tools.MCPServers)-len(m.Problems), "server", "servers")), false)
 	})
-	return func() {
-		cancel() // a server still starting gives up
-		select {
-		case m := <-done:
-			m.Close()
-		case <-time.After(time.Second):
-		}
-	}
 }
 
 // notices are shown in the chat when the IDE opens.

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fawn-ide/fawn/agent"
+)
+
+// MCPView is what /mcp and /tools show of the MCP servers (*agent.MCP).
+type MCPView interface {
+	Status() []agent.MCPStatus
+	Restart(name string) error
+}
+
+// SetMCP gives the app the MCP servers, started after it was built (their
+// reports go to Notify). Call it before Run.
+func (a *App) SetMCP(m MCPView) { a.mcp = m }
+
+// addMCPCommands registers /tools and /mcp.
+func (a *App) addMCPCommands() {
+	a.commands.Add(Command{Name: "tools", Help: "List the tools the model can call, by MCP server", Run: func(a *App, _ string) {
+		a.list.Append(&noticeItem{kind: noticeInfo, text: a.toolsText()})
+	}})
+	a.commands.Add(Command{Name: "mcp", Args: "[restart NAME]", Help: "Show each MCP server's state, tools and last error; restart one", Run: func(a *App, args string) {
+		if a.mcp == nil || len(a.mcp.Status()) == 0 {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "no MCP servers are configured: add them under tools.mcp_servers (a command or a url), then restart fawn"})
+			return
+		}
+		if name, ok := strings.CutPrefix(args, "restart"); ok && (name == "" || name[0] == ' ') {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				a.list.Append(&noticeItem{kind: noticeError, text: "which server? /mcp restart NAME"})
+				return
+			}
+			if err := a.mcp.Restart(name); err != nil {
+				a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+				return
+			}
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "MCP: restarting " + name})
+			return
+		}
+		if args != "" {
+			a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown /mcp argument %q — /mcp shows the servers, /mcp restart NAME restarts one", args)})
+			return
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: a.mcpText()})
+	}})
+}
+
+// stateText is a server's state in words: "ready", "restarting in 4s".
+func stateText(st agent.MCPStatus) string {
+	s := string(st.State)
+	if st.State == agent.MCPRestarting && !st.Retry.IsZero() {
+		if d := time.Until(st.Retry); d > 0 {
+			s += " in " + fmtDuration(d.Round(100*time.Millisecond))
+		} else {
+			s += " now"
+		}
+	}
+	return s
+}
+
+// shortTool is an MCP tool's name without its mcp__server__ prefix.
+func shortTool(server, name string) string {
+	if i := strings.Index(name[min(len(name), 5):], "__"); strings.HasPrefix(name, "mcp__") && i >= 0 {
+		return name[5+i+2:]
+	}
+	return name
+}
+
+// toolsText lists the built-in tools, then each MCP server's, as soon as
+// the server is ready (before the next turn binds them).
+func (a *App) toolsText() string {
+	mcpTools := map[string]bool{}
+	var statuses []agent.MCPStatus
+	if a.mcp != nil {
+		statuses = a.mcp.Status()
+		for _, st := range statuses {
+			for _, n := range st.Tools {
+				mcpTools[n] = true
+			}
+		}
+	}
+	var builtin []string
+	for _, n := range a.opts.Agent.ToolNames() {
+		if !mcpTools[n] && !strings.HasPrefix(n, "mcp__") {
+			builtin = append(builtin, n)
+		}
+	}
+	var b strings.Builder
+	if len(builtin) == 0 && len(statuses) == 0 {
+		return "the model has no tools"
+	}
+	b.WriteString("tools: " + strings.Join(builtin, ", "))
+	sort.Slice(statuses, func(i, j int) bool { return statuses[i].Name < statuses[j].Name })
+	for _, st := range statuses {
+		fmt.Fprintf(&b, "\nMCP %s (%s)", st.Name, stateText(st))
+		if len(st.Tools) > 0 {
+			var names []string
+			for _, n := range st.Tools {
+				names = append(names, shortTool(st.Name, n))
+			}
+			b.WriteString(": " + strings.Join(names, ", "))
+		}
+	}
+	return b.String()
+}
+
+// mcpText is /mcp: every server with its endpoint, state, tools and last error.
+func (a *App) mcpText() string {
+	var b strings.Builder
+	for i, st := range a.mcp.Status() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), plural(len(st.Tools), "tool", "tools"), clean(st.Endpoint))
+		if st.Restarts > 0 {
+			fmt.Fprintf(&b, " · restarted %s", plural(st.Restarts, "time", "times"))
+		}
+		if st.LastError != "" {
+			fmt.Fprintf(&b, "\n  last error: %s", clean(st.LastError))
+		}
+	}
+	return b.String() + "\n(/mcp restart NAME restarts a server)"
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+)
+
+// /tools lists an MCP server's tools as soon as it is ready, /mcp shows
+// the servers and restarts one.
+func TestToolsAndMCPCommands(t *testing.T) {
+	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 40)
+	r.typeText("/mcp")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("no MCP servers are configured")
+
+	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
+	m := agent.StartMCP(context.Background(), map[string]config.MCPServer{"calc": {URL: srv.URL}}, t.TempDir(), nil)
+	t.Cleanup(m.Close)
+	m.WaitStarted(context.Background())
+	r.onUI(func() { r.app.SetMCP(m) })
+
+	r.typeText("/tools")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("MCP calc (ready): add")
+	r.waitScreen("tools: bash, text_editor, todo_write")
+	r.typeText("/mcp")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("calc — ready · 1 tool · http://")
+	r.typeText("/mcp restart nope")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen(`no MCP server is called "nope"`)
+	r.typeText("/mcp restart calc")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("MCP: restarting calc")
+}
