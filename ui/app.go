@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -79,9 +80,12 @@ type App struct {
 	commands *Commands
 	files    *fileIndex // the project's paths, for @ completion
 	mcp      MCPView    // the MCP servers, when there are any
+	explorer *explorer.Explorer
+	// changedPaths are files the agent changed before the explorer was built.
+	changedPaths []string
 
 	keys struct {
-		global, chat, messages, dialog, help *keymap.Table
+		global, chat, messages, dialog, help, explorer *keymap.Table
 	}
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
@@ -149,6 +153,7 @@ func New(opts Options) (*App, error) {
 	a.keys.messages = MessageKeys()
 	a.keys.dialog = DialogKeys()
 	a.keys.help = HelpKeys()
+	a.keys.explorer = explorer.DefaultKeys()
 
 	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
 	a.commands = newCommands()
@@ -301,6 +306,7 @@ func (a *App) activate(it chatItem, line int) {
 func (a *App) keyTables() []*keymap.Table {
 	t := []*keymap.Table{a.keys.global, a.keys.chat, a.keys.messages}
 	t = append(t, a.opts.Keys...)
+	t = append(t, a.keys.explorer)
 	return append(t, a.keys.dialog)
 }
 
@@ -429,6 +435,8 @@ func (a *App) focusedPane() Pane {
 		return PaneTodo
 	case a.terminal.HasFocus():
 		return PaneTerminal
+	case a.explorerFocused():
+		return PaneExplorer
 	}
 	return a.focusPane
 }
@@ -451,6 +459,12 @@ func (a *App) focusOn(p Pane) {
 		a.setFocus(a.terminal)
 	case PaneTodo:
 		a.setFocus(a.todos)
+	case PaneExplorer:
+		if a.opts.Root == "" {
+			return
+		}
+		a.layout.explorerShown = true
+		a.setFocus(a.explorerPane())
 	}
 	a.focusPane = p
 }

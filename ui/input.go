@@ -94,9 +94,9 @@ func (in *Input) fitPlaceholder(width int) {
 		phrases = append(phrases, phrase{k + " sends", 1})
 	}
 	if k := keys("chat.newline", 2); k != "" {
-		phrases = append(phrases, phrase{k + " newline", 3})
+		phrases = append(phrases, phrase{k + " newline", 4})
 	}
-	phrases = append(phrases, phrase{"/ commands", 4})
+	phrases = append(phrases, phrase{"/ commands", 3})
 	if in.mentionFiles != nil {
 		phrases = append(phrases, phrase{"@ files", 5})
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/termview"
 )
@@ -12,7 +13,7 @@ import (
 // would be dead; the chat's own tables must not collide either.
 func TestKeyTablesDoNotCollide(t *testing.T) {
 	global := GlobalKeys()
-	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys()}
+	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
 	seen := map[keymap.Key]string{}
 	for _, b := range global.Bindings {
 		for _, k := range b.Keys {

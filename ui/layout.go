@@ -288,6 +288,9 @@ type Layout struct {
 	editor tview.Primitive
 	strip  *Strip
 	status tview.Primitive
+	// explorer, when shown, takes the left part of the editor's place.
+	explorer      tview.Primitive
+	explorerShown bool
 
 	// chatFrac is the chat's share of the width, editorFrac the editor's
 	// share of the right column's height (of the height when stacked).
@@ -319,9 +322,27 @@ func (l *Layout) pane(p Pane) tview.Primitive {
 		return l.chat
 	case PaneEditor:
 		return l.editor
+	case PaneExplorer:
+		if l.explorer != nil {
+			return l.explorer
+		}
+		return l.editor
 	default:
 		return l.strip
 	}
+}
+
+// placeEditor puts the editor (and the explorer, when shown, on its left)
+// in the rectangle given.
+func (l *Layout) placeEditor(screen tcell.Screen, x, y, w, h int) {
+	if l.explorerShown && l.explorer != nil && w >= 40 {
+		ew := min(36, max(20, w/3))
+		l.explorer.SetRect(x, y, ew, h)
+		l.explorer.Draw(screen)
+		x, w = x+ew, w-ew
+	}
+	l.editor.SetRect(x, y, w, h)
+	l.editor.Draw(screen)
 }
 
 // TooSmall reports whether the screen is below the minimum size.
@@ -380,20 +401,18 @@ func (l *Layout) Draw(screen tcell.Screen) {
 		rest := h - ch
 		eh := min(max(int(float64(rest)*l.editorFrac*0.75+0.5), 3), rest-3)
 		l.chat.SetRect(x, y, w, ch)
-		l.editor.SetRect(x, y+ch, w, eh)
 		l.strip.SetRect(x, y+ch+eh, w, h-ch-eh)
 		l.chat.Draw(screen)
-		l.editor.Draw(screen)
+		l.placeEditor(screen, x, y+ch, w, eh)
 		l.strip.Draw(screen)
 	} else {
 		cw := int(float64(w)*l.chatFrac + 0.5)
 		eh := int(float64(h)*l.editorFrac + 0.5)
 		eh = min(max(eh, 3), h-3)
 		l.chat.SetRect(x, y, cw, h)
-		l.editor.SetRect(x+cw, y, w-cw, eh)
 		l.strip.SetRect(x+cw, y+eh, w-cw, h-eh)
 		l.chat.Draw(screen)
-		l.editor.Draw(screen)
+		l.placeEditor(screen, x+cw, y, w-cw, eh)
 		l.strip.Draw(screen)
 	}
 	for _, o := range l.overlays {
@@ -451,7 +470,11 @@ func (l *Layout) MouseHandler() func(action tview.MouseAction, event *tcell.Even
 				}
 			}
 		}
-		for _, prim := range []tview.Primitive{l.chat, l.editor, l.strip} {
+		prims := []tview.Primitive{l.chat, l.editor, l.strip}
+		if l.explorerShown && l.explorer != nil {
+			prims = append(prims, l.explorer)
+		}
+		for _, prim := range prims {
 			if l.zoomed && prim != l.pane(l.zoomPane) {
 				continue
 			}

@@ -121,6 +121,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 		close(stopEvents)
 		s.Fini()
+		if a.explorer != nil {
+			a.explorer.Close()
+		}
 		waitTimeout(&a.readers, 3*time.Second)
 	}()
 
@@ -308,6 +311,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	case "pane.next", "pane.prev":
 		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo}
+		if a.layout.explorerShown {
+			order = []Pane{PaneChat, PaneExplorer, PaneEditor, PaneTerminal, PaneTodo}
+		}
 		i := 0
 		for j, p := range order {
 			if p == a.focusPane {
@@ -331,6 +337,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	case "pane.todo":
 		a.focusOn(PaneTodo)
+		return true
+	case "pane.explorer":
+		a.toggleExplorer()
 		return true
 	case "pane.zoom":
 		a.layout.ToggleZoom(a.focusPane)

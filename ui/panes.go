@@ -16,6 +16,7 @@ const (
 	PaneEditor
 	PaneTerminal
 	PaneTodo
+	PaneExplorer
 )
 
 func (p Pane) String() string {
@@ -26,6 +27,8 @@ func (p Pane) String() string {
 		return "editor"
 	case PaneTerminal:
 		return "terminal"
+	case PaneExplorer:
+		return "explorer"
 	default:
 		return "to-do"
 	}

@@ -19,6 +19,8 @@ type workspace interface {
 	reveal(p Pane)
 	// terminalUsed says the agent's command printed in the terminal.
 	terminalUsed()
+	// fileChanged says the agent changed a file (the explorer marks it).
+	fileChanged(path string)
 	// jumpTo focuses p (a card's Enter or click).
 	jumpTo(p Pane)
 	setTodos(items []tools.Todo)
@@ -315,6 +317,7 @@ func (s *editorSink) handle(ev agent.Event) {
 		if ed != nil {
 			ed.AgentChanged(d)
 		}
+		s.ws.fileChanged(d.Path)
 		start, _, _ := changedRange(splitLines(d.Before), splitLines(d.After))
 		path, line := d.Path, start+1
 		s.card.jump = func() { s.open(path, line) }

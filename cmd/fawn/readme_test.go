@@ -7,6 +7,7 @@ import (
 
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/termview"
 )
@@ -36,6 +37,9 @@ func TestREADMEKeysAreTrue(t *testing.T) {
 		{editor.DefaultKeys(), "editor.diff", false},
 		{editor.DefaultKeys(), "editor.wrap", false},
 		{termview.DefaultKeys(), "terminal.scroll_up", false},
+		{ui.ChatKeys(), "chat.open_file", false},
+		{ui.MessageKeys(), "messages.copy_code", false},
+		{explorer.DefaultKeys(), "explorer.refresh", false},
 	}
 	for _, c := range checks {
 		for _, b := range c.table.Bindings {
