@@ -43,3 +43,20 @@ func TestMentionsAttachFilesAndImages(t *testing.T) {
 		t.Errorf("the image was not sent as an image: %+v", m)
 	}
 }
+
+// An image for a model that does not take images: nothing is sent, the
+// message comes back to the input, and the chat says why and what to do.
+func TestImageToAModelWithoutVision(t *testing.T) {
+	project := t.TempDir()
+	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	writeFile(t, filepath.Join(project, "shot.png"), b.String())
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "never sent"}}})
+	tm := startIDE(t, srv, project) // --model scripted: not a model known to take images
+	tm.prompt("what is in @shot.png")
+	tm.WaitFor("does not take images", "/model", "› what is in @shot.png")
+	if n := len(srv.ChatRequests()); n != 0 {
+		t.Errorf("%d requests were sent", n)
+	}
+}
