@@ -514,7 +514,7 @@ func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
 			drawText(screen, x+1, row, w-1, "listing the project's files…", st.Foreground(in.th.Dim).Italic(true))
 			continue
 		}
-		p := in.mentionHits[first+i]
+		p := sanitize(in.mentionHits[first+i], 1)
 		if first+i == in.mentionSel {
 			st = base.Background(in.th.Selection).Bold(true)
 		}

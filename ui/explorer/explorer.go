@@ -376,9 +376,9 @@ func (e *Explorer) display(n *node) string {
 		return "the project"
 	}
 	if n.dir {
-		return n.rel + "/"
+		return printable(n.rel) + "/"
 	}
-	return n.rel
+	return printable(n.rel)
 }
 
 // HandleKey applies one key; it reports whether the key was the explorer's.
@@ -681,7 +681,7 @@ func (e *Explorer) Draw(screen tcell.Screen) {
 		default:
 			col += put(screen, col, row, x+w-col, "  ", st)
 		}
-		name := n.name
+		name := printable(n.name)
 		nst := st
 		if n.dir {
 			name += "/"
@@ -755,6 +755,17 @@ func (e *Explorer) footLines(width int) []string {
 		text = text[n:]
 	}
 	return out
+}
+
+// printable shows a name from the disk safely: control characters (a file
+// name may hold an escape sequence) become "?".
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // cut keeps the first w cells of s.

@@ -448,7 +448,14 @@ func (p *Picker) Draw(screen tcell.Screen) {
 func width(s string) int { return uniseg.StringWidth(s) }
 
 // put draws s from x in at most w cells and returns the cells used.
+// Control characters (items may come from a server or a file) become "?".
 func put(screen tcell.Screen, x, y, w int, s string, st tcell.Style) int {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 	used := 0
 	state := -1
 	for s != "" {
