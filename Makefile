@@ -22,9 +22,6 @@ run: build
 # one line naming every test that skipped and why.
 test: lint build
 	set -o pipefail; $(GO) test -race -count=1 -timeout 9m -json $(PKGS) | $(GO) run ./internal/testsum
-	@# The pinned Anthropic client races benignly inside its stream reader, so
-	@# its provider test is built without -race and runs here on its own.
-	$(GO) test -count=1 -run Anthropic ./agent
 
 test-short:
 	set -o pipefail; $(GO) test -race -short -json $(PKGS) | $(GO) run ./internal/testsum

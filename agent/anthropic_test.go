@@ -1,113 +1,34 @@
-// The anthropic provider (eino-ext claude v0.1.24) assigns its Stream's
-// named error result from the goroutine that reads the SSE stream
-// (claude.go:439, after an empty chunk such as message_start), so the race
-// detector reports every Anthropic stream. The write comes after Stream has
-// returned and nothing reads it, so this test runs only without -race:
-// go test -count=1 -run Anthropic ./agent
-//go:build !race
-
 package agent
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/fawn-ide/fawn/config"
-	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/internal/llmtest"
 )
 
-// anthropicServer speaks just enough of the Anthropic Messages API (SSE) to
-// drive the anthropic provider: one scripted stream per request, 429 first.
-type anthropicServer struct {
-	mu     sync.Mutex
-	bodies []map[string]any
-	heads  []http.Header
-	n      int
-}
-
-func (a *anthropicServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/v1/messages" {
-		http.Error(w, "no route "+r.URL.Path, http.StatusNotFound)
-		return
-	}
-	b, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	_ = json.Unmarshal(b, &body)
-	a.mu.Lock()
-	a.bodies = append(a.bodies, body)
-	a.heads = append(a.heads, r.Header.Clone())
-	n := a.n
-	a.n++
-	a.mu.Unlock()
-
-	if n == 0 {
-		w.Header().Set("Retry-After", "0")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		fmt.Fprint(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	ev := func(typ, data string) {
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, data)
-		w.(http.Flusher).Flush()
-	}
-	ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-test","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":50,"output_tokens":1}}}`)
-	if n == 1 {
-		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user wants a.txt."}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig-123"}}`)
-		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-		ev("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Reading it."}}`)
-		ev("content_block_stop", `{"type":"content_block_stop","index":1}`)
-		ev("content_block_start", `{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"read_file","input":{}}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"path\":"}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"\"a.txt\"}"}}`)
-		ev("content_block_stop", `{"type":"content_block_stop","index":2}`)
-		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`)
-	} else {
-		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It says A."}}`)
-		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
-	}
-	ev("message_stop", `{"type":"message_stop"}`)
+// anthropicCfg points a harness at the scripted server's Messages API.
+func anthropicCfg(o *Options) {
+	o.Config.Models.Chat.Type = "anthropic"
+	o.Config.Models.Chat.Model = "claude-test"
+	o.Config.Models.Chat.APIKey = "sk-ant-test"
 }
 
 func TestAnthropicProvider(t *testing.T) {
-	fake := &anthropicServer{}
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	root := t.TempDir()
-	cfg := &config.Config{
-		Models: config.Models{Chat: config.Model{Type: "anthropic", Model: "claude-test", APIKey: "sk-ant-test",
-			BaseURL: srv.URL + "/v1", StallTimeout: 15 * time.Second}},
-		Permissions: config.Permissions{Mode: "ask"},
-		ConfigDir:   t.TempDir(),
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Fault: &llmtest.Fault{Kind: llmtest.RateLimit, RetryAfter: -1}},
+		{Reasoning: "The user wants a.txt.", Signature: "sig-123", Text: "Reading it.",
+			ToolCalls:    []llmtest.ToolCall{{ID: "toolu_1", Name: "read_file", Arguments: `{"path":"a.txt"}`}},
+			ArgChunkSize: 5, Usage: &llmtest.Usage{PromptTokens: 50, CompletionTokens: 20, CacheWriteTokens: 40}},
+		{Text: "It says A.", Usage: &llmtest.Usage{PromptTokens: 80, CompletionTokens: 5, CachedTokens: 40, CacheWriteTokens: 30}},
+	}}, ModeAsk, anthropicCfg)
+	if h.s.ModelName() != "anthropic/claude-test" {
+		t.Errorf("ModelName %q", h.s.ModelName())
 	}
-	s, err := NewSession(context.Background(), Options{Config: cfg, Env: &tools.Env{Root: root}, Tools: testTools(root),
-		Interactive: true, RetryBaseDelay: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if s.ModelName() != "anthropic/claude-test" {
-		t.Errorf("ModelName %q", s.ModelName())
-	}
-	h := &harness{t: t, root: root, s: s}
 	h.write("a.txt", "A")
-	evs := collect(t, s.Run(context.Background(), "what is in a.txt?"), nil)
-	checkInvariants(t, evs)
-	checkHistory(t, s)
+	evs := runChecked(t, h, context.Background(), "what is in a.txt?", nil)
 	got := render(evs)
 	for _, want := range []string{
 		`retry attempt 1/4 "rate limited (429)"`,
@@ -116,25 +37,178 @@ func TestAnthropicProvider(t *testing.T) {
 		`tool_call_ready c1 read_file {"path":"a.txt"}`,
 		`tool_run_ended c1 read_file error=false "A"`,
 		`text "It says A."`,
-		`in=100 out=25`,
+		`in=130 out=25`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("events lack %s:\n%s", want, got)
 		}
 	}
-	// Exactly one request per attempt: the SDK did not retry the 429 itself.
-	if fake.n != 3 {
-		t.Errorf("%d requests, want 3 (429, tool call, answer)", fake.n)
+	u := last(evs).Usage
+	if u.CachedTokens != 40 || u.CacheWriteTokens != 70 || u.ContextTokens != 80 {
+		t.Errorf("usage %+v: want 40 cached, 70 written, context 80", u)
 	}
-	if k := fake.heads[1].Get("X-Api-Key"); k != "sk-ant-test" {
+	reqs := h.srv.Requests()
+	// One request per attempt: the SDK did not retry the 429 itself.
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (429, tool call, answer)", len(reqs))
+	}
+	if k := reqs[1].Header.Get("X-Api-Key"); k != "sk-ant-test" {
 		t.Errorf("x-api-key %q", k)
 	}
+	if a := reqs[1].Header.Get("Authorization"); a != "" {
+		t.Errorf("an Authorization header was sent too: %q", a)
+	}
+	mr := h.srv.MessagesRequests()
+	third := mr[2]
 	// The history went back with the tool result under the call's ID, and
-	// the thinking block with its signature.
-	b, _ := json.Marshal(fake.bodies[2]["messages"])
-	for _, want := range []string{`"tool_use_id":"toolu_1"`, `"signature":"sig-123"`, `"id":"toolu_1"`} {
+	// the thinking block with its signature, first in its message.
+	asst := third.Messages[1]
+	if asst.Role != "assistant" || asst.Content[0].Type != "thinking" || asst.Content[0].Signature != "sig-123" ||
+		asst.Content[0].Thinking != "The user wants a.txt." {
+		t.Errorf("assistant message sent back: %+v", asst)
+	}
+	b, _ := json.Marshal(third.Messages)
+	for _, want := range []string{`"tool_use_id":"toolu_1"`, `"id":"toolu_1"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("third request lacks %s: %s", want, b)
 		}
+	}
+	// The stable prefix is marked for the cache: the tools, the system
+	// prompt, the newest message and the one before it.
+	if n := third.Breakpoints(); n != 4 {
+		t.Errorf("%d cache breakpoints, want 4: %s", n, reqs[2].Body)
+	}
+	if len(third.Tools) == 0 || len(third.Tools[len(third.Tools)-1].CacheControl) == 0 {
+		t.Error("the last tool carries no cache_control")
+	}
+	if len(third.System) == 0 || len(third.System[len(third.System)-1].CacheControl) == 0 {
+		t.Error("the system prompt carries no cache_control")
+	}
+	for _, i := range []int{0, 2} {
+		c := third.Messages[i].Content
+		if len(c[len(c)-1].CacheControl) == 0 {
+			t.Errorf("messages[%d] carries no cache_control: %+v", i, c)
+		}
+	}
+	if mr[1].MaxTokens != anthropicDefaultMaxTokens || !mr[1].Stream {
+		t.Errorf("max_tokens %d stream %v", mr[1].MaxTokens, mr[1].Stream)
+	}
+}
+
+// TestAnthropicAcrossTurns: a second turn's request keeps the history in
+// alternating turns (Anthropic's checks run in the server), drops the
+// earlier turn's thinking, and still marks at most 4 breakpoints.
+func TestAnthropicAcrossTurns(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Reasoning: "think", ToolCalls: []llmtest.ToolCall{
+			{Name: "read_file", Arguments: `{"path":"a.txt"}`}, {Name: "read_file", Arguments: `{"path":"b.txt"}`}}},
+		text("Both read."),
+		text("Second answer."),
+	}}, ModeAsk, anthropicCfg)
+	h.write("a.txt", "A")
+	h.write("b.txt", "B")
+	runChecked(t, h, context.Background(), "read both", nil)
+	evs := runChecked(t, h, context.Background(), "and now?", nil)
+	if last(evs).Err != nil || answerText(evs) != "Second answer." {
+		t.Fatalf("second turn:\n%s", render(evs))
+	}
+	mr := h.srv.MessagesRequests()
+	second := mr[1]
+	// Two results, in one user turn.
+	if res := second.Messages[2].Content; len(res) != 2 || res[0].Type != "tool_result" || res[1].Type != "tool_result" {
+		t.Errorf("tool results: %+v", res)
+	}
+	if second.Messages[1].Content[0].Type != "thinking" {
+		t.Errorf("the thinking of the turn under way was not sent back: %+v", second.Messages[1].Content)
+	}
+	third := mr[2]
+	if len(third.Messages) != 5 {
+		t.Fatalf("%d messages in the second turn's request", len(third.Messages))
+	}
+	for _, b := range third.Messages[1].Content {
+		if b.Type == "thinking" {
+			t.Errorf("the earlier turn's thinking went back: %+v", third.Messages[1].Content)
+		}
+	}
+	if n := third.Breakpoints(); n != 4 {
+		t.Errorf("%d breakpoints", n)
+	}
+}
+
+func TestAnthropicFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		script []llmtest.Response
+		reason string // of the one retry
+		errHas string // in the turn's error; "" for none
+		answer string
+	}{
+		{name: "overloaded 529", script: []llmtest.Response{{Fault: &llmtest.Fault{Kind: llmtest.ServerError, Status: 529}}, text("Back.")},
+			reason: "server error (529)", answer: "Back."},
+		{name: "error event before any output", script: []llmtest.Response{{Text: "x", Fault: &llmtest.Fault{Kind: llmtest.StreamError, After: 2}}, text("Back.")},
+			reason: "server error (529)", answer: "Back."},
+		{name: "dropped mid-answer", script: []llmtest.Response{{Text: "This breaks off.", ChunkSize: 3, Fault: &llmtest.Fault{Kind: llmtest.Drop, After: 5}}, text("Whole.")},
+			reason: "connection dropped mid-answer", answer: "Whole."},
+		{name: "no message_stop", script: []llmtest.Response{{Text: "Cut short.", ChunkSize: 3, Fault: &llmtest.Fault{Kind: llmtest.NoDone}}, text("Whole.")},
+			reason: "connection dropped mid-answer", answer: "Whole."},
+		{name: "malformed event", script: []llmtest.Response{{Text: "abcdefghi", ChunkSize: 3, Fault: &llmtest.Fault{Kind: llmtest.Malformed, After: 5}}, text("Fine.")},
+			reason: "the server sent a malformed chunk", answer: "Fine."},
+		{name: "prompt too long", script: []llmtest.Response{{Fault: &llmtest.Fault{Kind: llmtest.ContextLength}}},
+			errHas: "no longer fits the model's context window"},
+		{name: "overloaded mid-answer", script: []llmtest.Response{{Text: "Half an answer", ChunkSize: 4, Fault: &llmtest.Fault{Kind: llmtest.StreamError, After: 5}}},
+			errHas: "failed (529)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, llmtest.Script{Responses: tc.script}, ModeAsk, anthropicCfg)
+			evs := runChecked(t, h, context.Background(), "hi", nil)
+			err := last(evs).Err
+			if tc.errHas != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.errHas) {
+					t.Errorf("turn error %v, want %q:\n%s", err, tc.errHas, render(evs))
+				}
+				return
+			}
+			r := ofType(evs, EventRetry)
+			if len(r) != 1 || r[0].Retry.Reason != tc.reason || err != nil || !strings.HasSuffix(answerText(evs), tc.answer) {
+				t.Errorf("want one retry (%s) then %q; got %v:\n%s", tc.reason, tc.answer, err, render(evs))
+			}
+			if hist := h.s.History(); hist[len(hist)-1].Content != tc.answer {
+				t.Errorf("history ends %q", hist[len(hist)-1].Content)
+			}
+		})
+	}
+}
+
+// TestAnthropicMaxTokens: an answer cut at max_tokens says so, as OpenAI's
+// finish_reason "length" does.
+func TestAnthropicMaxTokens(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "A long answer that", FinishReason: "length"},
+	}}, ModeAsk, anthropicCfg, func(o *Options) { o.Config.Models.Chat.MaxTokens = 5 })
+	evs := runChecked(t, h, context.Background(), "hi", nil)
+	var said bool
+	for _, e := range ofType(evs, EventInfo) {
+		said = said || strings.Contains(e.Text, "cut off at the output limit (models.chat_model.max_tokens = 5)")
+	}
+	if !said {
+		t.Errorf("no word of the cut:\n%s", render(evs))
+	}
+	if mr := h.srv.MessagesRequests(); mr[0].MaxTokens != 5 {
+		t.Errorf("max_tokens %d", mr[0].MaxTokens)
+	}
+}
+
+// TestAnthropicExtraBody: models.chat_model.extra_body reaches the request
+// (how thinking is turned on), and temperature is sent.
+func TestAnthropicExtraBody(t *testing.T) {
+	temp := 0.25
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{text("ok")}}, ModeAsk, anthropicCfg, func(o *Options) {
+		o.Config.Models.Chat.ExtraBody = map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 2048}}
+		o.Config.Models.Chat.Temperature = &temp
+	})
+	runChecked(t, h, context.Background(), "hi", nil)
+	f := h.srv.MessagesRequests()[0].Fields
+	if string(f["thinking"]) != `{"budget_tokens":2048,"type":"enabled"}` || string(f["temperature"]) != "0.25" {
+		t.Errorf("thinking %s temperature %s", f["thinking"], f["temperature"])
 	}
 }

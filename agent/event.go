@@ -90,9 +90,13 @@ type RetryInfo struct {
 
 // Usage counts tokens and time.
 type Usage struct {
+	// InputTokens counts every prompt token, the cached ones included.
 	InputTokens  int
 	OutputTokens int
-	CachedTokens int
+	// CachedTokens are prompt tokens the server read from its prompt cache;
+	// CacheWriteTokens those it wrote to it (Anthropic reports both).
+	CachedTokens     int
+	CacheWriteTokens int
 	// ContextTokens is the prompt size of the last request: how full the context window is.
 	ContextTokens int
 	Duration      time.Duration

@@ -139,12 +139,13 @@ type usageJSON struct {
 	InputTokens     int     `json:"input_tokens"`
 	OutputTokens    int     `json:"output_tokens"`
 	CachedTokens    int     `json:"cached_tokens"`
+	CacheWrite      int     `json:"cache_write_tokens"`
 	ContextTokens   int     `json:"context_tokens"`
 	TokensPerSecond float64 `json:"tokens_per_second"`
 }
 
 func toUsageJSON(u *Usage) usageJSON {
-	return usageJSON{u.InputTokens, u.OutputTokens, u.CachedTokens, u.ContextTokens, float64(int(u.TokensPerSecond*10)) / 10}
+	return usageJSON{u.InputTokens, u.OutputTokens, u.CachedTokens, u.CacheWriteTokens, u.ContextTokens, float64(int(u.TokensPerSecond*10)) / 10}
 }
 
 // The stream-json lines; "type" comes first so a reader can switch on it.

@@ -51,6 +51,7 @@ func TestHeadlessJSON(t *testing.T) {
 			InputTokens     int     `json:"input_tokens"`
 			OutputTokens    int     `json:"output_tokens"`
 			CachedTokens    int     `json:"cached_tokens"`
+			CacheWrite      int     `json:"cache_write_tokens"`
 			ContextTokens   int     `json:"context_tokens"`
 			TokensPerSecond float64 `json:"tokens_per_second"`
 		} `json:"usage"`

@@ -116,7 +116,11 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 		t.emit(Event{Type: EventInfo, Text: "the model sent an empty answer"})
 	}
 	if msg.ResponseMeta != nil && msg.ResponseMeta.FinishReason == "length" {
-		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", s.maxTokens)})
+		limit := s.maxTokens
+		if limit <= 0 && s.provider == "anthropic" {
+			limit = anthropicDefaultMaxTokens
+		}
+		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", limit)})
 	}
 	return msg, nil
 }
@@ -138,6 +142,10 @@ func genDuration(begin, first, end time.Time) time.Duration {
 // account adds one response's usage to the turn.
 func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) {
 	t.genTime += genDuration(begin, first, time.Now())
+	if w, ok := msg.Extra[extraCacheWrite].(int); ok {
+		t.usage.CacheWriteTokens += w
+		delete(msg.Extra, extraCacheWrite) // not for the history
+	}
 	if msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/cloudwego/eino-ext/components/model/claude"
 	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
 
@@ -67,30 +66,15 @@ func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCalling
 		if mc.Model == "" {
 			return nil, fmt.Errorf("agent: models.chat_model.model is empty: name the model to use (e.g. claude-sonnet-4-5)")
 		}
-		maxTokens := mc.MaxTokens
-		if maxTokens <= 0 {
-			maxTokens = 8192 // Anthropic requires a limit
-		}
-		c := &claude.Config{
-			APIKey:                  mc.APIKey,
-			Model:                   mc.Model,
-			MaxTokens:               maxTokens,
-			HTTPClient:              s.httpClient,
-			AdditionalRequestFields: mc.ExtraBody,
-		}
-		if mc.BaseURL != "" {
-			// The SDK appends /v1/messages itself; accept a base URL given with /v1.
-			base := strings.TrimSuffix(strings.TrimSuffix(mc.BaseURL, "/"), "/v1")
-			c.BaseURL = &base
-		}
-		if mc.Temperature != nil {
-			c.Temperature = ptr(float32(*mc.Temperature))
-		}
-		cm, err := claude.NewChatModel(ctx, c)
-		if err != nil {
-			return nil, fmt.Errorf("agent: the anthropic model: %w", err)
-		}
-		return cm, nil
+		return newAnthropicModel(anthropicConfig{
+			APIKey:      mc.APIKey,
+			BaseURL:     mc.BaseURL,
+			Model:       mc.Model,
+			MaxTokens:   mc.MaxTokens,
+			Temperature: mc.Temperature,
+			ExtraBody:   mc.ExtraBody,
+			HTTPClient:  s.httpClient,
+		}), nil
 	}
 	return nil, fmt.Errorf("agent: models.chat_model.type %q: want openai, anthropic or demo", typ)
 }

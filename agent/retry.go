@@ -103,6 +103,7 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 
 	var oe *openai.APIError
 	var ae *anthropic.Error
+	var se *streamError
 	switch {
 	case errors.As(err, &oe):
 		if f.status == 0 {
@@ -118,6 +119,12 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 			f.status = ae.StatusCode
 		}
 		f.message = anthropicMessage(ae)
+	case errors.As(err, &se):
+		if f.status == 0 || f.status < 400 {
+			// The HTTP status was 200; the error came inside the stream.
+			f.status = se.status
+		}
+		f.message = se.message
 	}
 
 	switch {

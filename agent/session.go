@@ -339,6 +339,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	su.InputTokens += u.InputTokens
 	su.OutputTokens += u.OutputTokens
 	su.CachedTokens += u.CachedTokens
+	su.CacheWriteTokens += u.CacheWriteTokens
 	if u.ContextTokens > 0 {
 		su.ContextTokens = u.ContextTokens
 	}

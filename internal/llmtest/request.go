@@ -16,6 +16,8 @@ type Request struct {
 	// Chat is the decoded body of a chat completion request (nil otherwise,
 	// or when the body was not JSON).
 	Chat *ChatRequest
+	// Messages is the decoded body of an Anthropic Messages request.
+	Messages *MessagesRequest
 }
 
 // ChatRequest is the part of a chat completion request tests look at.

@@ -1,6 +1,6 @@
-// Package llmtest owns fawn's scripted OpenAI-compatible model server: an
-// HTTP server that speaks /v1/chat/completions (streaming SSE and plain JSON)
-// and /v1/models, replays a script of responses in the tool-call dialects real
+// Package llmtest owns fawn's scripted model server: an HTTP server that
+// speaks OpenAI's /v1/chat/completions and Anthropic's /v1/messages
+// (streaming SSE and plain JSON) and /v1/models, replays a script of responses in the tool-call dialects real
 // servers use, injects the faults real servers produce, and records every
 // request so a test can check the history the client sent back.
 //
@@ -74,8 +74,13 @@ const (
 	Stall FaultKind = "stall"
 	// Malformed sends Fault.After chunks, then a data line that is not JSON.
 	Malformed FaultKind = "malformed-json"
-	// NoDone sends the whole response but ends the stream without "data: [DONE]".
+	// NoDone sends the whole response but ends the stream without "data: [DONE]"
+	// (Anthropic: without message_stop).
 	NoDone FaultKind = "no-done"
+	// StreamError sends Fault.After chunks, then an error inside the stream
+	// (Anthropic's overloaded_error event; for OpenAI a data line holding
+	// an error object) and ends the response.
+	StreamError FaultKind = "stream-error"
 )
 
 // Fault is a failure injected into one response.
@@ -106,6 +111,9 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	CachedTokens     int `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens are prompt tokens written to the cache (Anthropic's
+	// cache_creation_input_tokens; part of PromptTokens).
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Response is what the server answers to one chat completion request.
@@ -114,6 +122,9 @@ type Response struct {
 	// default, or "reasoning").
 	Reasoning      string `json:"reasoning,omitempty"`
 	ReasoningField string `json:"reasoning_field,omitempty"`
+	// Signature is the signature of the Anthropic thinking block (default
+	// "sig-llmtest-N").
+	Signature string `json:"signature,omitempty"`
 	// Text is streamed after the reasoning, before any tool call.
 	Text      string     `json:"text,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
@@ -172,9 +183,9 @@ func (s Script) Validate() error {
 		}
 		if f := r.Fault; f != nil {
 			switch f.Kind {
-			case RateLimit, ServerError, ContextLength, Drop, Stall, Malformed, NoDone:
+			case RateLimit, ServerError, ContextLength, Drop, Stall, Malformed, NoDone, StreamError:
 			default:
-				return fmt.Errorf("%s.fault.kind %q: want one of rate-limit, server-error, context-length, drop, stall, malformed-json, no-done", where, f.Kind)
+				return fmt.Errorf("%s.fault.kind %q: want one of rate-limit, server-error, context-length, drop, stall, malformed-json, no-done, stream-error", where, f.Kind)
 			}
 			if f.Kind == ServerError && f.Status != 0 && (f.Status < 400 || f.Status > 599) {
 				return fmt.Errorf("%s.fault.status %d: want an HTTP error status (400-599)", where, f.Status)

@@ -73,6 +73,7 @@ func newServer(script Script) *Server {
 func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/chat/completions", s.chat)
+	mux.HandleFunc("/v1/messages", s.messages)
 	mux.HandleFunc("/v1/models", s.models)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r, nil)
@@ -121,6 +122,19 @@ func (s *Server) ChatRequests() []*ChatRequest {
 	return out
 }
 
+// MessagesRequests returns the decoded Anthropic Messages requests received so far.
+func (s *Server) MessagesRequests() []*MessagesRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*MessagesRequest
+	for _, r := range s.requests {
+		if r.Messages != nil {
+			out = append(out, r.Messages)
+		}
+	}
+	return out
+}
+
 // Served counts the script responses handed out (faults included).
 func (s *Server) Served() int {
 	s.mu.Lock()
@@ -132,6 +146,9 @@ func (s *Server) record(r *http.Request, body []byte) Request {
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	if r.URL.Path == "/v1/chat/completions" && len(body) > 0 {
 		req.Chat, _ = parseChat(body)
+	}
+	if r.URL.Path == "/v1/messages" && len(body) > 0 {
+		req.Messages, _ = parseMessages(body)
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
@@ -312,6 +329,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 				return
 			case Malformed:
 				_, _ = io.WriteString(w, "data: {\"id\": \"chatcmpl-broken\", \"choices\": [{\"delta\": {\"content\": \"unterminated\n\n")
+				if flusher != nil {
+					flusher.Flush()
+				}
+				return
+			case StreamError:
+				_, _ = io.WriteString(w, "data: {\"error\": {\"message\": \""+orDefault(f.Message, "The server is overloaded")+"\", \"type\": \"server_error\"}}\n\n")
 				if flusher != nil {
 					flusher.Flush()
 				}

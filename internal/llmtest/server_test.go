@@ -542,3 +542,37 @@ func TestExampleScriptLoads(t *testing.T) {
 		t.Errorf("example has %d responses", len(s.Responses))
 	}
 }
+
+// TestAnthropicChecks: the Messages route rejects, as Anthropic does, the
+// histories a client must not send.
+func TestAnthropicChecks(t *testing.T) {
+	s := Start(t, Script{Loop: true, Responses: []Response{{Text: "ok"}}})
+	post := func(body string) (int, string) {
+		req, _ := http.NewRequest("POST", s.URL()+"/messages", strings.NewReader(body))
+		req.Header.Set("Anthropic-Version", "2023-06-01")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"},{"role":"user","content":"again"}]}`, "roles must alternate"},
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text","text":" "}]}]}`, "non-whitespace"},
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"x","input":{}}]},{"role":"user","content":"no result"}]}`, "without `tool_result`"},
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9"}]}]}`, "unexpected `tool_use_id`"},
+		{`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, "max_tokens"},
+	} {
+		if code, body := post(tc.body); code != 400 || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s, want 400 saying %q", tc.body, code, body, tc.want)
+		}
+	}
+	code, body := post(`{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	for _, want := range []string{"event: message_start", `"text":"ok"`, `"stop_reason":"end_turn"`, "event: message_stop"} {
+		if code != 200 || !strings.Contains(body, want) {
+			t.Errorf("stream %d lacks %s:\n%s", code, want, body)
+		}
+	}
+}

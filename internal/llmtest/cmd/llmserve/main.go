@@ -4,6 +4,9 @@
 //	go run ./internal/llmtest/cmd/llmserve -script demo.yaml -addr 127.0.0.1:8089
 //	fawn --base-url http://127.0.0.1:8089/v1 --model scripted .
 //
+// It speaks Anthropic's Messages API at the same address too (models.chat_model.type
+// anthropic, base_url http://127.0.0.1:8089).
+//
 // Each chat completion request gets the next response of the script; with
 // -loop the script starts over at its end. Every request is logged to stderr
 // in one line (and in full with -v).
@@ -63,6 +66,10 @@ func run() int {
 		if c := r.Chat; c != nil && len(c.Messages) > 0 {
 			last := c.Messages[len(c.Messages)-1]
 			line += fmt.Sprintf(" model=%s stream=%v messages=%d last=%s %q", c.Model, c.Stream, len(c.Messages), last.Role, clip(string(last.Content), 60))
+		}
+		if c := r.Messages; c != nil && len(c.Messages) > 0 {
+			last := c.Messages[len(c.Messages)-1]
+			line += fmt.Sprintf(" model=%s stream=%v messages=%d last=%s %q", c.Model, c.Stream, len(c.Messages), last.Role, clip(last.Content.Text(), 60))
 		}
 		fmt.Fprintln(os.Stderr, line)
 		if *verbose && len(r.Body) > 0 {
