@@ -30,6 +30,7 @@ type screen struct {
 	title     string
 	cursorOff bool
 	leftAlt   bool // a program left the alternate screen during this write
+	internal  bool // fawn itself is writing to the emulator: no callbacks
 
 	replyDone chan struct{}
 }
@@ -69,14 +70,29 @@ func newScreen(cols, rows, scrollback int, reply func([]byte)) *screen {
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title: func(t string) { s.title = t },
 		AltScreen: func(on bool) {
+			if s.internal {
+				return
+			}
 			s.modes.AltScreen = on
 			if !on {
 				s.leftAlt = true
 			}
 		},
-		CursorVisibility: func(visible bool) { s.cursorOff = !visible },
-		EnableMode:       func(m ansi.Mode) { s.setMode(m, true) },
-		DisableMode:      func(m ansi.Mode) { s.setMode(m, false) },
+		CursorVisibility: func(visible bool) {
+			if !s.internal {
+				s.cursorOff = !visible
+			}
+		},
+		EnableMode: func(m ansi.Mode) {
+			if !s.internal {
+				s.setMode(m, true)
+			}
+		},
+		DisableMode: func(m ansi.Mode) {
+			if !s.internal {
+				s.setMode(m, false)
+			}
+		},
 	})
 	go func() {
 		defer close(s.replyDone)
@@ -140,9 +156,23 @@ func (s *screen) write(p []byte) {
 	if s.leftAlt {
 		// The alternate screen has a scrollback of its own that nothing
 		// shows: empty it (ED 3 there) while no program uses that screen.
+		// A program that entered it again in the same write keeps it; its
+		// scrollback is emptied when it leaves. The switches are fawn's
+		// own, so they reach no callback (which would ask for the same
+		// clean-up again, after the next program entered the screen).
 		s.leftAlt = false
-		_, _ = s.emu.WriteString("\x1b[?1047h\x1b[3J\x1b[?1047l")
+		if !s.emu.IsAltScreen() {
+			s.internalWrite("\x1b[?1047h\x1b[3J\x1b[?1047l")
+		}
 	}
+}
+
+// internalWrite feeds the emulator a sequence of fawn's own, whose effects
+// the callbacks do not see; s.mu is held.
+func (s *screen) internalWrite(seq string) {
+	s.internal = true
+	_, _ = s.emu.WriteString(seq)
+	s.internal = false
 }
 
 // drain moves the lines vt pushed into its scrollback into hist.

@@ -155,3 +155,25 @@ func TestShrinkKeepsTheCursorLine(t *testing.T) {
 		t.Fatalf("scrollback %q", lines)
 	}
 }
+
+// A full-screen program after a first one still gets the alternate screen:
+// the clean-up fawn does after the first left it must not throw later ones
+// back onto the normal screen.
+func TestAlternateScreenAfterTheFirstProgram(t *testing.T) {
+	s := newTestScreen(t, 20, 6, 50)
+	s.write([]byte("$ prompt\r\n"))
+	for round := 1; round <= 3; round++ {
+		s.write([]byte("\x1b[?1049hX\r\n1\r\n"))
+		s.write([]byte("2\r\n3\r\n"))
+		if got := s.text(); !s.getModes().AltScreen || got != "X\n1\n2\n3" {
+			t.Fatalf("round %d: in the alternate screen (%v):\n%s", round, s.getModes().AltScreen, got)
+		}
+		s.write([]byte("\x1b[?1049l"))
+		if got := s.text(); s.getModes().AltScreen || got != "$ prompt" {
+			t.Fatalf("round %d: after leaving (%v):\n%s", round, s.getModes().AltScreen, got)
+		}
+		if sb := s.scrollbackText(); len(sb) != 0 {
+			t.Fatalf("round %d: the program's page went into the scrollback: %q", round, sb)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package termview
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -422,4 +423,53 @@ func TestMouseReportsToPrograms(t *testing.T) {
 	h.mouse(tview.MouseLeftDown, x+5, y+3, tcell.Button1)
 	h.waitLine("mouse:0;6;4")
 	h.mouse(tview.MouseLeftUp, x+5, y+3, tcell.ButtonNone)
+}
+
+// Every full-screen program gets the alternate screen, not just the first:
+// each round waits in the alternate screen for Enter.
+func TestAlternateScreenEveryTime(t *testing.T) {
+	h := newHarness(t, 60, 12)
+	h.typeText("clear\n")
+	h.typeText(`for i in 1 2 3; do printf '\e[?1049hX%s\r\n1\r\n2\r\n' $i; read -r; printf '\e[?1049l'; done; echo all-done` + "\n")
+	for i := 1; i <= 3; i++ {
+		want := fmt.Sprintf("X%d", i)
+		rows := h.waitFor(want+" at the top of the alternate screen", func(rows []string) bool { return rows[0] == want })
+		if rows[1] != "1" || rows[2] != "2" || !h.term.Modes().AltScreen {
+			t.Fatalf("round %d: the pane shows\n%s", i, strings.Join(rows, "\n"))
+		}
+		h.typeText("\n")
+	}
+	h.waitLine("all-done")
+	for _, l := range h.term.ScrollbackText() {
+		if strings.HasPrefix(l, "X") {
+			t.Fatalf("a program's page went into the scrollback: %q", h.term.ScrollbackText())
+		}
+	}
+}
+
+// less on a long file after another full-screen program (vim) shows its
+// first page at once, in the alternate screen, and leaves nothing behind.
+func TestLessAfterVim(t *testing.T) {
+	need(t, "vim")
+	need(t, "less")
+	h := newHarness(t, 70, 16)
+	h.typeText("seq 1 2000 > long.txt; clear\n")
+	h.typeText("vim -u NONE -i NONE -N -n long.txt\n")
+	h.waitLine("1")
+	h.typeText(":q\n")
+	h.waitNoText("long.txt\" 2000")
+	h.typeText("less long.txt\n")
+	rows := h.waitFor("less's first page", func(rows []string) bool { return rows[0] == "1" && rows[12] == "13" })
+	if !h.term.Modes().AltScreen {
+		t.Fatalf("less is not in the alternate screen:\n%s", strings.Join(rows, "\n"))
+	}
+	h.typeText("G")
+	h.waitFor("the end of the file", func(rows []string) bool { return rows[12] == "2000" })
+	h.typeText("q")
+	h.waitText("$ less long.txt")
+	for _, l := range h.term.ScrollbackText() {
+		if l == "1990" {
+			t.Fatal("less's page went into the scrollback")
+		}
+	}
 }
