@@ -48,7 +48,9 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 		return msgs, nil
 	}
 	modelPost := func(ctx context.Context, out *schema.Message, c *conversation) (*schema.Message, error) {
-		c.append(turnOf(ctx).gen, out)
+		t := turnOf(ctx)
+		c.append(t.gen, out)
+		t.batch = out.ToolCalls
 		return out, nil
 	}
 	if err := g.AddLambdaNode(nodeModel, compose.InvokableLambda(s.modelStep),
@@ -70,13 +72,10 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 		return nil, err
 	}
 	toolsPost := func(ctx context.Context, out []*schema.Message, c *conversation) ([]*schema.Message, error) {
-		if r := s.todoReminder(out); r != "" && len(out) > 0 {
-			last := *out[len(out)-1]
-			last.Content += r
-			out = append(out[:len(out)-1:len(out)-1], &last)
-		}
+		// Each result joined the conversation as its call ended (toolDone);
+		// only one that did not (none should) is added here.
 		t := turnOf(ctx)
-		c.append(t.gen, out...)
+		c.appendMissing(t.gen, out)
 		// Images from the tools go to the model after the results, in a
 		// message of their own: tool messages carry text only.
 		if imgs := t.takeImages(); len(imgs) > 0 && s.AcceptsImages() {
@@ -120,15 +119,11 @@ func (s *Session) stepLimit(ctx context.Context, msg *schema.Message) (*schema.M
 	t := turnOf(ctx)
 	t.limitHit = true
 	res := fmt.Sprintf("error: not run: fawn stopped the turn after %d model steps (agent.max_steps). Summarise where you are; the user can tell you to continue.", s.maxSteps)
-	var results []*schema.Message
+	t.batch = nil // no reminder: the turn ends here
 	for _, tc := range msg.ToolCalls {
 		t.toolCalls++
 		t.emit(Event{Type: EventToolRunEnded, ID: tc.ID, Name: tc.Function.Name, Result: res, IsError: true})
-		results = append(results, schema.ToolMessage(res, tc.ID, schema.WithToolName(tc.Function.Name)))
+		s.toolDone(t, tc.ID, tc.Function.Name, res)
 	}
-	err := compose.ProcessState(ctx, func(_ context.Context, c *conversation) error {
-		c.append(t.gen, results...)
-		return nil
-	})
-	return msg, err
+	return msg, nil
 }

@@ -16,6 +16,8 @@ type conversation struct {
 	mu   sync.Mutex
 	gen  int // bumped by clear; a turn only appends to the generation it began in
 	msgs []*schema.Message
+	// rec, when set, writes every change to the session's transcript.
+	rec *recorder
 }
 
 func (c *conversation) generation() int {
@@ -31,6 +33,7 @@ func (c *conversation) append(gen int, msgs ...*schema.Message) {
 	if gen != c.gen {
 		return
 	}
+	c.rec.appended(len(c.msgs), msgs)
 	c.msgs = append(c.msgs, msgs...)
 }
 
@@ -85,6 +88,7 @@ func (c *conversation) repair(gen int, result string) []schema.ToolCall {
 		}
 		i = j - 1
 	}
+	c.record(out)
 	c.msgs = out
 	return fixed
 }

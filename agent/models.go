@@ -274,7 +274,6 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	}
 	mc := next.cfg
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.baseChat, s.chat = next.base, chat
 	s.provider, s.model, s.baseURLValue = next.provider, next.model, next.baseURL
 	s.modelCfg = mc
@@ -283,5 +282,8 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	if mc.StallTimeout > 0 {
 		s.stallTimeout = mc.StallTimeout
 	}
+	rec := s.rec
+	s.mu.Unlock()
+	rec.setModel(next.provider + "/" + next.model) // the transcript says which model answered from here on
 	return nil
 }

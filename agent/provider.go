@@ -2,8 +2,6 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strings"
@@ -92,10 +90,4 @@ func wrapClient(hc *http.Client) *http.Client {
 	}
 	cp.Transport = &transport{base: base}
 	return &cp
-}
-
-func newSessionID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

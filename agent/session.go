@@ -15,6 +15,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -44,6 +45,8 @@ type Options struct {
 	// DemoChunkDelay is the pause between the demo model's chunks (default
 	// 12ms, so it reads like a model typing; negative: none).
 	DemoChunkDelay time.Duration
+	// Store keeps the session on disk as it happens (nil: it is not kept).
+	Store *session.Store
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -74,6 +77,7 @@ type Session struct {
 
 	runner compose.Runnable[[]*schema.Message, *schema.Message]
 	conv   *conversation
+	store  *session.Store
 	ids    *idSet
 	ap     *approver
 
@@ -85,6 +89,11 @@ type Session struct {
 	cancelTurn context.CancelFunc
 	system     string
 	systemGen  int // conversation generation the system prompt was built for (-1: none)
+	// systemTools are the tools the system prompt names: it is rebuilt only
+	// when a tool it does not name is added, so a resumed session's prompt
+	// stays the same bytes and a server's prompt cache still holds.
+	systemTools []string
+	rec         *recorder // the transcript (nil when sessions are not kept)
 
 	baseChat model.ToolCallingChatModel // the provider before tools are bound
 	pending  []tools.Tool               // added by AddTools, bound at the next turn's start
@@ -105,8 +114,9 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	}
 	cfg := o.Config
 	s := &Session{
-		id:           newSessionID(),
+		id:           session.NewID(),
 		cfg:          cfg,
+		store:        o.Store,
 		env:          o.Env,
 		interactive:  o.Interactive,
 		toolByName:   map[string]tools.Tool{},
@@ -161,6 +171,11 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	if err := s.bind(ctx, s.tools); err != nil {
 		return nil, err
 	}
+	s.rec = newRecorder(s.store, s.id)
+	if s.rec != nil {
+		s.rec.model = s.provider + "/" + s.model
+	}
+	s.conv.rec = s.rec
 	return s, nil
 }
 
@@ -232,7 +247,6 @@ func (s *Session) adoptPending(ctx context.Context) error {
 		s.toolByName[tl.Name()] = tl
 		s.names = append(s.names, tl.Name())
 	}
-	s.systemGen = -1 // the prompt lists the tools
 	s.mu.Unlock()
 	return nil
 }
@@ -252,8 +266,13 @@ func ParseMode(name string) (Mode, error) {
 	return "", fmt.Errorf("%q is not a mode: want one of %s", name, strings.Join(names, ", "))
 }
 
-// ID identifies the session (headless json output's session_id).
-func (s *Session) ID() string { return s.id }
+// ID identifies the session: its transcript's name, headless json output's
+// session_id, what --resume takes.
+func (s *Session) ID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
 
 // Run starts a turn. Its events arrive in order on the returned channel; the
 // last is EventTurnEnded, then the channel is closed. The caller must read
@@ -295,7 +314,10 @@ func (s *Session) RunInput(ctx context.Context, in Input) <-chan Event {
 
 func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	prompt := in.Text
-	t := &turn{q: q, start: time.Now(), gen: s.conv.generation()}
+	s.mu.Lock()
+	rec := s.rec
+	s.mu.Unlock()
+	t := &turn{q: q, start: time.Now(), gen: s.conv.generation(), rec: rec}
 	defer func() {
 		s.mu.Lock()
 		s.running = false
@@ -351,9 +373,16 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	if s.genTime > 0 {
 		su.TokensPerSecond = float64(su.OutputTokens) / s.genTime.Seconds()
 	}
-	session := *su
+	total := *su
 	s.mu.Unlock()
-	t.emit(Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &session, Duration: u.Duration, Err: turnErr})
+	if s.env.Todos != nil {
+		rec.setTodos(s.env.Todos.Items())
+	}
+	rec.turnEnded(u, turnErr)
+	if err := rec.takeError(); err != nil {
+		t.emit(Event{Type: EventError, Err: err})
+	}
+	t.emit(Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &total, Duration: u.Duration, Err: turnErr})
 }
 
 // settle brings the history to a state the next turn can build on, ends the
@@ -395,6 +424,7 @@ func (s *Session) Close() {
 		cancel()
 	}
 	s.wg.Wait()
+	s.recorder().close()
 	s.httpClient.CloseIdleConnections()
 }
 
@@ -431,18 +461,11 @@ func (s *Session) ModelName() string {
 	return s.provider + "/" + s.model
 }
 
-// Clear forgets the conversation and the to-do list (/clear). Session
-// grants and usage totals stay. A turn still running keeps going but adds
-// nothing to the new conversation.
-func (s *Session) Clear() {
-	s.conv.clear()
-	if s.env.Todos != nil {
-		s.env.Todos.Replace(nil)
-	}
-	s.mu.Lock()
-	s.usage.ContextTokens = 0
-	s.mu.Unlock()
-}
+// Clear forgets the conversation and the to-do list (/clear): a new
+// session starts, the one before stays on disk. Session grants and usage
+// totals stay. A turn still running keeps going but adds nothing to the new
+// conversation.
+func (s *Session) Clear() { s.NewConversation(true) }
 
 // Todos is the agent's to-do list.
 func (s *Session) Todos() []tools.Todo {
@@ -482,17 +505,29 @@ func (s *Session) firstNote() string {
 	return s.demoNote
 }
 
+// ensureSystem builds the system prompt at the first turn of a
+// conversation, and again only when a tool it does not name was added: the
+// same bytes turn after turn (and after a resume) keep a server's prompt
+// cache warm.
 func (s *Session) ensureSystem(gen int) {
 	s.mu.Lock()
 	ok := s.systemGen == gen
-	s.mu.Unlock()
-	if ok {
-		return
+	for _, n := range s.names {
+		ok = ok && slices.Contains(s.systemTools, n)
 	}
-	p := buildSystemPrompt(s.promptData())
-	s.mu.Lock()
-	s.system, s.systemGen = p, gen
+	rec := s.rec
 	s.mu.Unlock()
+	if !ok {
+		p := buildSystemPrompt(s.promptData())
+		s.mu.Lock()
+		s.system, s.systemGen = p, gen
+		s.systemTools = append([]string(nil), s.names...)
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	p, names := s.system, s.systemTools
+	s.mu.Unlock()
+	rec.setSystem(p, names)
 }
 
 func (s *Session) systemPrompt() string {

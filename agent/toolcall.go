@@ -36,7 +36,7 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		}
 		t.toolCalls++
 		t.emit(Event{Type: EventToolRunEnded, ID: id, Name: name, Result: result, IsError: isErr, Duration: d})
-		return result
+		return s.toolDone(t, id, name, result)
 	}
 	if ctx.Err() != nil {
 		return end(cancelledResult, true)
@@ -171,17 +171,17 @@ func (s *Session) unknownTool(ctx context.Context, name, _ string) (string, erro
 	}
 	t.toolCalls++
 	t.emit(Event{Type: EventToolRunEnded, ID: id, Name: name, Result: res, IsError: true})
-	return res, nil
+	return s.toolDone(t, id, name, res), nil
 }
 
 // todoReminder is appended to the last result of a batch while to-dos are
 // open, so the list stays current over long turns.
-func (s *Session) todoReminder(batch []*schema.Message) string {
+func (s *Session) todoReminder(batch []schema.ToolCall) string {
 	if s.env == nil || s.env.Todos == nil || s.env.Todos.Open() == 0 {
 		return ""
 	}
-	for _, m := range batch {
-		if m.ToolName == "todo_write" {
+	for _, tc := range batch {
+		if tc.Function.Name == "todo_write" {
 			return "" // the call's own result shows the list
 		}
 	}

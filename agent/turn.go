@@ -21,8 +21,11 @@ var ErrBusy = errors.New("a turn is already running in this session; wait for it
 // a time on one goroutine, so only the queue is shared with other goroutines.
 type turn struct {
 	q     *queue
-	gen   int // the conversation generation this turn appends to
+	gen   int       // the conversation generation this turn appends to
+	rec   *recorder // the transcript of that conversation
 	start time.Time
+	// batch is the calls of the model's last response, run now.
+	batch []schema.ToolCall
 
 	steps       int // model responses received
 	toolCalls   int // calls that ended (ran, failed, or were refused)
