@@ -7,6 +7,7 @@ type Config struct {
 	Models      Models      `mapstructure:"models" yaml:"models"`
 	Tools       Tools       `mapstructure:"tools" yaml:"tools"`
 	Permissions Permissions `mapstructure:"permissions" yaml:"permissions"`
+	Shell       Shell       `mapstructure:"shell" yaml:"shell"`
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
 
@@ -71,6 +72,17 @@ type MCPServer struct {
 // Permissions configures what asks before it runs.
 type Permissions struct {
 	Mode string `mapstructure:"mode" yaml:"mode"` // ask | accept-edits | plan | yolo
+}
+
+// Shell configures the environment of the agent's shell, the terminal pane
+// and the MCP servers fawn starts: fawn's own minus the variables UnsetEnv
+// names (names or patterns such as *_API_KEY), except those KeepEnv names.
+type Shell struct {
+	UnsetEnv []string `mapstructure:"unset_env" yaml:"unset_env"`
+	KeepEnv  []string `mapstructure:"keep_env" yaml:"keep_env"`
+	// KeyVars are the environment variables fawn read a model key from
+	// (OPENAI_API_KEY, a ${VAR} in an api_key): removed like UnsetEnv's.
+	KeyVars []string `mapstructure:"-" yaml:"-"`
 }
 
 // UI configures the screen.

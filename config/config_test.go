@@ -323,7 +323,7 @@ func TestMissingConfigFile(t *testing.T) {
 func TestMapsMergeAcrossLayers(t *testing.T) {
 	f := newFixture(t, "tools:\n  mcp_servers:\n    a:\n      command: one\n",
 		"tools:\n  mcp_servers:\n    b:\n      url: http://localhost:9/mcp\n")
-	cfg, _, err := f.load(t, Options{})
+	cfg, _, err := f.load(t, Options{Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // Options says where to look and what the command line gave.
@@ -25,6 +27,11 @@ type Options struct {
 	Flags map[string]FlagValue
 	// Env is the environment as KEY=VALUE; nil means os.Environ(). Tests inject one.
 	Env []string
+	// Trusted says the user trusts the project directory: the keys of its
+	// .fawn/config.yaml that start programs or choose where the
+	// conversation and keys are sent apply, and ${VAR} expands in it.
+	// Otherwise they are only reported (Report.Trust). See package trust.
+	Trusted bool
 }
 
 // FlagValue is a value given on the command line.
@@ -94,6 +101,10 @@ type Report struct {
 	Sources  map[string]Source
 	Warnings []Problem
 	Errors   []Problem
+	// Trust lists what the project's .fawn/config.yaml would make fawn do
+	// (start MCP servers, choose the model endpoint), applied only when
+	// Options.Trusted.
+	Trust []trust.Item
 }
 
 // Error is returned by Load when the configuration has errors; it lists all of them.
@@ -135,7 +146,7 @@ func Load(opts Options) (*Config, *Report, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	l := &loader{opts: opts, env: env, lookup: Lookup(env), fields: schema()}
+	l := &loader{opts: opts, env: env, lookup: Lookup(env), fields: schema(), keyVars: map[string][]string{}}
 	l.rep = &Report{Values: map[string]any{}, Sources: map[string]Source{}}
 	configDir, dataDir := Dirs(l.lookup)
 
@@ -145,7 +156,8 @@ func Load(opts Options) (*Config, *Report, error) {
 	}
 	l.readFile(filepath.Join(configDir, "config.yaml"), false)
 	if opts.ProjectDir != "" {
-		l.readFile(filepath.Join(opts.ProjectDir, ".fawn", "config.yaml"), false)
+		l.projectFile = ProjectFile(opts.ProjectDir)
+		l.readFile(l.projectFile, false)
 	}
 	if opts.File != "" {
 		l.readFile(opts.File, true)
@@ -153,6 +165,7 @@ func Load(opts Options) (*Config, *Report, error) {
 	l.applyEnv()
 	l.applyFlags()
 	l.fallback()
+	l.checkKeyDestinations()
 	l.validate()
 
 	cfg := &Config{ProjectDir: opts.ProjectDir, ConfigDir: configDir, DataDir: dataDir}
@@ -160,6 +173,10 @@ func Load(opts Options) (*Config, *Report, error) {
 		if err := decode(l.rep.Values, cfg); err != nil {
 			l.rep.Errors = append(l.rep.Errors, Problem{Msg: err.Error()})
 		}
+	}
+	cfg.Shell.KeyVars = l.keyRead
+	if src := l.rep.Sources["models.chat_model.api_key"]; src.Layer == "env" && src.Name != "" {
+		cfg.Shell.KeyVars = append(cfg.Shell.KeyVars, src.Name)
 	}
 	cfg.Models.Chat.Demo = l.demo
 	cfg.Models.Chat.DemoReason = l.demoReason
@@ -188,6 +205,12 @@ type loader struct {
 	rep        *Report
 	demo       bool
 	demoReason string
+	// projectFile is the project's config file, whose values are filtered
+	// by projectValue; keyVars the secrets expanded into its api_keys.
+	projectFile string
+	keyVars     map[string][]string
+	// keyRead are the variables a model key was read from, for Shell.KeyVars.
+	keyRead []string
 }
 
 func (l *loader) field(key string) *field {
@@ -257,7 +280,14 @@ func (l *loader) walk(path, prefix string, m *yaml.Node) {
 				l.errorf(Problem{File: path, Line: vn.Line, Key: key, Msg: err.Error()})
 				continue
 			}
-			l.set(key, v, Source{Layer: "file", File: path, Line: vn.Line})
+			src := Source{Layer: "file", File: path, Line: vn.Line}
+			if path == l.projectFile {
+				var ok bool
+				if v, ok = l.projectValue(key, v, vn, src); !ok {
+					continue
+				}
+			}
+			l.set(key, v, src)
 			continue
 		}
 		if vn.Kind == yaml.MappingNode && l.isPrefix(key) {
@@ -344,7 +374,21 @@ func show(v any) string {
 func (l *loader) expand(key string, v any, src Source) any {
 	switch x := v.(type) {
 	case string:
-		out, unset := expandVars(x, l.lookup)
+		lookup := l.lookup
+		if src.File != "" && src.File == l.projectFile {
+			lookup = l.projectLookup(key, src)
+		}
+		if isAPIKeyKey(key) {
+			inner := lookup
+			lookup = func(name string) (string, bool) {
+				v, ok := inner(name)
+				if ok && v != "" {
+					l.keyRead = append(l.keyRead, name)
+				}
+				return v, ok
+			}
+		}
+		out, unset := expandVars(x, lookup)
 		for _, name := range unset {
 			l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: fmt.Sprintf("${%s} is not set, so it expands to empty", name)})
 		}
@@ -526,7 +570,7 @@ func (l *loader) applyEnv() {
 			l.set("models.chat_model.base_url", v, Source{Layer: "env", Name: "OPENAI_BASE_URL"})
 		}
 		base, _ := l.rep.Values["models.chat_model.base_url"].(string)
-		ownBase := base == "" || strings.Contains(base, "api.openai.com") || l.rep.Sources["models.chat_model.base_url"].Name == "OPENAI_BASE_URL"
+		ownBase := base == "" || sameHost(hostOf(base, "openai"), "api.openai.com") || l.rep.Sources["models.chat_model.base_url"].Name == "OPENAI_BASE_URL"
 		if v, ok := l.lookup("OPENAI_API_KEY"); ok && v != "" && !fromFile("models.chat_model.api_key") && ownBase {
 			l.set("models.chat_model.api_key", v, Source{Layer: "env", Name: "OPENAI_API_KEY"})
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -36,14 +38,82 @@ func secretName(key string) bool {
 	return false
 }
 
-// redactValue redacts the secrets inside v (strings under secret-looking names).
+// RedactURL hides the credentials a URL carries: a password (or a
+// token-like user name) and the values of query parameters with secret
+// names ("http://u:redacted@host/v1?api_key=redacted"). Anything that is
+// not a URL with a host comes back as it is.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.Scheme == "" {
+		return s
+	}
+	changed := false
+	if u.User != nil {
+		name := u.User.Username()
+		if len(name) >= 12 || secretName(name) {
+			name = "redacted"
+		}
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(name, "redacted")
+		} else {
+			u.User = url.User(name)
+		}
+		changed = true
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if secretName(k) || secretParam(k) {
+				q[k] = []string{"redacted"}
+				changed = true
+			}
+		}
+		if changed {
+			u.RawQuery = q.Encode()
+		}
+	}
+	if !changed {
+		return s
+	}
+	return u.String()
+}
+
+// secretParam names query parameters that carry credentials without
+// saying "key" or "token": signed URLs, OAuth codes.
+func secretParam(name string) bool {
+	switch strings.ToLower(name) {
+	case "sig", "signature", "code", "auth", "apikey", "access_token", "x-amz-signature", "x-amz-credential", "x-goog-signature":
+		return true
+	}
+	return false
+}
+
+var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>\x60]+`)
+
+// RedactURLs redacts every URL in a text (an error message, a log line).
+func RedactURLs(text string) string {
+	if !strings.Contains(text, "://") {
+		return text
+	}
+	return urlInText.ReplaceAllStringFunc(text, func(u string) string {
+		trail := ""
+		for len(u) > 0 && strings.ContainsRune(").,;:]}", rune(u[len(u)-1])) {
+			trail = u[len(u)-1:] + trail
+			u = u[:len(u)-1]
+		}
+		return RedactURL(u) + trail
+	})
+}
+
+// redactValue redacts the secrets inside v (strings under secret-looking
+// names, and the credentials of any URL).
 func redactValue(key string, v any) any {
 	switch x := v.(type) {
 	case string:
 		if secretName(key) {
 			return Redact(x)
 		}
-		return x
+		return RedactURLs(x)
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {

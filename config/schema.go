@@ -115,6 +115,8 @@ func schema() []field {
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
 		{key: "permissions.mode", kind: kString, def: "ask", check: oneOf(PermissionModes...)},
+		{key: "shell.unset_env", kind: kStringList, def: DefaultUnsetEnv(), check: envPatterns},
+		{key: "shell.keep_env", kind: kStringList, def: []string{}, check: envPatterns},
 		{key: "ui.theme", kind: kString, def: "dark", check: oneOf(Themes...)},
 		{key: "ui.notify", kind: kString, def: "bell", check: oneOf(NotifyMethods...)},
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
