@@ -86,6 +86,7 @@ type MCPChange struct {
 
 // MCP runs the servers of tools.mcp_servers.
 type MCP struct {
+	env      []string // the servers' environment
 	servers  []*mcpServer
 	onChange func(MCPChange)
 	cancel   context.CancelFunc
@@ -93,12 +94,16 @@ type MCP struct {
 }
 
 // StartMCP starts (command) or connects to (url) every server in the
-// background and returns at once. Commands run in dir. onChange, when not
-// nil, is called from the servers' goroutines on every change. Close stops
-// them.
-func StartMCP(ctx context.Context, servers map[string]config.MCPServer, dir string, onChange func(MCPChange)) *MCP {
+// background and returns at once. Commands run in dir with env (KEY=VALUE;
+// nil: fawn's own environment) plus their own env entries. onChange, when
+// not nil, is called from the servers' goroutines on every change. Close
+// stops them.
+func StartMCP(ctx context.Context, servers map[string]config.MCPServer, dir string, env []string, onChange func(MCPChange)) *MCP {
 	ctx, cancel := context.WithCancel(ctx)
-	m := &MCP{onChange: onChange, cancel: cancel}
+	if env == nil {
+		env = os.Environ()
+	}
+	m := &MCP{onChange: onChange, cancel: cancel, env: env}
 	names := make([]string, 0, len(servers))
 	for name := range servers {
 		names = append(names, name)
@@ -366,7 +371,7 @@ func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffe
 		// Not CommandContext: the server outlives this connect call.
 		cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 		cmd.Dir = s.dir
-		cmd.Env = os.Environ()
+		cmd.Env = append([]string(nil), s.m.env...)
 		for k, v := range s.cfg.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

@@ -121,7 +121,7 @@ func TestMCP(t *testing.T) {
 		"calc":   {URL: httpSrv.URL},
 		"stdio":  stdioServer(t),
 		"broken": {Command: "/nonexistent/mcp-server"},
-	}, t.TempDir(), ch.add)
+	}, t.TempDir(), nil, ch.add)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	st := map[string]MCPStatus{}
@@ -178,7 +178,7 @@ func TestMCP(t *testing.T) {
 // again under the same names.
 func TestMCPRestartsAServerThatDies(t *testing.T) {
 	var ch changes
-	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), ch.add)
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), nil, ch.add)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
@@ -220,7 +220,7 @@ func TestMCPReconnectsAnHTTPServerThatComesBack(t *testing.T) {
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: handler}}
 	srv.Start()
 	var ch changes
-	m := StartMCP(context.Background(), map[string]config.MCPServer{"web": {URL: "http://" + addr}}, t.TempDir(), ch.add)
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"web": {URL: "http://" + addr}}, t.TempDir(), nil, ch.add)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	tl := m.Tools()[0] // add
@@ -246,7 +246,7 @@ func TestMCPReconnectsAnHTTPServerThatComesBack(t *testing.T) {
 // An image a tool returns reaches a model that takes images as an image,
 // after the results; the result itself names it.
 func TestMCPImagesReachAVisionModel(t *testing.T) {
-	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), nil)
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": stdioServer(t)}, t.TempDir(), nil, nil)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	for _, vision := range []string{"yes", "no"} {

@@ -29,8 +29,11 @@ type Options struct {
 	Dir string
 	// Scrollback is how many lines scrolled off the top are kept (default 10000).
 	Scrollback int
-	// Env holds extra KEY=VALUE entries for the shell, on top of fawn's own
-	// environment; later entries win.
+	// BaseEnv is the environment the shell starts from (KEY=VALUE); nil
+	// means fawn's own. fawn passes its own minus the model keys.
+	BaseEnv []string
+	// Env holds extra KEY=VALUE entries for the shell, on top of BaseEnv;
+	// later entries win.
 	Env []string
 	// OnDamage is called when the screen needs a redraw, from any goroutine,
 	// at most 60 times a second. It must not block: the UI passes a function
@@ -176,7 +179,11 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 	cmd := exec.Command(t.bash, "--rcfile", rcPath, "-i")
 	cmd.Args[0] = "bash" // its messages start with argv[0]
 	cmd.Dir = dir
-	cmd.Env = shellEnv(os.Environ(), t.opts.Env, dir, nonce)
+	base := t.opts.BaseEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = shellEnv(base, t.opts.Env, dir, nonce)
 	cols, rows := t.scr.size()
 	f, err := openPTY(cmd, cols, rows)
 	if err != nil {

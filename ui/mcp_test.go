@@ -28,7 +28,7 @@ func TestToolsAndMCPCommands(t *testing.T) {
 		})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
-	m := agent.StartMCP(context.Background(), map[string]config.MCPServer{"calc": {URL: srv.URL}}, t.TempDir(), nil)
+	m := agent.StartMCP(context.Background(), map[string]config.MCPServer{"calc": {URL: srv.URL}}, t.TempDir(), nil, nil)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	r.onUI(func() { r.app.SetMCP(m) })

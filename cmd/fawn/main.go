@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // version is set at build time (make build).
@@ -50,6 +51,7 @@ type cli struct {
 	model          string
 	baseURL        string
 	permissionMode string
+	trust          bool
 	showVersion    bool
 	help           bool
 	check          bool
@@ -70,6 +72,8 @@ Flags:
 Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 interrupted.
 Configuration: $FAWN_HOME/config.yaml or ~/.config/fawn/config.yaml, then DIR/.fawn/config.yaml,
 then --config FILE, then FAWN_* environment variables, then flags. See config.example.yaml.
+A project's files are untrusted until you trust its directory: fawn asks once, showing what they
+would run and where they would send your code (--trust trusts them for one run).
 `
 
 func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
@@ -83,6 +87,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.StringVar(&c.model, "model", "", "model name (models.chat_model.model)")
 	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.StringVar(&c.permissionMode, "permission-mode", "", "ask | accept-edits | plan | yolo")
+	fs.BoolVar(&c.trust, "trust", false, "trust the project's files for this run: use the MCP servers and model settings of its .fawn/config.yaml without asking")
 	fs.BoolVar(&c.check, "check", false, "with `fawn config`: validate and exit 0, or 2 listing every problem")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -131,9 +136,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
-	cfg, rep, err := config.Load(config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags()})
+	// The project's files are untrusted input: the configuration is read
+	// first without the keys that need trust, and again with them once the
+	// directory is trusted (remembered, --trust, or the user said yes).
+	opts := config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags()}
+	cfg, rep, err := config.Load(opts)
+	ts := checkTrust(dir, cfg, rep)
+	decision := ts.decide(c.trust)
+	if decision != nil && err == nil {
+		cfg, rep, err = loadTrusted(opts, decision, cfg, rep)
+	}
 	if c.sub == "config" {
-		return configCommand(c, cfg, rep, err, stdout, stderr)
+		if decision == nil {
+			decision = trust.Deny(dir, ts.items, ts.verdict.State)
+		}
+		return configCommand(c, cfg, rep, err, ts, decision, stdout, stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -143,10 +160,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(stderr, w)
 	}
+	for _, p := range ts.problems {
+		fmt.Fprintln(stderr, "fawn:", p)
+	}
 	if c.printSet {
+		if decision == nil {
+			// Nobody can be asked: the project's keys stay ignored.
+			decision = trust.Deny(dir, ts.items, ts.verdict.State)
+		}
+		if n := ignoredNotice(decision, true); n != "" {
+			fmt.Fprintln(stderr, "fawn:", n)
+		}
 		return headless(ctx, c, cfg, stdout, stderr)
 	}
-	return interactive(ctx, c, cfg, rep, stderr)
+	if decision == nil {
+		decision = trust.Deny(dir, ts.items, ts.verdict.State)
+	}
+	return interactive(ctx, c, cfg, rep, decision, stderr)
 }
 
 // flags maps the flags that set configuration keys.
@@ -185,7 +215,7 @@ func projectDir(dir string) (string, error) {
 	return abs, nil
 }
 
-func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error, stdout, stderr io.Writer) int {
+func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error, ts *trustState, d *trust.Decision, stdout, stderr io.Writer) int {
 	if c.check {
 		for _, w := range rep.Warnings {
 			fmt.Fprintln(stderr, "warning:", strings.TrimPrefix(w.String(), "config: "))
@@ -218,6 +248,7 @@ func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error
 		fmt.Fprintf(stdout, "# no configuration file found (looked for %s and %s)\n",
 			filepath.Join(cfg.ConfigDir, "config.yaml"), filepath.Join(cfg.ProjectDir, ".fawn", "config.yaml"))
 	}
+	printTrust(stdout, ts, d)
 	fmt.Fprint(stdout, rep.Print())
 	if cfg.Models.Chat.Demo && cfg.Models.Chat.DemoReason != "" {
 		fmt.Fprintln(stdout)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -23,10 +25,13 @@ import (
 // workspace is what both modes share: the project's tool environment, the
 // shell the agent's commands run in, and the tools.
 type workspace struct {
-	env   *tools.Env
-	term  *terminal.Terminal
-	tools []tools.Tool
-	close []func()
+	// environ is fawn's environment minus the model keys (shell.unset_env):
+	// what the shell and the MCP servers start from.
+	environ []string
+	env     *tools.Env
+	term    *terminal.Terminal
+	tools   []tools.Tool
+	close   []func()
 	// redraw is the app's RequestDraw once the app exists; the terminal's
 	// damage callback is fixed at Start, before the app is built.
 	redraw atomic.Pointer[func()]
@@ -44,9 +49,11 @@ func newWorkspace(cfg *config.Config) (*workspace, error) {
 		return nil, err
 	}
 	env.BashTimeout = cfg.Tools.Bash.Timeout
-	w := &workspace{env: env}
+	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
+	w := &workspace{env: env, environ: environ}
 	term, err := terminal.Start(terminal.Options{
 		Dir:        env.Root,
+		BaseEnv:    environ,
 		Scrollback: cfg.Tools.Bash.Scrollback,
 		OnDamage: func() {
 			if f := w.redraw.Load(); f != nil {
@@ -73,7 +80,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, nil)
+		m := agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, nil)
 		defer m.Close()
 		m.WaitStarted(ctx)
 		for _, st := range m.Status() {
@@ -92,7 +99,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 	return agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
 }
 
-func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, stderr io.Writer) int {
+func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, stderr io.Writer) int {
 	ws, err := newWorkspace(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -124,7 +131,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		Editor:   ed,
 		Terminal: tv,
 		Keys:     keys,
-		Notices:  notices(cfg, rep),
+		Notices:  notices(cfg, rep, decision),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -134,7 +141,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	draw := app.RequestDraw
 	ws.redraw.Store(&draw)
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := startMCP(ctx, app, sess, cfg)
+		m := startMCP(ctx, app, sess, cfg, ws.environ)
 		defer m.Close()
 		app.SetMCP(m)
 	}
@@ -148,8 +155,8 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 // startMCP starts the MCP servers in the background, so the IDE opens at
 // once. A server's tools join the session as soon as it is ready (the model
 // gets them from its next request) and every change is said in the chat.
-func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config) *agent.MCP {
-	return agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, func(ch agent.MCPChange) {
+func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config, environ []string) *agent.MCP {
+	return agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, environ, func(ch agent.MCPChange) {
 		if len(ch.NewTools) > 0 {
 			if err := sess.AddTools(ch.NewTools...); err != nil {
 				app.Notify("MCP: "+err.Error(), true)
@@ -176,8 +183,11 @@ func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config
 }
 
 // notices are shown in the chat when the IDE opens.
-func notices(cfg *config.Config, rep *config.Report) []string {
+func notices(cfg *config.Config, rep *config.Report, decision *trust.Decision) []string {
 	var out []string
+	if n := ignoredNotice(decision, false); n != "" {
+		out = append(out, n)
+	}
 	if cfg.Models.Chat.Demo && cfg.Models.Chat.DemoReason != "" {
 		out = append(out, config.DemoNotice(cfg.ConfigDir))
 	}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/trust"
+)
+
+// trustSources lists every kind of project file that can make fawn start a
+// program, widen permissions or choose where data goes. A feature that
+// reads such files adds its trust.Source here, and its items show in the
+// one prompt with all the others (see the trust package's doc).
+func trustSources(rep *config.Report) []trust.Source {
+	return []trust.Source{
+		trust.Fixed(rep.Trust...), // .fawn/config.yaml
+	}
+}
+
+// trustState is what fawn knows of the project's trust before asking.
+type trustState struct {
+	dir     string
+	store   *trust.Store
+	items   []trust.Item
+	verdict trust.Verdict
+	// problems are sources or a store that could not be read; their
+	// items count as untrusted.
+	problems []error
+}
+
+// checkTrust gathers the project's items and asks the store about them.
+func checkTrust(dir string, cfg *config.Config, rep *config.Report) *trustState {
+	ts := &trustState{dir: dir, store: trust.Open(cfg.DataDir)}
+	ts.items, ts.problems = trust.Gather(dir, trustSources(rep)...)
+	v, err := ts.store.Check(dir, ts.items)
+	if err != nil {
+		ts.problems = append(ts.problems, err)
+	}
+	ts.verdict = v
+	return ts
+}
+
+// decide settles trust without asking anyone: allowed when the store
+// trusts every item or --trust was given; nil when only a person can say.
+func (ts *trustState) decide(flag bool) *trust.Decision {
+	switch {
+	case ts.verdict.State == trust.NothingToTrust:
+		return trust.Allow(ts.dir, nil, ts.verdict.State, "")
+	case ts.verdict.State == trust.Trusted:
+		return trust.Allow(ts.dir, ts.items, ts.verdict.State, "remembered")
+	case flag:
+		return trust.Allow(ts.dir, ts.items, ts.verdict.State, "--trust")
+	}
+	return nil
+}
+
+// loadTrusted reloads the configuration with the project's keys applied,
+// once the directory is trusted.
+func loadTrusted(opts config.Options, d *trust.Decision, cfg *config.Config, rep *config.Report) (*config.Config, *config.Report, error) {
+	if len(rep.Trust) == 0 || !d.Trusted() {
+		return cfg, rep, nil
+	}
+	opts.Trusted = true
+	return config.Load(opts)
+}
+
+// ignoredNotice says which of the project's items fawn ignores, and how to
+// use them: one line for stderr, or the chat.
+func ignoredNotice(d *trust.Decision, headless bool) string {
+	ign := d.Ignored()
+	if len(ign) == 0 {
+		return ""
+	}
+	var what []string
+	for _, it := range ign {
+		s := it.Name
+		if it.Kind == trust.KindMCPServer {
+			s = "MCP server " + it.Name
+		}
+		what = append(what, fmt.Sprintf("%s (%s)", s, clipDetail(it.Detail)))
+	}
+	how := "restart fawn and answer the trust prompt, or pass --trust"
+	if headless {
+		how = "pass --trust to use them, or trust the directory in the IDE"
+	}
+	return fmt.Sprintf("this directory is not trusted, so fawn ignores what %s would make it do: %s; %s",
+		strings.Join(trust.Files(ign), ", "), strings.Join(what, ", "), how)
+}
+
+func clipDetail(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
+}
+
+// printTrust writes the project's items and their state for `fawn config`.
+func printTrust(w io.Writer, ts *trustState, d *trust.Decision) {
+	if len(ts.items) == 0 {
+		return
+	}
+	state := "not trusted: ignored"
+	switch {
+	case d.Trusted() && d.By == "--trust":
+		state = "trusted for this run (--trust)"
+	case d.Trusted():
+		state = "trusted (remembered in " + ts.store.Path() + ")"
+	case ts.verdict.State == trust.Changed:
+		state = "changed since you trusted this directory: ignored until you trust it again"
+	}
+	fmt.Fprintf(w, "# project files ask for (%s):\n", state)
+	for _, it := range ts.items {
+		fmt.Fprintf(w, "#   %s %s: %s  (%s)\n", trust.Label(it.Kind), it.Name, it.Detail, it.Source)
+	}
+}
