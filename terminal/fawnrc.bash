@@ -8,13 +8,27 @@
 #   OSC 6973;NONCE;C        end of PS2: the line is incomplete
 #
 # A terminal ignores OSC sequences it does not know, so none of this shows.
+#
+# Whatever the user's rc sets stays set — set -u, pipefail, extdebug, a
+# DEBUG or ERR trap, xtrace, PROMPT_COMMAND as a string or an array, key
+# bindings — so everything here is written to work under all of them: no
+# unguarded expansion, hooks run in { } 2>/dev/null so that xtrace does not
+# print them into a command's output. The one exception is set -e: in an
+# interactive shell it ends the shell at the first failing command (a
+# terminal window would close), so it is turned off, and the pane says so.
 
 if [ -f "$HOME/.bashrc" ]; then
 	. "$HOME/.bashrc"
 fi
 
-__fawn_n=$FAWN_MARKER_NONCE
-unset FAWN_MARKER_NONCE
+{
+	__fawn_n=${FAWN_MARKER_NONCE-}
+	unset FAWN_MARKER_NONCE
+	if [[ $- == *e* ]]; then
+		set +e
+		printf '\e[2m[fawn: set -e from ~/.bashrc is off in this shell: it would end the shell at the first failing command]\e[22m\r\n'
+	fi
+} 2>/dev/null
 
 # History expansion would turn a "!" in a command into something else.
 set +H
@@ -26,6 +40,8 @@ __fawn_p0=$'\e]6973;'"$__fawn_n"$';S\a'
 __fawn_p1='\[\e]6973;'"$__fawn_n"';P\a\]'
 __fawn_p2='\[\e]6973;'"$__fawn_n"';C\a\]'
 
+# Both hooks give back the status they found, so that the user's own hooks
+# (and a prompt that shows $?) still see the command's.
 __fawn_done() {
 	local s=$?
 	# A BEL or ESC in the directory name would end the marker early.
@@ -37,27 +53,30 @@ __fawn_done() {
 # are put back every time.
 __fawn_prompt() {
 	local s=$?
-	[[ $PS0 == *"$__fawn_p0"* ]] || PS0+=$__fawn_p0
-	[[ $PS1 == *"$__fawn_p1" ]] || PS1+=$__fawn_p1
-	[[ $PS2 == *"$__fawn_p2" ]] || PS2+=$__fawn_p2
+	[[ ${PS0-} == *"$__fawn_p0"* ]] || PS0=${PS0-}$__fawn_p0
+	[[ ${PS1-} == *"$__fawn_p1" ]] || PS1=${PS1-}$__fawn_p1
+	[[ ${PS2-} == *"$__fawn_p2" ]] || PS2=${PS2-}$__fawn_p2
 	return $s
 }
 
 # The done hook must run first to see the command's $?; parts are joined with
 # newlines because a user's PROMPT_COMMAND may end in ";".
+__fawn_h1='{ __fawn_done; } 2>/dev/null'
+__fawn_h2='{ __fawn_prompt; } 2>/dev/null'
 if ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
-	PROMPT_COMMAND=(__fawn_done "${PROMPT_COMMAND[@]}" __fawn_prompt)
+	PROMPT_COMMAND=("$__fawn_h1" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"} "$__fawn_h2")
 else
-	PROMPT_COMMAND=$'__fawn_done\n'"${PROMPT_COMMAND}"$'\n__fawn_prompt'
+	PROMPT_COMMAND=$__fawn_h1$'\n'${PROMPT_COMMAND-}$'\n'$__fawn_h2
 fi
-__fawn_prompt
+unset __fawn_h1 __fawn_h2
+{ __fawn_prompt; } 2>/dev/null
 
 # Around each agent command fawn presses two keys bound here: the first puts
 # away what the user had half typed and sets pagers that do not wait for a
 # key, the second undoes both.
 __fawn_begin() {
-	__fawn_line=$READLINE_LINE
-	__fawn_point=$READLINE_POINT
+	__fawn_line=${READLINE_LINE-}
+	__fawn_point=${READLINE_POINT-0}
 	READLINE_LINE=
 	READLINE_POINT=0
 	__fawn_env=()
@@ -70,13 +89,13 @@ __fawn_begin() {
 __fawn_end() {
 	unset PAGER GIT_PAGER
 	local kv
-	for kv in "${__fawn_env[@]}"; do export "$kv"; done
-	READLINE_LINE=$__fawn_line
-	READLINE_POINT=$__fawn_point
+	for kv in ${__fawn_env[@]+"${__fawn_env[@]}"}; do export "$kv"; done
+	READLINE_LINE=${__fawn_line-}
+	READLINE_POINT=${__fawn_point-0}
 	__fawn_line=
 }
 for __fawn_m in emacs vi-insert vi-command; do
-	bind -m "$__fawn_m" -x '"\e[6973~": __fawn_begin' 2>/dev/null
-	bind -m "$__fawn_m" -x '"\e[6974~": __fawn_end' 2>/dev/null
+	bind -m "$__fawn_m" -x '"\e[6973~": { __fawn_begin; } 2>/dev/null' 2>/dev/null
+	bind -m "$__fawn_m" -x '"\e[6974~": { __fawn_end; } 2>/dev/null' 2>/dev/null
 done
 unset __fawn_m

@@ -248,7 +248,7 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 	t.mu.Lock()
 	wait := busyWait
 	if t.state == stateStarting {
-		wait = startupWait
+		wait = t.startupWait
 	}
 	t.mu.Unlock()
 	timer := time.NewTimer(wait)
@@ -287,11 +287,7 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 		case <-timer.C:
 			switch {
 			case state == stateStarting:
-				running := ""
-				if sh != nil {
-					running = stillRunning(sh)
-				}
-				return nil, fmt.Errorf("the shell showed no prompt within %s%s; its startup files (~/.bashrc) are slow or waiting for something", startupWait, running)
+				return nil, t.noPromptError(sh)
 			case state == stateContinued:
 				return nil, &BusyError{Continued: true}
 			}
@@ -304,6 +300,37 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 			return nil, be
 		}
 	}
+}
+
+// noPromptError says why a shell showed no prompt within startupWait: its
+// startup files still run something, or bash waits for input but fawn's
+// prompt marker never came, which something in ~/.bashrc broke (its last
+// words are quoted).
+func (t *Terminal) noPromptError(sh *shell) error {
+	running := ""
+	if sh != nil {
+		running = stillRunning(sh)
+	}
+	if running != "" || sh == nil {
+		return fmt.Errorf("the shell showed no prompt within %s%s; its startup files (~/.bashrc) are slow or waiting for something", t.startupWait, running)
+	}
+	msg := fmt.Sprintf("the shell started but fawn's prompt marker never came within %s: something in ~/.bashrc (PROMPT_COMMAND, PS1, a trap or an error) stops fawn's shell integration", t.startupWait)
+	if last := lastShellLine(t.scr.text()); last != "" {
+		msg += fmt.Sprintf("; the shell last printed %q", last)
+	}
+	return errors.New(msg)
+}
+
+// lastShellLine returns the last line of screen text that is not fawn's own.
+func lastShellLine(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !strings.HasPrefix(l, "[fawn:") {
+			return l
+		}
+	}
+	return ""
 }
 
 // runLine types one command line and waits for it, driving the timeout

@@ -66,6 +66,7 @@ type Terminal struct {
 	runSem chan struct{}
 
 	skippedBytes atomic.Int64
+	startupWait  time.Duration // how long Run waits for the first prompt
 
 	mu         sync.Mutex
 	sh         *shell // nil while the shell cannot be started
@@ -150,6 +151,8 @@ func Start(opts Options) (*Terminal, error) {
 		runSem:  make(chan struct{}, 1),
 		cwd:     dir,
 		changed: make(chan struct{}),
+
+		startupWait: startupWait,
 	}
 	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, t.reply)
 	t.mu.Lock()
@@ -205,7 +208,11 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if t.sh == sh && t.state == stateStarting && !t.closed {
-			t.notice("bash has not shown its prompt yet" + stillRunning(sh) + "; the pane waits for it")
+			if running := stillRunning(sh); running != "" {
+				t.notice("bash has not shown its prompt yet" + running + "; the pane waits for it")
+			} else {
+				t.notice("bash has not shown fawn's prompt marker yet: if it waits for input, something in ~/.bashrc stops fawn's shell integration")
+			}
 		}
 	})
 	t.wg.Add(3)
