@@ -61,6 +61,7 @@ type App struct {
 	cfg    *config.Config
 	th     theme.Theme
 	screen tcell.Screen
+	buf    *cellBuffer // what the widgets draw on, diffed into screen
 
 	rctx     *renderCtx
 	list     *MessageList
@@ -555,7 +556,9 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 		next := a.queued[0]
 		a.queued = a.queued[1:]
 		a.startTurn(next)
+		return
 	}
+	a.list.Settle()
 }
 
 // cancelTurn is Esc: cancel the running turn and put queued messages back

@@ -17,6 +17,12 @@ import (
 // frameInterval bounds drawing to about 60 frames a second.
 const frameInterval = time.Second / 60
 
+// streamFrameInterval bounds the frames an answer streaming in causes to 30
+// a second: the text reads as smoothly, and each frame costs the terminal
+// its fixed bytes (cursor, synchronized output) and fawn a diff of the
+// screen. A key pressed meanwhile is still drawn at once.
+const streamFrameInterval = time.Second / 30
+
 // spinInterval is how often spinners move while something runs.
 const spinInterval = 100 * time.Millisecond
 
@@ -192,6 +198,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 				}
 			case *tcell.EventResize:
 				s.Sync()
+				if a.buf != nil {
+					a.buf.invalidate()
+				}
 				immediate = true
 			case *tcell.EventFocus:
 				a.windowFocused = ev.Focused
@@ -215,7 +224,11 @@ func (a *App) Run(ctx context.Context) (err error) {
 		// Draw when asked, at most once per frame; a burst of input (a paste
 		// without bracketed paste mode, a held key) is drawn once at its end.
 		if a.dirty.Load() && len(events) == 0 {
-			if since := time.Since(lastDraw); immediate || since >= frameInterval {
+			interval := frameInterval
+			if a.router.streamedSince(lastDraw) {
+				interval = streamFrameInterval
+			}
+			if since := time.Since(lastDraw); immediate || since >= interval {
 				if drawTimer != nil {
 					drawTimer.Stop()
 					drawTimer, drawC = nil, nil
@@ -224,7 +237,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 				a.draw()
 				lastDraw = time.Now()
 			} else if drawTimer == nil {
-				drawTimer = time.NewTimer(frameInterval - since)
+				drawTimer = time.NewTimer(interval - since)
 				drawC = drawTimer.C
 			}
 		}
@@ -272,13 +285,18 @@ func (a *App) drain() {
 	}
 }
 
-// draw paints the whole screen; tcell sends only the cells that changed.
+// draw paints the whole screen into the cell buffer, which hands tcell only the
+// cells that changed; tcell sends those.
 func (a *App) draw() {
 	if a.frameHook != nil {
 		start := time.Now()
 		defer func() { a.frameHook(time.Since(start)) }()
 	}
-	s := a.screen
+	if a.buf == nil || a.buf.Screen != a.screen {
+		a.buf = newCellBuffer(a.screen)
+	}
+	s := a.buf
+	s.begin()
 	w, h := s.Size()
 	s.HideCursor()
 	s.Fill(' ', tcell.StyleDefault.Background(a.th.Background))

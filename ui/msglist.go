@@ -66,8 +66,15 @@ type MessageList struct {
 	entries []*entry
 
 	follow      bool
-	top, topOff int // first visible entry and row within it, when not following
+	top, topOff int // first visible entry and row within it
 	sel         int // selected entry, -1 for none
+	// pinned: while following, the anchor stays put as long as everything
+	// below it fits, and moves only when new rows no longer fit, then by
+	// half a view more than needed (jump scrolling, as terminals do). An
+	// answer streaming in then moves the lines on screen a few times a
+	// second, not every frame: each move repaints the whole list. Unpinned,
+	// the next draw puts the last row at the bottom.
+	pinned bool
 
 	width, height int // of the last draw's content area
 	rows          []rowRef
@@ -114,8 +121,12 @@ func (l *MessageList) Remove(it chatItem) {
 // Clear empties the list.
 func (l *MessageList) Clear() {
 	l.entries = nil
-	l.follow, l.top, l.topOff, l.sel = true, 0, 0, -1
+	l.follow, l.top, l.topOff, l.sel, l.pinned = true, 0, 0, -1, false
 }
+
+// Settle puts the newest row back at the bottom when following (after a
+// stream ended with the view jumped ahead of it).
+func (l *MessageList) Settle() { l.pinned = false }
 
 // Len is the number of items.
 func (l *MessageList) Len() int { return len(l.entries) }
@@ -153,8 +164,12 @@ func (l *MessageList) contentWidth() int {
 }
 
 // anchorFromBottom places the anchor so the last item ends on the last row.
-func (l *MessageList) anchorFromBottom() {
-	need := l.height
+func (l *MessageList) anchorFromBottom() { l.anchorAbove(0) }
+
+// anchorAbove places the anchor so the last item ends slack rows above the
+// last row.
+func (l *MessageList) anchorAbove(slack int) {
+	need := l.height - slack
 	i := len(l.entries) - 1
 	for ; i >= 0; i-- {
 		h := l.blockHeight(i)
@@ -188,7 +203,7 @@ func (l *MessageList) ScrollBy(n int) {
 		if n > 0 {
 			return
 		}
-		l.anchorFromBottom()
+		l.showAnchor()
 		l.follow = false
 	}
 	l.topOff += n
@@ -209,7 +224,28 @@ func (l *MessageList) ScrollBy(n int) {
 }
 
 // ScrollToBottom returns to following the newest item.
-func (l *MessageList) ScrollToBottom() { l.follow = true }
+func (l *MessageList) ScrollToBottom() { l.follow, l.pinned = true, false }
+
+// showAnchor makes the anchor the one the view shows while following.
+func (l *MessageList) showAnchor() {
+	if !l.pinned || l.top >= len(l.entries) {
+		l.anchorFromBottom()
+	}
+}
+
+// followAnchor places the anchor while following: at the bottom when not
+// pinned; else where it is while the rows below it fit, and when they no
+// longer do, so the newest row is half a view above the bottom.
+func (l *MessageList) followAnchor() {
+	if !l.pinned || l.top >= len(l.entries) || l.topOff >= l.blockHeight(l.top) {
+		l.anchorFromBottom()
+		l.pinned = true
+		return
+	}
+	if !l.restFits() {
+		l.anchorAbove(l.height * 3 / 4)
+	}
+}
 
 // ScrollToTop shows the oldest item.
 func (l *MessageList) ScrollToTop() {
@@ -242,7 +278,7 @@ func (l *MessageList) reveal(i int) {
 		return
 	}
 	if l.follow {
-		l.anchorFromBottom()
+		l.showAnchor()
 	}
 	if i < l.top || (i == l.top && l.topOff > 0) {
 		l.follow, l.top, l.topOff = false, i, 0
@@ -296,13 +332,16 @@ func (l *MessageList) reveal(i int) {
 func (l *MessageList) Draw(screen tcell.Screen) {
 	// No Box background fill: the app cleared the screen this frame.
 	x, y, w, h := l.GetInnerRect()
+	if w != l.width || h != l.height {
+		l.pinned = false // a new size starts from the bottom
+	}
 	l.width, l.height = w, h
 	l.rows = l.rows[:0]
 	if w <= gutter || h <= 0 || len(l.entries) == 0 {
 		return
 	}
 	if l.follow {
-		l.anchorFromBottom()
+		l.followAnchor()
 	} else if l.top >= len(l.entries) {
 		l.follow = true
 		l.anchorFromBottom()

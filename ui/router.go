@@ -66,6 +66,13 @@ type Router struct {
 	sessionUsage *agent.Usage
 	// cancelled is set when the user cancelled the current turn.
 	cancelled bool
+	// lastDelta is when the last text or reasoning delta arrived.
+	lastDelta time.Time
+}
+
+// streamedSince reports whether answer text arrived since t.
+func (r *Router) streamedSince(t time.Time) bool {
+	return !r.lastDelta.Before(t) && !r.lastDelta.IsZero()
 }
 
 type route struct {
@@ -98,6 +105,7 @@ func (r *Router) Handle(ev agent.Event) {
 	case agent.EventTurnStarted:
 		r.beginTurn()
 	case agent.EventText:
+		r.lastDelta = time.Now()
 		if r.reasoning != nil {
 			r.reasoning.finish()
 			r.reasoning = nil
@@ -112,6 +120,7 @@ func (r *Router) Handle(ev agent.Event) {
 		}
 		r.text.append(ev.Text)
 	case agent.EventReasoning:
+		r.lastDelta = time.Now()
 		if ev.Text == "" {
 			return
 		}

@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+)
+
+// cellBuffer is the screen the widgets draw on: a grid of cells that Show
+// copies to the real screen, cell by cell, only where it differs from what
+// the last frame put there.
+//
+// tcell diffs cells itself, but it marks a cell for output as soon as its
+// content changes within a frame: clearing the screen (or a box its
+// background) and drawing the same text again sends every cell that is not
+// blank, every frame. Drawn here first, a frame reaches tcell as its net
+// change only, and an answer streaming into the chat does not repaint the
+// editor, the terminal and the borders ~60 times a second.
+type cellBuffer struct {
+	tcell.Screen // the real screen: events, cursor, size, everything but content
+
+	w, h  int
+	cells []bcell // this frame
+	shown []bcell // what the real screen was given; str "" where unknown
+}
+
+type bcell struct {
+	str   string
+	style tcell.Style
+	width int
+}
+
+func newCellBuffer(s tcell.Screen) *cellBuffer { return &cellBuffer{Screen: s} }
+
+// begin starts a frame at the real screen's size.
+func (f *cellBuffer) begin() {
+	w, h := f.Screen.Size()
+	if w != f.w || h != f.h {
+		f.w, f.h = w, h
+		f.cells = make([]bcell, w*h)
+		f.shown = make([]bcell, w*h)
+	}
+}
+
+// invalidate forgets what the real screen holds, so the next Show sends
+// every cell (after a resize or a Sync the real screen starts over).
+func (f *cellBuffer) invalidate() {
+	clear(f.shown)
+}
+
+func (f *cellBuffer) Size() (int, int) { return f.w, f.h }
+
+func (f *cellBuffer) at(x, y int) *bcell {
+	if x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return nil
+	}
+	return &f.cells[y*f.w+x]
+}
+
+func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) {
+	var cl string
+	width := 0
+	state := -1
+	for width == 0 && str != "" {
+		var g string
+		g, str, width, state = uniseg.FirstGraphemeClusterInString(str, state)
+		cl += g
+		if g == "" {
+			break
+		}
+	}
+	if c := f.at(x, y); c != nil {
+		if cl == "" {
+			cl = " "
+		}
+		*c = bcell{str: cl, style: style, width: max(width, 1)}
+	}
+	return str, width
+}
+
+func (f *cellBuffer) SetContent(x, y int, primary rune, combining []rune, style tcell.Style) {
+	if len(combining) == 0 {
+		f.Put(x, y, string(primary), style)
+		return
+	}
+	f.Put(x, y, string(append([]rune{primary}, combining...)), style)
+}
+
+func (f *cellBuffer) SetCell(x, y int, style tcell.Style, ch ...rune) {
+	if len(ch) > 0 {
+		f.SetContent(x, y, ch[0], ch[1:], style)
+	}
+}
+
+func (f *cellBuffer) PutStr(x, y int, str string) { f.PutStrStyled(x, y, str, tcell.StyleDefault) }
+
+func (f *cellBuffer) PutStrStyled(x, y int, str string, style tcell.Style) {
+	for str != "" && x < f.w {
+		var w int
+		str, w = f.Put(x, y, str, style)
+		if w == 0 {
+			break
+		}
+		x += w
+	}
+}
+
+func (f *cellBuffer) Get(x, y int) (string, tcell.Style, int) {
+	c := f.at(x, y)
+	if c == nil {
+		return "", tcell.StyleDefault, 0
+	}
+	if c.str == "" {
+		return " ", c.style, 1
+	}
+	return c.str, c.style, c.width
+}
+
+func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
+	str, style, width := f.Get(x, y)
+	rs := []rune(str)
+	if len(rs) == 0 {
+		return ' ', nil, style, width
+	}
+	return rs[0], rs[1:], style, width
+}
+
+func (f *cellBuffer) Fill(r rune, style tcell.Style) {
+	c := bcell{str: string(r), style: style, width: 1}
+	for i := range f.cells {
+		f.cells[i] = c
+	}
+}
+
+func (f *cellBuffer) Clear() { f.Fill(' ', tcell.StyleDefault) }
+
+// Show hands the real screen the cells that changed since the last frame,
+// then shows it.
+func (f *cellBuffer) Show() {
+	f.flush()
+	f.Screen.Show()
+}
+
+// Sync redraws the whole real screen.
+func (f *cellBuffer) Sync() {
+	f.invalidate()
+	f.flush()
+	f.Screen.Sync()
+}
+
+func (f *cellBuffer) flush() {
+	for i := 0; i < len(f.cells); i++ {
+		c := f.cells[i]
+		if c.str == "" {
+			c = bcell{str: " ", width: 1}
+		}
+		if f.shown[i] != c {
+			f.shown[i] = c
+			f.Screen.Put(i%f.w, i/f.w, c.str, c.style)
+		}
+		if c.width > 1 && i%f.w < f.w-1 {
+			// The right half of a wide character is not a cell of its own;
+			// whatever comes there once it is gone must be sent.
+			i++
+			f.shown[i] = bcell{}
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+)
+
+// countingScreen is a simulation screen that counts the cells handed to it.
+type countingScreen struct {
+	tcell.SimulationScreen
+	puts int
+}
+
+func (c *countingScreen) Put(x, y int, str string, style tcell.Style) (string, int) {
+	c.puts++
+	return c.SimulationScreen.Put(x, y, str, style)
+}
+
+// TestStreamingHandsTcellOnlyTheChange: a whole app whose answer grows by a
+// word per frame hands the real screen the cells of that word (and the
+// spinner's), not the screen: clearing and redrawing everything each frame
+// must not reach tcell, which would send every cell that is not blank.
+func TestStreamingHandsTcellOnlyTheChange(t *testing.T) {
+	real := &countingScreen{SimulationScreen: simScreen(t, 120, 40)}
+	a, err := New(Options{Agent: newScriptAgent(), Screen: real, Root: "/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range sessionEvents(40) {
+		a.router.Handle(e)
+	}
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted})
+	a.router.Handle(agent.Event{Type: agent.EventText, Text: "The answer: "})
+	a.draw()
+	if real.puts < 1000 {
+		t.Fatalf("the first frame handed over %d cells; it should paint the screen", real.puts)
+	}
+	for i := 0; i < 5; i++ {
+		real.puts = 0
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: fmt.Sprintf("word%d ", i)})
+		a.draw()
+		if real.puts == 0 || real.puts > 40 {
+			t.Errorf("frame %d handed tcell %d cells for one word", i, real.puts)
+		}
+	}
+	real.puts = 0
+	a.draw()
+	if real.puts > 2 {
+		t.Errorf("an unchanged frame handed over %d cells", real.puts)
+	}
+	if !strings.Contains(screenText(real.SimulationScreen), "word3 word4") {
+		t.Errorf("the words are not on the screen:\n%s", screenText(real.SimulationScreen))
+	}
+}
+
+// TestFollowingJumpsInsteadOfScrollingEachLine: while an answer grows at the
+// bottom, the rows already on screen stay put until the list is full; then
+// the view jumps so the newest row is a quarter of the way down, and when
+// the stream ends (Settle) the last row goes back to the bottom.
+func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
+	s := simScreen(t, 60, 20)
+	l := newMessageList(darkCtx(), MessageKeys())
+	l.SetRect(0, 0, 60, 20)
+	it := &countingItem{renders: new(int)}
+	l.Append(it)
+	rowOf := func(text string) int {
+		for i, line := range screenLines(s) {
+			if strings.Contains(line, text) {
+				return i
+			}
+		}
+		return -1
+	}
+	var lines []string
+	grow := func(n int) {
+		for range n {
+			lines = append(lines, fmt.Sprintf("line %d", len(lines)))
+		}
+		it.text = strings.Join(lines, "\n")
+		it.ver++
+		s.Clear()
+		l.Draw(s)
+		s.Show()
+	}
+	grow(5)
+	if rowOf("line 0") != 0 {
+		t.Fatalf("a short list does not start at the top:\n%s", screenText(s))
+	}
+	grow(14) // 19 rows: still fits
+	first := rowOf("line 5")
+	grow(1) // 20 rows fill the view exactly
+	if rowOf("line 5") != first {
+		t.Errorf("rows moved before the view was full:\n%s", screenText(s))
+	}
+	grow(1) // the 21st row does not fit: jump
+	if r := rowOf("line 20"); r != 20-1-15 {
+		t.Errorf("after the jump the newest row is on row %d, want %d:\n%s", r, 4, screenText(s))
+	}
+	grow(3) // these fit below without moving anything
+	if r := rowOf("line 20"); r != 4 {
+		t.Errorf("rows moved while there was room below:\n%s", screenText(s))
+	}
+	l.Settle()
+	s.Clear()
+	l.Draw(s)
+	s.Show()
+	if r := rowOf("line 23"); r != 19 {
+		t.Errorf("after Settle the last row is on row %d, want the bottom:\n%s", r, screenText(s))
+	}
+}
