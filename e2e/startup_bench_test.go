@@ -19,9 +19,15 @@ var (
 	plainErr    error
 )
 
-// plainFawn is bin/fawn built without -race, as users run it.
+// plainFawn is fawn built as make build builds it (without -race, stripped),
+// or the binary FAWN_BENCH_BINARY names (to measure another build the same
+// way).
 func plainFawn(b *testing.B) string {
 	plainOnce.Do(func() {
+		if p := os.Getenv("FAWN_BENCH_BINARY"); p != "" {
+			plainBinary = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "fawn-bench-bin")
 		if err != nil {
 			plainErr = err
@@ -29,7 +35,7 @@ func plainFawn(b *testing.B) string {
 		}
 		plainBinary = filepath.Join(dir, "fawn")
 		_, here, _, _ := runtime.Caller(0)
-		cmd := exec.Command("go", "build", "-o", plainBinary, "./cmd/fawn")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", plainBinary, "./cmd/fawn")
 		cmd.Dir = filepath.Join(filepath.Dir(here), "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			plainErr = err
