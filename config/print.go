@@ -62,8 +62,9 @@ func RedactURL(s string) string {
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
-		for k := range q {
-			if secretName(k) || secretParam(k) {
+		for k, vs := range q {
+			// ${VAR} is a reference, not a secret: the user must see it.
+			if (secretName(k) || secretParam(k)) && !(len(vs) == 1 && strings.HasPrefix(vs[0], "$")) {
 				q[k] = []string{"redacted"}
 				changed = true
 			}

@@ -144,3 +144,67 @@ func TestShellHasNoProviderKeys(t *testing.T) {
 		}
 	}
 }
+
+// The trust prompt end to end: a project whose .fawn/config.yaml starts an
+// MCP server shows the prompt listing the command; "no" opens the IDE
+// without running it (and asks again next time); "yes" runs it and is
+// remembered; editing the file asks again.
+func TestTrustPrompt(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "hello"}}})
+	dir := project(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	conf := filepath.Join(dir, ".fawn", "config.yaml")
+	writeFile(t, conf, fmt.Sprintf("tools:\n  mcp_servers:\n    x:\n      command: sh\n      args: [\"-c\", \"echo ran >> %s\"]\n", marker))
+	home := t.TempDir()
+	open := func() *Term {
+		return Start(t, 120, 40, dir, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	}
+	ran := func() int {
+		b, _ := os.ReadFile(marker)
+		return strings.Count(string(b), "ran")
+	}
+
+	tm := open()
+	s := tm.WaitFor("Trust this folder?", "start an MCP server x", "echo ran >> ", "in .fawn/config.yaml:3", "y trust and remember")
+	if strings.Contains(s, "Ask fawn") {
+		t.Fatalf("the IDE opened before the question was answered:\n%s", s)
+	}
+	tm.Keys("n")
+	tm.WaitFor("Ask fawn", "Not trusted: fawn ignores MCP server x")
+	tm.prompt("hi")
+	tm.WaitFor("hello")
+	if ran() != 0 {
+		t.Fatal(`the MCP command ran after "no"`)
+	}
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	// "No" is not remembered: asked again; "yes" runs the server.
+	tm = open()
+	tm.WaitFor("Trust this folder?")
+	tm.Keys("y")
+	tm.WaitFor("Ask fawn", "MCP: x")
+	tm.WaitUntil("the server started", func(string) bool { return ran() >= 1 })
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	// Remembered: no question.
+	tm = open()
+	s = tm.WaitFor("Ask fawn", "MCP: x")
+	if strings.Contains(s, "Trust this folder") {
+		t.Errorf("asked again after yes:\n%s", s)
+	}
+	tm.WaitUntil("the server started again", func(string) bool { return ran() >= 2 })
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	// The file changed: asked again, showing the new command.
+	writeFile(t, conf, fmt.Sprintf("tools:\n  mcp_servers:\n    x:\n      command: sh\n      args: [\"-c\", \"echo changed >> %s\"]\n", marker))
+	tm = open()
+	tm.WaitFor("files changed", "echo changed >> ")
+	tm.Keys("q")
+	tm.WaitFor("fawn-exited-0")
+	if b, _ := os.ReadFile(marker); strings.Contains(string(b), "changed") {
+		t.Error("the changed command ran before it was trusted")
+	}
+}

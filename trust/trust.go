@@ -77,8 +77,8 @@ const (
 
 var labels = map[string]string{
 	KindMCPServer:     "start an MCP server",
-	KindModelEndpoint: "send the conversation and keys to",
-	KindPermission:    "allow without asking",
+	KindModelEndpoint: "choose where the conversation and your key go:",
+	KindPermission:    "allow without asking:",
 	KindHook:          "run a hook",
 	KindCommand:       "add a command",
 	KindAgent:         "add a subagent",

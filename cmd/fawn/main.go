@@ -22,6 +22,8 @@ import (
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/ui/theme"
+	"github.com/fawn-ide/fawn/ui/trustprompt"
 )
 
 // version is set at build time (make build).
@@ -173,10 +175,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return headless(ctx, c, cfg, stdout, stderr)
 	}
+	var extra []string
 	if decision == nil {
-		decision = trust.Deny(dir, ts.items, ts.verdict.State)
+		// Ask, on a screen of its own before the IDE opens.
+		ans, err := trustprompt.Run(ctx, nil, trustprompt.Options{
+			Dir: dir, Items: ts.items, New: ts.verdict.New,
+			Changed: ts.verdict.State == trust.Changed, Theme: theme.Get(cfg.UI.Theme),
+		})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return exitInterrupted
+		case err != nil:
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitFailure
+		case ans == trustprompt.Quit:
+			return exitOK
+		case ans == trustprompt.Trust:
+			if err := ts.store.Grant(dir, ts.items); err != nil {
+				extra = append(extra, fmt.Sprintf("fawn trusts this directory for now but could not remember it (%v): it will ask again next time", err))
+			}
+			decision = trust.Allow(dir, ts.items, ts.verdict.State, "the user")
+			if cfg, rep, err = loadTrusted(opts, decision, cfg, rep); err != nil {
+				fmt.Fprintln(stderr, err)
+				fmt.Fprintln(stderr, "fawn: fix the configuration above (`fawn config --check` lists every problem)")
+				return exitUsage
+			}
+		default:
+			decision = trust.Deny(dir, ts.items, ts.verdict.State)
+		}
 	}
-	return interactive(ctx, c, cfg, rep, decision, stderr)
+	return interactive(ctx, c, cfg, rep, decision, extra, stderr)
 }
 
 // flags maps the flags that set configuration keys.

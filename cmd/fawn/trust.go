@@ -73,6 +73,11 @@ func ignoredNotice(d *trust.Decision, headless bool) string {
 	if len(ign) == 0 {
 		return ""
 	}
+	if !headless {
+		// The prompt showed every detail already.
+		return fmt.Sprintf("Not trusted: fawn ignores %s of %s. Restart fawn and answer the trust prompt to use them (or pass --trust).",
+			trust.Summary(ign), strings.Join(trust.Files(ign), ", "))
+	}
 	var what []string
 	for _, it := range ign {
 		s := it.Name
@@ -81,12 +86,8 @@ func ignoredNotice(d *trust.Decision, headless bool) string {
 		}
 		what = append(what, fmt.Sprintf("%s (%s)", s, clipDetail(it.Detail)))
 	}
-	how := "restart fawn and answer the trust prompt, or pass --trust"
-	if headless {
-		how = "pass --trust to use them, or trust the directory in the IDE"
-	}
-	return fmt.Sprintf("this directory is not trusted, so fawn ignores what %s would make it do: %s; %s",
-		strings.Join(trust.Files(ign), ", "), strings.Join(what, ", "), how)
+	return fmt.Sprintf("this directory is not trusted, so fawn ignores what %s would make it do: %s; pass --trust to use them, or trust the directory in the IDE",
+		strings.Join(trust.Files(ign), ", "), strings.Join(what, ", "))
 }
 
 func clipDetail(s string) string {

@@ -99,7 +99,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 	return agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
 }
 
-func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, stderr io.Writer) int {
+func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, extra []string, stderr io.Writer) int {
 	ws, err := newWorkspace(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -131,7 +131,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		Editor:   ed,
 		Terminal: tv,
 		Keys:     keys,
-		Notices:  notices(cfg, rep, decision),
+		Notices:  append(notices(cfg, rep, decision), extra...),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
