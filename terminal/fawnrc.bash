@@ -21,7 +21,14 @@ if [ -f "$HOME/.bashrc" ]; then
 	. "$HOME/.bashrc"
 fi
 
+# xtrace from the rc would print every line below into the pane; it is off
+# while they run and back on at the end.
 {
+	__fawn_x=
+	if [[ $- == *x* ]]; then
+		__fawn_x=1
+		set +x
+	fi
 	__fawn_n=${FAWN_MARKER_NONCE-}
 	unset FAWN_MARKER_NONCE
 	if [[ $- == *e* ]]; then
@@ -99,3 +106,9 @@ for __fawn_m in emacs vi-insert vi-command; do
 	bind -m "$__fawn_m" -x '"\e[6974~": { __fawn_end; } 2>/dev/null' 2>/dev/null
 done
 unset __fawn_m
+{
+	if [[ -n ${__fawn_x-} ]]; then
+		set -x
+	fi
+	unset __fawn_x
+} 2>/dev/null

@@ -66,7 +66,8 @@ func TestShellIntegrationSurvivesTheUsersRC(t *testing.T) {
 			if res := mustRun(t, term, "echo still-usable"); !strings.Contains(res.Output, "still-usable\n") || res.ExitCode != 0 {
 				t.Fatalf("the shell is not usable afterwards: %+v", res)
 			}
-			screen := term.ScreenText()
+			// The scrollback too: the rc's first lines scroll off a busy screen.
+			screen := strings.Join(term.ScrollbackText(), "\n") + "\n" + term.ScreenText()
 			for _, bad := range []string{"unbound variable: PS", "PS0", "__fawn", "syntax error", "command not found", "keeps exiting", "exited with status"} {
 				if strings.Contains(screen, bad) {
 					t.Fatalf("the pane shows %q:\n%s", bad, screen)
