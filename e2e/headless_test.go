@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,19 +164,31 @@ func TestHeadlessInterruptExits130(t *testing.T) {
 	}
 }
 
-func TestSIGTERMRestoresTheTerminal(t *testing.T) {
-	srv := llmtest.Start(t, llmtest.Script{})
-	tm := startIDE(t, srv, "")
-	out, err := exec.Command("pgrep", "-f", binary+" --base-url "+srv.URL()).Output()
-	if err != nil {
-		t.Fatalf("fawn's pid: %v", err)
-	}
-	pid := strings.Fields(string(out))[0]
-	if err := exec.Command("kill", "-TERM", pid).Run(); err != nil {
-		t.Fatal(err)
-	}
-	s := tm.WaitFor("fawn-exited-")
-	if strings.Contains(s, "╭─ Chat") {
-		t.Errorf("the IDE is still on screen after SIGTERM:\n%s", s)
+// Finding 9: a signal ends the IDE with the terminal restored and the exit
+// code 128+N a shell expects, not 0.
+func TestSignalsRestoreTheTerminalAndExit128PlusN(t *testing.T) {
+	for _, c := range []struct {
+		sig  string
+		code int
+	}{{"TERM", 143}, {"HUP", 129}, {"INT", 130}} {
+		t.Run(c.sig, func(t *testing.T) {
+			srv := llmtest.Start(t, llmtest.Script{})
+			tm := startIDE(t, srv, "")
+			out, err := exec.Command("pgrep", "-f", binary+" --base-url "+srv.URL()).Output()
+			if err != nil {
+				t.Fatalf("fawn's pid: %v", err)
+			}
+			pid := strings.Fields(string(out))[0]
+			if err := exec.Command("kill", "-"+c.sig, pid).Run(); err != nil {
+				t.Fatal(err)
+			}
+			s := tm.WaitFor("fawn-exited-")
+			if strings.Contains(s, "╭─ Chat") {
+				t.Errorf("the IDE is still on screen after SIG%s:\n%s", c.sig, s)
+			}
+			if want := fmt.Sprintf("fawn-exited-%d", c.code); !strings.Contains(s, want) {
+				t.Errorf("SIG%s: want %s:\n%s", c.sig, want, s)
+			}
+		})
 	}
 }

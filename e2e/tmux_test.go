@@ -72,7 +72,7 @@ func Start(t *testing.T, w, h int, project string, env []string, args ...string)
 	shellEnv := []string{"FAWN_HOME=" + tm.Home, "HOME=" + tm.Home, "TERM=xterm-256color", "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL="}
 	shellEnv = append(shellEnv, env...)
 	cmdline := "env " + quoteAll(shellEnv) + " " + quote(binary) + " " + quoteAll(args) + " " + quote(project) +
-		"; echo; echo fawn-exited-$?; sleep 600"
+		"; s=$?; echo; echo fawn-exited-$s; sleep 600"
 	tm.tmux("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "bash", "--norc", "-c", cmdline)
 	t.Cleanup(func() {
 		if t.Failed() {

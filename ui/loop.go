@@ -29,6 +29,12 @@ const spinInterval = 100 * time.Millisecond
 // doubleClick is the longest gap between the clicks of a double click.
 const doubleClick = 500 * time.Millisecond
 
+// SignalError is Run's error when a signal (SIGTERM, SIGHUP, SIGINT) ended
+// it, so the process can exit with 128+N as shells expect.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string { return "stopped by " + e.Signal.String() }
+
 // Redraw forwards draw requests to an App built after the code that makes
 // them: create it first, pass its Request as a callback (the terminal's
 // OnDamage), and set Options.Redraw. Until the App exists requests are
@@ -158,9 +164,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 		case <-a.quit:
 			return nil
 		case <-a.runCtx.Done():
-			return nil
-		case <-sigs:
-			return nil
+			return context.Cause(a.runCtx)
+		case sig := <-sigs:
+			return &SignalError{Signal: sig}
 		case ev, ok := <-events:
 			if !ok {
 				return nil

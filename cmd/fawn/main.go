@@ -22,6 +22,7 @@ import (
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/theme"
 	"github.com/fawn-ide/fawn/ui/trustprompt"
 )
@@ -38,10 +39,34 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// The first SIGINT, SIGTERM or SIGHUP cancels ctx with the signal as
+	// its cause (fawn exits 128+N); a second one kills at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		if sig, ok := <-sigs; ok {
+			signal.Stop(sigs)
+			cancel(&ui.SignalError{Signal: sig})
+		}
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
+	cancel(nil)
 	os.Exit(code)
+}
+
+// signalExit is the exit code for a run that err or ctx says a signal
+// ended: 128+N (130 for Ctrl-C), or 0 when none did.
+func signalExit(ctx context.Context, err error) int {
+	var se *ui.SignalError
+	if !errors.As(err, &se) && !errors.As(context.Cause(ctx), &se) {
+		return 0
+	}
+	if n, ok := se.Signal.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitInterrupted
 }
 
 // cli is the parsed command line.
@@ -71,7 +96,8 @@ Usage:
 
 Flags:
 %s
-Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 interrupted.
+Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 128+N ended by signal N
+(130 Ctrl-C/SIGINT, 143 SIGTERM, 129 SIGHUP).
 Configuration: $FAWN_HOME/config.yaml or ~/.config/fawn/config.yaml, then DIR/.fawn/config.yaml,
 then --config FILE, then FAWN_* environment variables, then flags. See config.example.yaml.
 A project's files are untrusted until you trust its directory: fawn asks once, showing what they
@@ -184,6 +210,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		})
 		switch {
 		case err != nil && ctx.Err() != nil:
+			if code := signalExit(ctx, err); code != 0 {
+				return code
+			}
 			return exitInterrupted
 		case err != nil:
 			fmt.Fprintf(stderr, "fawn: %v\n", err)

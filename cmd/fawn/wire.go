@@ -96,7 +96,11 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		return exitUsage
 	}
 	defer sess.Close()
-	return agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
+	code := agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
+	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
+		return sc
+	}
+	return code
 }
 
 func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, extra []string, stderr io.Writer) int {
@@ -145,7 +149,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		defer m.Close()
 		app.SetMCP(m)
 	}
-	if err := app.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	err = app.Run(ctx)
+	if code := signalExit(ctx, err); code != 0 {
+		return code
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
