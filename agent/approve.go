@@ -116,10 +116,13 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	if act.Kind == tools.KindEdit {
 		what = "edits"
 	}
+	// A protected path asks in every mode but yolo, session grants and
+	// accept-edits notwithstanding.
+	protected := act.Kind == tools.KindEdit && act.Protected != ""
 	switch {
 	case mode == ModeYolo:
 		return verdict{allow: true}
-	case mode == ModeAcceptEdits && act.Kind == tools.KindEdit:
+	case mode == ModeAcceptEdits && act.Kind == tools.KindEdit && !protected:
 		return verdict{allow: true}
 	case mode == ModePlan:
 		a := Answer{Decision: Deny, Auto: true, Note: "plan mode: " + what + " are refused"}
@@ -128,14 +131,21 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 			"Explore with the read-only tools, then present your plan; the user will leave plan mode to let you carry it out."}
 	}
 	g := grantFor(name, act)
-	if s.ap.granted(g) {
+	if !protected && s.ap.granted(g) {
 		a := Answer{Decision: AllowSession, Auto: true}
 		s.answered(t, id, name, a)
 		return verdict{allow: true, answer: &a}
 	}
 	reason := fmt.Sprintf("%s ask in %s mode", what, mode)
+	if protected {
+		reason = fmt.Sprintf("this edit always asks: %s", act.Protected)
+	}
 	if !s.interactive {
-		a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; allow them with --permission-mode (accept-edits, yolo)", reason)}
+		how := "allow them with --permission-mode (accept-edits, yolo)"
+		if protected {
+			how = "only --permission-mode yolo allows it"
+		}
+		a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; %s", reason, how)}
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it. "+
 			"Do not retry this call; finish what you can without it and say what was not done.", what, mode)}
@@ -153,7 +163,9 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	s.answered(t, id, name, a)
 	switch a.Decision {
 	case AllowSession:
-		s.ap.allow(g)
+		if !protected {
+			s.ap.allow(g)
+		}
 		return verdict{allow: true, answer: &a}
 	case AllowOnce:
 		return verdict{allow: true, answer: &a}

@@ -97,6 +97,9 @@ func (t *TextEditor) parse(argsJSON string) (editorArgs, string, error) {
 	if strings.TrimSpace(a.Path) == "" {
 		return a, "", fmt.Errorf("%s needs a path", a.Command)
 	}
+	if a.Command != "view" && (strings.HasSuffix(a.Path, "/") || strings.HasSuffix(a.Path, string(filepath.Separator))) {
+		return a, "", fmt.Errorf("%s: the path ends in /, which names a directory; %s works on files: give the file's name (directories are made as needed)", a.Path, a.Command)
+	}
 	abs, err := t.env.Resolve(a.Path)
 	if err != nil {
 		return a, "", err
@@ -126,7 +129,7 @@ func (t *TextEditor) Plan(ctx context.Context, argsJSON string) (Action, error) 
 	if err != nil {
 		return Action{}, err
 	}
-	return Action{Kind: KindEdit, Summary: e.summary(), Path: abs, Diff: e.diff()}, nil
+	return Action{Kind: KindEdit, Summary: e.summary(), Path: abs, Diff: e.diff(), Protected: Protected(t.env.Root, abs)}, nil
 }
 
 // InvokableRun runs one text_editor call.

@@ -54,6 +54,8 @@ type Action struct {
 	Path string
 	// Diff is a unified diff of a planned edit, when it can be computed in advance.
 	Diff string
+	// Protected, for an edit, says why its path always asks (see [Protected]).
+	Protected string
 	// Command and Cwd describe a planned shell command (grants for bash are per exact command).
 	Command string
 	Cwd     string
