@@ -710,3 +710,24 @@ func TestTextEditorOddArguments(t *testing.T) {
 		}
 	}
 }
+
+// Finding 10: create with a path that ends in "/" makes no file named like
+// a directory; it says why, and nothing is created.
+func TestTextEditorCreateDirectoryPath(t *testing.T) {
+	env := newTestEnv(t, map[string]string{"a.txt": "a\n"})
+	ed := NewTextEditor(env)
+	for _, p := range []string{"docs/", "newdir/", "./"} {
+		args := map[string]any{"command": "create", "path": p, "file_text": "x\n"}
+		if _, err := ed.Plan(context.Background(), argsJSON(t, args)); err == nil || !strings.Contains(err.Error(), "ends in /") {
+			t.Errorf("%s: plan error %v", p, err)
+		}
+		if _, err := edRun(t, ed, nil, args); err == nil || !strings.Contains(err.Error(), "ends in /") {
+			t.Errorf("%s: run error %v", p, err)
+		}
+	}
+	for _, p := range []string{"docs", "newdir"} {
+		if _, err := os.Stat(filepath.Join(env.Root, p)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was created: %v", p, err)
+		}
+	}
+}
