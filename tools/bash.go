@@ -154,7 +154,8 @@ func (b *bashTool) Plan(_ context.Context, argsJSON string) (Action, error) {
 }
 
 // bashSummary is the command's first line, shortened, with "…" when there
-// is more.
+// is more and, when the command has more lines, how many: a harmless first
+// line never stands alone for a longer script.
 func bashSummary(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
 	first, rest, multi := strings.Cut(cmd, "\n")
@@ -166,6 +167,14 @@ func bashSummary(cmd string) string {
 	}
 	if more {
 		first += " …"
+	}
+	if multi && strings.TrimSpace(rest) != "" {
+		n := strings.Count(rest, "\n") + 1
+		if n == 1 {
+			first += " (+1 line)"
+		} else {
+			first += fmt.Sprintf(" (+%d lines)", n)
+		}
 	}
 	return first
 }

@@ -74,7 +74,7 @@ func TestBashPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if act.Kind != KindExec || act.Summary != "$ go test ./... …" || act.Command != "go test ./...\necho done" || act.Cwd != term.Cwd() {
+	if act.Kind != KindExec || act.Summary != "$ go test ./... … (+1 line)" || act.Command != "go test ./...\necho done" || act.Cwd != term.Cwd() {
 		t.Fatalf("%+v", act)
 	}
 	bad := map[string]string{

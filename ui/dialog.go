@@ -134,7 +134,22 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 	switch {
 	case a.Command != "":
 		add(nil)
-		wrap(a.Command, base.Foreground(rc.th.Warning).Bold(true), Line{{"$ ", dim}}, Line{{"  ", dim}})
+		cmdStyle := base.Foreground(rc.th.Warning).Bold(true)
+		for i, l := range commandLines(a.Command) {
+			first := Line{{"  ", dim}}
+			if i == 0 {
+				first = Line{{"$ ", dim}}
+			}
+			var spans []Span
+			for _, p := range l {
+				st := cmdStyle
+				if p.marker {
+					st = dim.Reverse(true)
+				}
+				spans = append(spans, Span{p.text, st})
+			}
+			out = append(out, wrapSpans(spans, width, first, Line{{"  ", dim}}, true)...)
+		}
 		if a.Cwd != "" {
 			wrap(a.Cwd, dim, Line{{"in ", dim}}, Line{{"   ", dim}})
 		}
@@ -153,6 +168,81 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 		wrap(relPath(rc.root, a.Path), base, Line{{"file ", dim}}, nil)
 	}
 	return out
+}
+
+// cmdPart is a piece of a command line as the dialog shows it: the text
+// itself, or a marker standing for what would otherwise be invisible.
+type cmdPart struct {
+	text   string
+	marker bool
+}
+
+// commandLines is cmd as the permission dialog shows it, hiding nothing: a
+// run of blank lines is one marker line ("⏎×60"), a long run of spaces is a
+// marker ("␠×200"), and control characters are shown in caret notation
+// ("^M", "^[") instead of being dropped or acted on by the terminal.
+func commandLines(cmd string) [][]cmdPart {
+	var out [][]cmdPart
+	blank := 0
+	flush := func() {
+		switch {
+		case blank == 1:
+			out = append(out, nil)
+		case blank > 1:
+			out = append(out, []cmdPart{{fmt.Sprintf("⏎×%d", blank), true}})
+		}
+		blank = 0
+	}
+	lines := strings.Split(cmd, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" && i > 0 && i < len(lines)-1 {
+			blank++
+			continue
+		}
+		flush()
+		out = append(out, commandLine(l))
+	}
+	return out
+}
+
+// commandLine splits one line of a command into text and markers.
+func commandLine(l string) []cmdPart {
+	var parts []cmdPart
+	var b strings.Builder
+	emit := func(p cmdPart) {
+		if b.Len() > 0 {
+			parts = append(parts, cmdPart{text: b.String()})
+			b.Reset()
+		}
+		parts = append(parts, p)
+	}
+	rs := []rune(l)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == ' ' || r == '\t':
+			j := i
+			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
+				j++
+			}
+			if j-i >= 16 {
+				emit(cmdPart{fmt.Sprintf("␠×%d", j-i), true})
+			} else {
+				b.WriteString(strings.Repeat(" ", j-i))
+			}
+			i = j - 1
+		case r < ' ' || r == 0x7f:
+			emit(cmdPart{"^" + string(rune(r^0x40)), true})
+		case r >= 0x80 && r < 0xa0, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+			emit(cmdPart{fmt.Sprintf("<U+%04X>", r), true})
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() > 0 {
+		parts = append(parts, cmdPart{text: b.String()})
+	}
+	return parts
 }
 
 func (d *PermissionDialog) Draw(screen tcell.Screen) {
@@ -192,7 +282,14 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 		drawLine(screen, x+2, y+1+i, inner, body[d.scroll+i])
 	}
 	if len(body) > d.bodyRows {
-		more := fmt.Sprintf(" ↑↓ %d/%d ", min(d.scroll+d.bodyRows, len(body)), len(body))
+		below := len(body) - min(d.scroll+d.bodyRows, len(body))
+		more := fmt.Sprintf(" ↑↓ PgDn: %d more lines ", below)
+		if below == 1 {
+			more = " ↑↓ PgDn: 1 more line "
+		}
+		if d.scroll+d.bodyRows >= len(body) {
+			more = fmt.Sprintf(" ↑↓ %d/%d ", len(body), len(body))
+		}
 		drawText(screen, x+w-2-len(more), y+h-1, len(more), more, base.Foreground(th.Dim))
 	}
 	fy := y + h - 1 - len(footer)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -145,4 +146,54 @@ func TestDialogScrollsALongDiff(t *testing.T) {
 	if !strings.Contains(screenText(s), "THE LAST LINE") {
 		t.Errorf("scrolling down does not reach the end:\n%s", screenText(s))
 	}
+}
+
+// Finding 6: a command with 60 blank lines between a harmless first line
+// and the real one shows whole: the blank run is one visible marker, so the
+// last line is on screen; control characters and long runs of spaces are
+// shown, not dropped.
+func TestDialogHidesNothingOfACommand(t *testing.T) {
+	for _, c := range []struct {
+		name, cmd string
+		want      []string
+	}{
+		{"blank lines", "echo harmless" + strings.Repeat("\n", 61) + "touch x", []string{"$ echo harmless", "⏎×60", "touch x"}},
+		{"carriage return", "echo harmless\rrm -rf ~", []string{"echo harmless^Mrm -rf ~"}},
+		{"escape", "echo ok \x1b[8mrm -rf ~\x1b[0m", []string{"^[[8mrm -rf ~^[[0m"}},
+		{"spaces", "echo harmless" + strings.Repeat(" ", 300) + "; touch x", []string{"echo harmless␠×300; touch x"}},
+		{"bidi", "echo \u202egnirts", []string{"<U+202E>gnirts"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ag := newScriptAgent()
+			r := startApp(t, Options{Agent: ag}, 120, 30)
+			r.onUI(func() {
+				handleAll(r.app, agent.Event{Type: agent.EventTurnStarted}, ev(agent.EventToolCallStarted, "b1", "bash"))
+				req := bashRequest("b1", c.cmd)
+				r.app.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+			})
+			r.waitScreen("bash wants to run a command")
+			for _, w := range c.want {
+				r.waitScreen(w)
+			}
+		})
+	}
+}
+
+// A command taller than the dialog says how many lines are below.
+func TestDialogSaysWhatIsBelow(t *testing.T) {
+	var cmd []string
+	for i := range 40 {
+		cmd = append(cmd, fmt.Sprintf("echo line-%d", i))
+	}
+	ag := newScriptAgent()
+	r := startApp(t, Options{Agent: ag}, 120, 30)
+	r.onUI(func() {
+		handleAll(r.app, agent.Event{Type: agent.EventTurnStarted}, ev(agent.EventToolCallStarted, "b1", "bash"))
+		req := bashRequest("b1", strings.Join(cmd, "\n"))
+		r.app.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+	})
+	r.waitScreen("more lines")
+	r.key(tcell.KeyPgDn, 0, 0)
+	r.key(tcell.KeyPgDn, 0, 0)
+	r.waitScreen("echo line-39")
 }
