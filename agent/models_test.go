@@ -10,27 +10,27 @@ import (
 )
 
 // SetModel applies from the next model request, also in the middle of a
-// turn, keeps the conversation, and ModelName says so at once.
+// turn, keeps the conversation, and ModelName says so at once. The switch
+// happens while the turn waits for a permission, so the next request is
+// certainly after it (events reach the handler while the turn goes on).
 func TestSetModelAppliesFromTheNextRequest(t *testing.T) {
 	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
-		{Text: "Reading.", ToolCalls: []llmtest.ToolCall{{Name: "read_file", Arguments: `{"path":"a.txt"}`}}},
-		{Text: "It says hello."},
+		{Text: "Writing.", ToolCalls: []llmtest.ToolCall{{Name: "write_file", Arguments: `{"path":"b.txt","content":"B"}`}}},
+		{Text: "Written."},
 		{Text: "Second turn."},
-	}}, ModeYolo)
-	h.write("a.txt", "hello\n")
+	}}, ModeAsk)
 	other := h.s.ModelConfig()
 	other.Model = "bigger"
 	other.ContextWindow = 200000
-	switched := false
 	h.run(context.Background(), "read a.txt", func(ev Event) {
-		if ev.Type == EventToolCallStarted && !switched {
-			switched = true
+		if ev.Type == EventPermissionAsked {
 			if err := h.s.SetModel(context.Background(), other); err != nil {
 				t.Errorf("SetModel: %v", err)
 			}
 			if got := h.s.ModelName(); got != "openai/bigger" {
 				t.Errorf("ModelName right after SetModel = %q", got)
 			}
+			h.s.Approve(ev.ID, Answer{Decision: AllowOnce})
 		}
 	})
 	h.run(context.Background(), "and again", nil)
