@@ -78,6 +78,9 @@ type Event struct {
 	SessionUsage *Usage     // EventTurnEnded: the session so far
 
 	Err error // EventError, and EventTurnEnded when the turn failed
+	// CutOff is "max_tokens" on EventTurnEnded when the turn's last answer
+	// was cut off at the output limit (finish_reason "length").
+	CutOff string
 }
 
 // RetryInfo describes one wait before a retried model request.

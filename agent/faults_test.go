@@ -447,3 +447,81 @@ func TestStepLimit(t *testing.T) {
 		t.Errorf("next turn:\n%s", render(evs))
 	}
 }
+
+// Finding 7: a stream that ends without a finish reason (a clean close
+// mid-answer, an empty 200, a body that is not SSE, a JSON body to a
+// streaming request) is never taken as a complete answer, and a call whose
+// arguments were cut is never run.
+func TestStreamsWithoutAFinishReason(t *testing.T) {
+	cut := func(after int) *llmtest.Fault { return &llmtest.Fault{Kind: llmtest.Cut, After: after} }
+	t.Run("cut once, retried", func(t *testing.T) {
+		h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+			{Text: "This answer stops somewhere in the middle.", ChunkSize: 4, Fault: cut(3)},
+			text("The whole answer."),
+		}}, ModeAsk)
+		evs := runChecked(t, h, context.Background(), "hi", nil)
+		r := ofType(evs, EventRetry)
+		if len(r) != 1 || !strings.Contains(r[0].Retry.Reason, "cut off") || last(evs).Err != nil {
+			t.Fatalf("events:\n%s", render(evs))
+		}
+		if hist := h.s.History(); len(hist) != 2 || hist[1].Content != "The whole answer." {
+			t.Errorf("history %+v", hist)
+		}
+	})
+	t.Run("cut twice, reported", func(t *testing.T) {
+		c := llmtest.Response{Text: "one two three four", ChunkSize: 4, Fault: cut(2)}
+		h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{c, c}}, ModeAsk)
+		evs := runChecked(t, h, context.Background(), "hi", nil)
+		if err := last(evs).Err; err == nil || !strings.Contains(err.Error(), "cut off") {
+			t.Fatalf("turn error %v:\n%s", err, render(evs))
+		}
+		if hist := h.s.History(); len(hist) != 2 || hist[1].Content != "one two " {
+			t.Errorf("the part that arrived is not kept: %+v", hist)
+		}
+	})
+	t.Run("cut in a call's arguments", func(t *testing.T) {
+		c := llmtest.Response{ToolCalls: []llmtest.ToolCall{{ID: "w1", Name: "write_file", Arguments: `{"path":"b.txt","content":"BBBBBBBBBBBB"}`}},
+			ArgChunkSize: 5, Fault: cut(4)}
+		h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{c, c}}, ModeYolo)
+		evs := runChecked(t, h, context.Background(), "write", nil)
+		if n := len(ofType(evs, EventToolRunStarted)); n != 0 {
+			t.Errorf("a cut call ran:\n%s", render(evs))
+		}
+		if _, err := os.Stat(filepath.Join(h.root, "b.txt")); err == nil {
+			t.Error("b.txt was written from cut arguments")
+		}
+		if err := last(evs).Err; err == nil || !strings.Contains(err.Error(), "no tool call in it was run") {
+			t.Errorf("turn error %v", err)
+		}
+	})
+	t.Run("after a tool ran", func(t *testing.T) {
+		h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+			call("c1", "read_file", `{"path":"a.txt"}`),
+			{Text: "The file says a, and", ChunkSize: 4, Fault: cut(3)},
+			text("unused"),
+		}}, ModeAsk)
+		h.write("a.txt", "a")
+		evs := runChecked(t, h, context.Background(), "read a", nil)
+		if len(ofType(evs, EventRetry)) != 0 {
+			t.Errorf("retried after a tool ran:\n%s", render(evs))
+		}
+		if err := last(evs).Err; err == nil || !strings.Contains(err.Error(), "cut off") {
+			t.Errorf("turn error %v", err)
+		}
+	})
+	for _, kind := range []llmtest.FaultKind{llmtest.Empty, llmtest.NotSSE, llmtest.JSONBody} {
+		t.Run(string(kind), func(t *testing.T) {
+			bad := llmtest.Response{Text: "Whole text, but not as a stream.", Fault: &llmtest.Fault{Kind: kind}}
+			h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{bad, bad, bad, bad, bad, bad}}, ModeAsk,
+				func(o *Options) { o.RetryBaseDelay = time.Millisecond })
+			evs := runChecked(t, h, context.Background(), "hi", nil)
+			err := last(evs).Err
+			if err == nil {
+				t.Fatalf("a %s body was taken as an answer:\n%s", kind, render(evs))
+			}
+			if !strings.Contains(err.Error(), "sent no answer") {
+				t.Errorf("error %v", err)
+			}
+		})
+	}
+}

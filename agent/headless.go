@@ -112,7 +112,8 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 			ToolCalls  int       `json:"tool_calls"`
 			IsError    bool      `json:"is_error"`
 			DurationMS int64     `json:"duration_ms"`
-		}{result, s.ID(), toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds()})
+			CutOff     string    `json:"cut_off,omitempty"`
+		}{result, s.ID(), toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds(), end.CutOff})
 		if end.Err != nil {
 			fmt.Fprintln(stderr, "fawn:", end.Err)
 		}
@@ -187,6 +188,7 @@ type (
 		DurationMS int64     `json:"duration_ms"`
 		SessionID  string    `json:"session_id"`
 		IsError    bool      `json:"is_error"`
+		CutOff     string    `json:"cut_off,omitempty"`
 	}
 	errorLine struct {
 		Type    string `json:"type"`
@@ -222,7 +224,7 @@ func streamObject(ev Event, names map[string]string, sessionID string) any {
 		if u == nil {
 			u = &Usage{}
 		}
-		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil}
+		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil, ev.CutOff}
 	case EventError:
 		return errorLine{"error", ev.Err.Error()}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,5 +149,34 @@ func TestHeadlessInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"is_error":true`) {
 		t.Errorf("stdout %q", out.String())
+	}
+}
+
+// Finding 7: an answer cut at the output limit says so in the json result
+// and the stream-json turn_end; a call the limit cut is not run and the
+// turn fails, saying why.
+func TestHeadlessCutOffAtTheOutputLimit(t *testing.T) {
+	code, out, errs, _ := headless(t, "json", llmtest.Script{Responses: []llmtest.Response{{Text: "A long answer that", FinishReason: "length"}}})
+	var got struct {
+		IsError bool   `json:"is_error"`
+		CutOff  string `json:"cut_off"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.CutOff != "max_tokens" || code != 0 {
+		t.Errorf("exit %d, %+v (%v):\n%s", code, got, err, out)
+	}
+	if !strings.Contains(errs, "cut off at the output limit") {
+		t.Errorf("stderr %q", errs)
+	}
+	code, out, _, h := headless(t, "stream-json", llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Writing.", ToolCalls: []llmtest.ToolCall{{ID: "w1", Name: "write_file", Arguments: `{"path":"b.txt","con`}}, FinishReason: "length"},
+	}})
+	if code != ExitFailure || !strings.Contains(out, `"cut_off":"max_tokens"`) || !strings.Contains(out, `"is_error":true`) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if strings.Contains(out, `"type":"tool_call"`) || h.srv.Served() != 1 {
+		t.Errorf("the cut call was issued or retried:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "b.txt")); err == nil {
+		t.Error("b.txt was written by a call the output limit cut")
 	}
 }

@@ -107,6 +107,25 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 		}
 		acc.add(chunk)
 	}
+	if !acc.finished() {
+		// The stream ended without saying it was complete (no finish
+		// reason): a proxy closed it, the body was empty or not a stream.
+		// What arrived may be cut anywhere, so no call in it is run.
+		acc.abort("error: the model's answer ended before this call was complete; it was not run")
+		kind := failDropped
+		if !acc.output {
+			kind = failBadResponse
+		}
+		return acc.partial(), &failure{kind: kind, output: acc.output, err: errNoFinish}
+	}
+	cutAtLimit := acc.finishReason() == "length"
+	if cutAtLimit && len(acc.order) > 0 {
+		// The output limit fell inside the calls: their arguments may be
+		// cut anywhere, so none of them runs.
+		acc.abort("error: the answer was cut off at the output limit before this call was complete; it was not run")
+		t.cutOff = true
+		return acc.partial(), &failure{kind: failLength, output: acc.output, err: errLengthInCall}
+	}
 	msg, err := acc.finish()
 	if err != nil {
 		return nil, &failure{kind: failOther, err: err}
@@ -115,12 +134,9 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 	if strings.TrimSpace(msg.Content) == "" && len(msg.ToolCalls) == 0 {
 		t.emit(Event{Type: EventInfo, Text: "the model sent an empty answer"})
 	}
-	if msg.ResponseMeta != nil && msg.ResponseMeta.FinishReason == "length" {
-		limit := s.maxTokens
-		if limit <= 0 && s.provider == "anthropic" {
-			limit = anthropicDefaultMaxTokens
-		}
-		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", limit)})
+	t.cutOff = cutAtLimit
+	if cutAtLimit {
+		t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d)", s.outputLimit())})
 	}
 	return msg, nil
 }
@@ -169,6 +185,44 @@ type accumulator struct {
 
 type acall struct {
 	id, name string
+}
+
+// errLengthInCall is why a response cut at the output limit inside its tool
+// calls failed.
+var errLengthInCall = errors.New("the answer was cut off at the output limit in the middle of a tool call")
+
+// finishReason is the finish reason the server gave, or "".
+func (a *accumulator) finishReason() string {
+	for i := len(a.chunks) - 1; i >= 0; i-- {
+		if m := a.chunks[i].ResponseMeta; m != nil && m.FinishReason != "" {
+			return m.FinishReason
+		}
+	}
+	return ""
+}
+
+// outputLimit is the max_tokens a request is sent with (Anthropic's default
+// when none is configured), for messages.
+func (s *Session) outputLimit() int {
+	limit := s.maxTokens
+	if limit <= 0 && s.provider == "anthropic" {
+		limit = anthropicDefaultMaxTokens
+	}
+	return limit
+}
+
+// errNoFinish is why a stream that ended without a finish reason failed.
+var errNoFinish = errors.New("the answer ended without a finish reason: it was cut off")
+
+// finished reports whether the server said the answer was complete: a
+// finish reason (OpenAI's finish_reason, Anthropic's stop_reason) arrived.
+func (a *accumulator) finished() bool {
+	for _, c := range a.chunks {
+		if c.ResponseMeta != nil && c.ResponseMeta.FinishReason != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *accumulator) add(chunk *schema.Message) {
@@ -272,8 +326,14 @@ func (s *Session) describe(f *failure, attempts int) error {
 		}
 		return fmt.Errorf("the model server sent nothing for %s (models.chat_model.stall_timeout)%s", s.stallTimeout, tries)
 	case failDropped:
+		if errors.Is(f.err, errNoFinish) {
+			return errors.New("the model's answer was cut off: the stream ended without a finish reason; the part that arrived is kept and no tool call in it was run")
+		}
 		return fmt.Errorf("the connection to the model server dropped mid-answer (%s); the part that arrived is kept", server)
 	case failBadResponse:
+		if errors.Is(f.err, errNoFinish) {
+			return fmt.Errorf("the model server sent no answer%s: the response was empty or not a stream. Check models.chat_model.base_url (%s)", tries, s.baseURL())
+		}
 		return fmt.Errorf("the model server sent a malformed answer%s: %s", tries, server)
 	case failContextLength:
 		return fmt.Errorf("the conversation no longer fits the model's context window (%s). Start a new conversation with /clear", server)
@@ -285,6 +345,8 @@ func (s *Session) describe(f *failure, attempts int) error {
 		return fmt.Errorf("the model server rejected the request (%d): %s", f.status, server)
 	case failTimeout:
 		return fmt.Errorf("the model request took longer than %s (models.chat_model.timeout)", s.timeout)
+	case failLength:
+		return fmt.Errorf("the answer was cut off at the output limit (models.chat_model.max_tokens = %d) in the middle of a tool call, which was not run. Raise max_tokens, or ask for smaller steps", s.outputLimit())
 	}
 	return fmt.Errorf("the model request failed: %s", server)
 }

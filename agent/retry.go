@@ -47,6 +47,7 @@ const (
 	failNotFound      // 404
 	failBadRequest    // other 4xx
 	failTimeout       // the whole request took longer than models.chat_model.timeout
+	failLength        // the output limit cut the response inside a tool call
 )
 
 var (
@@ -75,6 +76,12 @@ func (f *failure) retryable() bool {
 
 // reason is the short text of a retry event: "rate limited (429)".
 func (f *failure) reason() string {
+	if errors.Is(f.err, errNoFinish) {
+		if f.output {
+			return "the answer was cut off (no finish reason)"
+		}
+		return "the server sent no answer (an empty or non-streaming body)"
+	}
 	switch f.kind {
 	case failRateLimit:
 		return "rate limited (429)"
@@ -150,6 +157,11 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 		f.kind = failNotFound
 	case f.status >= 400:
 		f.kind = failBadRequest
+	case !output && f.status/100 == 2 && notAStream(cap):
+		// A server that ignored "stream" (or a page in its place): no answer
+		// arrived, whatever the client library made of the body.
+		f.kind = failBadResponse
+		f.err = errNoFinish
 	case isDecodeError(err):
 		f.kind = failBadResponse
 	case transportErr != nil || isConnError(err):
@@ -240,6 +252,8 @@ type httpCapture struct {
 	retryAfter time.Duration
 	hasAfter   bool
 	err        error
+	// contentType is a successful response's Content-Type.
+	contentType string
 }
 
 func (c *httpCapture) get() (int, time.Duration, bool, error) {
@@ -275,6 +289,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		} else {
 			c.status = resp.StatusCode
 			c.retryAfter, c.hasAfter = parseRetryAfter(resp.Header, time.Now())
+			c.contentType = resp.Header.Get("Content-Type")
 		}
 		c.mu.Unlock()
 	}
@@ -320,4 +335,15 @@ func (t *transport) CloseIdleConnections() {
 	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
+}
+
+// notAStream reports whether the captured successful response was declared
+// as something other than a server-sent event stream.
+func notAStream(c *httpCapture) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.contentType != "" && !strings.Contains(c.contentType, "text/event-stream")
 }

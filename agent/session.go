@@ -382,7 +382,11 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	if err := rec.takeError(); err != nil {
 		t.emit(Event{Type: EventError, Err: err})
 	}
-	t.emit(Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &total, Duration: u.Duration, Err: turnErr})
+	end := Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &total, Duration: u.Duration, Err: turnErr}
+	if t.cutOff {
+		end.CutOff = "max_tokens"
+	}
+	t.emit(end)
 }
 
 // settle brings the history to a state the next turn can build on, ends the

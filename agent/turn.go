@@ -32,6 +32,7 @@ type turn struct {
 	toolRan     bool
 	dropRetried bool
 	limitHit    bool
+	cutOff      bool // the last answer stopped at the output limit
 
 	err     error           // why the turn failed, in words for the user
 	partial *schema.Message // the text of an answer that broke off

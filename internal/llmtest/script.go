@@ -81,6 +81,16 @@ const (
 	// (Anthropic's overloaded_error event; for OpenAI a data line holding
 	// an error object) and ends the response.
 	StreamError FaultKind = "stream-error"
+	// Cut sends Fault.After chunks, then ends the response cleanly: no
+	// finish reason, no "data: [DONE]", as a proxy that closes early does.
+	Cut FaultKind = "cut"
+	// Empty answers a streaming request 200 with an empty body.
+	Empty FaultKind = "empty"
+	// NotSSE answers a streaming request 200 with a body that is not SSE.
+	NotSSE FaultKind = "not-sse"
+	// JSONBody answers a streaming request with a whole (non-streaming)
+	// JSON completion, as servers that ignore "stream" do.
+	JSONBody FaultKind = "json-body"
 )
 
 // Fault is a failure injected into one response.
@@ -183,9 +193,9 @@ func (s Script) Validate() error {
 		}
 		if f := r.Fault; f != nil {
 			switch f.Kind {
-			case RateLimit, ServerError, ContextLength, Drop, Stall, Malformed, NoDone, StreamError:
+			case RateLimit, ServerError, ContextLength, Drop, Stall, Malformed, NoDone, StreamError, Cut, Empty, NotSSE, JSONBody:
 			default:
-				return fmt.Errorf("%s.fault.kind %q: want one of rate-limit, server-error, context-length, drop, stall, malformed-json, no-done, stream-error", where, f.Kind)
+				return fmt.Errorf("%s.fault.kind %q: want one of rate-limit, server-error, context-length, drop, stall, malformed-json, no-done, stream-error, cut, empty, not-sse, json-body", where, f.Kind)
 			}
 			if f.Kind == ServerError && f.Status != 0 && (f.Status < 400 || f.Status > 599) {
 				return fmt.Errorf("%s.fault.status %d: want an HTTP error status (400-599)", where, f.Status)

@@ -312,6 +312,22 @@ func (s *Server) whole(w http.ResponseWriter, r *http.Request, resp Response, n 
 
 // stream answers a streaming request with server-sent events.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n int, model string) {
+	if f := resp.Fault; f != nil {
+		switch f.Kind {
+		case Empty:
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			return
+		case NotSSE:
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, "<html><body>Welcome to nginx!</body></html>\n")
+			return
+		case JSONBody:
+			s.whole(w, r, resp, n, model)
+			return
+		}
+	}
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -332,6 +348,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 				if flusher != nil {
 					flusher.Flush()
 				}
+				return
+			case Cut:
 				return
 			case StreamError:
 				_, _ = io.WriteString(w, "data: {\"error\": {\"message\": \""+orDefault(f.Message, "The server is overloaded")+"\", \"type\": \"server_error\"}}\n\n")
@@ -369,7 +387,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 			}
 		}
 	}
-	if f != nil && f.Kind == NoDone {
+	if f != nil && (f.Kind == NoDone || f.Kind == Cut) {
 		return
 	}
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
