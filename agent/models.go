@@ -152,15 +152,15 @@ func listModels(ctx context.Context, mc config.Model) ([]string, error) {
 	hdr := http.Header{}
 	switch mc.Type {
 	case "anthropic":
-		base := strings.TrimSuffix(strings.TrimSuffix(mc.BaseURL, "/"), "/v1")
+		base := mc.BaseURL
 		if base == "" {
 			base = "https://api.anthropic.com"
 		}
-		endpoint = base + "/v1/models?limit=1000"
+		endpoint = joinURL(base, "v1/models", url.Values{"limit": {"1000"}}, "/v1")
 		hdr.Set("x-api-key", mc.APIKey)
 		hdr.Set("anthropic-version", "2023-06-01")
 	default:
-		endpoint = strings.TrimSuffix(mc.BaseURL, "/") + "/models"
+		endpoint = joinURL(mc.BaseURL, "models", nil, "")
 		if mc.APIKey != "" {
 			hdr.Set("Authorization", "Bearer "+mc.APIKey)
 		}
@@ -286,4 +286,29 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	s.mu.Unlock()
 	rec.setModel(next.provider + "/" + next.model) // the transcript says which model answered from here on
 	return nil
+}
+
+// joinURL appends path to base's path (after dropping trimSuffix from it)
+// and merges extra into base's query: a base URL with a query keeps it on
+// the request instead of having the path glued after it.
+func joinURL(base, path string, extra url.Values, trimSuffix string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return strings.TrimSuffix(base, "/") + "/" + path
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	if trimSuffix != "" {
+		p = strings.TrimSuffix(p, trimSuffix)
+	}
+	u.Path = p + "/" + path
+	u.RawPath = ""
+	q := u.Query()
+	for k, vs := range extra {
+		for _, v := range vs {
+			q.Add(k, v)
+		}
+	}
+	u.RawQuery = q.Encode()
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -123,5 +124,43 @@ func TestModelChoicesListTheConfigAndTheServers(t *testing.T) {
 	}
 	if len(auth) != 2 || !strings.Contains(strings.Join(auth, " "), "k|") {
 		t.Errorf("model list requests carried %q", auth)
+	}
+}
+
+// Finding 8: a base_url with a query (Azure's api-version, a gateway's key)
+// keeps its query on every request, and the path goes where it belongs,
+// not after the query string.
+func TestBaseURLWithAQuery(t *testing.T) {
+	for _, typ := range []string{"openai", "anthropic"} {
+		t.Run(typ, func(t *testing.T) {
+			h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{{Text: "ok"}}}, ModeAsk, func(o *Options) {
+				o.Config.Models.Chat.Type = typ
+				o.Config.Models.Chat.BaseURL += "?api-version=2024-10-21&key=k1"
+			})
+			evs := runChecked(t, h, context.Background(), "hi", nil)
+			if err := last(evs).Err; err != nil {
+				t.Fatalf("turn: %v", err)
+			}
+			reqs := h.srv.Requests()
+			want := "/v1/chat/completions"
+			if typ == "anthropic" {
+				want = "/v1/messages"
+			}
+			if len(reqs) == 0 || reqs[0].Path != want || !strings.Contains(reqs[0].Query, "api-version=2024-10-21") || !strings.Contains(reqs[0].Query, "key=k1") {
+				t.Errorf("requests: %+v", reqs)
+			}
+		})
+	}
+	for in, want := range map[string]string{
+		"http://h/v1?api-version=1":  "http://h/v1/models?api-version=1",
+		"http://h/v1/":               "http://h/v1/models",
+		"http://u:p@h:8/x/v1?k=a#fr": "http://u:p@h:8/x/v1/models?k=a",
+	} {
+		if got := joinURL(in, "models", nil, ""); got != want {
+			t.Errorf("joinURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := joinURL("https://h/v1?x=1", "v1/models", url.Values{"limit": {"1000"}}, "/v1"); got != "https://h/v1/models?limit=1000&x=1" {
+		t.Errorf("anthropic models URL %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/cloudwego/eino-ext/components/model/openai"
@@ -21,6 +22,15 @@ func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCalling
 	}
 	s.model = mc.Model
 	s.baseURLValue = mc.BaseURL
+	// A query in base_url (Azure's api-version, a gateway's key) goes on
+	// every request's URL, not before the path the client library appends.
+	baseURL, hc := mc.BaseURL, s.httpClient
+	if u, err := url.Parse(mc.BaseURL); err == nil && (u.RawQuery != "" || u.Fragment != "") {
+		q := u.Query()
+		u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
+		baseURL = u.String()
+		hc = withQuery(hc, q)
+	}
 	switch typ {
 	case "demo":
 		s.provider, s.model, s.baseURLValue = "demo", demoModelName, ""
@@ -42,9 +52,9 @@ func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCalling
 		}
 		c := &openai.ChatModelConfig{
 			APIKey:      mc.APIKey, // empty: no Authorization header (Ollama, llama.cpp)
-			BaseURL:     mc.BaseURL,
+			BaseURL:     baseURL,
 			Model:       mc.Model,
-			HTTPClient:  s.httpClient,
+			HTTPClient:  hc,
 			ExtraFields: mc.ExtraBody,
 		}
 		if mc.MaxTokens > 0 {
@@ -66,12 +76,12 @@ func (s *Session) newProvider(ctx context.Context, o Options) (model.ToolCalling
 		}
 		return newAnthropicModel(anthropicConfig{
 			APIKey:      mc.APIKey,
-			BaseURL:     mc.BaseURL,
+			BaseURL:     baseURL,
 			Model:       mc.Model,
 			MaxTokens:   mc.MaxTokens,
 			Temperature: mc.Temperature,
 			ExtraBody:   mc.ExtraBody,
-			HTTPClient:  s.httpClient,
+			HTTPClient:  hc,
 		}), nil
 	}
 	return nil, fmt.Errorf("agent: models.chat_model.type %q: want openai, anthropic or demo", typ)
@@ -90,4 +100,35 @@ func wrapClient(hc *http.Client) *http.Client {
 	}
 	cp.Transport = &transport{base: base}
 	return &cp
+}
+
+// withQuery returns a client that adds q to every request's query.
+func withQuery(hc *http.Client, q url.Values) *http.Client {
+	if hc == nil {
+		hc = newHTTPClient()
+	}
+	cp := *hc
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cp.Transport = &queryTransport{base: base, q: q}
+	return &cp
+}
+
+type queryTransport struct {
+	base http.RoundTripper
+	q    url.Values
+}
+
+func (t *queryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	qs := r.URL.Query()
+	for k, vs := range t.q {
+		for _, v := range vs {
+			qs.Add(k, v)
+		}
+	}
+	r.URL.RawQuery = qs.Encode()
+	return t.base.RoundTrip(r)
 }

@@ -11,6 +11,7 @@ import (
 type Request struct {
 	Method string
 	Path   string
+	Query  string // the raw query string
 	Header http.Header
 	Body   []byte
 	// Chat is the decoded body of a chat completion request (nil otherwise,

@@ -143,7 +143,7 @@ func (s *Server) Served() int {
 }
 
 func (s *Server) record(r *http.Request, body []byte) Request {
-	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	if r.URL.Path == "/v1/chat/completions" && len(body) > 0 {
 		req.Chat, _ = parseChat(body)
 	}
