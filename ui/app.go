@@ -17,6 +17,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -47,6 +48,19 @@ type Options struct {
 	// Redraw, when set, is bound to the App, so callbacks made before it
 	// existed (the terminal's OnDamage) can ask it to draw.
 	Redraw *Redraw
+
+	// Resumed is a saved session the agent carries on (--continue,
+	// --resume ID): the chat, to-dos, tabs and terminal directory are
+	// shown as they were. PickSession opens the /resume picker at start.
+	Resumed     *agent.Resumed
+	PickSession bool
+	// Cwd reports the terminal's directory and Chdir changes it, for the
+	// session to keep and bring back; either may be nil.
+	Cwd   func() string
+	Chdir func(dir string)
+	// Recovery keeps unsaved editor buffers for a fawn that ends without
+	// saving them; nil turns that off.
+	Recovery *session.Recovery
 
 	// Stderr receives the crash-log message; nil means os.Stderr.
 	Stderr io.Writer
@@ -204,6 +218,12 @@ func New(opts Options) (*App, error) {
 	a.wireWidgets()
 	a.addBuiltinCommands()
 	a.applyKeyOverrides()
+	if opts.Resumed != nil {
+		a.restore(opts.Resumed)
+	}
+	if k, ok := a.keeper(); ok && opts.PickSession {
+		a.pickSession(k)
+	}
 	for _, n := range opts.Notices {
 		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
 	}
@@ -299,6 +319,8 @@ func (a *App) activate(it chatItem, line int) {
 		}
 		it.toggle()
 	case *reasoningItem:
+		it.toggle()
+	case *compactItem:
 		it.toggle()
 	}
 }
@@ -545,6 +567,7 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 	}
 	a.turnCancel = nil
 	a.status.Unflash(flashCancelling)
+	a.recordWorkspace()
 	if !a.router.cancelled {
 		what := "the agent has finished"
 		if a.router.lastError != "" {
@@ -649,6 +672,7 @@ func (a *App) addBuiltinCommands() {
 	a.addModeCommands()
 	a.addModelCommands()
 	a.addMCPCommands()
+	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
 

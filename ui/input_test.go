@@ -88,8 +88,11 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	ag := newScriptAgent()
 	r := startApp(t, Options{Agent: ag, Config: &config.Config{ConfigDir: "/home/u/.config/fawn"}}, 120, 30)
+	r.typeText("/to")
+	r.waitScreen("/tools")
+	r.onUI(func() { r.app.input.SetText("", true) })
 	r.typeText("/")
-	for _, want := range []string{"/clear", "/exit", "/help", "/model", "/tools"} {
+	for _, want := range []string{"/clear", "/exit", "/help", "/model"} {
 		r.waitScreen(want)
 	}
 	r.typeText("cl")

@@ -131,6 +131,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 		if a.turnCancel != nil {
 			a.turnCancel()
 		}
+		if k, ok := a.keeper(); ok {
+			k.RecordWorkspace(a.workspaceState())
+		}
 		close(stopEvents)
 		s.Fini()
 		if a.explorer != nil {

@@ -283,6 +283,10 @@ func (r *Router) endTurn(ev agent.Event) {
 	r.running = 0
 }
 
+// resetUsage forgets the usage shown: another session is in use, whose
+// totals the agent reports.
+func (r *Router) resetUsage() { r.lastTurn, r.sessionUsage = nil, nil }
+
 // State is the agent's state in words, for the status bar.
 func (r *Router) State(waiting bool) string {
 	switch {

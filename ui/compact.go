@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// compactItem is a compaction in the chat: one line saying how much the
+// conversation shrank and why, unfolding (Space, Enter or a click) to the
+// summary the model carries on from, then what follows it — the project's
+// instructions and the open to-dos.
+type compactItem struct {
+	reason, focus, summary string
+	before, after          int
+	instructions           []string
+	todos                  []tools.Todo
+	running                bool
+	expanded               bool
+	ver                    uint64
+}
+
+func newCompactItem(reason, focus, summary string, before, after int, instructions []string, todos []tools.Todo) *compactItem {
+	return &compactItem{reason: reason, focus: focus, summary: summary, before: before, after: after, instructions: instructions, todos: todos}
+}
+
+func (c *compactItem) toggle() {
+	c.expanded = !c.expanded
+	c.ver++
+}
+
+func (c *compactItem) rev(rc *renderCtx) uint64 {
+	if c.running {
+		return c.ver<<16 | rc.frame&0xffff
+	}
+	return c.ver
+}
+
+// why words the reason a compaction happened.
+func compactWhy(reason string) string {
+	switch reason {
+	case "auto":
+		return "the context was filling up"
+	case "overflow":
+		return "the server said the context was full"
+	case "manual":
+		return "/compact"
+	}
+	return reason
+}
+
+func (c *compactItem) render(rc *renderCtx, width int) []Line {
+	base := rc.style()
+	dim := base.Foreground(rc.th.Dim)
+	acc := base.Foreground(rc.th.Accent)
+	if c.running {
+		head := fmt.Sprintf("%s Compacting the conversation (%s)…", spinner(rc.frame), compactWhy(c.reason))
+		return []Line{truncateLine(Line{{head, acc}}, width)}
+	}
+	arrow := "▸ "
+	if c.expanded {
+		arrow = "▾ "
+	}
+	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", kilo(c.before), kilo(c.after), compactWhy(c.reason))
+	if c.focus != "" {
+		head += " · focus: " + sanitize(c.focus, 1)
+	}
+	lines := []Line{truncateLine(Line{{arrow, dim}, {"⇣ ", acc}, {head, acc.Bold(true)}}, width)}
+	if !c.expanded {
+		lines = append(lines, truncateLine(Line{{"  Space shows the summary the conversation goes on from", dim.Italic(true)}}, width))
+		return lines
+	}
+	for _, l := range strings.Split(strings.TrimSpace(c.summary), "\n") {
+		lines = append(lines, wrapText(sanitize(l, 4), base, width, Line{{"  │ ", dim}}, Line{{"  │ ", dim}})...)
+	}
+	var after []string
+	for _, p := range c.instructions {
+		after = append(after, relPath(rc.root, p))
+	}
+	open := 0
+	for _, t := range c.todos {
+		if t.Status == "pending" || t.Status == "in_progress" {
+			open++
+		}
+	}
+	if open > 0 {
+		after = append(after, plural(open, "open to-do", "open to-dos"))
+	}
+	if len(after) > 0 {
+		lines = append(lines, wrapText("followed by "+strings.Join(after, " · "), dim.Italic(true), width, Line{{"  ", dim}}, Line{{"  ", dim}})...)
+	}
+	return lines
+}
+
+func (c *compactItem) copyText() string { return c.summary }

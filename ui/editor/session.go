@@ -1,0 +1,112 @@
+package editor
+
+import (
+	"errors"
+	"os"
+)
+
+// TabState is an open file tab as a session keeps it: the file, the cursor
+// (1-based line and column), and whether it is the tab shown.
+type TabState struct {
+	Path      string
+	Line, Col int
+	Active    bool
+}
+
+// TabStates lists the open file tabs in order (the Welcome tab and diffs
+// are not files and are left out).
+func (t *Tabs) TabStates() []TabState {
+	var out []TabState
+	for i, tb := range t.tabs {
+		if tb.path == "" || tb.welcome {
+			continue
+		}
+		c := tb.view.Cursor()
+		out = append(out, TabState{Path: tb.path, Line: c.Line + 1, Col: c.Col + 1, Active: i == t.active})
+	}
+	return out
+}
+
+// RestoreTabs opens the tabs of a session in their order, each with its
+// cursor, and shows the one that was active. Files that are gone are left
+// out; they are returned.
+func (t *Tabs) RestoreTabs(states []TabState) (missing []string) {
+	active := -1
+	for _, st := range states {
+		tb, _, err := t.openTab(st.Path)
+		if err != nil {
+			missing = append(missing, t.rel(t.canon(st.Path)))
+			continue
+		}
+		i := t.indexOf(tb)
+		t.activate(i) // the next one opens after this one: the order is kept
+		if st.Line > 0 && !tb.binary {
+			p := tb.buf.Clamp(Pos{Line: st.Line - 1, Col: max(0, st.Col-1)})
+			tb.view.SetCursor(p)
+			tb.view.CenterOn(p.Line)
+		}
+		if st.Active {
+			active = i
+		}
+	}
+	if active >= 0 {
+		t.activate(active)
+	}
+	return missing
+}
+
+// Unsaved is the content of a tab with unsaved changes.
+type Unsaved struct {
+	Path    string
+	Data    []byte
+	Version uint64
+}
+
+// UnsavedBuffers returns the tabs with unsaved changes whose text changed
+// since the version seen (by path); seen may be nil.
+func (t *Tabs) UnsavedBuffers(seen map[string]uint64) []Unsaved {
+	var out []Unsaved
+	for _, tb := range t.tabs {
+		if tb.path == "" || tb.readOnly || !tb.buf.Modified() {
+			continue
+		}
+		v := tb.buf.Version()
+		if seen != nil {
+			if old, ok := seen[tb.path]; ok && old == v {
+				out = append(out, Unsaved{Path: tb.path, Version: v})
+				continue
+			}
+		}
+		out = append(out, Unsaved{Path: tb.path, Data: tb.buf.Bytes(), Version: v})
+	}
+	return out
+}
+
+// Recover opens path and puts data in its buffer as an unsaved change (one
+// undo step back to the file as it is on disk). A file that is gone gets a
+// new tab that Ctrl-S creates.
+func (t *Tabs) Recover(path string, data []byte) error {
+	tb, _, err := t.openTab(path)
+	if err != nil && !existsFile(t.canon(path)) {
+		tb = t.newFileTab(t.canon(path), t.fromBytes(nil))
+		t.addTab(tb)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if tb.readOnly {
+		return errors.New(t.rel(tb.path) + " opens read-only here; its unsaved text was not restored")
+	}
+	tb.buf.SetContent(data, tb.view.Cursor())
+	tb.view.cursor = tb.buf.Clamp(tb.view.cursor)
+	t.syncDirty(tb)
+	t.activate(t.indexOf(tb))
+	tb.flash, tb.flashErr = "restored unsaved changes of "+t.rel(tb.path)+" (Ctrl-S saves them, Ctrl-Z goes back to the file)", false
+	return nil
+}
+
+func existsFile(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/session"
+)
+
+// transcriptItems are the chat items of a saved session: the user's
+// messages, the answers (reasoning folded), a card per tool call with its
+// result, compactions and the errors turns ended with.
+func (a *App) transcriptItems(l *session.Log) []chatItem {
+	results := map[string]*session.Message{}
+	for _, e := range l.Transcript {
+		if m := e.Message; m != nil && m.Role == "tool" {
+			results[m.ToolCallID] = m
+		}
+	}
+	reg := a.router.reg
+	var items []chatItem
+	for _, e := range l.Transcript {
+		switch {
+		case e.Message != nil:
+			m := e.Message
+			switch m.Role {
+			case "user":
+				text := m.Text()
+				if strings.HasPrefix(text, "(fawn: the images the tool calls above returned") {
+					continue // fawn's own, shown on the cards already
+				}
+				u := &userItem{text: text}
+				for _, p := range m.Parts {
+					if p.Type == "image" {
+						u.chips = append(u.chips, chip{text: "image " + strings.TrimPrefix(p.MIME, "image/")})
+					}
+				}
+				items = append(items, u)
+			case "assistant":
+				if r := strings.TrimSpace(m.Reasoning); r != "" {
+					ri := &reasoningItem{done: true}
+					ri.text.WriteString(r)
+					items = append(items, ri)
+				}
+				if strings.TrimSpace(m.Content) != "" {
+					ai := &assistantItem{}
+					ai.append(m.Content)
+					items = append(items, ai)
+				}
+				for _, tc := range m.ToolCalls {
+					items = append(items, a.restoredCard(reg, tc, results[tc.ID]))
+				}
+			}
+		case e.Record != nil && e.Record.Type == session.TypeCompact:
+			items = append(items, newCompactItem(e.Record.Reason, e.Record.Focus, e.Record.Summary, e.Record.TokensBefore, e.Record.TokensAfter, nil, nil))
+		case e.Record != nil && e.Record.Type == session.TypeTurn && e.Record.Error != "":
+			kind := noticeError
+			if strings.Contains(e.Record.Error, agent.ErrCancelled.Error()) {
+				kind = noticeCancel
+			}
+			text := e.Record.Error
+			if kind == noticeCancel {
+				text = "cancelled"
+			}
+			items = append(items, &noticeItem{kind: kind, text: text})
+		}
+	}
+	return items
+}
+
+// restoredCard is the card of a call of a saved session, as it ended.
+func (a *App) restoredCard(reg *Registry, tc session.ToolCall, res *session.Message) *Card {
+	c := newCard(tc.ID, tc.Name, reg.Lookup(tc.Name))
+	c.handle(agent.Event{Type: agent.EventToolCallReady, ID: tc.ID, Name: tc.Name, Args: tc.Arguments})
+	if res == nil {
+		c.cancel()
+		return c
+	}
+	result := res.Text()
+	c.handle(agent.Event{Type: agent.EventToolRunEnded, ID: tc.ID, Name: tc.Name, Result: result, IsError: strings.HasPrefix(result, "error")})
+	if c.Kind.Drives == PaneEditor {
+		if path := c.arg("path"); path != "" {
+			c.jump = func() {
+				if ed := a.editorPane(); ed != nil {
+					_ = ed.Open(path, 0)
+				}
+				a.jumpTo(PaneEditor)
+			}
+		}
+	}
+	return c
+}

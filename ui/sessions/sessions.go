@@ -1,0 +1,87 @@
+// Package sessions owns the /resume picker: the project's saved sessions as
+// a fuzzy list, newest first — each with its title (its first prompt), how
+// long ago it was used, how many messages it has and its model — the one in
+// use marked. It builds a ui/picker; the app opens it and resumes the
+// session picked.
+package sessions
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// Items are the picker's choices for infos (newest first), current marked.
+// Each item's Value is its session.Info.
+func Items(infos []session.Info, current string, now time.Time) []picker.Item {
+	items := make([]picker.Item, 0, len(infos))
+	for _, in := range infos {
+		title := clean(in.Title)
+		if title == "" {
+			title = "(no prompt yet)"
+		}
+		detail := fmt.Sprintf("%s · %s", Age(in.Updated, now), count(in.Messages, "message", "messages"))
+		if in.Model != "" {
+			detail += " · " + clean(in.Model)
+		}
+		detail += " · " + in.ID[:min(8, len(in.ID))]
+		items = append(items, picker.Item{Label: title, Detail: detail, Current: in.ID == current, Value: in})
+	}
+	return items
+}
+
+// New returns the /resume picker over infos.
+func New(th *theme.Theme, infos []session.Info, current string, now time.Time) *picker.Picker {
+	p := picker.New(th, "Resume a session", Items(infos, current, now))
+	if len(infos) == 0 {
+		p.SetNote("no saved sessions of this project yet")
+	} else {
+		p.SetNote("type to filter · Enter resumes · Esc stays here")
+	}
+	return p
+}
+
+// Age says how long ago t was: "just now", "5m ago", "3h ago", "2d ago",
+// then the date.
+func Age(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return t.Local().Format("2 Jan 2006")
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// clean makes text from a session file safe to draw: one line, no control
+// characters, not too long.
+func clean(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:99]) + "…"
+	}
+	return s
+}
