@@ -4,6 +4,8 @@
 //	fawn [flags] [DIR]        open the IDE on DIR (default: the current directory)
 //	fawn -p PROMPT [DIR]      run one turn headless and print the answer
 //	fawn config [--check]     print (or check) the effective configuration
+//	fawn sessions [DIR]       list DIR's sessions, newest first
+//	fawn export [ID] [DIR]    write a session as Markdown
 package main
 
 import (
@@ -82,8 +84,9 @@ type cli struct {
 	showVersion    bool
 	help           bool
 	check          bool
-	sub            string // "" or "config"
+	sub            string // "", "config", "sessions" or "export"
 	dir            string
+	sess           sessionFlags
 }
 
 const usage = `fawn — a terminal IDE where an AI coding agent works on your project with you.
@@ -93,6 +96,10 @@ Usage:
   fawn -p PROMPT [DIR]        run one turn without a screen and print the result
   fawn config [--check] [DIR] print the effective configuration with the source of
                               each value, secrets redacted (--check: validate only)
+  fawn --continue [DIR]       reopen DIR's newest session (with -p too)
+  fawn --resume [ID] [DIR]    reopen a session by ID (a unique prefix), or choose one
+  fawn sessions [--json] [DIR]          list DIR's sessions, newest first
+  fawn export [ID] [DIR] [-o FILE]      write a session (default: the newest) as Markdown
 
 Flags:
 %s
@@ -117,6 +124,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.StringVar(&c.permissionMode, "permission-mode", "", "ask | accept-edits | plan | yolo")
 	fs.BoolVar(&c.trust, "trust", false, "trust the project's files for this run: use the MCP servers and model settings of its .fawn/config.yaml without asking")
 	fs.BoolVar(&c.check, "check", false, "with `fawn config`: validate and exit 0, or 2 listing every problem")
+	c.sess.add(fs)
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
@@ -124,8 +132,12 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	}
 	c.printSet = fs.Changed("print")
 	rest := fs.Args()
-	if len(rest) > 0 && rest[0] == "config" {
-		c.sub, rest = "config", rest[1:]
+	if len(rest) > 0 && slices.Contains([]string{"config", "sessions", "export"}, rest[0]) {
+		c.sub, rest = rest[0], rest[1:]
+	}
+	rest, err := c.sess.check(fs, c.sub, rest)
+	if err != nil {
+		return nil, fs, err
 	}
 	if len(rest) > 1 {
 		return nil, fs, fmt.Errorf("expected at most one directory, got %d arguments: %s", len(rest), strings.Join(rest, " "))
@@ -179,6 +191,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			decision = trust.Deny(dir, ts.items, ts.verdict.State)
 		}
 		return configCommand(c, cfg, rep, err, ts, decision, stdout, stderr)
+	}
+	if c.sub == "sessions" || c.sub == "export" {
+		return sessionsCommand(c, cfg, err, stdout, stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
@@ -90,13 +91,28 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg)})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
 	defer sess.Close()
+	res, notes, _, err := resumeFlags(c, sess, true)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, "fawn:", n)
+	}
+	var tabs []session.Tab
+	if res != nil && res.Log.Workspace != nil {
+		tabs = res.Log.Workspace.Tabs
+		ws.restoreCwd(ctx, res.Log.Workspace.Cwd)
+	}
 	code := agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
+	// The shell's directory goes on to the next -p of the conversation.
+	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
 		return sc
 	}
@@ -121,22 +137,39 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	tv.SetBorder(false) // the app frames every pane and shows the view's live title
 	keys := []*keymap.Table{edKeys, termKeys}
 
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true})
+	store := newStore(cfg)
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
 	defer sess.Close()
-
-	app, err := ui.New(ui.Options{
-		Agent:    sess,
-		Config:   cfg,
-		Root:     cfg.ProjectDir,
-		Editor:   ed,
-		Terminal: tv,
-		Keys:     keys,
-		Notices:  append(notices(cfg, rep, decision), extra...),
-	})
+	res, resumeNotes, pick, err := resumeFlags(c, sess, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	opts := ui.Options{
+		Agent:       sess,
+		Config:      cfg,
+		Root:        cfg.ProjectDir,
+		Editor:      ed,
+		Terminal:    tv,
+		Keys:        keys,
+		Notices:     append(append(resumeNotes, notices(cfg, rep, decision)...), extra...),
+		Resumed:     res,
+		PickSession: pick,
+		Cwd:         ws.term.Cwd,
+		Chdir:       func(dir string) { go ws.restoreCwd(ctx, dir) },
+	}
+	if res != nil {
+		// The resume's own notes are shown with the session it restores.
+		opts.Notices = append(notices(cfg, rep, decision), extra...)
+	}
+	if store != nil {
+		opts.Recovery = store.Recovery()
+	}
+	app, err := ui.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -212,3 +245,16 @@ func count(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// restoreCwd takes the shell back to the directory a resumed session's
+// terminal was in, when that still exists.
+func (w *workspace) restoreCwd(ctx context.Context, dir string) {
+	if st, err := os.Stat(dir); dir == "" || dir == w.term.Cwd() || err != nil || !st.IsDir() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, _ = w.term.Run(ctx, terminal.Command{Text: "cd -- " + shellQuote(dir), Timeout: 5 * time.Second}, nil)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
