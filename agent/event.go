@@ -73,7 +73,8 @@ type Event struct {
 
 	Data any // EventToolUpdate payload (see package tools)
 
-	Retry        *RetryInfo // EventRetry
+	Retry        *RetryInfo  // EventRetry
+	Compact      *Compaction // EventCompacting, EventCompacted
 	Usage        *Usage     // EventTurnEnded: this turn
 	SessionUsage *Usage     // EventTurnEnded: the session so far
 

@@ -41,11 +41,7 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 			}
 		}
 		c.append(t.gen, fresh...)
-		msgs := request(s.systemPrompt(), c.snapshot())
-		if !s.AcceptsImages() {
-			msgs = withoutImages(msgs) // a model switched to since cannot take them
-		}
-		return msgs, nil
+		return s.requestNow(c), nil
 	}
 	modelPost := func(ctx context.Context, out *schema.Message, c *conversation) (*schema.Message, error) {
 		t := turnOf(ctx)
@@ -111,6 +107,16 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 		}
 	}
 	return g.Compile(ctx, compose.WithGraphName("fawn"), compose.WithNodeTriggerMode(compose.AnyPredecessor))
+}
+
+// requestNow is the next model request: the system prompt and the
+// conversation.
+func (s *Session) requestNow(c *conversation) []*schema.Message {
+	msgs := request(s.systemPrompt(), c.snapshot())
+	if !s.AcceptsImages() {
+		msgs = withoutImages(msgs) // a model switched to since cannot take them
+	}
+	return msgs
 }
 
 // stepLimit answers the calls of the last response without running them and

@@ -133,6 +133,11 @@ func notice(w io.Writer, ev Event) {
 		}
 	case EventInfo:
 		fmt.Fprintln(w, "fawn:", ev.Text)
+	case EventCompacted:
+		if ev.Err == nil {
+			c := ev.Compact
+			fmt.Fprintf(w, "fawn: compacted the conversation (%s): about %d → %d tokens\n", c.Reason, c.TokensBefore, c.TokensAfter)
+		}
 	}
 }
 
@@ -196,6 +201,16 @@ type (
 	}
 )
 
+// compactLine is a compaction in stream-json.
+type compactLine struct {
+	Type         string `json:"type"`
+	Reason       string `json:"reason"`
+	TokensBefore int    `json:"tokens_before"`
+	TokensAfter  int    `json:"tokens_after"`
+	Summary      string `json:"summary,omitempty"`
+	Error        string `json:"error,omitempty"`
+}
+
 // streamObject is the stream-json line of ev, or nil for events that have none.
 func streamObject(ev Event, names map[string]string, sessionID string) any {
 	switch ev.Type {
@@ -227,6 +242,13 @@ func streamObject(ev Event, names map[string]string, sessionID string) any {
 		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil, ev.CutOff}
 	case EventError:
 		return errorLine{"error", ev.Err.Error()}
+	case EventCompacted:
+		c := ev.Compact
+		l := compactLine{Type: "compact", Reason: c.Reason, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, Summary: c.Summary}
+		if ev.Err != nil {
+			l.Error = ev.Err.Error()
+		}
+		return l
 	}
 	return nil
 }

@@ -22,12 +22,37 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 	if err := s.adoptModel(ctx); err != nil {
 		t.emit(Event{Type: EventError, Err: err})
 	}
+	if changed, err := s.relieve(ctx, t, in); err != nil {
+		if ctx.Err() != nil {
+			return nil, ErrCancelled
+		}
+		t.emit(Event{Type: EventError, Err: err})
+	} else if changed {
+		in = s.requestNow(s.conv)
+	}
 	budget := maxAttempts
 	for n := 1; ; n++ {
 		msg, f := s.attempt(ctx, t, in)
 		if f == nil {
 			t.steps++
+			if u := msg.ResponseMeta; u != nil && u.Usage != nil {
+				s.calibrate(in, u.Usage.PromptTokens)
+			}
 			return msg, nil
+		}
+		if f.kind == failContextLength && t.compactedAt != t.steps+1 && len(s.conv.snapshot()) > 1 {
+			// The server says the request no longer fits: compact and ask
+			// again, the same step, the user's request kept.
+			t.compactedAt = t.steps + 1
+			if err := s.compact(ctx, t, "overflow", ""); err != nil {
+				if ctx.Err() != nil {
+					return nil, ErrCancelled
+				}
+				return nil, t.failWith(fmt.Errorf("%w (after: %v)", err, s.describe(f, n)))
+			}
+			in = s.requestNow(s.conv)
+			n--
+			continue
 		}
 		if f.kind == failCancelled {
 			t.keepPartial(msg)
@@ -336,7 +361,7 @@ func (s *Session) describe(f *failure, attempts int) error {
 		}
 		return fmt.Errorf("the model server sent a malformed answer%s: %s", tries, server)
 	case failContextLength:
-		return fmt.Errorf("the conversation no longer fits the model's context window (%s). Start a new conversation with /clear", server)
+		return fmt.Errorf("the conversation no longer fits the model's context window (%s). Compact it with /compact, or start a new conversation with /new", server)
 	case failAuth:
 		return fmt.Errorf("the model server refused the credentials (%d): %s. Check models.chat_model.api_key (or OPENAI_API_KEY / ANTHROPIC_API_KEY)", f.status, server)
 	case failNotFound:

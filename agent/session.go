@@ -100,6 +100,10 @@ type Session struct {
 	noted    bool
 	usage    Usage
 	genTime  time.Duration // session total of model streaming time
+	// toolChars is the size of the bound tools' schemas; tokensPerChar
+	// what a character of request cost at the server's last report.
+	toolChars     int
+	tokensPerChar float64
 }
 
 // NewSession builds a session: the provider, the graph, the permission
@@ -191,6 +195,7 @@ func (s *Session) bind(ctx context.Context, ts []tools.Tool) error {
 			}
 			infos = append(infos, info)
 		}
+		s.toolChars = toolSchemaChars(infos)
 		var err error
 		if chat, err = chat.WithTools(infos); err != nil {
 			return fmt.Errorf("agent: binding the tools to the model: %w", err)
@@ -340,7 +345,8 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 			t.emit(Event{Type: EventError, Err: err})
 		}
 		s.ensureSystem(t.gen)
-		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{in.message()},
+		t.input = in.message()
+		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{t.input},
 			compose.WithRuntimeMaxSteps(2*s.maxSteps+10))
 		turnErr = s.settle(ctx, t, err)
 	}

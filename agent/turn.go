@@ -32,6 +32,12 @@ type turn struct {
 	toolRan     bool
 	dropRetried bool
 	limitHit    bool
+	// input is the user's message that began the turn (nil for /compact):
+	// a compaction in the turn keeps it.
+	input *schema.Message
+	// compactedAt is the step (1-based) before which the turn last
+	// compacted: at most one compaction a step.
+	compactedAt int
 	cutOff      bool // the last answer stopped at the output limit
 
 	err     error           // why the turn failed, in words for the user

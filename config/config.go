@@ -99,4 +99,7 @@ type UI struct {
 // Agent configures the agent loop.
 type Agent struct {
 	MaxSteps int `mapstructure:"max_steps" yaml:"max_steps"`
+	// AutoCompact is how full the context window may get, in percent,
+	// before the conversation is compacted (0: never automatically).
+	AutoCompact int `mapstructure:"auto_compact" yaml:"auto_compact"`
 }

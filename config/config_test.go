@@ -60,7 +60,7 @@ func TestDefaultsFallBackToDemo(t *testing.T) {
 	if cfg.Tools.Bash.Timeout != 120*time.Second || cfg.Permissions.Mode != "ask" || cfg.UI.Theme != "dark" || cfg.Agent.MaxSteps != 100 {
 		t.Errorf("defaults not applied: %+v", cfg)
 	}
-	if m.Temperature == nil || *m.Temperature != 0 || m.MaxTokens != 8192 || m.ContextWindow != 128000 {
+	if m.Temperature == nil || *m.Temperature != 0 || m.MaxTokens != 8192 || m.ContextWindow != 0 {
 		t.Errorf("model defaults not applied: %+v", m)
 	}
 	if cfg.ConfigDir != f.home || cfg.DataDir != filepath.Join(f.home, "data") {
@@ -244,7 +244,7 @@ func TestValidationErrors(t *testing.T) {
 		{"temperature hot", "models:\n  chat_model:\n    temperature: hot\n", "models.chat_model.temperature", `"hot" is not a number`},
 		{"temperature range", "models:\n  chat_model:\n    temperature: 7\n", "models.chat_model.temperature", "from 0 to 2"},
 		{"max_tokens fraction", "models:\n  chat_model:\n    max_tokens: 1.5\n", "models.chat_model.max_tokens", "is not a whole number"},
-		{"context_window negative", "models:\n  chat_model:\n    context_window: -1\n", "models.chat_model.context_window", "greater than 0"},
+		{"context_window negative", "models:\n  chat_model:\n    context_window: -1\n", "models.chat_model.context_window", "a number from 0 to 1e+09"},
 		{"base_url", "models:\n  chat_model:\n    base_url: htp:/x\n", "models.chat_model.base_url", `"htp:/x" is not valid: expected an http:// or https:// URL`},
 		{"extra_body", "models:\n  chat_model:\n    extra_body: [1]\n", "models.chat_model.extra_body", "is not a mapping"},
 		{"empty model", "models:\n  chat_model:\n    model: \"\"\n    api_key: k\n", "models.chat_model.model", "empty"},

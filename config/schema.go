@@ -105,7 +105,7 @@ func schema() []field {
 		{key: "models.chat_model.api_key", kind: kString, def: ""},
 		{key: "models.chat_model.temperature", kind: kFloat, def: 0.0, check: between(0, 2)},
 		{key: "models.chat_model.max_tokens", kind: kInt, def: 8192, check: positive},
-		{key: "models.chat_model.context_window", kind: kInt, def: 128000, check: positive},
+		{key: "models.chat_model.context_window", kind: kInt, def: 0, check: between(0, 1e9)},
 		{key: "models.chat_model.extra_body", kind: kMap, def: map[string]any{}},
 		{key: "models.chat_model.vision", kind: kString, def: "auto", check: oneOf("auto", "yes", "no")},
 		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
@@ -121,6 +121,7 @@ func schema() []field {
 		{key: "ui.notify", kind: kString, def: "bell", check: oneOf(NotifyMethods...)},
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
+		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 	}
 }
 

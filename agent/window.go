@@ -1,0 +1,76 @@
+package agent
+
+import "strings"
+
+// defaultContextWindow is the context window of a model fawn knows nothing
+// about: small enough for most local models, so compaction comes early
+// rather than after the server refused a request.
+const defaultContextWindow = 32000
+
+// knownWindows are the context windows of common models, by name prefix;
+// the longest matching prefix wins.
+var knownWindows = []struct {
+	prefix string
+	tokens int
+}{
+	{"gpt-4o", 128000},
+	{"gpt-4.1", 1047576},
+	{"gpt-4-turbo", 128000},
+	{"gpt-4", 8192},
+	{"gpt-3.5-turbo", 16385},
+	{"gpt-5", 400000},
+	{"o1", 200000},
+	{"o3", 200000},
+	{"o4-mini", 200000},
+	{"codex-mini", 200000},
+	{"claude-", 200000},
+	{"deepseek-", 128000},
+	{"gemini-", 1048576},
+	{"qwen2.5-coder", 32768},
+	{"qwen3-coder", 262144},
+	{"qwen", 32768},
+	{"llama-3", 128000},
+	{"llama3.1", 128000},
+	{"llama3.2", 128000},
+	{"llama3.3", 128000},
+	{"mistral-large", 128000},
+	{"codestral", 256000},
+	{"devstral", 128000},
+	{"kimi-k2", 131072},
+	{"glm-4", 128000},
+	{"grok-", 131072},
+}
+
+// windowFor returns the context window of model: configured (a value above
+// 0), from fawn's table, or the default — and which of these it was.
+func windowFor(model string, configured int) (tokens int, source string) {
+	if configured > 0 {
+		return configured, "models.chat_model.context_window"
+	}
+	name := strings.ToLower(model)
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:] // openrouter's "anthropic/claude-…"
+	}
+	best := -1
+	for i, k := range knownWindows {
+		if strings.HasPrefix(name, k.prefix) && (best < 0 || len(k.prefix) > len(knownWindows[best].prefix)) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return knownWindows[best].tokens, "fawn's table of known models (" + knownWindows[best].prefix + "…)"
+	}
+	return defaultContextWindow, "fawn's default for a model it does not know; set models.chat_model.context_window"
+}
+
+// ContextWindow is the context window of the model in use, in tokens, and
+// where that figure comes from.
+func (s *Session) ContextWindow() (tokens int, source string) {
+	s.mu.Lock()
+	model, configured := s.model, s.modelCfg.ContextWindow
+	if n := s.nextModel; n != nil {
+		model, configured = n.model, n.cfg.ContextWindow
+	}
+	s.mu.Unlock()
+	return windowFor(model, configured)
+}
