@@ -75,8 +75,8 @@ type Event struct {
 
 	Retry        *RetryInfo  // EventRetry
 	Compact      *Compaction // EventCompacting, EventCompacted
-	Usage        *Usage     // EventTurnEnded: this turn
-	SessionUsage *Usage     // EventTurnEnded: the session so far
+	Usage        *Usage      // EventTurnEnded: this turn
+	SessionUsage *Usage      // EventTurnEnded: the session so far
 
 	Err error // EventError, and EventTurnEnded when the turn failed
 	// CutOff is "max_tokens" on EventTurnEnded when the turn's last answer
