@@ -391,11 +391,20 @@ func validUTF8Suffix(s string) string {
 func isBoundary(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }
 
 // instructionFiles are the instruction files the system prompt holds.
-func (s *Session) instructionFiles() []string {
-	var out []string
+func (s *Session) instructionFiles() []string { return s.instructionFilesIn(s.systemPrompt()) }
+
+// instructionFilesIn are the instruction files the system prompt sys names.
+func (s *Session) instructionFilesIn(sys string) []string {
+	var paths []string
 	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
-		p := filepath.Join(s.env.Root, name)
-		if st, err := os.Stat(p); err == nil && st.Size() > 0 && strings.Contains(s.systemPrompt(), p) {
+		paths = append(paths, filepath.Join(s.env.Root, name))
+	}
+	if s.cfg.ConfigDir != "" {
+		paths = append(paths, filepath.Join(s.cfg.ConfigDir, "AGENTS.md"))
+	}
+	var out []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 && strings.Contains(sys, p) {
 			out = append(out, p)
 		}
 	}

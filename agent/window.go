@@ -1,6 +1,11 @@
 package agent
 
-import "strings"
+import (
+	"os"
+	"strings"
+
+	"github.com/cloudwego/eino/schema"
+)
 
 // defaultContextWindow is the context window of a model fawn knows nothing
 // about: small enough for most local models, so compaction comes early
@@ -73,4 +78,77 @@ func (s *Session) ContextWindow() (tokens int, source string) {
 	}
 	s.mu.Unlock()
 	return windowFor(model, configured)
+}
+
+// ContextInfo is how the context window is used (/context), in estimated
+// tokens.
+type ContextInfo struct {
+	Window       int
+	WindowSource string
+	// System is the system prompt without the instruction files; Instructions
+	// those files (AGENTS.md, CLAUDE.md); Tools the tool schemas.
+	System, Instructions, Tools int
+	InstructionFiles            []string
+	// The conversation: the user's messages, the assistant's text, its tool
+	// calls, and the tools' results.
+	User, Assistant, ToolCalls, ToolResults int
+	Messages                                int
+	// Reserve is kept for the answer (max_tokens).
+	Reserve int
+	// Reported is the prompt size the server gave for the last request (0:
+	// none yet).
+	Reported int
+	// AutoCompact is agent.auto_compact (percent; 0: off).
+	AutoCompact int
+}
+
+// Used is the estimate of the next request's size.
+func (c ContextInfo) Used() int {
+	return c.System + c.Instructions + c.Tools + c.User + c.Assistant + c.ToolCalls + c.ToolResults
+}
+
+// Context says how the context window is used now.
+func (s *Session) Context() ContextInfo {
+	var ci ContextInfo
+	ci.Window, ci.WindowSource = s.ContextWindow()
+	s.mu.Lock()
+	ratio := s.tokensPerChar
+	tchars := s.toolChars
+	ci.Reported = s.usage.ContextTokens
+	s.mu.Unlock()
+	if ratio <= 0 {
+		ratio = 1.0 / charsPerToken
+	}
+	tok := func(chars int) int { return int(float64(chars) * ratio) }
+	sys := s.systemPrompt()
+	if sys == "" {
+		sys = buildSystemPrompt(s.promptData())
+	}
+	instr := 0
+	for _, p := range s.instructionFilesIn(sys) {
+		if b, err := os.ReadFile(p); err == nil {
+			instr += min(len(b), maxInstructions)
+			ci.InstructionFiles = append(ci.InstructionFiles, p)
+		}
+	}
+	ci.Instructions = tok(instr)
+	ci.System = tok(max(len(sys)-instr, 0))
+	ci.Tools = tok(tchars)
+	for _, m := range s.conv.snapshot() {
+		ci.Messages++
+		switch m.Role {
+		case schema.User:
+			ci.User += tok(len(messageText(m)) + 16)
+		case schema.Assistant:
+			ci.Assistant += tok(len(m.Content) + len(m.ReasoningContent) + 16)
+			for _, tc := range m.ToolCalls {
+				ci.ToolCalls += tok(32 + len(tc.Function.Name) + len(tc.Function.Arguments))
+			}
+		case schema.Tool:
+			ci.ToolResults += tok(len(m.Content) + 16)
+		}
+	}
+	ci.Reserve = s.outputLimit()
+	ci.AutoCompact = s.cfg.Agent.AutoCompact
+	return ci
 }

@@ -541,6 +541,11 @@ func (a *App) startTurn(item *userItem) {
 	} else {
 		events = a.opts.Agent.Run(ctx, item.text)
 	}
+	a.follow(events, cancel)
+}
+
+// follow shows a turn's events as they arrive, until its stream closes.
+func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 	if events == nil {
 		a.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
 		a.turnEnded(cancel)
@@ -672,6 +677,7 @@ func (a *App) addBuiltinCommands() {
 	a.addModeCommands()
 	a.addModelCommands()
 	a.addMCPCommands()
+	a.addCompactCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

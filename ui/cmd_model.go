@@ -162,6 +162,10 @@ func (a *App) switchModel(sw modelSwitcher, c agent.ModelChoice) {
 
 // contextWindow is the size of the model in use's context, for the status bar.
 func (a *App) contextWindow() int {
+	if cx, ok := a.opts.Agent.(contexter); ok {
+		n, _ := cx.ContextWindow()
+		return n
+	}
 	if sw, ok := a.opts.Agent.(modelSwitcher); ok {
 		if n := sw.ModelConfig().ContextWindow; n > 0 {
 			return n

@@ -66,7 +66,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []Line {
 	if c.focus != "" {
 		head += " · focus: " + sanitize(c.focus, 1)
 	}
-	lines := []Line{truncateLine(Line{{arrow, dim}, {"⇣ ", acc}, {head, acc.Bold(true)}}, width)}
+	lines := wrapText(head, acc.Bold(true), width, Line{{arrow, dim}, {"⇣ ", acc}}, Line{{"    ", dim}})
 	if !c.expanded {
 		lines = append(lines, truncateLine(Line{{"  Space shows the summary the conversation goes on from", dim.Italic(true)}}, width))
 		return lines

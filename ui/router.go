@@ -53,6 +53,7 @@ type Router struct {
 	text      *assistantItem
 	reasoning *reasoningItem
 	retry     *noticeItem
+	compact   *compactItem // the compaction running
 	// partial holds the text and reasoning items of the model response being
 	// streamed, until one of its tools runs: a retry after a broken stream
 	// replaces them.
@@ -143,6 +144,8 @@ func (r *Router) Handle(ev agent.Event) {
 		}
 	case agent.EventInfo:
 		r.list.Append(&noticeItem{kind: noticeInfo, text: ev.Text})
+	case agent.EventCompacting, agent.EventCompacted:
+		r.compaction(ev)
 	case agent.EventTurnEnded:
 		r.endTurn(ev)
 	}
