@@ -114,6 +114,9 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 		if u.TokensPerSecond > 0 {
 			t += fmt.Sprintf(" · %.0f tok/s", u.TokensPerSecond)
 		}
+		if u.CachedTokens > 0 && u.InputTokens > 0 {
+			t += fmt.Sprintf(" · %d%% cached", u.CachedTokens*100/u.InputTokens)
+		}
 		segs = append(segs, Line{{t, dim}})
 	}
 	return segs
