@@ -123,7 +123,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.StringVar(&c.permissionMode, "permission-mode", "", "ask | accept-edits | plan | yolo")
 	fs.BoolVar(&c.trust, "trust", false, "trust the project's files for this run: use the MCP servers and model settings of its .fawn/config.yaml without asking")
-	fs.BoolVar(&c.check, "check", false, "with `fawn config`: validate and exit 0, or 2 listing every problem")
+	fs.BoolVar(&c.check, "check", false, "with fawn config: validate and exit 0, or 2 listing every problem")
 	c.sess.add(fs)
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -164,7 +164,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	if c.help {
-		fmt.Fprintf(stdout, usage, fs.FlagUsages())
+		// pflag shows --resume's "no value" marker as a default; say [ID].
+		flags := strings.Replace(fs.FlagUsages(), "--resume ID[=\""+noID+"\"]", "--resume [ID]"+strings.Repeat(" ", len(noID)+3), 1)
+		fmt.Fprintf(stdout, usage, flags)
 		return exitOK
 	}
 	if c.showVersion {

@@ -28,15 +28,15 @@ type sessionFlags struct {
 	output    string
 }
 
-// noID is --resume given without a value.
-const noID = "\x00"
+// noID is --resume given without a value (session IDs are hex digits).
+const noID = "choose"
 
 func (f *sessionFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.cont, "continue", "c", false, "reopen the newest session of DIR (with -p too)")
 	fs.StringVar(&f.resume, "resume", "", "reopen session `ID` (a unique prefix is enough); without one, choose from a list")
 	fs.Lookup("resume").NoOptDefVal = noID
-	fs.BoolVar(&f.json, "json", false, "with `fawn sessions`: print a JSON array")
-	fs.StringVarP(&f.output, "output", "o", "", "with `fawn export`: write the Markdown to `FILE` instead of stdout")
+	fs.BoolVar(&f.json, "json", false, "with fawn sessions: print a JSON array")
+	fs.StringVarP(&f.output, "output", "o", "", "with fawn export: write the Markdown to `FILE` instead of stdout")
 }
 
 // check validates the session flags and takes an ID from the arguments
