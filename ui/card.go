@@ -236,9 +236,9 @@ func (c *Card) toggle() {
 
 func (c *Card) rev(rc *renderCtx) uint64 {
 	if c.Status == StatusRunning || c.Status == StatusPreparing {
-		return c.ver<<16 | rc.frame&0xffff
+		return movingRev(c.ver, rc.frame)
 	}
-	return c.ver
+	return stillRev(c.ver)
 }
 
 // summary is the card's one line: the kind's, or the tool name and arguments.

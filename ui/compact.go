@@ -32,9 +32,9 @@ func (c *compactItem) toggle() {
 
 func (c *compactItem) rev(rc *renderCtx) uint64 {
 	if c.running {
-		return c.ver<<16 | rc.frame&0xffff
+		return movingRev(c.ver, rc.frame)
 	}
-	return c.ver
+	return stillRev(c.ver)
 }
 
 // why words the reason a compaction happened.

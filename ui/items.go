@@ -111,10 +111,17 @@ func (r *reasoningItem) toggle() {
 
 func (r *reasoningItem) rev(c *renderCtx) uint64 {
 	if !r.done {
-		return r.ver<<16 | c.frame&0xffff
+		return movingRev(r.ver, c.frame)
 	}
-	return r.ver
+	return stillRev(r.ver)
 }
+
+// movingRev and stillRev are the revisions of an item that animates while
+// it runs: the moving ones are odd and the still ones even, so the render
+// cached while it ran is never taken for the finished one.
+func movingRev(ver, frame uint64) uint64 { return (ver<<32|frame&0xffffffff)<<1 | 1 }
+
+func stillRev(ver uint64) uint64 { return ver << 1 }
 
 func (r *reasoningItem) render(c *renderCtx, width int) []Line {
 	dim := tcell.StyleDefault.Foreground(c.th.Dim)
