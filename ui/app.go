@@ -87,6 +87,7 @@ type App struct {
 	dialog   *PermissionDialog
 	help     *Help
 	ask      *confirm
+	recovery *recovery // nil: unsaved buffers are not kept
 	pickers  *pickerHost
 	layout   *Layout
 	editor   EditorPane
@@ -181,6 +182,9 @@ func New(opts Options) (*App, error) {
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
+	if opts.Recovery != nil {
+		a.recovery = &recovery{rc: opts.Recovery}
+	}
 	a.pickers = newPickerHost()
 
 	a.editor = opts.Editor

@@ -43,6 +43,12 @@ func (a *App) crash(p any) {
 	first := false
 	a.crashOnce.Do(func() {
 		first = true
+		func() {
+			// Unsaved buffers first: a crash loses no typing. A failure
+			// here must not stop the crash report.
+			defer func() { _ = recover() }()
+			a.keepUnsaved(true)
+		}()
 		if a.screen != nil {
 			a.screen.Fini()
 		}

@@ -143,6 +143,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}()
 
 	a.draw()
+	a.offerRecovery()
 	var (
 		lastDraw  time.Time
 		drawTimer *time.Timer
@@ -165,10 +166,13 @@ func (a *App) Run(ctx context.Context) (err error) {
 		immediate := false
 		select {
 		case <-a.quit:
+			a.dropUnsaved()
 			return nil
 		case <-a.runCtx.Done():
+			a.keepUnsaved(true)
 			return context.Cause(a.runCtx)
 		case sig := <-sigs:
+			a.keepUnsaved(true)
 			return &SignalError{Signal: sig}
 		case ev, ok := <-events:
 			if !ok {
@@ -188,8 +192,10 @@ func (a *App) Run(ctx context.Context) (err error) {
 					continue
 				}
 				if !a.handleKey(ev) {
+					a.dropUnsaved()
 					return nil
 				}
+				a.scheduleKeep()
 				immediate = true
 			case *tcell.EventPaste:
 				if ev.Start() {
@@ -200,6 +206,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 					a.handlePaste(paste.String())
 					paste = nil
 				}
+				a.scheduleKeep()
 				immediate = true
 			case *tcell.EventMouse:
 				if a.handleMouse(ev, &m) {

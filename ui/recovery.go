@@ -1,0 +1,187 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/editor"
+)
+
+// recoveryEditor is an editor whose unsaved buffers can be kept and
+// brought back (*editor.Tabs is one).
+type recoveryEditor interface {
+	UnsavedBuffers(seen map[string]uint64) []editor.Unsaved
+	Recover(path string, data []byte) error
+}
+
+// keepDelay is how long after an edit its buffer is written to its
+// recovery file: a kill -9 loses at most this much typing.
+const keepDelay = 2 * time.Second
+
+// recovery keeps the editor's unsaved buffers in recovery files (see
+// session.Recovery): a few seconds after each edit, and at once on SIGTERM,
+// SIGHUP or a crash. A clean quit (the user saved or chose to discard)
+// removes them. Nothing runs while nothing is edited.
+type recovery struct {
+	rc    *session.Recovery
+	seen  map[string]uint64 // path → buffer version kept (UI goroutine)
+	timer *time.Timer       // a keep is scheduled (UI goroutine)
+	io    sync.Mutex        // writes happen in order
+	err   string            // the last write error told (UI goroutine)
+}
+
+// scheduleKeep asks for the unsaved buffers to be kept soon; it is called
+// after every key and paste, and does nothing while a keep is pending.
+func (a *App) scheduleKeep() {
+	r := a.recovery
+	if r == nil || r.timer != nil {
+		return
+	}
+	if _, ok := a.editor.(recoveryEditor); !ok {
+		return
+	}
+	r.timer = time.AfterFunc(keepDelay, func() {
+		a.post(func() {
+			r.timer = nil
+			a.keepUnsaved(false)
+		})
+	})
+}
+
+// keepUnsaved writes the buffers changed since they were last kept, and
+// removes the recovery files of buffers no longer unsaved. now writes on
+// this goroutine (a signal, a crash); otherwise in the background.
+func (a *App) keepUnsaved(now bool) {
+	r := a.recovery
+	ed, ok := a.editor.(recoveryEditor)
+	if r == nil || !ok {
+		return
+	}
+	bufs := ed.UnsavedBuffers(r.seen)
+	cur := make(map[string]uint64, len(bufs))
+	var save []editor.Unsaved
+	for _, u := range bufs {
+		cur[u.Path] = u.Version
+		if u.Data != nil {
+			save = append(save, u)
+		}
+	}
+	var drop []string
+	for p := range r.seen {
+		if _, ok := cur[p]; !ok {
+			drop = append(drop, p)
+		}
+	}
+	r.seen = cur
+	if len(save) == 0 && len(drop) == 0 {
+		return
+	}
+	write := func() error {
+		r.io.Lock()
+		defer r.io.Unlock()
+		var errs []string
+		for _, u := range save {
+			if err := r.rc.Save(u.Path, u.Data); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		for _, p := range drop {
+			if err := r.rc.Drop(p); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("%s", strings.Join(errs, "; "))
+		}
+		return nil
+	}
+	if now {
+		_ = write()
+		return
+	}
+	go func() {
+		if err := write(); err != nil {
+			a.post(func() {
+				msg := "unsaved changes could not be kept for recovery: " + err.Error()
+				if msg != r.err {
+					r.err = msg
+					a.list.Append(&noticeItem{kind: noticeError, text: msg + " — save with Ctrl-S"})
+				}
+			})
+		}
+	}()
+}
+
+// dropUnsaved removes every recovery file this fawn wrote: it quits cleanly,
+// with its buffers saved or discarded by the user's choice.
+func (a *App) dropUnsaved() {
+	r := a.recovery
+	if r == nil {
+		return
+	}
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.io.Lock()
+	defer r.io.Unlock()
+	for p := range r.seen {
+		_ = r.rc.Drop(p)
+	}
+	r.seen = nil
+}
+
+// offerRecovery looks for buffers a fawn that ended without saving left
+// behind, and offers them back. It runs after the first frame.
+func (a *App) offerRecovery() {
+	r := a.recovery
+	if r == nil {
+		return
+	}
+	if _, ok := a.editor.(recoveryEditor); !ok {
+		return
+	}
+	go func() {
+		pending, err := r.rc.Pending()
+		if err != nil || len(pending) == 0 {
+			return
+		}
+		a.post(func() { a.askRecovery(pending) })
+	}()
+}
+
+func (a *App) askRecovery(pending []session.Recovered) {
+	names := make([]string, len(pending))
+	for i, p := range pending {
+		names[i] = relPath(a.opts.Root, p.Path)
+	}
+	age := time.Since(pending[len(pending)-1].Saved).Round(time.Second)
+	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", plural(len(pending), "file", "files"), strings.Join(names, ", "), fmtDuration(age))
+	a.ask.ask("Unsaved changes from before", what,
+		choice{key: "r", label: "restore them in tabs", do: func() {
+			ed := a.editor.(recoveryEditor)
+			restored := 0
+			for _, p := range pending {
+				if err := ed.Recover(p.Path, p.Content()); err != nil {
+					a.list.Append(&noticeItem{kind: noticeError, text: "could not restore " + relPath(a.opts.Root, p.Path) + ": " + err.Error()})
+					continue
+				}
+				restored++
+			}
+			// Kept again at once, under this fawn: the files are the same.
+			a.keepUnsaved(true)
+			if restored > 0 {
+				a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", plural(restored, "file", "files"))})
+			}
+		}},
+		choice{key: "d", label: "discard them", do: func() {
+			for _, p := range pending {
+				_ = a.recovery.rc.Drop(p.Path)
+			}
+		}},
+		choice{key: "esc", label: "decide at the next start", do: func() {}},
+	)
+}
