@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -78,7 +79,19 @@ func Start(t *testing.T, w, h int, project string, env []string, args ...string)
 		if t.Failed() {
 			t.Logf("screen at failure:\n%s", tm.Screen())
 		}
+		pids := tm.fawnPIDs()
 		_ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run()
+		// fawn writes its session as it ends (SIGHUP): wait for it, so
+		// the temporary directories are not removed under it.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			alive := false
+			for _, pid := range pids {
+				alive = alive || syscall.Kill(pid, 0) == nil
+			}
+			if !alive {
+				break
+			}
+		}
 	})
 	return tm
 }
