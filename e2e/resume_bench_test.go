@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/fawn-ide/fawn/session"
+)
+
+// writeLongSession writes a session of n messages for project under
+// home's data directory, as fawn writes them, the last one saying last.
+func writeLongSession(b *testing.B, home, project string, n int, last string) {
+	b.Helper()
+	st, err := session.New(filepath.Join(home, "data"), project, session.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := st.Create(session.Record{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	recs := []session.Record{{Type: session.TypeModel, Model: "demo/fawn-demo"}}
+	for i := 0; i < n; i++ {
+		var m session.Message
+		switch i % 4 {
+		case 0:
+			m = session.Message{Role: "user", Content: fmt.Sprintf("step %d: make the parser handle case %d and run the tests", i, i)}
+		case 1:
+			m = session.Message{Role: "assistant", Content: "Looking at the parser first.", ToolCalls: []session.ToolCall{{ID: fmt.Sprintf("call_%d", i), Type: "function", Name: "bash", Arguments: `{"command":"go test ./parser/..."}`}}}
+		case 2:
+			m = session.Message{Role: "tool", ToolCallID: fmt.Sprintf("call_%d", i-1), ToolName: "bash", Content: strings.Repeat("--- FAIL: TestParse (0.00s)\n    parse_test.go:42: got 1, want 2\n", 30)}
+		case 3:
+			m = session.Message{Role: "assistant", Content: fmt.Sprintf("Fixed case %d in **parser/parse.go**; the tests pass.", i)}
+		}
+		if i == n-1 {
+			m = session.Message{Role: "assistant", Content: last}
+		}
+		recs = append(recs, session.Record{Type: session.TypeMessage, N: session.Of(i), Message: &m})
+		if i%4 == 3 {
+			recs = append(recs, session.Record{Type: session.TypeTurn, Usage: &session.Usage{Input: 1000 + i, Output: 50}})
+		}
+	}
+	if err := w.Append(recs...); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// frameAndRSS starts argv in a 120×40 pty, waits for marker, and returns
+// the time it took and the process's resident memory then (KiB).
+func frameAndRSS(b *testing.B, env []string, marker string, argv ...string) (time.Duration, int) {
+	b.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	start := time.Now()
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		f.Close()
+		_ = cmd.Wait()
+	}()
+	var seen bytes.Buffer
+	buf := make([]byte, 64<<10)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		f.SetReadDeadline(deadline)
+		n, err := f.Read(buf)
+		seen.Write(buf[:n])
+		if bytes.Contains(seen.Bytes(), []byte(marker)) {
+			break
+		}
+		if err != nil {
+			b.Fatalf("%v: no %q in the output (%v)", argv, marker, err)
+		}
+	}
+	took := time.Since(start)
+	rss := 0
+	if status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+				rss, _ = strconv.Atoi(f[1])
+			}
+		}
+	}
+	return took, rss
+}
+
+// BenchmarkResumeLongSession: `fawn --continue` on a session of 1,000
+// messages, from exec to the first frame showing its last message, beside
+// a fresh start in the same run; and the memory then. (gemini-cli's own
+// baseline for resuming a long chat is 4,212 ms; the goal is ≤ 150 ms.)
+func BenchmarkResumeLongSession(b *testing.B) {
+	bin := plainFawn(b)
+	home, project, fresh := b.TempDir(), b.TempDir(), b.TempDir()
+	const last = "LAST-OF-A-THOUSAND"
+	writeLongSession(b, home, project, 1000, last)
+	env := []string{"HOME=" + home, "FAWN_HOME=" + home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+
+	var resume, start time.Duration
+	var rssResume, rssFresh int
+	for i := 0; i < b.N; i++ {
+		d, rss := frameAndRSS(b, env, last, bin, "--continue", project)
+		resume += d
+		rssResume = max(rssResume, rss)
+		d, rss = frameAndRSS(b, env, "Ask fawn", bin, fresh)
+		start += d
+		rssFresh = max(rssFresh, rss)
+	}
+	b.ReportMetric(float64(resume.Microseconds())/1000/float64(b.N), "resume-ms")
+	b.ReportMetric(float64(start.Microseconds())/1000/float64(b.N), "fresh-ms")
+	b.ReportMetric(float64(resume)/float64(start), "resume/fresh")
+	b.ReportMetric(float64(rssResume)/1024, "resume-RSS-MB")
+	b.ReportMetric(float64(rssFresh)/1024, "fresh-RSS-MB")
+}
