@@ -172,9 +172,9 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 		return err
 	}
 	s.mu.Lock()
-	s.usage.ContextTokens = c.TokensAfter
+	s.usage.ContextTokens, s.usage.ContextEstimated = c.TokensAfter, true
 	s.mu.Unlock()
-	t.usage.ContextTokens = c.TokensAfter
+	t.usage.ContextTokens, t.usage.ContextEstimated = c.TokensAfter, true
 	t.rec.sync()
 	t.emit(Event{Type: EventCompacted, Compact: c})
 	return nil

@@ -103,7 +103,10 @@ type Usage struct {
 	CacheWriteTokens int
 	// ContextTokens is the prompt size of the last request: how full the context window is.
 	ContextTokens int
-	Duration      time.Duration
+	// ContextEstimated is set when the server reported no prompt size and
+	// ContextTokens is fawn's estimate.
+	ContextEstimated bool
+	Duration         time.Duration
 	// TokensPerSecond is output tokens over the time the model spent producing them.
 	TokensPerSecond float64
 	Turns           int

@@ -194,7 +194,9 @@ func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) 
 	t.usage.InputTokens += u.PromptTokens
 	t.usage.OutputTokens += u.CompletionTokens
 	t.usage.CachedTokens += u.PromptTokenDetails.CachedTokens
-	t.usage.ContextTokens = u.PromptTokens
+	if u.PromptTokens > 0 {
+		t.usage.ContextTokens, t.usage.ContextEstimated = u.PromptTokens, false
+	}
 }
 
 // accumulator turns one response's chunks into events and, at the end, into

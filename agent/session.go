@@ -355,6 +355,10 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	}
 
 	u := t.usage
+	if u.ContextTokens == 0 && t.steps > 0 {
+		// The server said nothing of the prompt's size: estimate it.
+		u.ContextTokens, u.ContextEstimated = s.estimate(s.requestNow(s.conv)), true
+	}
 	u.Duration = time.Since(t.start)
 	u.Turns = 1
 	u.Steps = t.steps
@@ -369,7 +373,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	su.CachedTokens += u.CachedTokens
 	su.CacheWriteTokens += u.CacheWriteTokens
 	if u.ContextTokens > 0 {
-		su.ContextTokens = u.ContextTokens
+		su.ContextTokens, su.ContextEstimated = u.ContextTokens, u.ContextEstimated
 	}
 	su.Duration += u.Duration
 	su.Turns++

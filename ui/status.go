@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -92,8 +93,10 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 		state = spinner(in.Frame) + " " + state
 	}
 	segs = append(segs, Line{{state, stateSt}})
-	if u := in.Session; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
-		segs = append(segs, Line{{fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), base}})
+	if u := in.Session; u != nil {
+		if u.InputTokens > 0 || u.OutputTokens > 0 {
+			segs = append(segs, Line{{fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), base}})
+		}
 		if in.ContextWindow > 0 && u.ContextTokens > 0 {
 			pct := u.ContextTokens * 100 / in.ContextWindow
 			st := base
@@ -105,6 +108,9 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 			text := fmt.Sprintf("ctx %d%%", pct)
 			if pct == 0 {
 				text = "ctx <1%"
+			}
+			if u.ContextEstimated && pct > 0 {
+				text = strings.Replace(text, "ctx ", "ctx ~", 1) // the server gave no count
 			}
 			segs = append(segs, Line{{text, st}})
 		}

@@ -37,3 +37,29 @@ func TestStatusShowsCachedShare(t *testing.T) {
 		t.Errorf("cached shown without a cache: %s", b.String())
 	}
 }
+
+// Without the server's count, ctx % is fawn's estimate and says so.
+func TestStatusMarksAnEstimatedContext(t *testing.T) {
+	th := theme.Get("dark")
+	s := newStatusBar(&th, func() statusInfo { return statusInfo{} })
+	text := func(in statusInfo) string {
+		var b strings.Builder
+		for _, seg := range s.segments(in) {
+			for _, sp := range seg {
+				b.WriteString(sp.Text)
+			}
+			b.WriteString(" | ")
+		}
+		return b.String()
+	}
+	in := statusInfo{Model: "m", State: "idle", ContextWindow: 1000,
+		Session: &agent.Usage{InputTokens: 300, OutputTokens: 10, ContextTokens: 300}}
+	if got := text(in); !strings.Contains(got, "ctx 30%") {
+		t.Errorf("reported: %s", got)
+	}
+	in.Session.ContextEstimated = true
+	in.Session.InputTokens, in.Session.OutputTokens = 0, 0 // a server that reports no usage
+	if got := text(in); !strings.Contains(got, "ctx ~30%") {
+		t.Errorf("estimated: %s", got)
+	}
+}
