@@ -94,6 +94,7 @@ type Session struct {
 	// stays the same bytes and a server's prompt cache still holds.
 	systemTools []string
 	rec         *recorder // the transcript (nil when sessions are not kept)
+	cps         *checkpoints
 
 	baseChat model.ToolCallingChatModel // the provider before tools are bound
 	pending  []tools.Tool               // added by AddTools, bound at the next turn's start
@@ -180,6 +181,10 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		s.rec.model = s.provider + "/" + s.model
 	}
 	s.conv.rec = s.rec
+	if s.store != nil && s.env.Changes == nil {
+		s.cps = &checkpoints{s: s}
+		s.env.Changes = s.cps
+	}
 	return s, nil
 }
 
@@ -345,6 +350,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 			t.emit(Event{Type: EventError, Err: err})
 		}
 		s.ensureSystem(t.gen)
+		s.beginCheckpoint(prompt)
 		t.input = in.message()
 		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{t.input},
 			compose.WithRuntimeMaxSteps(2*s.maxSteps+10))

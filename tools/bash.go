@@ -192,6 +192,11 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	// directory comes back afterwards.
 	userCwd := b.term.Cwd()
 	away := b.outside(userCwd)
+	if b.env != nil && b.env.Changes != nil {
+		// Whatever the command changed is found by comparing the tree
+		// after it with the tree before it, even when it fails.
+		defer b.env.Changes.CommandStarting(ctx)()
+	}
 	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}, func(chunk string) {
 		// The terminal starts a chunk with "…" on a line of its own when
 		// it left lines out of the live view.

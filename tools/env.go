@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,6 +28,21 @@ type Env struct {
 	BashTimeout time.Duration
 	// Edits remembers the agent's writes, so text_editor undo_edit can revert them.
 	Edits *EditHistory
+	// Changes, when set, is told of every file the tools change and of every
+	// command the agent runs, so each change can be reviewed and taken back.
+	Changes ChangeRecorder
+}
+
+// ChangeRecorder keeps what the agent changes in the project (a checkpoint
+// book). Its methods must be safe to call from any goroutine.
+type ChangeRecorder interface {
+	// Changed: a tool wrote abs. before is nil when the file was created,
+	// after nil when it was removed.
+	Changed(ctx context.Context, abs string, before, after []byte)
+	// CommandStarting is called just before an agent command runs; the
+	// function it returns is called when the command has ended, to find
+	// what the command changed.
+	CommandStarting(ctx context.Context) (ended func())
 }
 
 // EditGuard lets the UI veto an agent edit to a file the user is editing.

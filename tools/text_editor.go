@@ -385,6 +385,9 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		}
 		t.env.Files.Forget(e.abs)
 		t.env.Edits.Pop(e.abs)
+		if t.env.Changes != nil {
+			t.env.Changes.Changed(ctx, e.abs, e.before, nil)
+		}
 		Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: nil, Command: e.command})
 		return e.result, nil
 	}
@@ -398,6 +401,9 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		t.env.Edits.Pop(e.abs)
 	} else {
 		t.env.Edits.Push(e.abs, EditRecord{Before: e.before, After: hash, Command: e.command})
+	}
+	if t.env.Changes != nil {
+		t.env.Changes.Changed(ctx, e.abs, e.before, e.after)
 	}
 	Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: e.after, Command: e.command})
 	return e.result, nil

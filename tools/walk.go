@@ -45,6 +45,15 @@ func WalkFiles(ctx context.Context, root, dir string, fn func(rel string, d fs.D
 	})
 }
 
+// WalkFilesParallel is WalkFiles spread over workers goroutines: the same
+// entries, in no particular order, fn called concurrently. For callers that
+// stat every file (the checkpoint scan).
+func WalkFilesParallel(ctx context.Context, root string, workers int, fn func(rel string, d fs.DirEntry) error) error {
+	return walkParallel(ctx, root, "", walkOptions{}, workers, func(e walkEntry) error {
+		return fn(e.rel, e.d)
+	})
+}
+
 // walkTree is WalkFiles with options and richer entries.
 func walkTree(ctx context.Context, root, dir string, opt walkOptions, fn func(walkEntry) error) error {
 	if dir == "" {

@@ -1,0 +1,200 @@
+package checkpoint
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/cloudwego/eino/compose"
+
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// stamp is what the scan compares: a file changed when its stamp did.
+type stamp struct {
+	size    int64
+	mtime   int64 // ns
+	ctime   int64 // ns: catches a write that put the mtime back
+	ino     uint64
+	mode    uint32
+	regular bool
+}
+
+func stampOf(fi fs.FileInfo) stamp {
+	st := stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: uint32(fi.Mode().Perm()), regular: fi.Mode().IsRegular()}
+	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = s.Ino
+		st.ctime = s.Ctim.Sec*1e9 + s.Ctim.Nsec
+	}
+	return st
+}
+
+func lstamp(abs string) (stamp, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return stamp{}, err
+	}
+	return stampOf(fi), nil
+}
+
+// Tree is a scan: the stamp of every regular file the walk keeps.
+type Tree map[string]stamp
+
+// Scan stamps every regular file of the project that the tools' ignore-aware
+// walk keeps (.git never; ignored files never).
+func (b *Book) Scan(ctx context.Context) (Tree, error) {
+	var mu sync.Mutex
+	t := Tree{}
+	err := tools.WalkFilesParallel(ctx, b.root, b.o.Workers, func(rel string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil // gone since the directory was read
+		}
+		st := stampOf(fi)
+		mu.Lock()
+		t[filepath.ToSlash(rel)] = st
+		mu.Unlock()
+		return nil
+	})
+	return t, err
+}
+
+// CommandStarting scans the tree before an agent command; the function it
+// returns scans it again and records every file the command created,
+// changed or deleted (tools.ChangeRecorder).
+func (b *Book) CommandStarting(ctx context.Context) func() {
+	call := compose.GetToolCallID(ctx)
+	before, err := b.Scan(context.WithoutCancel(ctx))
+	if err != nil {
+		return func() {}
+	}
+	return func() {
+		after, err := b.Scan(context.WithoutCancel(ctx))
+		if err != nil {
+			return
+		}
+		b.Compare(before, after, ByCommand, call)
+	}
+}
+
+// Compare records, as made by by, every file whose stamp differs between
+// two scans.
+func (b *Book) Compare(before, after Tree, by, call string) {
+	var paths []string
+	for p, st := range after {
+		if old, ok := before[p]; !ok || old != st {
+			paths = append(paths, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	sort.Strings(paths)
+
+	// The content before: what the book last recorded, when the file's
+	// stamp is still that one; else git's index, when its stamp is.
+	b.mu.Lock()
+	olds := map[string]Version{}
+	var ask []string
+	for _, p := range paths {
+		st, ok := before[p]
+		if !ok {
+			olds[p] = Version{}
+			continue
+		}
+		if k, ok := b.known[p]; ok && k.st == st {
+			olds[p] = k.v
+			continue
+		}
+		ask = append(ask, p)
+	}
+	b.mu.Unlock()
+	fromGit := b.git.lookup(ask, before)
+
+	now := time.Now().UTC()
+	for _, p := range paths {
+		abs := b.Abs(p)
+		old, ok := olds[p]
+		var oldData []byte
+		if !ok {
+			if g, ok := fromGit[p]; ok {
+				oldData = g
+			} else {
+				st := before[p]
+				old = Version{Exists: true, Size: st.size, Mode: st.mode,
+					Note: "content before the command unknown: fawn had not seen it and git's index does not have it"}
+			}
+		}
+		data, big, st, rerr := b.readForRecord(abs)
+		b.mu.Lock()
+		c := Change{Path: p, By: by, Call: call, Time: now, Before: old}
+		if oldData != nil {
+			c.Before = b.keepLocked(oldData, true, before[p].mode)
+		}
+		switch {
+		case errors.Is(rerr, fs.ErrNotExist):
+			c.After = Version{}
+		case rerr != nil:
+			c.After = Version{Exists: true, Size: st.size, Mode: st.mode, Note: "could not be read: " + rerr.Error()}
+		case big != nil:
+			c.After = *big
+		default:
+			c.After = b.keepLocked(data, true, st.mode)
+		}
+		if c.Before.Same(c.After) {
+			// Touched, not changed (a chmod, a rewrite with the same bytes).
+			b.rememberLocked(p, c.After, st)
+			b.mu.Unlock()
+			continue
+		}
+		b.rememberLocked(p, c.After, st)
+		b.addLocked(c)
+		b.mu.Unlock()
+	}
+}
+
+// readForRecord reads the file at abs; a file larger than MaxFile is only
+// hashed (big).
+func (b *Book) readForRecord(abs string) (data []byte, big *Version, st stamp, err error) {
+	st, err = lstamp(abs)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	if !st.regular {
+		return nil, nil, st, fmt.Errorf("not a regular file")
+	}
+	if st.size <= b.o.MaxFile {
+		data, st, err = readFile(abs)
+		return data, nil, st, err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	return nil, &Version{Exists: true, Hash: hex.EncodeToString(h.Sum(nil)), Size: n, Mode: st.mode,
+		Note: fmt.Sprintf("larger than %s: recorded by hash only", human(b.o.MaxFile))}, st, nil
+}
