@@ -3,9 +3,9 @@ package checkpoint
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"encoding/hex"
 	"io"
 	"io/fs"
 	"os"
