@@ -35,6 +35,7 @@ type Log struct {
 	// Warnings say what was skipped on load (a torn last line).
 	Warnings []string
 
+	epoch  int   // where the conversation of the transcript's end begins (after the last compaction)
 	good   int64 // bytes up to the end of the last whole record
 	needNL bool  // the last record lacks its newline
 }
@@ -45,6 +46,8 @@ type Entry struct {
 	Time    time.Time
 	Message *Message
 	Record  *Record
+	// N is a message's index in the conversation it was added to.
+	N int
 }
 
 // maxLine bounds one line of a transcript (a tool result is at most a few
@@ -146,7 +149,11 @@ func (l *Log) apply(r *Record) {
 		// trim does not change what the chat shows.
 		m := *r.Message
 		l.Messages = append(l.Messages, m)
-		l.Transcript = append(l.Transcript, Entry{Time: r.Time, Message: r.Message})
+		n := len(l.Messages) - 1
+		if r.N != nil {
+			n = *r.N
+		}
+		l.Transcript = append(l.Transcript, Entry{Time: r.Time, Message: r.Message, N: n})
 		in.Messages++
 		if in.Title == "" && m.Role == "user" {
 			in.Title = Title(m.text())
@@ -174,6 +181,7 @@ func (l *Log) apply(r *Record) {
 		l.Messages = append([]Message(nil), r.Messages...)
 		l.Usage.Context = r.TokensAfter
 		l.Transcript = append(l.Transcript, Entry{Time: r.Time, Record: r})
+		l.epoch = len(l.Transcript)
 	case TypeHistory:
 		l.Messages = append([]Message(nil), r.Messages...)
 	case TypeTrim:
@@ -184,7 +192,15 @@ func (l *Log) apply(r *Record) {
 		}
 	case TypeTruncate:
 		if r.Keep != nil && *r.Keep >= 0 && *r.Keep < len(l.Messages) {
-			l.Messages = l.Messages[:*r.Keep:*r.Keep]
+			keep := *r.Keep
+			l.Messages = l.Messages[:keep:keep]
+			// The chat loses what the conversation lost (a rewind).
+			for i := l.epoch; i < len(l.Transcript); i++ {
+				if e := l.Transcript[i]; e.Message != nil && e.N >= keep {
+					l.Transcript = l.Transcript[:i:i]
+					break
+				}
+			}
 		}
 	case TypeWorkspace:
 		l.Workspace = &Workspace{Tabs: append([]Tab(nil), r.Tabs...), Cwd: r.Cwd}

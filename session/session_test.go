@@ -502,3 +502,43 @@ func TestRecovery(t *testing.T) {
 		t.Errorf("after drop: %+v", p)
 	}
 }
+
+// A truncate (a rewind of the conversation) takes the dropped messages out
+// of the transcript the chat shows too, but not what a compaction before it
+// replaced.
+func TestTruncateCutsTheTranscript(t *testing.T) {
+	st := newStore(t)
+	w, err := st.Create(Record{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	recs := []Record{
+		msg(0, Message{Role: "user", Content: "old"}),
+		msg(1, Message{Role: "assistant", Content: "old answer"}),
+		{Type: TypeCompact, Reason: "manual", Summary: "s", Messages: []Message{{Role: "user", Content: "summary"}, {Role: "assistant", Content: "ok"}}},
+		msg(2, Message{Role: "user", Content: "first"}),
+		msg(3, Message{Role: "assistant", Content: "one"}),
+		{Type: TypeTurn},
+		msg(4, Message{Role: "user", Content: "second"}),
+		msg(5, Message{Role: "assistant", Content: "two"}),
+		{Type: TypeTurn},
+		{Type: TypeTruncate, Keep: Of(4)},
+	}
+	if err := w.Append(recs...); err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, e := range l.Transcript {
+		if e.Message != nil {
+			shown = append(shown, e.Message.Content)
+		}
+	}
+	if strings.Join(shown, "|") != "old|old answer|first|one" || len(l.Messages) != 4 {
+		t.Errorf("transcript %q, %d messages", shown, len(l.Messages))
+	}
+}
