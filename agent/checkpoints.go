@@ -2,10 +2,15 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/session"
 )
 
 // checkpoints keeps the checkpoint book of the session in use: it is the
@@ -73,4 +78,52 @@ func (c *conversation) length() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.msgs)
+}
+
+// RewindConversation drops the conversation from message keep on: a rewind
+// to just before the prompt that began there (prompt, to check that it
+// did). The next request is then what it would have been had the dropped
+// turns never happened. It fails while a turn runs, and when the
+// conversation was compacted since (the messages it counted are gone).
+func (s *Session) RewindConversation(keep int, prompt string) error {
+	s.mu.Lock()
+	running := s.running
+	s.mu.Unlock()
+	if running {
+		return ErrBusy
+	}
+	if err := s.conv.truncate(keep, prompt); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.usage.ContextTokens, s.usage.ContextEstimated = 0, false
+	s.mu.Unlock()
+	s.recorder().sync()
+	return nil
+}
+
+// truncate keeps the first keep messages, when the one at keep is the
+// user's prompt.
+func (c *conversation) truncate(keep int, prompt string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if keep < 0 || keep >= len(c.msgs) || c.msgs[keep].Role != schema.User || !strings.Contains(messageText(c.msgs[keep]), prompt) {
+		return errors.New("the conversation no longer holds that prompt where it was (it was compacted or rewound since): only the files can be rewound")
+	}
+	c.msgs = c.msgs[:keep:keep]
+	c.rec.truncated(keep)
+	return nil
+}
+
+// truncated records the conversation cut to its first keep messages.
+func (r *recorder) truncated(keep int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.writer() == nil {
+		return
+	}
+	r.append(session.Record{Type: session.TypeTruncate, Keep: session.Of(keep)})
 }

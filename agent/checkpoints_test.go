@@ -54,3 +54,46 @@ func TestTurnsAreCheckpointed(t *testing.T) {
 		t.Fatalf("after the rewind a.txt = %q, %v", got, err)
 	}
 }
+
+// A rewind of the conversation to before the second prompt: the next
+// request is the one that would have been sent had the second turn never
+// happened, on disk too (a resume sees the same).
+func TestRewindConversation(t *testing.T) {
+	st, err := session.New(t.TempDir(), t.TempDir(), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := llmtest.Script{Responses: []llmtest.Response{
+		{Text: "One."}, {Text: "Two."}, {Text: "Three."},
+	}}
+	h := newHarness(t, script, ModeYolo, withStore(st))
+	ctx := context.Background()
+	h.run(ctx, "first", nil)
+	h.run(ctx, "second", nil)
+	turns := h.s.Checkpoints().Turns()
+	if len(turns) != 2 {
+		t.Fatalf("turns %+v", turns)
+	}
+	if err := h.s.RewindConversation(turns[1].Messages, "first"); err == nil {
+		t.Error("a rewind whose prompt is not where the turn began was taken")
+	}
+	if err := h.s.RewindConversation(turns[1].Messages, turns[1].Prompt); err != nil {
+		t.Fatal(err)
+	}
+	h.run(ctx, "third", nil)
+	reqs := h.srv.ChatRequests()
+	got := nonSystem(reqs[2])
+	if len(got) != 3 || string(got[0].Content) != "first" || string(got[1].Content) != "One." || string(got[2].Content) != "third" {
+		t.Errorf("after the rewind: %+v", got)
+	}
+	if systemOf(reqs[2]) != systemOf(reqs[0]) {
+		t.Error("the system prompt changed")
+	}
+	l, err := st.Load(h.s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Messages) != 4 || l.Messages[2].Content != "third" {
+		t.Errorf("stored: %+v", l.Messages)
+	}
+}
