@@ -110,3 +110,24 @@ func existsFile(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// ShowDiff opens path (a tab of its own; a file that is gone gets an empty
+// one) and shows before → after in place of its text, titled title. The
+// diff key or Esc goes back to the file.
+func (t *Tabs) ShowDiff(path string, before, after []byte, title string) error {
+	tb, _, err := t.openTab(path)
+	if err != nil && !existsFile(t.canon(path)) {
+		tb = t.newFileTab(t.canon(path), t.fromBytes(nil))
+		t.addTab(tb)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	t.showDiff(tb, before, after, title)
+	t.activate(t.indexOf(tb))
+	return nil
+}
+
+// DiffSummary is "+3 −1": the lines added and removed from before to after.
+func DiffSummary(before, after []byte) string { return diffSummary(before, after) }
