@@ -88,6 +88,7 @@ type App struct {
 	help     *Help
 	ask      *confirm
 	recovery *recovery // nil: unsaved buffers are not kept
+	lastEsc  time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
 	pickers  *pickerHost
 	layout   *Layout
 	editor   EditorPane
@@ -264,7 +265,7 @@ func (a *App) terminalTitle() string {
 
 func (a *App) wireWidgets() {
 	a.input.onSubmit = a.submit
-	a.input.onCancel = a.cancelTurn
+	a.input.onCancel = a.escape
 	a.input.busy = a.turnRunning
 	a.input.onScroll = func(dir int) { a.list.ScrollBy(dir * max(1, a.list.height-2)) }
 	a.input.onMessages = func() {
@@ -682,6 +683,7 @@ func (a *App) addBuiltinCommands() {
 	a.addModelCommands()
 	a.addMCPCommands()
 	a.addCompactCommands()
+	a.addRewindCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

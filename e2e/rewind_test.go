@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+// Two prompts, one creating a file with the editor tool, one changing a
+// committed file with sed -i in the shell: /diff lists both with counts and
+// shows a diff; /rewind, Enter, Enter puts the files back as they were
+// before the second prompt, drops its answer and puts the prompt back in
+// the input; /rewind again undoes the rewind.
+func TestRewindInTheIDE(t *testing.T) {
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "b.txt"), "bee\nline two\n")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "b.txt"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "b"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = project
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"a.txt","file_text":"made by the agent\n"}`)}},
+		{Text: "Created a.txt."},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"sed -i s/bee/BEE/ b.txt"}`)}},
+		{Text: "Shouted in b.txt."},
+	}})
+	tm := startIDE(t, srv, project, "--permission-mode", "yolo")
+	tm.prompt("create a")
+	tm.WaitFor("Created a.txt.", "idle")
+	tm.prompt("shout in b")
+	tm.WaitFor("Shouted in b.txt.", "idle")
+	if got := readFile(t, filepath.Join(project, "b.txt")); got != "BEE\nline two\n" {
+		t.Fatalf("b.txt after the command: %q", got)
+	}
+
+	tm.prompt("/diff")
+	tm.WaitFor("Changed in this session", "b.txt", "agent command", "a.txt", "new · +1", "agent tool")
+	tm.Keys("Enter") // the newest: b.txt
+	tm.WaitFor("@@ -1,2 +1,2 @@", "changes in this session")
+	tm.Keys("Escape")
+
+	tm.Keys("M-c") // back to the chat
+	tm.prompt("/rewind")
+	tm.WaitFor("Rewind to before a prompt", "› shout in b", "1 file: b.txt", "› create a", "1 file: a.txt")
+	tm.Keys("Enter")
+	tm.WaitFor("code and conversation", "conversation only", "files only")
+	tm.Keys("Enter")
+	tm.WaitFor("rewind: restored b.txt", "the conversation is back to before")
+	tm.WaitGone("Shouted in b.txt.")
+	if got := readFile(t, filepath.Join(project, "b.txt")); got != "bee\nline two\n" {
+		t.Errorf("b.txt after the rewind: %q", got)
+	}
+	if got := readFile(t, filepath.Join(project, "a.txt")); got != "made by the agent\n" {
+		t.Errorf("a.txt was not to be touched: %q", got)
+	}
+	s := tm.Screen()
+	if !strings.Contains(s, "Created a.txt.") || !strings.Contains(s, "› shout in b") {
+		t.Errorf("the first turn or the prompt in the input is missing:\n%s", s)
+	}
+
+	// The rewind is a checkpoint: undo it.
+	tm.Keys("C-c") // clear the input
+	tm.prompt("/rewind")
+	tm.WaitFor("↶ rewind to before “shout in b” (undo it)")
+	tm.Keys("Enter")
+	tm.WaitFor("Undo", "undo it")
+	tm.Keys("Enter")
+	tm.WaitFor("undo: restored b.txt")
+	if got := readFile(t, filepath.Join(project, "b.txt")); got != "BEE\nline two\n" {
+		t.Errorf("b.txt after undoing the rewind: %q", got)
+	}
+}

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/sessions"
+)
+
+// rewinder is an agent that keeps checkpoints of what it changes
+// (*agent.Session is one).
+type rewinder interface {
+	Checkpoints() *checkpoint.Book
+	RewindConversation(keep int, prompt string) error
+}
+
+// diffEditor is an editor that can show a diff in a tab (*editor.Tabs).
+type diffEditor interface {
+	ShowDiff(path string, before, after []byte, title string) error
+}
+
+func (a *App) addRewindCommands() {
+	if _, ok := a.opts.Agent.(rewinder); !ok {
+		return
+	}
+	a.commands.Add(Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(a *App, _ string) {
+		a.pickRewind()
+	}})
+	a.commands.Add(Command{Name: "diff", Help: "List the files changed in this session, by whom, with +/- counts; Enter shows the diff", Run: func(a *App, _ string) {
+		a.pickChange()
+	}})
+	a.commands.Add(Command{Name: "revert", Args: "PATH", Help: "Put a file back as it was before this session changed it", Run: func(a *App, path string) {
+		b := a.book()
+		if b == nil {
+			return
+		}
+		path = strings.TrimSpace(path)
+		if path == "" {
+			a.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
+			return
+		}
+		a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
+			return b.RevertFile(path, force[path])
+		})
+	}})
+}
+
+// escape is Esc in the chat's input: it cancels a running turn; twice in
+// a row on an empty input with nothing running, it opens /rewind.
+func (a *App) escape() {
+	if a.turnRunning() {
+		a.cancelTurn()
+		return
+	}
+	now := time.Now()
+	if a.input.GetText() == "" && now.Sub(a.lastEsc) < escEscWindow {
+		a.lastEsc = time.Time{}
+		if _, ok := a.opts.Agent.(rewinder); ok {
+			a.pickRewind()
+		}
+		return
+	}
+	a.lastEsc = now
+}
+
+// escEscWindow is how quickly a second Esc must follow the first.
+const escEscWindow = 600 * time.Millisecond
+
+// book is the session's checkpoints, or nil (said in the chat).
+func (a *App) book() *checkpoint.Book {
+	r, _ := a.opts.Agent.(rewinder)
+	var b *checkpoint.Book
+	if r != nil {
+		b = r.Checkpoints()
+	}
+	if b == nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
+		return nil
+	}
+	if a.turnRunning() {
+		a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it first"})
+		return nil
+	}
+	return b
+}
+
+// turnFiles says which files a turn changed.
+func turnFiles(t checkpoint.Turn) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, c := range t.Changes {
+		if !seen[c.Path] {
+			seen[c.Path] = true
+			names = append(names, c.Path)
+		}
+	}
+	if len(names) == 0 {
+		return "no files changed"
+	}
+	if len(names) > 3 {
+		return fmt.Sprintf("%s: %s, …", plural(len(names), "file", "files"), strings.Join(names[:3], ", "))
+	}
+	return fmt.Sprintf("%s: %s", plural(len(names), "file", "files"), strings.Join(names, ", "))
+}
+
+func firstLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// pickRewind lists the session's prompts (and rewinds, to undo), newest
+// first, the newest selected.
+func (a *App) pickRewind() {
+	b := a.book()
+	if b == nil {
+		return
+	}
+	turns := b.Turns()
+	byID := map[int]checkpoint.Turn{}
+	for _, t := range turns {
+		byID[t.ID] = t
+	}
+	now := time.Now()
+	var items []picker.Item
+	for i := len(turns) - 1; i >= 0; i-- {
+		t := turns[i]
+		var label string
+		switch t.Kind {
+		case checkpoint.KindPrompt:
+			label = "› " + firstLine(t.Prompt, 60)
+		case checkpoint.KindRewind:
+			label = "↶ rewind to before “" + firstLine(byID[t.Of].Prompt, 40) + "” (undo it)"
+		case checkpoint.KindRevert:
+			label = "↶ revert (undo it)"
+		case checkpoint.KindUndo:
+			label = "↷ undo"
+		default:
+			continue
+		}
+		if t.Kind != checkpoint.KindPrompt && len(t.Changes) == 0 {
+			continue
+		}
+		items = append(items, picker.Item{Label: label, Detail: sessions.Age(t.Time, now) + " · " + turnFiles(t), Value: t})
+	}
+	p := picker.New(&a.th, "Rewind to before a prompt", items)
+	if len(items) == 0 {
+		p.SetNote("no prompts in this session yet")
+	}
+	a.openPicker(p)
+	p.OnPick = func(it picker.Item) {
+		t := it.Value.(checkpoint.Turn)
+		if t.Kind == checkpoint.KindPrompt {
+			a.askRewind(b, t)
+			return
+		}
+		a.ask.ask("Undo", fmt.Sprintf("Put back what this %s changed (%s)? A conversation it dropped stays dropped.", t.Kind, turnFiles(t)),
+			choice{key: "enter", label: "undo it", do: func() {
+				a.restoreFiles("undo", func(force map[string]bool) (checkpoint.Result, error) { return b.Undo(t.ID, force) })
+			}},
+			choice{key: "esc", label: "cancel", do: func() {}})
+	}
+}
+
+// askRewind asks what to rewind to before prompt t.
+func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
+	a.ask.ask("Rewind", fmt.Sprintf("Back to just before “%s” (%s).", firstLine(t.Prompt, 50), turnFiles(t)),
+		choice{key: "enter", label: "code and conversation", do: func() { a.rewind(b, t, true, true) }},
+		choice{key: "c", label: "conversation only", do: func() { a.rewind(b, t, false, true) }},
+		choice{key: "f", label: "files only", do: func() { a.rewind(b, t, true, false) }},
+		choice{key: "esc", label: "cancel", do: func() {}})
+}
+
+// rewind goes back to before prompt t: the files, the conversation, or both.
+func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
+	if conv {
+		if err := a.opts.Agent.(rewinder).RewindConversation(t.Messages, t.Prompt); err != nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: "could not rewind the conversation: " + err.Error()})
+			return
+		}
+		a.reloadChat()
+		a.input.SetText(t.Prompt, true)
+		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
+	}
+	if code {
+		a.restoreFiles("rewind", func(force map[string]bool) (checkpoint.Result, error) { return b.Rewind(t.ID, force) })
+	}
+}
+
+// reloadChat shows the session's conversation as it is on disk.
+func (a *App) reloadChat() {
+	k, ok := a.keeper()
+	if !ok {
+		return
+	}
+	l, err := k.Store().Load(k.ID())
+	if err != nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: "could not reload the chat: " + err.Error()})
+		return
+	}
+	a.list.Clear()
+	for _, it := range a.transcriptItems(l) {
+		a.list.Append(it)
+	}
+	a.todos.SetItems(a.opts.Agent.Todos())
+	a.list.ScrollToBottom()
+}
+
+// restoreFiles runs a restore, says what it did, and asks before
+// overwriting files changed by hand since (then runs it again, forcing them).
+func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpoint.Result, error)) {
+	res, err := run(nil)
+	if err != nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+		return
+	}
+	a.reportRestore(what, res)
+	if len(res.Conflicts) == 0 {
+		return
+	}
+	var names []string
+	force := map[string]bool{}
+	for _, c := range res.Conflicts {
+		names = append(names, c.Path)
+		force[c.Path] = true
+	}
+	a.ask.ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s. /diff shows what changed.",
+		plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
+		choice{key: "o", label: "overwrite with the earlier version", do: func() {
+			res, err := run(force)
+			if err != nil {
+				a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+				return
+			}
+			a.reportRestore(what, res)
+		}},
+		choice{key: "esc", label: "keep them as they are", do: func() {}})
+}
+
+func (a *App) reportRestore(what string, res checkpoint.Result) {
+	if len(res.Restored) > 0 {
+		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
+	} else if len(res.Conflicts) == 0 && len(res.Lost) == 0 {
+		a.list.Append(&noticeItem{kind: noticeInfo, text: what + ": no files to restore"})
+	}
+	for _, c := range res.Lost {
+		why := c.Before.Note
+		if why == "" {
+			why = "its earlier content is not kept"
+		}
+		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
+	}
+}
+
+// pickChange lists the files changed in the session, newest first; Enter
+// shows the file's diff against the session's start.
+func (a *App) pickChange() {
+	b := a.book()
+	if b == nil {
+		return
+	}
+	files := b.Files()
+	now := time.Now()
+	items := make([]picker.Item, 0, len(files))
+	for _, f := range files {
+		before, _ := versionContent(b, f.Original)
+		after, _ := os.ReadFile(b.Abs(f.Path))
+		counts := editor.DiffSummary(before, after)
+		switch {
+		case !f.Original.Exists:
+			counts = "new · " + counts
+		case !f.Latest.Exists:
+			counts = "deleted · " + counts
+		}
+		by := map[string]string{checkpoint.ByTool: "agent tool", checkpoint.ByCommand: "agent command", checkpoint.ByUser: "you", checkpoint.ByRewind: "rewind"}[f.By]
+		items = append(items, picker.Item{Label: f.Path, Detail: fmt.Sprintf("%s · %s · %s", counts, by, sessions.Age(f.Time, now)), Value: f})
+	}
+	p := picker.New(&a.th, "Changed in this session", items)
+	if len(items) == 0 {
+		p.SetNote("nothing changed in this session yet")
+	}
+	a.openPicker(p)
+	p.OnPick = func(it picker.Item) {
+		f := it.Value.(checkpoint.File)
+		before, err := versionContent(b, f.Original)
+		if err != nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+			return
+		}
+		after, err := os.ReadFile(b.Abs(f.Path))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+			return
+		}
+		ed, ok := a.editor.(diffEditor)
+		if !ok {
+			return
+		}
+		if err := ed.ShowDiff(b.Abs(f.Path), before, after, "changes in this session (/revert "+f.Path+" puts it back)"); err != nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+			return
+		}
+		a.focusOn(PaneEditor)
+	}
+}
+
+// versionContent is a recorded version's content (nil for "no file").
+func versionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
+	if !v.Exists {
+		return nil, nil
+	}
+	if !v.Kept {
+		why := v.Note
+		if why == "" {
+			why = "not kept"
+		}
+		return nil, errors.New("the content before this session is not kept: " + why)
+	}
+	return b.Content(v)
+}
