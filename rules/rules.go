@@ -1,0 +1,396 @@
+// Package rules owns fawn's permission rules: permissions.allow, ask and
+// deny, in the shape Claude Code users already write (`Bash(npm run:*)`,
+// `Edit(docs/**)`). It parses them and decides a tool call against them;
+// the agent applies the decision before the permission mode.
+//
+// A rule is `tool` or `tool(specifier)`:
+//
+//	bash(go test:*)       a command that is "go test" or starts with "go test "
+//	bash(make lint)       exactly this command
+//	bash                  every command
+//	text_editor(docs/**)  an edit (or read) of a path matching the pattern,
+//	                      gitignore-style, relative to the project
+//	mcp__github           every tool of the MCP server github
+//	mcp__github__create_issue
+//
+// Claude Code's names are aliases: Bash is bash; Edit, Write and MultiEdit
+// are text_editor's edits; Read is any read of a file.
+//
+// Deny beats ask beats allow. A compound command (a && b, a; b, a | b,
+// $(…), `…`) is allowed only when every part is, and denied when any part
+// is.
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Effect is what a rule says about a call.
+type Effect int
+
+const (
+	// None: no rule speaks of the call; the permission mode decides.
+	None Effect = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (e Effect) String() string {
+	switch e {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "none"
+}
+
+// Rule is one parsed rule.
+type Rule struct {
+	Raw    string // as written
+	Effect Effect
+	// Tool is the tool name (lower-cased alias resolved: "bash",
+	// "text_editor", "read", "mcp__server", "mcp__server__tool").
+	Tool string
+	// Spec is the specifier without its parentheses ("" for none); Prefix
+	// is set for a bash "…:*" rule, Spec then being the prefix.
+	Spec   string
+	Prefix bool
+	// Source says where the rule came from ("~/.config/fawn/config.yaml:12").
+	Source string
+}
+
+// Call is what a rule is matched against.
+type Call struct {
+	// Tool is the tool's name: bash, text_editor, mcp__server__tool, …
+	Tool string
+	// Edit and Read say what a file tool does; Exec is a command.
+	Edit, Read, Exec bool
+	// Command is a command's text; Path a file's path relative to the
+	// project (slash-separated).
+	Command string
+	Path    string
+}
+
+// aliases map Claude Code's tool names to fawn's.
+var aliases = map[string]string{
+	"bash":      "bash",
+	"edit":      "edit",
+	"write":     "edit",
+	"multiedit": "edit",
+	"read":      "read",
+}
+
+// Parse reads one rule.
+func Parse(raw string, effect Effect, source string) (Rule, error) {
+	r := Rule{Raw: raw, Effect: effect, Source: source}
+	s := strings.TrimSpace(raw)
+	name, spec, hasSpec := s, "", false
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if !strings.HasSuffix(s, ")") {
+			return r, fmt.Errorf("%q: a specifier ends with \")\"", raw)
+		}
+		name, spec, hasSpec = strings.TrimSpace(s[:i]), s[i+1:len(s)-1], true
+	}
+	if name == "" {
+		return r, fmt.Errorf("%q: no tool name", raw)
+	}
+	if strings.ContainsAny(name, " \t()") {
+		return r, fmt.Errorf("%q: %q is not a tool name", raw, name)
+	}
+	if a, ok := aliases[strings.ToLower(name)]; ok {
+		name = a
+	}
+	r.Tool = name
+	if hasSpec {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			return r, fmt.Errorf("%q: an empty specifier (write %s for every call)", raw, name)
+		}
+		if name == "bash" {
+			if p, ok := strings.CutSuffix(spec, ":*"); ok {
+				spec, r.Prefix = strings.TrimSpace(p), true
+			}
+		} else {
+			if !doublestar.ValidatePattern(spec) {
+				return r, fmt.Errorf("%q: %q is not a valid path pattern", raw, spec)
+			}
+		}
+		r.Spec = spec
+	}
+	return r, nil
+}
+
+// Set is the effective rules.
+type Set struct {
+	Rules []Rule
+}
+
+// Add parses raw rules of one effect; it returns the errors of the ones it
+// could not read (and skips them).
+func (s *Set) Add(raw []string, effect Effect, source func(string) string) []error {
+	var errs []error
+	for _, r := range raw {
+		src := ""
+		if source != nil {
+			src = source(r)
+		}
+		rule, err := Parse(r, effect, src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.Rules = append(s.Rules, rule)
+	}
+	return errs
+}
+
+// Decide is what the rules say of c, and the rule that said it (nil for
+// None).
+func (s *Set) Decide(c Call) (Effect, *Rule) {
+	if s == nil || len(s.Rules) == 0 {
+		return None, nil
+	}
+	if c.Exec && c.Tool == "bash" {
+		return s.decideCommand(c)
+	}
+	return s.strongest(func(r *Rule) bool { return r.matches(c, c.Command) })
+}
+
+// decideCommand decides each part of a compound command: any denied part
+// denies it, any asking part asks, and it is allowed only when every part
+// is.
+func (s *Set) decideCommand(c Call) (Effect, *Rule) {
+	parts := Split(c.Command)
+	if len(parts) == 0 {
+		parts = []string{strings.TrimSpace(c.Command)}
+	}
+	worst, allowed := None, 0
+	var worstRule, allowRule *Rule
+	for _, p := range parts {
+		e, r := s.strongest(func(r *Rule) bool { return r.matches(c, p) })
+		switch {
+		case e == Allow:
+			allowed++
+			if allowRule == nil {
+				allowRule = r
+			}
+		case e > worst:
+			worst, worstRule = e, r
+		}
+	}
+	if worst == Deny || worst == Ask {
+		return worst, worstRule
+	}
+	if allowed == len(parts) {
+		return Allow, allowRule
+	}
+	return None, nil
+}
+
+// strongest is the strongest effect of the rules that match.
+func (s *Set) strongest(match func(*Rule) bool) (Effect, *Rule) {
+	best := None
+	var by *Rule
+	for i := range s.Rules {
+		r := &s.Rules[i]
+		if r.Effect > best && match(r) {
+			best, by = r.Effect, r
+		}
+	}
+	return best, by
+}
+
+// matches reports whether r speaks of call c (for a command, of its part
+// cmd).
+func (r *Rule) matches(c Call, cmd string) bool {
+	switch {
+	case r.Tool == "bash":
+		if c.Tool != "bash" {
+			return false
+		}
+		if r.Spec == "" {
+			return true
+		}
+		cmd = strings.Join(strings.Fields(cmd), " ")
+		spec := strings.Join(strings.Fields(r.Spec), " ")
+		if r.Prefix {
+			return cmd == spec || strings.HasPrefix(cmd, spec+" ")
+		}
+		return cmd == spec
+	case r.Tool == "edit":
+		return c.Edit && r.pathMatches(c.Path)
+	case r.Tool == "read":
+		return c.Read && c.Path != "" && r.pathMatches(c.Path)
+	case strings.HasPrefix(r.Tool, "mcp__"):
+		if c.Tool == r.Tool {
+			return true
+		}
+		// mcp__server names every tool of the server.
+		return strings.Count(r.Tool, "__") == 1 && strings.HasPrefix(c.Tool, r.Tool+"__")
+	}
+	if r.Tool != c.Tool {
+		return false
+	}
+	if r.Spec == "" {
+		return true
+	}
+	if c.Path != "" {
+		return r.pathMatches(c.Path)
+	}
+	return false
+}
+
+// pathMatches matches a gitignore-style pattern: one without a slash
+// matches the name at any depth; "dir/" matches everything under dir.
+func (r *Rule) pathMatches(rel string) bool {
+	if r.Spec == "" {
+		return true
+	}
+	if rel == "" {
+		return false
+	}
+	p := strings.TrimPrefix(r.Spec, "/")
+	if d, ok := strings.CutSuffix(p, "/"); ok {
+		p = d + "/**"
+	}
+	if !strings.Contains(strings.TrimSuffix(p, "/**"), "/") && !strings.HasPrefix(r.Spec, "/") {
+		if ok, _ := doublestar.Match(p, path.Base(rel)); ok && !strings.Contains(p, "/") {
+			return true
+		}
+		p = "**/" + p
+	}
+	ok, _ := doublestar.Match(p, rel)
+	if !ok && strings.HasSuffix(p, "/**") {
+		ok, _ = doublestar.Match(strings.TrimSuffix(p, "/**"), rel)
+	}
+	return ok
+}
+
+// Split cuts a shell command into the simple commands it runs: at &&, ||,
+// ;, |, & and newlines outside quotes, and the insides of $(…) and `…`
+// are commands of their own. It is deliberately conservative: what it
+// cannot read (an unclosed quote) stays one part, so it matches no prefix
+// rule it should not.
+func Split(cmd string) []string {
+	var parts []string
+	var cur strings.Builder
+	flush := func() {
+		if p := strings.TrimSpace(cur.String()); p != "" {
+			parts = append(parts, p)
+		}
+		cur.Reset()
+	}
+	var quote byte
+	for i := 0; i < len(cmd); i++ {
+		ch := cmd[i]
+		switch {
+		case quote == '\'':
+			cur.WriteByte(ch)
+			if ch == '\'' {
+				quote = 0
+			}
+		case ch == '\\' && i+1 < len(cmd):
+			cur.WriteByte(ch)
+			cur.WriteByte(cmd[i+1])
+			i++
+		case quote == '"' && ch == '"':
+			cur.WriteByte(ch)
+			quote = 0
+		case ch == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
+			end := closing(cmd, i+2)
+			if end < 0 {
+				cur.WriteString(cmd[i:])
+				i = len(cmd)
+				continue
+			}
+			parts = append(parts, Split(cmd[i+2:end])...)
+			cur.WriteString("$(…)")
+			i = end
+		case ch == '`':
+			end := strings.IndexByte(cmd[i+1:], '`')
+			if end < 0 {
+				cur.WriteString(cmd[i:])
+				i = len(cmd)
+				continue
+			}
+			parts = append(parts, Split(cmd[i+1:i+1+end])...)
+			cur.WriteString("`…`")
+			i += end + 1
+		case quote == '"':
+			cur.WriteByte(ch)
+		case ch == '\'' || ch == '"':
+			quote = ch
+			cur.WriteByte(ch)
+		case ch == ';' || ch == '\n' || ch == '|' || ch == '&':
+			flush()
+			if i+1 < len(cmd) && (cmd[i+1] == '&' || cmd[i+1] == '|') && ch != ';' && ch != '\n' {
+				i++
+			}
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	flush()
+	return parts
+}
+
+// closing finds the ")" that closes a "$(" whose inside starts at i.
+func closing(s string, i int) int {
+	depth := 1
+	var quote byte
+	for ; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Suggest is the rule that would allow c: for a command its first word
+// (two for a tool such as git or go with subcommands) with ":*", for a
+// file its path.
+func Suggest(c Call) string {
+	switch {
+	case c.Exec && c.Tool == "bash":
+		parts := Split(c.Command)
+		if len(parts) == 0 {
+			return "bash"
+		}
+		w := strings.Fields(parts[0])
+		if len(w) == 0 {
+			return "bash"
+		}
+		n := 1
+		if len(w) > 1 && subcommands[w[0]] && !strings.HasPrefix(w[1], "-") {
+			n = 2
+		}
+		return "bash(" + strings.Join(w[:n], " ") + ":*)"
+	case c.Path != "":
+		return c.Tool + "(" + c.Path + ")"
+	}
+	return c.Tool
+}
+
+// subcommands are programs whose first argument says what they do.
+var subcommands = map[string]bool{"git": true, "go": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true, "make": true, "docker": true, "kubectl": true, "pip": true, "uv": true, "bun": true, "npx": true}
