@@ -72,6 +72,15 @@ type MCPServer struct {
 // Permissions configures what asks before it runs.
 type Permissions struct {
 	Mode string `mapstructure:"mode" yaml:"mode"` // ask | accept-edits | plan | yolo
+	// Allow, Ask and Deny are permission rules (package rules), merged
+	// across the layers; a project's allow rules apply only once the
+	// directory is trusted.
+	Allow []string `mapstructure:"allow" yaml:"allow"`
+	Ask   []string `mapstructure:"ask" yaml:"ask"`
+	Deny  []string `mapstructure:"deny" yaml:"deny"`
+	// RuleSources says where each rule came from: "allow bash(go test:*)"
+	// → "/home/u/.config/fawn/config.yaml:12".
+	RuleSources map[string]string `mapstructure:"-" yaml:"-"`
 }
 
 // Shell configures the environment of the agent's shell, the terminal pane

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -175,6 +176,10 @@ func Load(opts Options) (*Config, *Report, error) {
 		}
 	}
 	cfg.Shell.KeyVars = l.keyRead
+	cfg.Permissions.RuleSources = map[string]string{}
+	for k, src := range l.ruleSources {
+		cfg.Permissions.RuleSources[strings.Replace(strings.TrimPrefix(k, "permissions."), "\x00", " ", 1)] = src
+	}
 	if src := l.rep.Sources["models.chat_model.api_key"]; src.Layer == "env" && src.Name != "" {
 		cfg.Shell.KeyVars = append(cfg.Shell.KeyVars, src.Name)
 	}
@@ -211,6 +216,8 @@ type loader struct {
 	keyVars     map[string][]string
 	// keyRead are the variables a model key was read from, for Shell.KeyVars.
 	keyRead []string
+	// ruleSources: "permissions.allow\x00rule" → where it was set.
+	ruleSources map[string]string
 }
 
 func (l *loader) field(key string) *field {
@@ -341,6 +348,24 @@ func (l *loader) set(key string, v any, src Source) {
 		}
 		for k, x := range cv.(map[string]any) {
 			merged[k] = x
+		}
+		cv = merged
+	}
+	if strings.HasPrefix(key, "permissions.") && f.kind == kStringList {
+		// Rules add up across layers (the user's, the team's), each
+		// remembering where it came from.
+		old, _ := l.rep.Values[key].([]string)
+		merged := append([]string(nil), old...)
+		for _, r := range cv.([]string) {
+			if !slices.Contains(merged, r) {
+				merged = append(merged, r)
+			}
+			if l.ruleSources == nil {
+				l.ruleSources = map[string]string{}
+			}
+			if _, ok := l.ruleSources[key+"\x00"+r]; !ok {
+				l.ruleSources[key+"\x00"+r] = src.String()
+			}
 		}
 		cv = merged
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fawn-ide/fawn/rules"
 )
 
 // kind is the type a key's value must have.
@@ -115,6 +117,9 @@ func schema() []field {
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
 		{key: "permissions.mode", kind: kString, def: "ask", check: oneOf(PermissionModes...)},
+		{key: "permissions.allow", kind: kStringList, def: []string{}, check: checkRules},
+		{key: "permissions.ask", kind: kStringList, def: []string{}, check: checkRules},
+		{key: "permissions.deny", kind: kStringList, def: []string{}, check: checkRules},
 		{key: "shell.unset_env", kind: kStringList, def: DefaultUnsetEnv(), check: envPatterns},
 		{key: "shell.keep_env", kind: kStringList, def: []string{}, check: envPatterns},
 		{key: "ui.theme", kind: kString, def: "dark", check: oneOf(Themes...)},
@@ -123,6 +128,17 @@ func schema() []field {
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 	}
+}
+
+// checkRules checks a list of permission rules.
+func checkRules(v any) string {
+	list, _ := v.([]string)
+	for _, raw := range list {
+		if _, err := rules.Parse(raw, rules.Allow, ""); err != nil {
+			return "permission rules such as bash(go test:*), text_editor(docs/**) or mcp__server: " + err.Error()
+		}
+	}
+	return ""
 }
 
 func checkMCP(v any) string {

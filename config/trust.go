@@ -30,6 +30,7 @@ var trustKeys = map[string]string{
 	"models.chat_model.api_key":    trust.KindModelEndpoint,
 	"models.chat_model.extra_body": trust.KindModelEndpoint,
 	"models.named":                 trust.KindModelEndpoint,
+	"permissions.allow":            trust.KindPermission,
 }
 
 // modeRank orders the permission modes from the most to the least careful.

@@ -244,3 +244,39 @@ func TestURLCredentialsAreRedacted(t *testing.T) {
 		}
 	}
 }
+
+// Permission rules add up across layers, each with its source; a project's
+// allow rules are a trust item and apply only once the directory is
+// trusted, its deny and ask rules always.
+func TestProjectPermissionRules(t *testing.T) {
+	user := "permissions:\n  allow: [\"bash(go test:*)\"]\n  deny: [\"bash(rm:*)\"]\n"
+	project := "permissions:\n  allow: [\"bash(curl:*)\"]\n  ask: [\"bash(git push:*)\"]\n  deny: [\"Read(.env)\"]\n"
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t, user, project)
+		cfg, rep, err := f.load(t, Options{Trusted: trusted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cfg.Permissions
+		wantAllow := "bash(go test:*)"
+		if trusted {
+			wantAllow += "|bash(curl:*)"
+		}
+		if strings.Join(p.Allow, "|") != wantAllow || strings.Join(p.Deny, "|") != "bash(rm:*)|Read(.env)" || strings.Join(p.Ask, "|") != "bash(git push:*)" {
+			t.Errorf("trusted %v: allow %q ask %q deny %q", trusted, p.Allow, p.Ask, p.Deny)
+		}
+		if src := p.RuleSources["deny Read(.env)"]; !strings.Contains(src, ".fawn/config.yaml") {
+			t.Errorf("source of the project's deny rule: %q", src)
+		}
+		if src := p.RuleSources["allow bash(go test:*)"]; strings.Contains(src, ".fawn") || src == "" {
+			t.Errorf("source of the user's allow rule: %q", src)
+		}
+		found := false
+		for _, it := range rep.Trust {
+			found = found || (it.Kind == trust.KindPermission && strings.Contains(it.Detail, "curl"))
+		}
+		if !found {
+			t.Errorf("the project's allow rule is not a trust item: %+v", rep.Trust)
+		}
+	}
+}
