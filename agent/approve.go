@@ -2,9 +2,14 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -108,6 +113,14 @@ type verdict struct {
 // permit decides whether the call may run, asking the user when the mode
 // says so. It emits the permission events.
 func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tools.Action) verdict {
+	call := s.ruleCall(name, act)
+	eff, rule := s.rules.Decide(call)
+	if eff == rules.Deny {
+		// Deny rules hold in every mode, yolo included.
+		a := Answer{Decision: Deny, Auto: true, Note: "denied by the rule deny " + rule.Raw + ruleFrom(rule)}
+		s.answered(t, id, name, a)
+		return verdict{answer: &a, result: fmt.Sprintf("error: denied by the user's permission rule %q. Do not retry this call or work around it; do what you can without it and say what was not done.", rule.Raw)}
+	}
 	if act.Kind == tools.KindRead {
 		return verdict{allow: true}
 	}
@@ -122,8 +135,18 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	switch {
 	case mode == ModeYolo:
 		return verdict{allow: true}
+	case mode == ModePlan:
+		// A rule never widens plan mode: handled below.
+	case eff == rules.Allow && !protected:
+		a := Answer{Decision: AllowOnce, Auto: true, Note: "allowed by the rule allow " + rule.Raw + ruleFrom(rule)}
+		s.answered(t, id, name, a)
+		return verdict{allow: true, answer: &a}
+	case eff == rules.Ask:
+		// Asks whatever the mode (but yolo) and the session's grants say.
 	case mode == ModeAcceptEdits && act.Kind == tools.KindEdit && !protected:
 		return verdict{allow: true}
+	}
+	switch {
 	case mode == ModePlan:
 		a := Answer{Decision: Deny, Auto: true, Note: "plan mode: " + what + " are refused"}
 		s.answered(t, id, name, a)
@@ -131,17 +154,23 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 			"Explore with the read-only tools, then present your plan; the user will leave plan mode to let you carry it out."}
 	}
 	g := grantFor(name, act)
-	if !protected && s.ap.granted(g) {
+	if !protected && eff != rules.Ask && s.ap.granted(g) {
 		a := Answer{Decision: AllowSession, Auto: true}
 		s.answered(t, id, name, a)
 		return verdict{allow: true, answer: &a}
 	}
 	reason := fmt.Sprintf("%s ask in %s mode", what, mode)
+	if eff == rules.Ask {
+		reason = "the rule ask " + rule.Raw + ruleFrom(rule) + " asks for it"
+	}
 	if protected {
 		reason = fmt.Sprintf("this edit always asks: %s", act.Protected)
 	}
 	if !s.interactive {
-		how := "allow them with --permission-mode (accept-edits, yolo)"
+		how := fmt.Sprintf("allow it with the rule %q in permissions.allow of your config, or with --permission-mode (accept-edits, yolo)", rules.Suggest(call))
+		if eff == rules.Ask {
+			how = "remove that rule or allow the call with --permission-mode yolo"
+		}
 		if protected {
 			how = "only --permission-mode yolo allows it"
 		}
@@ -178,6 +207,42 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	}
 	return verdict{answer: &a, result: res}
 }
+
+// ruleCall is what the permission rules see of a call.
+func (s *Session) ruleCall(name string, act tools.Action) rules.Call {
+	c := rules.Call{Tool: name, Edit: act.Kind == tools.KindEdit, Read: act.Kind == tools.KindRead, Exec: act.Kind == tools.KindExec, Command: act.Command}
+	if act.Path != "" && s.env != nil {
+		if rel, err := filepath.Rel(s.env.Root, act.Path); err == nil && !strings.HasPrefix(rel, "..") {
+			c.Path = filepath.ToSlash(rel)
+		}
+	}
+	return c
+}
+
+// ruleFrom says where a rule was set, for a message.
+func ruleFrom(r *rules.Rule) string {
+	if r.Source == "" {
+		return ""
+	}
+	return " (" + r.Source + ")"
+}
+
+// newRules reads the configured permission rules.
+func newRules(p config.Permissions) (*rules.Set, error) {
+	set := &rules.Set{}
+	var errs []error
+	for _, l := range []struct {
+		raw    []string
+		effect rules.Effect
+		name   string
+	}{{p.Allow, rules.Allow, "allow"}, {p.Ask, rules.Ask, "ask"}, {p.Deny, rules.Deny, "deny"}} {
+		errs = append(errs, set.Add(l.raw, l.effect, func(r string) string { return p.RuleSources[l.name+" "+r] })...)
+	}
+	return set, errors.Join(errs...)
+}
+
+// Rules are the permission rules in force (/permissions).
+func (s *Session) Rules() []rules.Rule { return append([]rules.Rule(nil), s.rules.Rules...) }
 
 func (s *Session) answered(t *turn, id, name string, a Answer) {
 	t.emit(Event{Type: EventPermissionAnswered, ID: id, Name: name, Answer: &a})

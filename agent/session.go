@@ -15,6 +15,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -80,6 +81,7 @@ type Session struct {
 	store  *session.Store
 	ids    *idSet
 	ap     *approver
+	rules  *rules.Set // permission rules, checked before the mode
 
 	wg sync.WaitGroup // the running turn
 
@@ -151,6 +153,9 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		return nil, fmt.Errorf("agent: permissions.mode: %w", err)
 	}
 	s.mode = mode
+	if s.rules, err = newRules(cfg.Permissions); err != nil {
+		return nil, fmt.Errorf("agent: permissions: %w", err)
+	}
 
 	for _, tl := range o.Tools {
 		name := tl.Name()
