@@ -684,6 +684,7 @@ func (a *App) addBuiltinCommands() {
 	a.addMCPCommands()
 	a.addCompactCommands()
 	a.addRewindCommands()
+	a.addPermissionCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }
