@@ -19,6 +19,9 @@ import (
 // not end the turn) and the history never holds half a message.
 func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.Message, error) {
 	t := turnOf(ctx)
+	if t.stuck != "" {
+		return nil, t.failWith(errors.New(t.stuck))
+	}
 	if err := s.adoptModel(ctx); err != nil {
 		t.emit(Event{Type: EventError, Err: err})
 	}

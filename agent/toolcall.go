@@ -29,7 +29,9 @@ func (s *Session) toolMiddleware(next compose.InvokableToolEndpoint) compose.Inv
 func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, next compose.InvokableToolEndpoint) string {
 	id, name := in.CallID, in.Name
 	var began time.Time
+	var repeatNote string
 	end := func(result string, isErr bool) string {
+		result += repeatNote
 		var d time.Duration
 		if !began.IsZero() {
 			d = time.Since(began)
@@ -48,6 +50,12 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 	}
 	if err := checkJSON(args); err != nil {
 		return end(fmt.Sprintf("error: the arguments are not valid JSON (%v): %s\nCall %s again with a JSON object that matches its parameters.", err, clip(args, 400), name), true)
+	}
+	if n := t.repeated(name, args); s.cfg.Agent.RepeatStop > 0 && n >= s.cfg.Agent.RepeatStop {
+		t.stuck = fmt.Sprintf("the agent made the same %s call %d times in this turn, so fawn stopped it; say how to go on differently", name, n)
+		return end(fmt.Sprintf("error: not run: this is call number %d of %s with these same arguments in this turn. fawn stopped the turn; the user will tell you how to go on.", n, name), true)
+	} else if s.cfg.Agent.RepeatWarn > 0 && n >= s.cfg.Agent.RepeatWarn {
+		repeatNote = fmt.Sprintf("\n[fawn: this is call number %d of %s with these same arguments in this turn. Repeating it will not change the result: try something different, or ask the user.]", n, name)
 	}
 	act, err := tl.Plan(ctx, args)
 	if err != nil {

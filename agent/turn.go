@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -38,7 +39,11 @@ type turn struct {
 	// compactedAt is the step (1-based) before which the turn last
 	// compacted: at most one compaction a step.
 	compactedAt int
-	cutOff      bool // the last answer stopped at the output limit
+	// repeats counts the calls of this turn by tool and arguments; stuck
+	// says why the turn must stop (the model repeats itself).
+	repeats map[string]int
+	stuck   string
+	cutOff  bool // the last answer stopped at the output limit
 
 	err     error           // why the turn failed, in words for the user
 	partial *schema.Message // the text of an answer that broke off
@@ -104,4 +109,30 @@ func turnOf(ctx context.Context) *turn {
 	q := newQueue()
 	q.close()
 	return &turn{q: q, gen: -1}
+}
+
+// repeated counts a call of name with args (compared as JSON values, so
+// spacing and key order do not matter) and returns how many there have
+// been in this turn.
+func (t *turn) repeated(name, args string) int {
+	key := name + "\x00" + canonicalJSON(args)
+	if t.repeats == nil {
+		t.repeats = map[string]int{}
+	}
+	t.repeats[key]++
+	return t.repeats[key]
+}
+
+// canonicalJSON is args re-encoded (sorted keys, no spacing), or args as
+// given when it is not JSON.
+func canonicalJSON(args string) string {
+	var v any
+	if json.Unmarshal([]byte(args), &v) != nil {
+		return args
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return args
+	}
+	return string(b)
 }

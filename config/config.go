@@ -111,4 +111,9 @@ type Agent struct {
 	// AutoCompact is how full the context window may get, in percent,
 	// before the conversation is compacted (0: never automatically).
 	AutoCompact int `mapstructure:"auto_compact" yaml:"auto_compact"`
+	// RepeatWarn is how many identical calls (tool and arguments) in a turn
+	// get a note telling the model it repeats itself; RepeatStop how many
+	// stop the turn (0: never).
+	RepeatWarn int `mapstructure:"repeat_warn" yaml:"repeat_warn"`
+	RepeatStop int `mapstructure:"repeat_stop" yaml:"repeat_stop"`
 }

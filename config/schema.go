@@ -127,6 +127,8 @@ func schema() []field {
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
+		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
+		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
 	}
 }
 
