@@ -10,6 +10,9 @@ type Config struct {
 	Shell       Shell       `mapstructure:"shell" yaml:"shell"`
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
+	// Hooks are the hook commands by event (package hooks parses them); a
+	// project's apply only once its directory is trusted.
+	Hooks map[string]any `mapstructure:"hooks" yaml:"hooks"`
 
 	// Paths, filled by Load (not keys of the file).
 	ProjectDir string `mapstructure:"-" yaml:"-"`

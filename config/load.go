@@ -397,6 +397,11 @@ func show(v any) string {
 
 // expand replaces ${VAR} and $VAR in every string inside v; $$ is a literal $.
 func (l *loader) expand(key string, v any, src Source) any {
+	if key == "hooks" || strings.HasPrefix(key, "hooks.") {
+		// Hook commands are bash's to expand, in the hooks' environment
+		// (which has no API keys).
+		return v
+	}
 	switch x := v.(type) {
 	case string:
 		lookup := l.lookup

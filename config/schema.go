@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
 )
 
@@ -126,10 +127,20 @@ func schema() []field {
 		{key: "ui.notify", kind: kString, def: "bell", check: oneOf(NotifyMethods...)},
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
+		{key: "hooks", kind: kMap, def: map[string]any{}, check: checkHooks},
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
 	}
+}
+
+// checkHooks checks the hooks' shape.
+func checkHooks(v any) string {
+	m, _ := v.(map[string]any)
+	if _, err := hooks.Parse(m); err != nil {
+		return "hooks in Claude Code's shape (Event: [{matcher, hooks: [{type: command, command, timeout}]}]): " + err.Error()
+	}
+	return ""
 }
 
 // checkRules checks a list of permission rules.

@@ -31,6 +31,7 @@ var trustKeys = map[string]string{
 	"models.chat_model.extra_body": trust.KindModelEndpoint,
 	"models.named":                 trust.KindModelEndpoint,
 	"permissions.allow":            trust.KindPermission,
+	"hooks":                        trust.KindHook,
 }
 
 // modeRank orders the permission modes from the most to the least careful.
@@ -304,6 +305,36 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 			} else {
 				out = append(out, trust.Item{Kind: kind, Name: key + "." + name, Source: at(vn.Content[i].Line), Detail: modelDetail(entry)})
 			}
+		}
+		return out
+	case "hooks":
+		// One item per command, shown as the shell would run it.
+		var out []trust.Item
+		var walk func(n *yaml.Node, event string)
+		walk = func(n *yaml.Node, event string) {
+			switch n.Kind {
+			case yaml.MappingNode:
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, val := n.Content[i], n.Content[i+1]
+					if event == "" {
+						walk(val, k.Value)
+						continue
+					}
+					if k.Value == "command" && val.Kind == yaml.ScalarNode {
+						out = append(out, trust.Item{Kind: kind, Name: "hooks." + event, Source: at(val.Line), Detail: val.Value})
+						continue
+					}
+					walk(val, event)
+				}
+			case yaml.SequenceNode:
+				for _, c := range n.Content {
+					walk(c, event)
+				}
+			}
+		}
+		walk(vn, "")
+		if len(out) == 0 {
+			out = append(out, trust.Item{Kind: kind, Name: key, Source: at(src.Line), Detail: detailValue(v)})
 		}
 		return out
 	case "models.chat_model.api_key":

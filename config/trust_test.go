@@ -280,3 +280,26 @@ func TestProjectPermissionRules(t *testing.T) {
 		}
 	}
 }
+
+// A project's hooks run programs: a trust item, applied only once trusted,
+// and their commands are bash's to expand, not fawn's.
+func TestProjectHooksNeedTrust(t *testing.T) {
+	project := "hooks:\n  Stop:\n    - hooks:\n        - {type: command, command: 'echo $HOME > x'}\n"
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t, "", project)
+		cfg, rep, err := f.load(t, Options{Trusted: trusted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(cfg.Hooks) > 0) != trusted {
+			t.Errorf("trusted %v: hooks %v", trusted, cfg.Hooks)
+		}
+		found := false
+		for _, it := range rep.Trust {
+			found = found || (it.Kind == trust.KindHook && strings.Contains(it.Detail, "echo $HOME > x"))
+		}
+		if !found {
+			t.Errorf("trusted %v: the hook is not a trust item: %+v", trusted, rep.Trust)
+		}
+	}
+}
