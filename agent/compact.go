@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -143,6 +144,7 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 	system := s.systemPrompt()
 	before := s.estimate(request(system, msgs))
 	c := &Compaction{Reason: reason, Focus: focus, TokensBefore: before, Instructions: s.instructionFiles()}
+	s.runHooks(ctx, t, "PreCompact", "", "", hooks.Input{})
 	t.emit(Event{Type: EventCompacting, Compact: &Compaction{Reason: reason, Focus: focus, TokensBefore: before}})
 	summary, err := s.summarise(ctx, t, msgs, focus)
 	if err != nil {

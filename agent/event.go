@@ -3,6 +3,7 @@ package agent
 import (
 	"time"
 
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -73,10 +74,11 @@ type Event struct {
 
 	Data any // EventToolUpdate payload (see package tools)
 
-	Retry        *RetryInfo  // EventRetry
-	Compact      *Compaction // EventCompacting, EventCompacted
-	Usage        *Usage      // EventTurnEnded: this turn
-	SessionUsage *Usage      // EventTurnEnded: the session so far
+	Retry        *RetryInfo    // EventRetry
+	Compact      *Compaction   // EventCompacting, EventCompacted
+	Hook         *hooks.Result // EventHook
+	Usage        *Usage        // EventTurnEnded: this turn
+	SessionUsage *Usage        // EventTurnEnded: the session so far
 
 	Err error // EventError, and EventTurnEnded when the turn failed
 	// CutOff is "max_tokens" on EventTurnEnded when the turn's last answer

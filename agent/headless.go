@@ -133,6 +133,8 @@ func notice(w io.Writer, ev Event) {
 		}
 	case EventInfo:
 		fmt.Fprintln(w, "fawn:", ev.Text)
+	case EventHook:
+		fmt.Fprintln(w, "fawn:", hookLine(ev))
 	case EventCompacted:
 		if ev.Err == nil {
 			c := ev.Compact
@@ -201,6 +203,28 @@ type (
 	}
 )
 
+// hookJSON is a hook's run in stream-json.
+type hookJSON struct {
+	Type       string `json:"type"`
+	Event      string `json:"event"`
+	Command    string `json:"command"`
+	ID         string `json:"id,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+	Exit       int    `json:"exit"`
+	Verdict    string `json:"verdict"`
+}
+
+// hookLine words a hook's run for people.
+func hookLine(ev Event) string {
+	h := ev.Hook
+	what := h.Event + " hook"
+	if ev.Name != "" {
+		what += " on " + ev.Name
+	}
+	return fmt.Sprintf("%s `%s` (%s): %s", what, clip(h.Command, 80), h.Duration.Round(time.Millisecond), h.Verdict())
+}
+
 // compactLine is a compaction in stream-json.
 type compactLine struct {
 	Type         string `json:"type"`
@@ -242,6 +266,9 @@ func streamObject(ev Event, names map[string]string, sessionID string) any {
 		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil, ev.CutOff}
 	case EventError:
 		return errorLine{"error", ev.Err.Error()}
+	case EventHook:
+		h := ev.Hook
+		return hookJSON{Type: "hook", Event: h.Event, Command: h.Command, ID: ev.ID, Tool: ev.Name, DurationMS: h.Duration.Milliseconds(), Exit: h.Exit, Verdict: h.Verdict()}
 	case EventCompacted:
 		c := ev.Compact
 		l := compactLine{Type: "compact", Reason: c.Reason, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, Summary: c.Summary}

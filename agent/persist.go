@@ -480,6 +480,7 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	s.id = w.ID()
 	s.rec = rec
 	s.ids = ids
+	s.started = false
 	if l.System != "" {
 		s.system, s.systemTools, s.systemGen = l.System, l.SystemTools, gen
 	} else {
@@ -517,6 +518,7 @@ func (s *Session) NewConversation(keepUsage bool) {
 	}
 	s.conv.reset(nil, s.rec)
 	s.ids = newIDSet()
+	s.started = false
 	if keepUsage {
 		s.usage.ContextTokens = 0
 	} else {

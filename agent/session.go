@@ -15,6 +15,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
@@ -48,6 +49,9 @@ type Options struct {
 	DemoChunkDelay time.Duration
 	// Store keeps the session on disk as it happens (nil: it is not kept).
 	Store *session.Store
+	// HookEnv is the environment hooks run in (nil: fawn's own without
+	// shell.unset_env, as the agent's shell has it).
+	HookEnv []string
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -82,6 +86,10 @@ type Session struct {
 	ids    *idSet
 	ap     *approver
 	rules  *rules.Set // permission rules, checked before the mode
+	hooks  *hooks.Runner
+	// started is false until the conversation's first turn has run the
+	// SessionStart hooks.
+	started bool
 
 	wg sync.WaitGroup // the running turn
 
@@ -155,6 +163,9 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	s.mode = mode
 	if s.rules, err = newRules(cfg.Permissions); err != nil {
 		return nil, fmt.Errorf("agent: permissions: %w", err)
+	}
+	if s.hooks, err = newHooks(cfg, o.Env.Root, o.HookEnv); err != nil {
+		return nil, fmt.Errorf("agent: hooks: %w", err)
 	}
 
 	for _, tl := range o.Tools {
@@ -355,11 +366,36 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 			t.emit(Event{Type: EventError, Err: err})
 		}
 		s.ensureSystem(t.gen)
-		s.beginCheckpoint(prompt)
-		t.input = in.message()
-		_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{t.input},
-			compose.WithRuntimeMaxSteps(2*s.maxSteps+10))
-		turnErr = s.settle(ctx, t, err)
+		var extra []string
+		if !s.started {
+			s.started = true
+			if c := hookContext(s.runHooks(ctx, t, "SessionStart", "", "", hooks.Input{})); c != "" {
+				extra = append(extra, c)
+			}
+		}
+		res := s.runHooks(ctx, t, "UserPromptSubmit", "", "", hooks.Input{Prompt: prompt})
+		if why := blockedBy(res); why != "" {
+			turnErr = errors.New("a UserPromptSubmit hook blocked the prompt, so it was not sent: " + why)
+		} else {
+			if c := hookContext(res); c != "" {
+				extra = append(extra, c)
+			}
+			if len(extra) > 0 {
+				in.Text += "\n\n[fawn: the user's hooks add this context]\n" + strings.Join(extra, "\n")
+			}
+			s.beginCheckpoint(prompt)
+			t.input = in.message()
+			invoke := func(m *schema.Message) error {
+				_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{m},
+					compose.WithRuntimeMaxSteps(2*s.maxSteps+10))
+				return err
+			}
+			err := invoke(t.input)
+			if err == nil && ctx.Err() == nil && t.err == nil && !t.limitHit {
+				err = s.stopHooks(ctx, t, invoke)
+			}
+			turnErr = s.settle(ctx, t, err)
+		}
 	}
 	if turnErr != nil && !errors.Is(turnErr, ErrCancelled) {
 		t.emit(Event{Type: EventError, Err: turnErr})

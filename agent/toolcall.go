@@ -57,11 +57,19 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 	} else if s.cfg.Agent.RepeatWarn > 0 && n >= s.cfg.Agent.RepeatWarn {
 		repeatNote = fmt.Sprintf("\n[fawn: this is call number %d of %s with these same arguments in this turn. Repeating it will not change the result: try something different, or ask the user.]", n, name)
 	}
+	args, approved, refused := s.preToolUse(ctx, t, id, name, args)
+	if refused != "" {
+		return end(refused, true)
+	}
 	act, err := tl.Plan(ctx, args)
 	if err != nil {
 		return end("error: "+strings.TrimPrefix(err.Error(), "error: "), true)
 	}
-	if v := s.permit(ctx, t, id, name, act); !v.allow {
+	v := s.denyOnly
+	if !approved {
+		v = func(t *turn, id, name string, act tools.Action) verdict { return s.permit(ctx, t, id, name, act) }
+	}
+	if v := v(t, id, name, act); !v.allow {
 		return end(v.result, true)
 	}
 	if ctx.Err() != nil {
@@ -102,7 +110,7 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 	case err != nil:
 		return end("error: "+strings.TrimPrefix(err.Error(), "error: "), true)
 	}
-	return end(out.Result, strings.HasPrefix(out.Result, "error:"))
+	return end(s.postToolUse(ctx, t, id, name, args, out.Result), strings.HasPrefix(out.Result, "error:"))
 }
 
 // toolGrace is how long a cancelled tool may take to stop before the turn
