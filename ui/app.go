@@ -685,6 +685,7 @@ func (a *App) addBuiltinCommands() {
 	a.addCompactCommands()
 	a.addRewindCommands()
 	a.addPermissionCommands()
+	a.addHookCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

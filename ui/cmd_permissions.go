@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
 )
 
@@ -42,4 +43,36 @@ func permissionsText(rs []rules.Rule, mode string) string {
 		}
 	}
 	return b.String()
+}
+
+// hookKeeper is an agent with hooks (*agent.Session is one).
+type hookKeeper interface {
+	Hooks() hooks.Config
+}
+
+func (a *App) addHookCommands() {
+	if _, ok := a.opts.Agent.(hookKeeper); !ok {
+		return
+	}
+	a.commands.Add(Command{Name: "hooks", Help: "List the hooks configured, by event", Run: func(a *App, _ string) {
+		cfg := a.opts.Agent.(hookKeeper).Hooks()
+		if len(cfg) == 0 {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "no hooks are configured: add them under hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, PreCompact); see config.example.yaml"})
+			return
+		}
+		var b strings.Builder
+		b.WriteString("Hooks:")
+		for _, ev := range hooks.Events {
+			for _, g := range cfg[ev] {
+				m := g.Matcher
+				if m == "" {
+					m = "*"
+				}
+				for _, h := range g.Hooks {
+					fmt.Fprintf(&b, "\n  %-16s %-12s %s  (timeout %s)", ev, m, h.Command, h.Timeout)
+				}
+			}
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: b.String()})
+	}})
 }

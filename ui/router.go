@@ -146,6 +146,15 @@ func (r *Router) Handle(ev agent.Event) {
 		r.list.Append(&noticeItem{kind: noticeInfo, text: ev.Text})
 	case agent.EventCompacting, agent.EventCompacted:
 		r.compaction(ev)
+	case agent.EventHook:
+		if ev.Hook != nil {
+			kind := noticeInfo
+			if ev.Hook.Block || ev.Hook.Warning != "" {
+				kind = noticeError
+			}
+			r.list.Append(&noticeItem{kind: kind, text: "⚙ " + agent.HookLine(ev)})
+			r.text = nil
+		}
 	case agent.EventTurnEnded:
 		r.endTurn(ev)
 	}
