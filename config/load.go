@@ -156,6 +156,9 @@ func Load(opts Options) (*Config, *Report, error) {
 		l.rep.Sources[f.key] = Source{Layer: "default"}
 	}
 	l.readFile(filepath.Join(configDir, "config.yaml"), false)
+	if f := LocalRulesFile(dataDir, opts.ProjectDir); f != "" {
+		l.readFile(f, false) // the user's own answers: trusted like their config
+	}
 	if opts.ProjectDir != "" {
 		l.projectFile = ProjectFile(opts.ProjectDir)
 		l.readFile(l.projectFile, false)
