@@ -114,7 +114,7 @@ type verdict struct {
 // says so. It emits the permission events.
 func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tools.Action) verdict {
 	call := s.ruleCall(name, act)
-	eff, rule := s.rules.Decide(call)
+	eff, rule := s.ruleSet().Decide(call)
 	if eff == rules.Deny {
 		// Deny rules hold in every mode, yolo included.
 		a := Answer{Decision: Deny, Auto: true, Note: "denied by the rule deny " + rule.Raw + ruleFrom(rule)}
@@ -191,6 +191,24 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	}
 	s.answered(t, id, name, a)
 	switch a.Decision {
+	case AllowAlways:
+		if protected {
+			return verdict{allow: true, answer: &a}
+		}
+		rule := rules.Suggest(call)
+		where := "this session"
+		if s.saveRule != nil {
+			w, err := s.saveRule("allow", rule)
+			if err != nil {
+				t.emit(Event{Type: EventError, Err: fmt.Errorf("the rule allow %s holds for this session only: it could not be saved: %w", rule, err)})
+			} else {
+				where = w
+			}
+		}
+		if err := s.AddRule(rules.Allow, rule, where); err == nil {
+			t.emit(Event{Type: EventInfo, Text: fmt.Sprintf("rule added: allow %s (%s) — /permissions lists and removes rules", rule, where)})
+		}
+		return verdict{allow: true, answer: &a}
 	case AllowSession:
 		if !protected {
 			s.ap.allow(g)
@@ -242,7 +260,44 @@ func newRules(p config.Permissions) (*rules.Set, error) {
 }
 
 // Rules are the permission rules in force (/permissions).
-func (s *Session) Rules() []rules.Rule { return append([]rules.Rule(nil), s.rules.Rules...) }
+func (s *Session) Rules() []rules.Rule { return append([]rules.Rule(nil), s.ruleSet().Rules...) }
+
+// ruleSet is the rules in force; they are replaced whole, never changed in
+// place, so a turn reads a consistent set.
+func (s *Session) ruleSet() *rules.Set {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rules
+}
+
+// AddRule puts a rule in force for the rest of the session (source says
+// where it is kept).
+func (s *Session) AddRule(effect rules.Effect, raw, source string) error {
+	r, err := rules.Parse(raw, effect, source)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rules = &rules.Set{Rules: append(append([]rules.Rule(nil), s.rules.Rules...), r)}
+	return nil
+}
+
+// RemoveRule takes a rule out of force for the rest of the session; it
+// reports whether one was.
+func (s *Session) RemoveRule(effect rules.Effect, raw string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keep []rules.Rule
+	for _, r := range s.rules.Rules {
+		if r.Effect != effect || r.Raw != raw {
+			keep = append(keep, r)
+		}
+	}
+	removed := len(keep) != len(s.rules.Rules)
+	s.rules = &rules.Set{Rules: keep}
+	return removed
+}
 
 func (s *Session) answered(t *turn, id, name string, a Answer) {
 	t.emit(Event{Type: EventPermissionAnswered, ID: id, Name: name, Answer: &a})

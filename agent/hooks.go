@@ -112,7 +112,7 @@ func (s *Session) postToolUse(ctx context.Context, t *turn, id, name, args, resu
 // denyOnly is the permission check of a call a hook approved: only deny
 // rules can still refuse it.
 func (s *Session) denyOnly(t *turn, id, name string, act tools.Action) verdict {
-	if eff, rule := s.rules.Decide(s.ruleCall(name, act)); eff == rules.Deny {
+	if eff, rule := s.ruleSet().Decide(s.ruleCall(name, act)); eff == rules.Deny {
 		a := Answer{Decision: Deny, Auto: true, Note: "denied by the rule deny " + rule.Raw + ruleFrom(rule)}
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: fmt.Sprintf("error: denied by the user's permission rule %q.", rule.Raw)}

@@ -30,6 +30,10 @@ const (
 	// AllowSession runs this call and, for the rest of the session, the same
 	// command (bash) or edits to the same file (text_editor).
 	AllowSession
+	// AllowAlways runs this call and adds the rule that allows calls like it
+	// (rules.Suggest) to the project's rules kept in the user's data
+	// directory (Options.SaveRule), so it holds in later sessions too.
+	AllowAlways
 )
 
 func (d Decision) String() string {
@@ -38,6 +42,8 @@ func (d Decision) String() string {
 		return "allow"
 	case AllowSession:
 		return "allow-session"
+	case AllowAlways:
+		return "allow-always"
 	default:
 		return "deny"
 	}

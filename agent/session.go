@@ -49,6 +49,9 @@ type Options struct {
 	DemoChunkDelay time.Duration
 	// Store keeps the session on disk as it happens (nil: it is not kept).
 	Store *session.Store
+	// SaveRule keeps a rule the user gave in the permission dialog
+	// ("always") for later sessions and says where (nil: session only).
+	SaveRule func(effect, rule string) (where string, err error)
 	// HookEnv is the environment hooks run in (nil: fawn's own without
 	// shell.unset_env, as the agent's shell has it).
 	HookEnv []string
@@ -87,6 +90,8 @@ type Session struct {
 	ap     *approver
 	rules  *rules.Set // permission rules, checked before the mode
 	hooks  *hooks.Runner
+	// saveRule is Options.SaveRule.
+	saveRule func(effect, rule string) (string, error)
 	// started is false until the conversation's first turn has run the
 	// SessionStart hooks.
 	started bool
@@ -164,6 +169,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	if s.rules, err = newRules(cfg.Permissions); err != nil {
 		return nil, fmt.Errorf("agent: permissions: %w", err)
 	}
+	s.saveRule = o.SaveRule
 	if s.hooks, err = newHooks(cfg, o.Env.Root, o.HookEnv); err != nil {
 		return nil, fmt.Errorf("agent: hooks: %w", err)
 	}

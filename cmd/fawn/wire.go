@@ -91,7 +91,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg)})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg)})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -138,7 +138,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg)})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -258,3 +258,18 @@ func (w *workspace) restoreCwd(ctx context.Context, dir string) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// ruleSaver keeps the rules the user gives in the permission dialog in the
+// project's rules file in the user's data directory.
+func ruleSaver(cfg *config.Config) func(effect, rule string) (string, error) {
+	f := config.LocalRulesFile(cfg.DataDir, cfg.ProjectDir)
+	if f == "" {
+		return nil
+	}
+	return func(effect, rule string) (string, error) {
+		if err := config.SaveLocalRule(f, effect, rule); err != nil {
+			return "", err
+		}
+		return f, nil
+	}
+}
