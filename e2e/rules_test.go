@@ -42,3 +42,41 @@ func TestHeadlessPermissionRules(t *testing.T) {
 		t.Error("the unlisted command ran")
 	}
 }
+
+// "always" in the dialog adds a rule: the next such command runs without
+// asking, /permissions shows the rule and where it is kept, a new fawn on
+// the project has it, and /permissions remove takes it away.
+func TestAlwaysAddsARule(t *testing.T) {
+	project := t.TempDir()
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo first-run"}`)}},
+		{Text: "Ran it once."},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo second-run"}`)}},
+		{Text: "Ran it again."},
+	}})
+	home := t.TempDir()
+	tm := Start(t, 150, 42, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("run echo")
+	tm.WaitFor("always (add a rule)")
+	tm.Keys("A")
+	tm.WaitFor("Ran it once.", "rule added: allow bash(echo:*)")
+	tm.prompt("again")
+	tm.WaitFor("Ran it again.", "second-run")
+	if s := tm.Screen(); strings.Contains(s, "always (add a rule)") {
+		t.Errorf("the second echo asked:\n%s", s)
+	}
+	tm.prompt("/permissions")
+	tm.WaitFor("allow bash(echo:*)", filepath.Join(home, "data", "projects")[:20])
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	tm2 := Start(t, 150, 42, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	tm2.WaitFor("Ask fawn")
+	tm2.prompt("/permissions")
+	tm2.WaitFor("allow bash(echo:*)")
+	tm2.prompt("/permissions remove bash(echo:*)")
+	tm2.WaitFor("removed the rule allow bash(echo:*)")
+	tm2.prompt("/permissions")
+	tm2.WaitFor("No rules")
+}

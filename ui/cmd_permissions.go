@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
 )
@@ -11,14 +12,20 @@ import (
 // ruleKeeper is an agent with permission rules (*agent.Session is one).
 type ruleKeeper interface {
 	Rules() []rules.Rule
+	RemoveRule(effect rules.Effect, raw string) bool
 }
 
 func (a *App) addPermissionCommands() {
 	if _, ok := a.opts.Agent.(ruleKeeper); !ok {
 		return
 	}
-	a.commands.Add(Command{Name: "permissions", Help: "List the permission rules in force, where each comes from, and the mode", Run: func(a *App, _ string) {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: permissionsText(a.opts.Agent.(ruleKeeper).Rules(), string(a.opts.Agent.Mode()))})
+	a.commands.Add(Command{Name: "permissions", Args: "[remove RULE]", Help: "List the permission rules in force, where each comes from, and the mode; remove one", Run: func(a *App, args string) {
+		rk := a.opts.Agent.(ruleKeeper)
+		if raw, ok := strings.CutPrefix(strings.TrimSpace(args), "remove"); ok {
+			a.removeRule(rk, strings.TrimSpace(raw))
+			return
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: permissionsText(rk.Rules(), string(a.opts.Agent.Mode()))})
 	}})
 }
 
@@ -75,4 +82,40 @@ func (a *App) addHookCommands() {
 		}
 		a.list.Append(&noticeItem{kind: noticeInfo, text: b.String()})
 	}})
+}
+
+// removeRule takes a rule out of force: from the rules the dialog saved,
+// or, for one a config file sets, says where to remove it.
+func (a *App) removeRule(rk ruleKeeper, raw string) {
+	if raw == "" {
+		a.list.Append(&noticeItem{kind: noticeError, text: "which rule? /permissions remove bash(go test:*) (/permissions lists them)"})
+		return
+	}
+	var found *rules.Rule
+	for _, r := range rk.Rules() {
+		if r.Raw == raw {
+			r := r
+			found = &r
+			break
+		}
+	}
+	if found == nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: "no rule " + raw + " is in force (/permissions lists them)"})
+		return
+	}
+	local := ""
+	if a.cfg != nil {
+		local = config.LocalRulesFile(a.cfg.DataDir, a.cfg.ProjectDir)
+	}
+	if local != "" && (found.Source == local || strings.HasPrefix(found.Source, local+":")) {
+		if _, err := config.RemoveLocalRule(local, found.Effect.String(), raw); err != nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: "could not remove it from " + local + ": " + err.Error()})
+			return
+		}
+		rk.RemoveRule(found.Effect, raw)
+		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("removed the rule %s %s", found.Effect, raw)})
+		return
+	}
+	rk.RemoveRule(found.Effect, raw)
+	a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("the rule %s %s is off for this session; it comes from %s: remove it there to keep it off", found.Effect, raw, found.Source)})
 }

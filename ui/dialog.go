@@ -310,6 +310,7 @@ func (d *PermissionDialog) footer(width int) []Line {
 	for _, b := range []struct{ action, label string }{
 		{"permission.allow", "allow once"},
 		{"permission.allow_session", "allow for this session"},
+		{"permission.allow_always", "always (add a rule)"},
 		{"permission.deny", "deny"},
 		{"permission.deny_note", "deny with a note"},
 	} {
@@ -360,6 +361,8 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 			d.answer(agent.Answer{Decision: agent.AllowOnce})
 		case "permission.allow_session":
 			d.answer(agent.Answer{Decision: agent.AllowSession})
+		case "permission.allow_always":
+			d.answer(agent.Answer{Decision: agent.AllowAlways})
 		case "permission.deny":
 			d.answer(agent.Answer{Decision: agent.Deny})
 		case "permission.deny_note":

@@ -70,6 +70,7 @@ func DialogKeys() *keymap.Table {
 	return keymap.New("Permission",
 		keymap.Binding{Action: "permission.allow", Keys: []string{"y"}, Help: "Allow once"},
 		keymap.Binding{Action: "permission.allow_session", Keys: []string{"a"}, Help: "Allow for this session (this command, or edits to this file)"},
+		keymap.Binding{Action: "permission.allow_always", Keys: []string{"A"}, Help: "Allow, and add a rule allowing calls like it from now on (/permissions removes it)"},
 		keymap.Binding{Action: "permission.deny", Keys: []string{"n", "esc"}, Help: "Deny"},
 		keymap.Binding{Action: "permission.deny_note", Keys: []string{"d"}, Help: "Deny with a note to the model"},
 		keymap.Binding{Action: "permission.scroll_up", Keys: []string{"up", "k", "pgup"}, Help: "Scroll the diff up", Hidden: true},
