@@ -350,6 +350,13 @@ func (l *loader) set(key string, v any, src Source) {
 			}
 		}
 		for k, x := range cv.(map[string]any) {
+			// Hooks of one event add up across layers (the user's and the
+			// team's), like rules.
+			if a, ok := merged[k].([]any); ok && key == "hooks" {
+				if b, ok := x.([]any); ok {
+					x = append(append([]any(nil), a...), b...)
+				}
+			}
 			merged[k] = x
 		}
 		cv = merged

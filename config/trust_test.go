@@ -303,3 +303,21 @@ func TestProjectHooksNeedTrust(t *testing.T) {
 		}
 	}
 }
+
+// Hooks of one event from the user's config and a trusted project's add up.
+func TestHooksAddUpAcrossLayers(t *testing.T) {
+	f := newFixture(t, "hooks:\n  Stop:\n    - hooks: [{type: command, command: mine}]\n", "hooks:\n  Stop:\n    - hooks: [{type: command, command: team}]\n")
+	cfg, _, err := f.load(t, Options{Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop []any
+	for k, v := range cfg.Hooks {
+		if strings.EqualFold(k, "Stop") {
+			stop, _ = v.([]any)
+		}
+	}
+	if len(stop) != 2 {
+		t.Errorf("Stop hooks: %v", cfg.Hooks)
+	}
+}
