@@ -86,3 +86,42 @@ func TestRewindInTheIDE(t *testing.T) {
 		t.Errorf("b.txt after undoing the rewind: %q", got)
 	}
 }
+
+// What the user saves in the editor is a change "by you": /diff lists it,
+// and a rewind to before the prompt takes it back with the agent's.
+func TestUserSavesAreChangesToo(t *testing.T) {
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "notes.txt"), "alpha\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"a.txt","file_text":"agent\n"}`)}},
+		{Text: "Created a.txt."},
+	}})
+	tm := startIDE(t, srv, project, "--permission-mode", "yolo")
+	tm.prompt("create a")
+	tm.WaitFor("Created a.txt.", "idle")
+	tm.Keys("C-p")
+	tm.WaitFor("notes.txt")
+	tm.Type("notes")
+	tm.Keys("Enter")
+	tm.WaitFor("alpha")
+	tm.Type("USER ")
+	tm.Keys("C-s")
+	tm.WaitFor("saved notes.txt")
+	tm.Keys("M-c")
+	tm.prompt("/diff")
+	tm.WaitFor("Changed in this session", "notes.txt", "+1 −1 · you", "a.txt")
+	tm.Keys("Escape")
+	tm.WaitGone("Changed in this session")
+	tm.prompt("/rewind")
+	tm.WaitFor("› create a", "2 files")
+	tm.Keys("Enter")
+	tm.WaitFor("code and conversation")
+	tm.Keys("Enter")
+	tm.WaitFor("rewind: restored")
+	if got := readFile(t, filepath.Join(project, "notes.txt")); got != "alpha\n" {
+		t.Errorf("notes.txt after the rewind: %q", got)
+	}
+	if got := readFile(t, filepath.Join(project, "a.txt")); !strings.HasPrefix(got, "<") {
+		t.Errorf("a.txt after the rewind: %q", got)
+	}
+}

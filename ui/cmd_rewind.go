@@ -26,8 +26,26 @@ type diffEditor interface {
 }
 
 func (a *App) addRewindCommands() {
-	if _, ok := a.opts.Agent.(rewinder); !ok {
+	r, ok := a.opts.Agent.(rewinder)
+	if !ok {
 		return
+	}
+	// What the user saves in the editor is a change of the session too,
+	// made by "you": /diff lists it and a rewind takes it back with the rest.
+	if ed, ok := a.editor.(interface {
+		SetOnSave(func(path string, before []byte))
+	}); ok {
+		ed.SetOnSave(func(path string, before []byte) {
+			if b := r.Checkpoints(); b != nil {
+				a.Go(func() {
+					if err := b.Record(checkpoint.ByUser, path, before); err != nil && !strings.Contains(err.Error(), "outside the project") {
+						a.post(func() {
+							a.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
+						})
+					}
+				})
+			}
+		})
 	}
 	a.commands.Add(Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(a *App, _ string) {
 		a.pickRewind()

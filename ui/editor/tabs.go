@@ -83,6 +83,10 @@ type agentEdit struct {
 type Tabs struct {
 	*tview.Box
 
+	// onSave, when set, is told of every file the user saves, with what
+	// it held before (nil: it did not exist).
+	onSave func(path string, before []byte)
+
 	root     string
 	th       theme.Theme
 	keys     *keymap.Table
@@ -693,6 +697,12 @@ func (t *Tabs) save(tb *tab, then func()) {
 // write saves tb atomically, keeping the file's mode, line breaks and BOM.
 func (t *Tabs) write(tb *tab) error {
 	data := tb.buf.Bytes()
+	var before []byte
+	if t.onSave != nil {
+		if b, err := os.ReadFile(tb.path); err == nil {
+			before = b
+		}
+	}
 	if err := writeAtomic(tb.path, data); err != nil {
 		err = fmt.Errorf("could not save %s: %v; the file on disk is unchanged", t.rel(tb.path), err)
 		tb.flash, tb.flashErr = err.Error(), true
@@ -703,8 +713,15 @@ func (t *Tabs) write(tb *tab) error {
 	tb.disk = t.fp.of(data)
 	tb.flash, tb.flashErr = "saved "+t.rel(tb.path), false
 	t.syncDirty(tb)
+	if t.onSave != nil {
+		t.onSave(tb.path, before)
+	}
 	return nil
 }
+
+// SetOnSave sets what is told of every file the user saves (the session's
+// checkpoints record it as changed by the user).
+func (t *Tabs) SetOnSave(fn func(path string, before []byte)) { t.onSave = fn }
 
 // reload replaces tb's text with data from disk, as one undoable step.
 func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
