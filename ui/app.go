@@ -686,6 +686,7 @@ func (a *App) addBuiltinCommands() {
 	a.addRewindCommands()
 	a.addPermissionCommands()
 	a.addHookCommands()
+	a.addCustomCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/terminal"
@@ -110,7 +111,12 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		tabs = res.Log.Workspace.Tabs
 		ws.restoreCwd(ctx, res.Log.Workspace.Cwd)
 	}
-	code := agent.RunHeadless(ctx, sess, c.prompt, c.outputFormat, stdout, stderr)
+	prompt, err := customCommand(cfg, c.prompt)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	code := agent.RunHeadless(ctx, sess, prompt, c.outputFormat, stdout, stderr)
 	// The shell's directory goes on to the next -p of the conversation.
 	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
@@ -272,4 +278,20 @@ func ruleSaver(cfg *config.Config) func(effect, rule string) (string, error) {
 		}
 		return f, nil
 	}
+}
+
+// customCommand expands a prompt that names a custom command ("/review
+// main.go"); any other prompt is sent as it is.
+func customCommand(cfg *config.Config, prompt string) (string, error) {
+	t := strings.TrimSpace(prompt)
+	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") {
+		return prompt, nil
+	}
+	name, args, _ := strings.Cut(t[1:], " ")
+	for _, cmd := range commands.Load(cfg.ConfigDir, cfg.ProjectDir) {
+		if cmd.Name == name {
+			return commands.Expand(cmd, strings.TrimSpace(args), cfg.ProjectDir)
+		}
+	}
+	return prompt, nil
 }

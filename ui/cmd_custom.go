@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fawn-ide/fawn/commands"
+)
+
+// addCustomCommands loads the user's and the project's custom commands
+// (off the UI goroutine) and adds them to the slash popup. A name fawn
+// uses itself stays fawn's; a broken file is listed with its error.
+func (a *App) addCustomCommands() {
+	if a.cfg == nil {
+		return
+	}
+	configDir, project := a.cfg.ConfigDir, a.opts.Root
+	a.Go(func() {
+		cs := commands.Load(configDir, project)
+		if len(cs) == 0 {
+			return
+		}
+		a.post(func() {
+			var shadowed []string
+			for _, c := range cs {
+				if a.commands.Find(c.Name) != nil {
+					shadowed = append(shadowed, "/"+c.Name+" ("+relPath(project, c.Path)+")")
+					continue
+				}
+				c := c
+				help := c.Description
+				if c.Err != nil {
+					help = "⚠ cannot run: " + c.Err.Error()
+				}
+				help += " · " + c.Scope + " command"
+				a.commands.Add(Command{Name: c.Name, Args: c.ArgumentHint, Help: help, Run: func(a *App, args string) {
+					text, err := commands.Expand(c, args, project)
+					if err != nil {
+						a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+						return
+					}
+					if strings.HasPrefix(text, "/") {
+						text = "/" + text // a prompt, not another command
+					}
+					a.submit(text)
+				}})
+			}
+			if len(shadowed) > 0 {
+				a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("custom commands named like fawn's own are not used: %s", strings.Join(shadowed, ", "))})
+			}
+		})
+	})
+}
