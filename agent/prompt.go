@@ -13,6 +13,9 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/fawn-ide/fawn/skills"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 //go:embed prompt.tmpl
@@ -25,6 +28,7 @@ type promptData struct {
 	Branch, Status string
 	Tools          string
 	Instructions   []instructions
+	Skills         []skills.Skill
 }
 
 // instructions is the text of an AGENTS.md or CLAUDE.md file.
@@ -58,6 +62,11 @@ func (s *Session) promptData() promptData {
 		d.Root, _ = os.Getwd()
 	}
 	d.Git, d.Branch, d.Status = gitState(d.Root)
+	for _, sk := range s.skills {
+		if sk.Err == nil {
+			d.Skills = append(d.Skills, sk)
+		}
+	}
 
 	var paths []string
 	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
@@ -72,8 +81,14 @@ func (s *Session) promptData() promptData {
 	if userDir != "" {
 		paths = append(paths, filepath.Join(userDir, "AGENTS.md"))
 	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
+	for i, p := range paths {
+		var b []byte
+		var err error
+		if i < 2 { // the project's: only a file inside it
+			b, err = trust.ReadProjectFile(d.Root, p, 4<<20)
+		} else {
+			b, err = os.ReadFile(p)
+		}
 		if err != nil || len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,5 +134,24 @@ func TestSystemPrompt(t *testing.T) {
 	tools := h.srv.ChatRequests()[0].Tools
 	if len(tools) != 3 || tools[0].Function.Name != "read_file" || !json.Valid(tools[0].Function.Parameters) {
 		t.Errorf("tools offered: %+v", tools)
+	}
+}
+
+// A project's AGENTS.md that links outside the project is not put in the
+// prompt: a hostile repository must not send the user's files to the model.
+func TestSystemPromptSkipsLinkedInstructions(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{{Text: "ok"}}}, ModeAsk)
+	secret := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(secret, []byte("aws_secret_access_key=SECRET-MARKER"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(h.root, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	h.write("CLAUDE.md", "Use tabs. CLAUDE-MARKER")
+	h.run(context.Background(), "hi", nil)
+	sys := string(h.srv.ChatRequests()[0].Messages[0].Content)
+	if strings.Contains(sys, "SECRET-MARKER") || !strings.Contains(sys, "CLAUDE-MARKER") {
+		t.Errorf("system prompt:\n%s", sys)
 	}
 }

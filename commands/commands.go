@@ -26,6 +26,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // Command is one custom command.
@@ -53,14 +55,15 @@ const (
 // replaces a user one of the same name. Sorted by name.
 func Load(configDir, project string) []Command {
 	byName := map[string]Command{}
-	var dirs []struct{ dir, scope string }
+	type root struct{ dir, scope, project string }
+	var dirs []root
 	if configDir != "" {
-		dirs = append(dirs, struct{ dir, scope string }{filepath.Join(configDir, "commands"), "user"})
+		dirs = append(dirs, root{filepath.Join(configDir, "commands"), "user", ""})
 	}
 	if project != "" {
 		dirs = append(dirs,
-			struct{ dir, scope string }{filepath.Join(project, ".claude", "commands"), "project"},
-			struct{ dir, scope string }{filepath.Join(project, ".fawn", "commands"), "project"})
+			root{filepath.Join(project, ".claude", "commands"), "project", project},
+			root{filepath.Join(project, ".fawn", "commands"), "project", project})
 	}
 	for _, d := range dirs {
 		_ = filepath.WalkDir(d.dir, func(p string, e os.DirEntry, err error) error {
@@ -69,7 +72,7 @@ func Load(configDir, project string) []Command {
 			}
 			rel, _ := filepath.Rel(d.dir, p)
 			name := strings.ReplaceAll(filepath.ToSlash(strings.TrimSuffix(rel, ".md")), "/", ":")
-			byName[name] = read(p, name, d.scope)
+			byName[name] = read(p, name, d.scope, d.project)
 			return nil
 		})
 	}
@@ -83,22 +86,13 @@ func Load(configDir, project string) []Command {
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
 
-func read(path, name, scope string) Command {
+func read(path, name, scope, project string) Command {
 	c := Command{Name: name, Path: path, Scope: scope}
 	if !validName.MatchString(name) {
 		c.Err = fmt.Errorf("%q is not a command name (letters, digits, - _ . and : only)", name)
 		return c
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		c.Err = err
-		return c
-	}
-	if info.Size() > maxFile {
-		c.Err = fmt.Errorf("the file is larger than %d KiB", maxFile>>10)
-		return c
-	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, project)
 	if err != nil {
 		c.Err = err
 		return c
@@ -199,15 +193,7 @@ func include(project, rel string) (string, error) {
 		return "", fmt.Errorf("@%s: no project", rel)
 	}
 	abs := filepath.Join(project, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("@%s: %v", rel, err)
-	}
-	root, _ := filepath.EvalSymlinks(project)
-	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, "../") {
-		return "", fmt.Errorf("@%s is outside the project", rel)
-	}
-	data, err := os.ReadFile(real)
+	data, err := trust.ReadProjectFile(project, abs, 16<<20)
 	if err != nil {
 		return "", fmt.Errorf("@%s: %v", rel, err)
 	}
@@ -218,4 +204,20 @@ func include(project, rel string) (string, error) {
 		return string(data[:maxInclude]) + "\n[… cut: the file is longer than a command includes]", nil
 	}
 	return strings.TrimRight(string(data), "\n"), nil
+}
+
+// readFile reads a command file: the user's as it is, the project's only
+// inside the project (a symlink must not pull in a file from elsewhere).
+func readFile(path, project string) ([]byte, error) {
+	if project != "" {
+		return trust.ReadProjectFile(project, path, maxFile)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > maxFile {
+		return nil, fmt.Errorf("the file is larger than %d KiB", maxFile>>10)
+	}
+	return os.ReadFile(path)
 }

@@ -181,3 +181,38 @@ func TestGather(t *testing.T) {
 		t.Errorf("errs = %v", errs)
 	}
 }
+
+func TestReadProjectFile(t *testing.T) {
+	project, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "in.md"), []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "key"), []byte("SECRET"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "key"), filepath.Join(project, "out.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("in.md", filepath.Join(project, "alias.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "big.md"), make([]byte, 2048), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, want, err string }{
+		{"in.md", "inside", ""},
+		{"alias.md", "inside", ""},
+		{"out.md", "", "links outside the project"},
+		{"big.md", "", "larger than 1 KiB"},
+		{".", "", "not a regular file"},
+		{"missing.md", "", "no such file"},
+	} {
+		got, err := ReadProjectFile(project, filepath.Join(project, c.name), 1024)
+		if c.err == "" && (err != nil || string(got) != c.want) {
+			t.Errorf("%s: %q, %v", c.name, got, err)
+		}
+		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		}
+	}
+}
