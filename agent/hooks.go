@@ -12,6 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -143,3 +144,6 @@ func (s *Session) stopHooks(ctx context.Context, t *turn, invoke func(*schema.Me
 	}
 	return nil
 }
+
+// Skills are the skills the system prompt names (/skills).
+func (s *Session) Skills() []skills.Skill { return s.skills }

@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -52,6 +53,9 @@ type Options struct {
 	// SaveRule keeps a rule the user gave in the permission dialog
 	// ("always") for later sessions and says where (nil: session only).
 	SaveRule func(effect, rule string) (where string, err error)
+	// Skills are named, with what each is for, in the system prompt (the
+	// skill tool, among Tools, loads them).
+	Skills []skills.Skill
 	// HookEnv is the environment hooks run in (nil: fawn's own without
 	// shell.unset_env, as the agent's shell has it).
 	HookEnv []string
@@ -90,6 +94,7 @@ type Session struct {
 	ap     *approver
 	rules  *rules.Set // permission rules, checked before the mode
 	hooks  *hooks.Runner
+	skills []skills.Skill
 	// saveRule is Options.SaveRule.
 	saveRule func(effect, rule string) (string, error)
 	// started is false until the conversation's first turn has run the
@@ -170,6 +175,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		return nil, fmt.Errorf("agent: permissions: %w", err)
 	}
 	s.saveRule = o.SaveRule
+	s.skills = o.Skills
 	if s.hooks, err = newHooks(cfg, o.Env.Root, o.HookEnv); err != nil {
 		return nil, fmt.Errorf("agent: hooks: %w", err)
 	}

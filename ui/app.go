@@ -687,6 +687,7 @@ func (a *App) addBuiltinCommands() {
 	a.addPermissionCommands()
 	a.addHookCommands()
 	a.addCustomCommands()
+	a.addSkillCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

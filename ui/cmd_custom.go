@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/commands"
+	"github.com/fawn-ide/fawn/skills"
 )
 
 // addCustomCommands loads the user's and the project's custom commands
@@ -50,4 +51,32 @@ func (a *App) addCustomCommands() {
 			}
 		})
 	})
+}
+
+// skillKeeper is an agent with skills (*agent.Session is one).
+type skillKeeper interface {
+	Skills() []skills.Skill
+}
+
+func (a *App) addSkillCommands() {
+	if _, ok := a.opts.Agent.(skillKeeper); !ok {
+		return
+	}
+	a.commands.Add(Command{Name: "skills", Help: "List the skills the agent can load, and any that cannot be used", Run: func(a *App, _ string) {
+		ss := a.opts.Agent.(skillKeeper).Skills()
+		if len(ss) == 0 {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: "no skills: a skill is a folder with a SKILL.md (front matter name and description) in .fawn/skills/, .claude/skills/ or your config's skills/"})
+			return
+		}
+		var b strings.Builder
+		b.WriteString("Skills (the agent loads one with the skill tool when the task is what it describes):")
+		for _, s := range ss {
+			if s.Err != nil {
+				fmt.Fprintf(&b, "\n  ⚠ %s — cannot be used: %v (%s)", s.Name, s.Err, relPath(a.opts.Root, s.Dir))
+				continue
+			}
+			fmt.Fprintf(&b, "\n  %s — %s (%s, %s)", s.Name, s.Description, s.Scope, relPath(a.opts.Root, s.Dir))
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: b.String()})
+	}})
 }

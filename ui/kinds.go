@@ -56,6 +56,7 @@ func NewRegistry() *Registry {
 	r.Register("ls", listingKind("List"))
 	r.Register("tree", listingKind("Tree"))
 	r.Register("todo_write", todoKind())
+	r.Register("skill", skillKind())
 	return r
 }
 
@@ -565,4 +566,18 @@ func priorityTag(p string, rc *renderCtx) Span {
 		return Span{"!low", st.Foreground(rc.th.Dim)}
 	}
 	return Span{}
+}
+
+// skillKind shows a skill being loaded: "Load the skill release", its
+// instructions as the body.
+func skillKind() *ToolKind {
+	k := genericKind()
+	k.Icon = "✧"
+	k.Summary = func(c *Card, _ *renderCtx) string {
+		if name, _ := decodeArgs(c.Args)["name"].(string); name != "" {
+			return "Load the skill " + name
+		}
+		return "Load a skill"
+	}
+	return k
 }

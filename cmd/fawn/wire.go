@@ -14,6 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
@@ -33,6 +34,7 @@ type workspace struct {
 	env     *tools.Env
 	term    *terminal.Terminal
 	tools   []tools.Tool
+	skills  []skills.Skill
 	close   []func()
 	// redraw is the app's RequestDraw once the app exists; the terminal's
 	// damage callback is fixed at Start, before the app is built.
@@ -69,6 +71,9 @@ func newWorkspace(cfg *config.Config) (*workspace, error) {
 	w.term = term
 	w.close = append(w.close, func() { _ = term.Close() })
 	w.tools = append(tools.Builtin(env), tools.NewBash(env, term))
+	if w.skills = skills.Load(cfg.ConfigDir, cfg.ProjectDir); len(w.skills) > 0 {
+		w.tools = append(w.tools, tools.NewSkill(w.skills))
+	}
 	return w, nil
 }
 
@@ -92,7 +97,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg)})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -144,7 +149,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg)})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
