@@ -22,6 +22,19 @@ type approver struct {
 	mu      sync.Mutex
 	pending map[string]chan Answer // call ID → where its answer goes
 	grants  map[grant]bool
+	// root, for a subagent's approver, is the main agent's: the grants are
+	// one for the whole tree.
+	root *approver
+}
+
+// child is the approver of a subagent: its own pending questions, the
+// main agent's grants, and the same one-question-at-a-time slot.
+func (ap *approver) child() *approver {
+	root := ap
+	if ap.root != nil {
+		root = ap.root
+	}
+	return &approver{turnSlot: ap.turnSlot, pending: map[string]chan Answer{}, root: root}
 }
 
 // grant is what "allow for the session" allowed: for bash an exact command,
@@ -49,12 +62,19 @@ func grantFor(tool string, a tools.Action) grant {
 }
 
 func (ap *approver) granted(g grant) bool {
+	if ap.root != nil {
+		return ap.root.granted(g)
+	}
 	ap.mu.Lock()
 	defer ap.mu.Unlock()
 	return ap.grants[g]
 }
 
 func (ap *approver) allow(g grant) {
+	if ap.root != nil {
+		ap.root.allow(g)
+		return
+	}
 	ap.mu.Lock()
 	defer ap.mu.Unlock()
 	ap.grants[g] = true
@@ -265,6 +285,9 @@ func (s *Session) Rules() []rules.Rule { return append([]rules.Rule(nil), s.rule
 // ruleSet is the rules in force; they are replaced whole, never changed in
 // place, so a turn reads a consistent set.
 func (s *Session) ruleSet() *rules.Set {
+	if s.parent != nil {
+		return s.parent.ruleSet()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.rules
@@ -273,6 +296,9 @@ func (s *Session) ruleSet() *rules.Set {
 // AddRule puts a rule in force for the rest of the session (source says
 // where it is kept).
 func (s *Session) AddRule(effect rules.Effect, raw, source string) error {
+	if s.parent != nil {
+		return s.parent.AddRule(effect, raw, source)
+	}
 	r, err := rules.Parse(raw, effect, source)
 	if err != nil {
 		return err

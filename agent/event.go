@@ -57,9 +57,13 @@ const (
 // (see the constants).
 type Event struct {
 	Type EventType
-	// ID is the tool-call ID for every tool event.
-	ID   string
-	Name string
+	// ID is the tool-call ID for every tool event. A subagent's calls have
+	// IDs "<task call ID>/<call ID>", Parent the task call's ID and Agent
+	// the subagent's name.
+	ID     string
+	Name   string
+	Agent  string
+	Parent string
 
 	Text string // text/reasoning delta, argument fragment, tool output chunk, info
 	Args string // complete JSON arguments (EventToolCallReady)

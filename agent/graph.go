@@ -13,12 +13,16 @@ import (
 const (
 	nodeModel = "model"
 	nodeTools = "tools"
+	// nodeTasks runs a response's calls in parallel: used when every call
+	// is a task (subagents work at once; nothing else is ordered by them).
+	nodeTasks = "tasks"
 	nodeLimit = "step_limit"
 )
 
 // buildGraph compiles the agent loop:
 //
 //	START → model ─┬─ tool calls ──→ tools ──→ model …
+//	               ├─ only tasks ──→ tasks ──→ model … (in parallel)
 //	               ├─ step limit ──→ step_limit → END
 //	               └─ no calls ────→ END
 //
@@ -58,12 +62,19 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 	for i, tl := range s.tools {
 		base[i] = tl
 	}
-	tn, err := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{
-		Tools:               base,
-		ExecuteSequentially: true, // in the order the model gave them: a read must see the write before it
-		UnknownToolsHandler: s.unknownTool,
-		ToolCallMiddlewares: []compose.ToolMiddleware{{Invokable: s.toolMiddleware}},
-	})
+	toolNode := func(sequential bool) (*compose.ToolsNode, error) {
+		return compose.NewToolNode(ctx, &compose.ToolsNodeConfig{
+			Tools:               base,
+			ExecuteSequentially: sequential, // in the order the model gave them: a read must see the write before it
+			UnknownToolsHandler: s.unknownTool,
+			ToolCallMiddlewares: []compose.ToolMiddleware{{Invokable: s.toolMiddleware}},
+		})
+	}
+	tn, err := toolNode(true)
+	if err != nil {
+		return nil, err
+	}
+	parallel, err := toolNode(false)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +93,9 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 	if err := g.AddToolsNode(nodeTools, tn, compose.WithStatePostHandler(toolsPost), compose.WithNodeName(nodeTools)); err != nil {
 		return nil, err
 	}
+	if err := g.AddToolsNode(nodeTasks, parallel, compose.WithStatePostHandler(toolsPost), compose.WithNodeName(nodeTasks)); err != nil {
+		return nil, err
+	}
 
 	if err := g.AddLambdaNode(nodeLimit, compose.InvokableLambda(s.stepLimit), compose.WithNodeName(nodeLimit)); err != nil {
 		return nil, err
@@ -93,13 +107,16 @@ func (s *Session) buildGraph(ctx context.Context) (compose.Runnable[[]*schema.Me
 			return compose.END, nil
 		case turnOf(ctx).steps >= s.maxSteps:
 			return nodeLimit, nil
+		case onlyTasks(msg.ToolCalls):
+			return nodeTasks, nil
 		}
 		return nodeTools, nil
 	}
 	for _, err := range []error{
 		g.AddEdge(compose.START, nodeModel),
-		g.AddBranch(nodeModel, compose.NewGraphBranch(route, map[string]bool{nodeTools: true, nodeLimit: true, compose.END: true})),
+		g.AddBranch(nodeModel, compose.NewGraphBranch(route, map[string]bool{nodeTools: true, nodeTasks: true, nodeLimit: true, compose.END: true})),
 		g.AddEdge(nodeTools, nodeModel),
+		g.AddEdge(nodeTasks, nodeModel),
 		g.AddEdge(nodeLimit, compose.END),
 	} {
 		if err != nil {
@@ -132,4 +149,17 @@ func (s *Session) stepLimit(ctx context.Context, msg *schema.Message) (*schema.M
 		s.toolDone(t, tc.ID, tc.Function.Name, res)
 	}
 	return msg, nil
+}
+
+// onlyTasks reports whether a response's calls are several task calls.
+func onlyTasks(calls []schema.ToolCall) bool {
+	if len(calls) < 2 {
+		return false
+	}
+	for _, c := range calls {
+		if c.Function.Name != "task" {
+			return false
+		}
+	}
+	return true
 }

@@ -64,4 +64,18 @@ type PermissionRequest struct {
 	Action tools.Action
 	// Reason says why it asks, e.g. "edits ask in ask mode".
 	Reason string
+	// Agent is the subagent that asks ("" for the main agent).
+	Agent string
+	// Question, when set, is not a permission request but the model's
+	// question to the user (ask_user): the answer is AllowOnce with the
+	// chosen option or the user's own words as Note, or Deny when the
+	// user would not answer.
+	Question *Question
+}
+
+// Question is what ask_user asks: a question and 2–6 options (the user
+// may also answer in their own words).
+type Question struct {
+	Text    string
+	Options []string
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
+	"github.com/fawn-ide/fawn/subagent"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -56,6 +57,11 @@ type Options struct {
 	// Skills are named, with what each is for, in the system prompt (the
 	// skill tool, among Tools, loads them).
 	Skills []skills.Skill
+	// Subagents, when not empty, are offered through the task tool.
+	Subagents []subagent.Def
+	// AskUser offers the ask_user tool (headless it answers that nobody
+	// can).
+	AskUser bool
 	// HookEnv is the environment hooks run in (nil: fawn's own without
 	// shell.unset_env, as the agent's shell has it).
 	HookEnv []string
@@ -95,6 +101,13 @@ type Session struct {
 	rules  *rules.Set // permission rules, checked before the mode
 	hooks  *hooks.Runner
 	skills []skills.Skill
+	// subagents are the task tool's agents; subs the running ones, by task
+	// call ID. A subagent's own Session has parent set: the mode, rules
+	// and grants are its parent's. viewOnly refuses its text_editor edits.
+	subagents []subagent.Def
+	subs      map[string]*Session
+	parent    *Session
+	viewOnly  bool
 	// saveRule is Options.SaveRule.
 	saveRule func(effect, rule string) (string, error)
 	// started is false until the conversation's first turn has run the
@@ -180,7 +193,15 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		return nil, fmt.Errorf("agent: hooks: %w", err)
 	}
 
-	for _, tl := range o.Tools {
+	s.subagents = o.Subagents
+	ts := append([]tools.Tool(nil), o.Tools...)
+	if o.AskUser {
+		ts = append(ts, &askTool{s: s})
+	}
+	if len(o.Subagents) > 0 {
+		ts = append(ts, &taskTool{s: s, defs: o.Subagents})
+	}
+	for _, tl := range ts {
 		name := tl.Name()
 		if _, dup := s.toolByName[name]; dup {
 			return nil, fmt.Errorf("agent: two tools are named %q", name)
@@ -420,8 +441,8 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	}
 	u.Duration = time.Since(t.start)
 	u.Turns = 1
-	u.Steps = t.steps
-	u.ToolCalls = t.toolCalls
+	u.Steps = t.steps + t.subSteps
+	u.ToolCalls = t.toolCalls + t.subCalls
 	if t.genTime > 0 {
 		u.TokensPerSecond = float64(u.OutputTokens) / t.genTime.Seconds()
 	}
@@ -503,10 +524,25 @@ func (s *Session) Close() {
 
 // Approve answers the permission request of tool call id; the first answer
 // wins, later ones are ignored.
-func (s *Session) Approve(id string, a Answer) { s.ap.answer(id, a) }
+func (s *Session) Approve(id string, a Answer) {
+	if s.ap.answer(id, a) {
+		return
+	}
+	if task, rest, ok := strings.Cut(id, "/"); ok {
+		if sub := s.sub(task); sub != nil {
+			sub.Approve(rest, a)
+		}
+	}
+}
+
+// Subagents are the agents the task tool offers (/agents).
+func (s *Session) Subagents() []subagent.Def { return s.subagents }
 
 // Mode is the current permission mode.
 func (s *Session) Mode() Mode {
+	if s.parent != nil {
+		return s.parent.Mode()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.mode

@@ -36,7 +36,7 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		if !began.IsZero() {
 			d = time.Since(began)
 		}
-		t.toolCalls++
+		t.callEnded()
 		t.emit(Event{Type: EventToolRunEnded, ID: id, Name: name, Result: result, IsError: isErr, Duration: d})
 		return s.toolDone(t, id, name, result)
 	}
@@ -52,7 +52,9 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		return end(fmt.Sprintf("error: the arguments are not valid JSON (%v): %s\nCall %s again with a JSON object that matches its parameters.", err, clip(args, 400), name), true)
 	}
 	if n := t.repeated(name, args); s.cfg.Agent.RepeatStop > 0 && n >= s.cfg.Agent.RepeatStop {
+		t.mu.Lock()
 		t.stuck = fmt.Sprintf("the agent made the same %s call %d times in this turn, so fawn stopped it; say how to go on differently", name, n)
+		t.mu.Unlock()
 		return end(fmt.Sprintf("error: not run: this is call number %d of %s with these same arguments in this turn. fawn stopped the turn; the user will tell you how to go on.", n, name), true)
 	} else if s.cfg.Agent.RepeatWarn > 0 && n >= s.cfg.Agent.RepeatWarn {
 		repeatNote = fmt.Sprintf("\n[fawn: this is call number %d of %s with these same arguments in this turn. Repeating it will not change the result: try something different, or ask the user.]", n, name)
@@ -65,6 +67,9 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 	if err != nil {
 		return end("error: "+strings.TrimPrefix(err.Error(), "error: "), true)
 	}
+	if s.viewOnly && name == "text_editor" && act.Kind != tools.KindRead {
+		return end("error: not run: this agent may only view files (its definition gives it Read, not Edit or Write). Report the change you would make instead.", true)
+	}
 	v := s.denyOnly
 	if !approved {
 		v = func(t *turn, id, name string, act tools.Action) verdict { return s.permit(ctx, t, id, name, act) }
@@ -76,7 +81,9 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		return end(cancelledResult, true)
 	}
 
+	t.mu.Lock()
 	t.toolRan = true
+	t.mu.Unlock()
 	began = time.Now()
 	t.emit(Event{Type: EventToolRunStarted, ID: id, Name: name, Action: &act})
 	var done atomic.Bool
@@ -185,7 +192,7 @@ func (s *Session) unknownTool(ctx context.Context, name, _ string) (string, erro
 	if ctx.Err() != nil {
 		res = cancelledResult
 	}
-	t.toolCalls++
+	t.callEnded()
 	t.emit(Event{Type: EventToolRunEnded, ID: id, Name: name, Result: res, IsError: true})
 	return s.toolDone(t, id, name, res), nil
 }

@@ -21,7 +21,13 @@ var ErrBusy = errors.New("a turn is already running in this session; wait for it
 // turn is what one Run knows while it runs. The graph runs its nodes one at
 // a time on one goroutine, so only the queue is shared with other goroutines.
 type turn struct {
-	q     *queue
+	q *queue
+	// relay, when set, takes the turn's events instead of q: a subagent's
+	// turn passes them on to the main turn (Session.relay).
+	relay func(Event)
+	// mu guards the counts the calls of a batch update, which may run in
+	// parallel (task calls).
+	mu    sync.Mutex
 	gen   int       // the conversation generation this turn appends to
 	rec   *recorder // the transcript of that conversation
 	start time.Time
@@ -52,6 +58,9 @@ type turn struct {
 
 	usage   Usage
 	genTime time.Duration // time models spent streaming, for tokens/s
+	// subSteps and subCalls count the steps and tool calls of the
+	// subagents the turn ran.
+	subSteps, subCalls int
 
 	// images the tools of the running batch returned, for the model.
 	imgMu  sync.Mutex
@@ -80,7 +89,20 @@ func (t *turn) takeImages() []toolImage {
 	return out
 }
 
-func (t *turn) emit(ev Event) { t.q.push(ev) }
+func (t *turn) emit(ev Event) {
+	if t.relay != nil {
+		t.relay(ev)
+		return
+	}
+	t.q.push(ev)
+}
+
+// callEnded counts a call that ended.
+func (t *turn) callEnded() {
+	t.mu.Lock()
+	t.toolCalls++
+	t.mu.Unlock()
+}
 
 func (t *turn) failWith(err error) error {
 	t.err = err
@@ -116,6 +138,8 @@ func turnOf(ctx context.Context) *turn {
 // been in this turn.
 func (t *turn) repeated(name, args string) int {
 	key := name + "\x00" + canonicalJSON(args)
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.repeats == nil {
 		t.repeats = map[string]int{}
 	}

@@ -119,4 +119,6 @@ type Agent struct {
 	// stop the turn (0: never).
 	RepeatWarn int `mapstructure:"repeat_warn" yaml:"repeat_warn"`
 	RepeatStop int `mapstructure:"repeat_stop" yaml:"repeat_stop"`
+	// SubagentMaxSteps is a subagent's step limit (task tool; default 50).
+	SubagentMaxSteps int `mapstructure:"subagent_max_steps" yaml:"subagent_max_steps"`
 }

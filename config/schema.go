@@ -131,6 +131,7 @@ func schema() []field {
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
+		{key: "agent.subagent_max_steps", kind: kInt, def: 50, check: between(1, 10000)},
 	}
 }
 
