@@ -427,7 +427,11 @@ func (a *App) setTodos(items []tools.Todo) { a.todos.SetItems(items) }
 
 func (a *App) askPermission(req agent.PermissionRequest) {
 	a.dialog.Push(req)
-	a.attend(fmt.Sprintf("%s wants to %s", req.Tool, verb(req.Action.Kind)))
+	who := req.Tool
+	if req.Agent != "" {
+		who = req.Agent + " agent's " + req.Tool
+	}
+	a.attend(fmt.Sprintf("%s wants to %s", who, verb(req.Action.Kind)))
 }
 
 func (a *App) permissionDone(id string) { a.dialog.Drop(id) }
@@ -688,6 +692,7 @@ func (a *App) addBuiltinCommands() {
 	a.addHookCommands()
 	a.addCustomCommands()
 	a.addSkillCommands()
+	a.addAgentCommands()
 	a.addSessionCommands()
 	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
 }

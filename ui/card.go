@@ -73,6 +73,15 @@ type Card struct {
 	Todos   []tools.Todo
 	hasTodo bool
 
+	// Agent is the subagent that made the call ("" for the main agent);
+	// its card is indented under the task's.
+	Agent string
+	// For a task call: the subagent's calls so far, what its last one
+	// did, and what it spent once it finished.
+	subCalls int
+	subLast  *Card
+	subUsage *agent.SubagentUsage
+
 	Expanded bool
 	// jump, when set, shows the pane the call drove (Enter or a click on the card).
 	jump func()
@@ -161,6 +170,8 @@ func (c *Card) handle(ev agent.Event) {
 		case ev.Answer != nil && ev.Answer.Decision == agent.Deny:
 			c.Status = StatusDenied
 			c.Note, c.AutoNote = ev.Answer.Note, ev.Answer.Auto
+		case c.Status == StatusWaiting && !c.Started.IsZero():
+			c.Status = StatusRunning // a question answered: the call goes on
 		case c.Status == StatusWaiting:
 			c.Status = StatusPreparing
 		}
@@ -184,6 +195,8 @@ func (c *Card) handle(ev agent.Event) {
 			c.hasTodo = true
 		case tools.Output:
 			c.addOutput(d.Text, d.Skipped)
+		case agent.SubagentUsage:
+			c.subUsage = &d
 		case tools.CommandDone:
 			c.cmd = &d
 			c.output, c.partial, c.dropped = nil, "", 0
@@ -250,6 +263,9 @@ func (c *Card) summary(rc *renderCtx) string {
 	if s == "" {
 		s = genericSummary(c)
 	}
+	if c.Agent != "" {
+		s = c.Agent + " ▸ " + s
+	}
 	return strings.TrimSpace(sanitize(strings.ReplaceAll(s, "\n", " "), 1))
 }
 
@@ -266,6 +282,9 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	case StatusPreparing:
 		return spinner(rc.frame), base.Foreground(th.Dim), "preparing"
 	case StatusWaiting:
+		if c.Tool == "ask_user" {
+			return "?", base.Foreground(th.Warning), "waiting for your answer"
+		}
 		return "⏸", base.Foreground(th.Warning), "waiting for permission"
 	case StatusRunning:
 		el := ""
@@ -288,6 +307,18 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 }
 
 func (c *Card) render(rc *renderCtx, width int) []Line {
+	if c.Agent != "" && width > 8 {
+		// A subagent's call: indented under its task, named by its agent.
+		lines := c.renderCard(rc, width-2)
+		for i, l := range lines {
+			lines[i] = append(Line{{"  ", rc.style()}}, l...)
+		}
+		return lines
+	}
+	return c.renderCard(rc, width)
+}
+
+func (c *Card) renderCard(rc *renderCtx, width int) []Line {
 	th := rc.th
 	base := rc.style()
 	dim := base.Foreground(th.Dim)
@@ -426,4 +457,18 @@ func (c *Card) copyText() string {
 		b.WriteString(c.Result)
 	}
 	return b.String()
+}
+
+// subagentProgress notes on a task's card an event of one of its
+// subagent's calls (child is that call's card).
+func (c *Card) subagentProgress(ev agent.Event, child *Card) {
+	switch ev.Type {
+	case agent.EventToolCallStarted:
+		c.subCalls++
+	case agent.EventToolRunStarted, agent.EventPermissionAsked:
+		c.subLast = child
+	default:
+		return
+	}
+	c.changed()
 }

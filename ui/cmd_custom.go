@@ -6,6 +6,7 @@ import (
 
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/skills"
+	"github.com/fawn-ide/fawn/subagent"
 )
 
 // addCustomCommands loads the user's and the project's custom commands
@@ -76,6 +77,42 @@ func (a *App) addSkillCommands() {
 				continue
 			}
 			fmt.Fprintf(&b, "\n  %s — %s (%s, %s)", s.Name, s.Description, s.Scope, relPath(a.opts.Root, s.Dir))
+		}
+		a.list.Append(&noticeItem{kind: noticeInfo, text: b.String()})
+	}})
+}
+
+// agentKeeper is an agent with subagents (*agent.Session is one).
+type agentKeeper interface {
+	Subagents() []subagent.Def
+}
+
+func (a *App) addAgentCommands() {
+	if _, ok := a.opts.Agent.(agentKeeper); !ok {
+		return
+	}
+	a.commands.Add(Command{Name: "agents", Help: "List the subagents the agent can hand a task to, and any that cannot be used", Run: func(a *App, _ string) {
+		ds := a.opts.Agent.(agentKeeper).Subagents()
+		var b strings.Builder
+		b.WriteString("Subagents (the agent hands one a task with the task tool; a definition is a Markdown file in .fawn/agents/, .claude/agents/ or your config's agents/):")
+		for _, d := range ds {
+			where := d.Scope
+			if d.Path != "" {
+				where += ", " + relPath(a.opts.Root, d.Path)
+			}
+			if d.Err != nil {
+				fmt.Fprintf(&b, "\n  ⚠ %s — cannot be used: %v (%s)", d.Name, d.Err, where)
+				continue
+			}
+			tools := "all tools but task and todo_write"
+			if d.Tools != nil {
+				tools = "tools: " + strings.Join(d.Tools, ", ")
+			}
+			model := ""
+			if d.Model != "" && d.Model != "inherit" {
+				model = " · model: " + d.Model
+			}
+			fmt.Fprintf(&b, "\n  %s — %s (%s · %s%s)", d.Name, d.Description, where, tools, model)
 		}
 		a.list.Append(&noticeItem{kind: noticeInfo, text: b.String()})
 	}})

@@ -26,7 +26,10 @@ type PermissionDialog struct {
 	scroll   int
 	bodyRows int // rows of the body in the last draw
 	noting   bool
-	note     *tview.InputField
+	// choice is the highlighted option of a question (ask_user); the one
+	// past the last is "other…".
+	choice int
+	note   *tview.InputField
 
 	// onAnswer receives the user's answer to request id.
 	onAnswer func(id string, a agent.Answer)
@@ -53,6 +56,9 @@ func (d *PermissionDialog) Push(req agent.PermissionRequest) {
 		}
 	}
 	d.queue = append(d.queue, req)
+	if len(d.queue) == 1 {
+		d.reset()
+	}
 }
 
 // Drop withdraws the request of call id (answered elsewhere, or its call ended).
@@ -83,8 +89,14 @@ func (d *PermissionDialog) visible() bool { return len(d.queue) > 0 }
 func (d *PermissionDialog) modal() bool   { return true }
 
 func (d *PermissionDialog) reset() {
-	d.scroll, d.noting = 0, false
+	d.scroll, d.noting, d.choice = 0, false, 0
 	d.note.SetText("")
+	d.note.SetLabel("Note to the model: ")
+	d.note.SetPlaceholder("what to do instead (Enter sends, Esc goes back)")
+	if req := d.Current(); req != nil && req.Question != nil {
+		d.note.SetLabel("Your answer: ")
+		d.note.SetPlaceholder("in your own words (Enter sends, Esc goes back)")
+	}
 }
 
 func (d *PermissionDialog) answer(a agent.Answer) {
@@ -124,6 +136,19 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 	add := func(l Line) { out = append(out, l) }
 	wrap := func(text string, st tcell.Style, first, indent Line) {
 		out = append(out, wrapText(text, st, width, first, indent)...)
+	}
+	if q := req.Question; q != nil {
+		wrap(q.Text, base.Bold(true), nil, nil)
+		add(nil)
+		key := base.Foreground(rc.th.Accent).Bold(true)
+		for i, o := range append(append([]string(nil), q.Options...), "Other… (answer in your own words)") {
+			st, mark := base, "  "
+			if i == d.choice {
+				st, mark = base.Reverse(true), "› "
+			}
+			wrap(o, st, Line{{mark, key}, {fmt.Sprintf("%d ", i+1), key}}, Line{{"    ", base}})
+		}
+		return out
 	}
 	if a.Summary != "" && strings.TrimSpace(strings.TrimPrefix(a.Summary, "$")) != strings.TrimSpace(a.Command) {
 		wrap(a.Summary, base.Bold(true), nil, nil) // the command itself shows below
@@ -258,7 +283,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	}
 	inner := w - 4
 	body := d.body(req, inner)
-	footer := d.footer(inner)
+	footer := d.footer(req, inner)
 	h := min(sh-2, len(body)+len(footer)+5)
 	if h < 6 {
 		h = min(sh, 6)
@@ -268,6 +293,15 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	fill(screen, x, y, w, h, base)
 	title := fmt.Sprintf(" %s wants to %s ", req.Tool, verb(req.Action.Kind))
+	if req.Agent != "" {
+		title = fmt.Sprintf(" the %s agent: %s wants to %s ", req.Agent, req.Tool, verb(req.Action.Kind))
+	}
+	if req.Question != nil {
+		title = " the agent asks you "
+		if req.Agent != "" {
+			title = fmt.Sprintf(" the %s agent asks you ", req.Agent)
+		}
+	}
 	if n := len(d.queue); n > 1 {
 		title += fmt.Sprintf("(1 of %d) ", n)
 	}
@@ -302,11 +336,19 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	}
 }
 
-func (d *PermissionDialog) footer(width int) []Line {
+func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []Line {
 	th := d.ctx.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
 	var items []Line
+	if q := req.Question; q != nil {
+		items = []Line{
+			{{fmt.Sprintf("1–%d", len(q.Options)+1), key}, {" pick", base}},
+			{{"↑↓ Enter", key}, {" choose", base}},
+			{{"Esc", key}, {" do not answer", base}},
+		}
+		return packItems(items, width, base)
+	}
 	for _, b := range []struct{ action, label string }{
 		{"permission.allow", "allow once"},
 		{"permission.allow_session", "allow for this session"},
@@ -324,7 +366,11 @@ func (d *PermissionDialog) footer(width int) []Line {
 		}
 		items = append(items, Line{{strings.Join(ks, "/"), key}, {" " + b.label, base}})
 	}
-	// Pack whole items into rows, so no answer is split across two.
+	return packItems(items, width, base)
+}
+
+// packItems packs whole items into rows, so no answer is split across two.
+func packItems(items []Line, width int, base tcell.Style) []Line {
 	var out []Line
 	var cur Line
 	for _, it := range items {
@@ -345,9 +391,19 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 		if d.Current() == nil {
 			return
 		}
+		if q := d.Current().Question; q != nil && !d.noting {
+			d.question(q, ev)
+			return
+		}
 		if d.noting {
 			switch ev.Key() {
 			case tcell.KeyEnter:
+				if d.Current().Question != nil {
+					if text := strings.TrimSpace(d.note.GetText()); text != "" {
+						d.answer(agent.Answer{Decision: agent.AllowOnce, Note: text})
+					}
+					return
+				}
 				d.answer(agent.Answer{Decision: agent.Deny, Note: strings.TrimSpace(d.note.GetText())})
 			case tcell.KeyEscape:
 				d.noting = false
@@ -401,5 +457,34 @@ func (d *PermissionDialog) MouseHandler() func(action tview.MouseAction, event *
 			d.scroll++
 		}
 		return true, nil
+	}
+}
+
+// question handles a key while a question (ask_user) is shown: a number
+// picks an option, the arrows and Enter choose, the last option ("other…")
+// opens the answer field, and Esc leaves it unanswered.
+func (d *PermissionDialog) question(q *agent.Question, ev *tcell.EventKey) {
+	n := len(q.Options) + 1
+	pick := func(i int) {
+		if i == n-1 {
+			d.choice, d.noting = i, true
+			d.note.SetText("")
+			return
+		}
+		d.answer(agent.Answer{Decision: agent.AllowOnce, Note: q.Options[i]})
+	}
+	switch ev.Key() {
+	case tcell.KeyUp:
+		d.choice = (d.choice + n - 1) % n
+	case tcell.KeyDown, tcell.KeyTab:
+		d.choice = (d.choice + 1) % n
+	case tcell.KeyEnter:
+		pick(d.choice)
+	case tcell.KeyEscape:
+		d.answer(agent.Answer{Decision: agent.Deny, Auto: true, Note: "not answered"})
+	case tcell.KeyRune:
+		if r := ev.Rune(); r >= '1' && int(r-'0') <= n {
+			pick(int(r - '1'))
+		}
 	}
 }

@@ -57,6 +57,8 @@ func NewRegistry() *Registry {
 	r.Register("tree", listingKind("Tree"))
 	r.Register("todo_write", todoKind())
 	r.Register("skill", skillKind())
+	r.Register("task", taskKind())
+	r.Register("ask_user", askKind())
 	return r
 }
 
@@ -578,6 +580,68 @@ func skillKind() *ToolKind {
 			return "Load the skill " + name
 		}
 		return "Load a skill"
+	}
+	return k
+}
+
+// taskKind shows a subagent at work: what it was asked, its calls so far
+// and its words while it runs (its own cards follow, indented); its answer
+// and what it spent once it is done.
+func taskKind() *ToolKind {
+	k := genericKind()
+	k.Icon = "⇉"
+	k.Tail = true
+	k.Summary = func(c *Card, _ *renderCtx) string {
+		who := c.arg("subagent_type")
+		if who == "" {
+			who = "general"
+		}
+		what := c.arg("description")
+		if what == "" {
+			what = c.arg("prompt")
+		}
+		return "Task for the " + who + " agent: " + what
+	}
+	k.Body = func(c *Card, rc *renderCtx) []Line {
+		dim := rc.style().Foreground(rc.th.Dim)
+		var out []Line
+		if c.Status.finished() {
+			out = resultLines(c, rc)
+			if u := c.subUsage; u != nil {
+				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, plural(u.Usage.Steps, "step", "steps"), plural(u.Usage.ToolCalls, "call", "calls"))
+				if u.Usage.InputTokens+u.Usage.OutputTokens > 0 {
+					text += fmt.Sprintf(" · %s in · %s out", kilo(u.Usage.InputTokens), kilo(u.Usage.OutputTokens))
+				}
+				out = append(out, Line{{text + " · " + fmtDuration(u.Usage.Duration), dim.Italic(true)}})
+			}
+			return out
+		}
+		for _, l := range c.OutputLines() {
+			if l != skipMark {
+				out = append(out, Line{{sanitize(l, 4), rc.style()}})
+			}
+		}
+		if c.subCalls > 0 {
+			now := ""
+			if c.subLast != nil {
+				now = " · now: " + c.subLast.summary(rc)
+			}
+			out = append(out, Line{{plural(c.subCalls, "call", "calls") + now, dim.Italic(true)}})
+		}
+		return out
+	}
+	return k
+}
+
+// askKind shows the agent's question to the user and the answer.
+func askKind() *ToolKind {
+	k := genericKind()
+	k.Icon = "?"
+	k.Summary = func(c *Card, _ *renderCtx) string {
+		if q := c.arg("question"); q != "" {
+			return "Ask: " + q
+		}
+		return "Ask the user"
 	}
 	return k
 }

@@ -183,6 +183,7 @@ func (r *Router) tool(ev agent.Event) {
 	if !ok {
 		kind := r.reg.Lookup(ev.Name)
 		c := newCard(ev.ID, ev.Name, kind)
+		c.Agent = ev.Agent
 		rt = &route{card: c, sinks: []sink{c}}
 		if mk, ok := r.paneSinks[kind.Drives]; ok {
 			rt.sinks = append(rt.sinks, mk(c))
@@ -200,6 +201,11 @@ func (r *Router) tool(ev agent.Event) {
 	wasRunning := rt.card.Status == StatusRunning
 	for _, s := range rt.sinks {
 		s.handle(ev)
+	}
+	if ev.Parent != "" {
+		if p, ok := r.calls[ev.Parent]; ok {
+			p.card.subagentProgress(ev, rt.card)
+		}
 	}
 	switch ev.Type {
 	case agent.EventPermissionAsked:

@@ -15,6 +15,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
+	"github.com/fawn-ide/fawn/subagent"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
@@ -35,6 +36,7 @@ type workspace struct {
 	term    *terminal.Terminal
 	tools   []tools.Tool
 	skills  []skills.Skill
+	agents  []subagent.Def
 	close   []func()
 	// redraw is the app's RequestDraw once the app exists; the terminal's
 	// damage callback is fixed at Start, before the app is built.
@@ -74,6 +76,7 @@ func newWorkspace(cfg *config.Config) (*workspace, error) {
 	if w.skills = skills.Load(cfg.ConfigDir, cfg.ProjectDir); len(w.skills) > 0 {
 		w.tools = append(w.tools, tools.NewSkill(w.skills))
 	}
+	w.agents = subagent.Load(cfg.ConfigDir, cfg.ProjectDir)
 	return w, nil
 }
 
@@ -97,7 +100,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -149,7 +152,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
