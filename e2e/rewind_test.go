@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,7 +53,7 @@ func TestRewindInTheIDE(t *testing.T) {
 	tm.prompt("/diff")
 	tm.WaitFor("Changed in this session", "b.txt", "agent command", "a.txt", "new · +1", "agent tool")
 	tm.Keys("Enter") // the newest: b.txt
-	tm.WaitFor("@@ -1,2 +1,2 @@", "changes in this session")
+	tm.WaitFor("@@ -1,2 +1,2 @@", "since the session began")
 	tm.Keys("Escape")
 
 	tm.Keys("M-c") // back to the chat
@@ -123,5 +124,60 @@ func TestUserSavesAreChangesToo(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(project, "a.txt")); !strings.HasPrefix(got, "<") {
 		t.Errorf("a.txt after the rewind: %q", got)
+	}
+}
+
+// In a diff of /diff, r reverts the hunk at the cursor (the first, where
+// the diff opens) and leaves the others; the file is byte-exact (CRLF, no
+// final newline); o opens the file at the hunk; R reverts the rest.
+func TestRevertAHunk(t *testing.T) {
+	project := t.TempDir()
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	orig := strings.Join(lines, "\r\n") // CRLF, no final newline
+	writeFile(t, filepath.Join(project, "f.txt"), orig)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"f.txt"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"f.txt","old_str":"line 3\r\n","new_str":"LINE THREE\r\n"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"f.txt","old_str":"line 25\r\n","new_str":"LINE TWENTY-FIVE\r\n"}`)}},
+		{Text: "Shouted twice."},
+	}})
+	tm := startIDE(t, srv, project, "--permission-mode", "yolo")
+	tm.prompt("shout")
+	tm.WaitFor("Shouted twice.", "idle")
+	read := func() string {
+		b, _ := os.ReadFile(filepath.Join(project, "f.txt"))
+		return string(b)
+	}
+	if got := read(); !strings.Contains(got, "LINE THREE\r\n") || !strings.Contains(got, "LINE TWENTY-FIVE\r\n") {
+		t.Fatalf("after the agent: %q", got)
+	}
+	tm.prompt("/diff")
+	tm.WaitFor("Changed in this session", "f.txt")
+	tm.Keys("Enter")
+	tm.WaitFor("since the session began", "@@ -1,6 +1,6 @@", "@@ -22,7 +22,7 @@")
+	tm.Type("r")
+	tm.WaitFor("revert a hunk of f.txt: restored f.txt")
+	want := strings.Replace(orig, "line 25", "LINE TWENTY-FIVE", 1)
+	if got := read(); got != want {
+		t.Errorf("after reverting the first hunk:\n got %q\nwant %q", got, want)
+	}
+	s := tm.WaitFor("@@ -22,7 +22,7 @@")
+	if strings.Contains(s, "@@ -1,6 +1,6 @@") {
+		t.Errorf("the reverted hunk is still in the diff:\n%s", s)
+	}
+	tm.Type("o")
+	tm.WaitFor("LINE TWENTY-FIVE", "Ln 25")
+	tm.Keys("M-c") // back to the chat
+	tm.prompt("/diff")
+	tm.WaitFor("Changed in this session", "f.txt")
+	tm.Keys("Enter")
+	tm.WaitFor("@@ -22,7 +22,7 @@")
+	tm.Type("R")
+	tm.WaitFor("revert f.txt: restored f.txt")
+	if got := read(); got != orig {
+		t.Errorf("after reverting the file: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -45,6 +46,35 @@ func (a *App) addRewindCommands() {
 					}
 				})
 			}
+		})
+	}
+	// r and R in a diff of /diff revert a hunk or the file through the
+	// checkpoints, which record it and will not clobber a hand edit.
+	if ed, ok := a.editor.(interface {
+		SetOnRevert(func(path string, content []byte, whole bool))
+	}); ok {
+		ed.SetOnRevert(func(path string, content []byte, whole bool) {
+			b := a.book()
+			if b == nil {
+				return
+			}
+			rel, err := filepath.Rel(b.Root(), path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				a.list.Append(&noticeItem{kind: noticeError, text: path + " is outside the project: nothing to revert"})
+				return
+			}
+			rel = filepath.ToSlash(rel)
+			what := "revert a hunk of " + rel
+			if whole {
+				what = "revert " + rel
+			}
+			a.restoreFiles(what, func(force map[string]bool) (checkpoint.Result, error) {
+				if whole {
+					return b.RevertFile(rel, force[rel])
+				}
+				return b.Write(rel, content, force[rel])
+			})
+			a.showChange(b, rel)
 		})
 	}
 	a.commands.Add(Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(a *App, _ string) {
@@ -309,28 +339,42 @@ func (a *App) pickChange() {
 		p.SetNote("nothing changed in this session yet")
 	}
 	a.openPicker(p)
-	p.OnPick = func(it picker.Item) {
-		f := it.Value.(checkpoint.File)
-		before, err := versionContent(b, f.Original)
-		if err != nil {
-			a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
-			return
+	p.OnPick = func(it picker.Item) { a.showChange(b, it.Value.(checkpoint.File).Path) }
+}
+
+// showChange shows in the editor what the session changed in the file at
+// rel (project-relative): its content before the session against now.
+func (a *App) showChange(b *checkpoint.Book, rel string) {
+	var f *checkpoint.File
+	for _, x := range b.Files() {
+		if x.Path == rel {
+			f = &x
+			break
 		}
-		after, err := os.ReadFile(b.Abs(f.Path))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
-			return
-		}
-		ed, ok := a.editor.(diffEditor)
-		if !ok {
-			return
-		}
-		if err := ed.ShowDiff(b.Abs(f.Path), before, after, "changes in this session (/revert "+f.Path+" puts it back)"); err != nil {
-			a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
-			return
-		}
-		a.focusOn(PaneEditor)
 	}
+	if f == nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: rel + " was not changed in this session"})
+		return
+	}
+	before, err := versionContent(b, f.Original)
+	if err != nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		return
+	}
+	after, err := os.ReadFile(b.Abs(f.Path))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		return
+	}
+	ed, ok := a.editor.(diffEditor)
+	if !ok {
+		return
+	}
+	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "since the session began · r reverts the hunk, R the file, o opens it there ·"); err != nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		return
+	}
+	a.focusOn(PaneEditor)
 }
 
 // versionContent is a recorded version's content (nil for "no file").

@@ -64,6 +64,22 @@ func removedTint(th theme.Theme) tcell.Color {
 // tinted red and numbered as before, added lines tinted green and numbered
 // as after, each hunk under an "@@ -a,b +c,d @@" line.
 func diffDoc(before, after []byte, th theme.Theme) (*Buffer, []decor, int) {
+	buf, decs, n, _ := diffDocHunks(before, after, th)
+	return buf, decs, n
+}
+
+// hunk is one hunk of a diff document: its rows there (doc0 ≤ row < doc1,
+// the @@ row first) and the lines it spans in the old and the new text.
+type hunk struct {
+	doc0, doc1       int
+	oldFrom, oldTo   int
+	newFrom, newTo   int
+	firstChangedLine int // the hunk's first added line in the new text (or where it removed)
+}
+
+// diffDocHunks is diffDoc with the hunks it shows.
+func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, []hunk) {
+	var hunks []hunk
 	a, _ := parse(before)
 	if before == nil {
 		a = nil
@@ -90,6 +106,7 @@ func diffDoc(before, after []byte, th theme.Theme) (*Buffer, []decor, int) {
 		newFrom := first.NewStart - (first.Start - oldFrom)
 		newTo := last.NewEnd + (oldTo - last.End)
 		h := decor{hasLabel: true, fg: th.Accent}
+		hunks = append(hunks, hunk{doc0: len(lines), oldFrom: oldFrom, oldTo: oldTo, newFrom: newFrom, newTo: newTo, firstChangedLine: first.NewStart})
 		add(fmt.Sprintf("@@ -%d,%d +%d,%d @@", oldFrom+1, oldTo-oldFrom, newFrom+1, newTo-newFrom), h)
 		o, n := oldFrom, newFrom
 		for k := i; k < j; k++ {
@@ -109,13 +126,34 @@ func diffDoc(before, after []byte, th theme.Theme) (*Buffer, []decor, int) {
 		for ; o < oldTo; o, n = o+1, n+1 {
 			add(a[o], decor{hasLabel: true, label: strconv.Itoa(n + 1)})
 		}
+		hunks[len(hunks)-1].doc1 = len(lines)
 		i = j
 	}
 	if len(lines) == 0 {
 		add("(no differences)", decor{hasLabel: true})
 	}
 	buf := &Buffer{lines: lines, fmt: format{eol: "\n", finalNL: true}}
-	return buf, decs, changedLines
+	return buf, decs, changedLines, hunks
+}
+
+// revertHunk is after with hunk h put back as it was in before, framed
+// (line breaks, BOM) as after is; the final newline is before's when the
+// hunk reaches the end of both.
+func revertHunk(before, after []byte, h hunk) []byte {
+	a, fa := parse(before)
+	if before == nil {
+		a = nil
+	}
+	b, fb := parse(after)
+	lines := append(append(append([]string(nil), b[:h.newFrom]...), a[h.oldFrom:h.oldTo]...), b[h.newTo:]...)
+	f := fb
+	if h.newTo == len(b) && h.oldTo == len(a) {
+		f.finalNL = fa.finalNL
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return (&Buffer{lines: lines, fmt: f}).Bytes()
 }
 
 // diffSummary is "+3 −1" for a diff's status line.

@@ -1,8 +1,11 @@
 package editor
 
 import (
+	"bytes"
 	"errors"
 	"os"
+
+	"github.com/gdamore/tcell/v2"
 )
 
 // TabState is an open file tab as a session keeps it: the file, the cursor
@@ -131,3 +134,71 @@ func (t *Tabs) ShowDiff(path string, before, after []byte, title string) error {
 
 // DiffSummary is "+3 −1": the lines added and removed from before to after.
 func DiffSummary(before, after []byte) string { return diffSummary(before, after) }
+
+// review is what a diff in a tab compares, so its hunks can be reverted
+// or opened in the file.
+type review struct {
+	before, after []byte
+	hunks         []hunk
+}
+
+// hunkAt is the hunk shown on row of the diff (nil: none there).
+func (r *review) hunkAt(row int) *hunk {
+	for i := range r.hunks {
+		if h := &r.hunks[i]; row >= h.doc0 && row < h.doc1 {
+			return h
+		}
+	}
+	return nil
+}
+
+// reviewKey handles the diff view's own keys: r reverts the hunk at the
+// cursor, R the whole file, o or Enter opens the file at the hunk.
+func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
+	r := tb.review
+	if r == nil || ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) != 0 {
+		return false
+	}
+	key := ev.Rune()
+	if ev.Key() == tcell.KeyEnter {
+		key = 'o'
+	} else if ev.Key() != tcell.KeyRune {
+		return false
+	}
+	h := r.hunkAt(tb.diff.Cursor().Line)
+	switch key {
+	case 'o':
+		line := 0
+		if h != nil {
+			line = h.firstChangedLine
+		}
+		tb.diff, tb.review = nil, nil
+		tb.view.SetCursor(Pos{Line: min(line, max(0, tb.buf.LineCount()-1))})
+		tb.view.ScrollTo(max(0, line-3))
+		return true
+	case 'r', 'R':
+		if t.onRevert == nil {
+			tb.flash, tb.flashErr = "nothing records this session's changes, so nothing can be reverted here", true
+			return true
+		}
+		if now, err := os.ReadFile(tb.path); (err != nil && r.after != nil) || (err == nil && !bytes.Equal(now, r.after)) {
+			tb.flash, tb.flashErr = "the file changed since this diff was made: open the diff again (/diff) before reverting", true
+			return true
+		}
+		if key == 'R' {
+			t.onRevert(tb.path, nil, true)
+			return true
+		}
+		if h == nil {
+			tb.flash, tb.flashErr = "put the cursor on a hunk (a row from @@ to the next) to revert it", true
+			return true
+		}
+		if r.before == nil {
+			tb.flash, tb.flashErr = "the file is new in this session: R reverts it (it is removed)", true
+			return true
+		}
+		t.onRevert(tb.path, revertHunk(r.before, r.after, *h), false)
+		return true
+	}
+	return false
+}

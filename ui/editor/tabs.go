@@ -66,6 +66,9 @@ type tab struct {
 	agentEdit *agentEdit // the agent's last edit, for the diff
 	diff      *CodeView  // shown instead of view while set
 	diffTitle string
+	// review, while a session diff (ShowDiff) is shown, is what it compares:
+	// its hunks can be reverted one by one or opened in the file.
+	review *review
 
 	prompt   *prompt
 	flash    string
@@ -86,6 +89,9 @@ type Tabs struct {
 	// onSave, when set, is told of every file the user saves, with what
 	// it held before (nil: it did not exist).
 	onSave func(path string, before []byte)
+	// onRevert, when set, writes content into path for the diff view's
+	// revert keys (whole: the whole file back as the session found it).
+	onRevert func(path string, content []byte, whole bool)
 
 	root     string
 	th       theme.Theme
@@ -723,6 +729,11 @@ func (t *Tabs) write(tb *tab) error {
 // checkpoints record it as changed by the user).
 func (t *Tabs) SetOnSave(fn func(path string, before []byte)) { t.onSave = fn }
 
+// SetOnRevert sets what writes a revert asked for in a diff (r: the hunk
+// at the cursor, R: the whole file): the session's checkpoints, which
+// record it and refuse to clobber a file changed by hand since.
+func (t *Tabs) SetOnRevert(fn func(path string, content []byte, whole bool)) { t.onRevert = fn }
+
 // reload replaces tb's text with data from disk, as one undoable step.
 func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
 	cur := tb.view.Cursor()
@@ -863,7 +874,8 @@ func (t *Tabs) showAgentDiff(tb *tab) {
 
 // showDiff shows before → after in place of tb's view.
 func (t *Tabs) showDiff(tb *tab, before, after []byte, title string) {
-	buf, dec, _ := diffDoc(before, after, t.th)
+	buf, dec, _, hunks := diffDocHunks(before, after, t.th)
+	tb.review = &review{before: before, after: after, hunks: hunks}
 	v := newCodeView(buf, t.th, t.keys, t.hl, t.box, t.clip)
 	v.tabWidth = t.tabWidth
 	v.readOnly = true
@@ -937,6 +949,9 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 	}
 	if tb.diff != nil && ev.Key() == tcell.KeyEscape {
 		tb.diff = nil
+		return true
+	}
+	if tb.diff != nil && t.reviewKey(tb, ev) {
 		return true
 	}
 	if v := tb.shown(); v.findText != "" && ev.Key() == tcell.KeyEscape {
