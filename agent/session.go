@@ -106,6 +106,8 @@ type Session struct {
 	// and grants are its parent's. viewOnly refuses its text_editor edits.
 	subagents []subagent.Def
 	subs      map[string]*Session
+	// taskSlots bounds how many subagents run at once (maxParallelTasks).
+	taskSlots chan struct{}
 	parent    *Session
 	viewOnly  bool
 	// saveRule is Options.SaveRule.
@@ -199,6 +201,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		ts = append(ts, &askTool{s: s})
 	}
 	if len(o.Subagents) > 0 {
+		s.taskSlots = make(chan struct{}, maxParallelTasks)
 		ts = append(ts, &taskTool{s: s, defs: o.Subagents})
 	}
 	for _, tl := range ts {

@@ -127,9 +127,22 @@ func (t *taskTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	return t.s.runTask(ctx, compose.GetToolCallID(ctx), d, a.Prompt)
 }
 
+// maxParallelTasks is how many subagents run at once; further task calls
+// of the same response wait for a slot (a model asking for fifty must not
+// open fifty streams at once).
+const maxParallelTasks = 4
+
 // runTask runs a subagent on prompt and returns its answer.
 func (s *Session) runTask(ctx context.Context, callID string, d subagent.Def, prompt string) (string, error) {
 	parent := turnOf(ctx)
+	if s.taskSlots != nil {
+		select {
+		case s.taskSlots <- struct{}{}:
+			defer func() { <-s.taskSlots }()
+		case <-ctx.Done():
+			return cancelledResult, nil
+		}
+	}
 	sub, note, err := s.newSub(ctx, d)
 	if err != nil {
 		return "", err

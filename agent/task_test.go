@@ -209,3 +209,58 @@ func TestTaskCancelAndUnknownAgent(t *testing.T) {
 		t.Errorf("cancelled: %q / %q", got["call_t/call_s"], got["call_t"])
 	}
 }
+
+// A response with more task calls than run at once: they all finish, and
+// never more than maxParallelTasks subagents run together.
+func TestTaskCallsAreBounded(t *testing.T) {
+	var mu sync.Mutex
+	in, most := 0, 0
+	probe := &testTool{
+		name:   "probe",
+		params: map[string]*schema.ParameterInfo{},
+		plan: func(map[string]any) (tools.Action, error) {
+			return tools.Action{Kind: tools.KindRead, Summary: "probe"}, nil
+		},
+		run: func(ctx context.Context, _ map[string]any) (string, error) {
+			mu.Lock()
+			in++
+			most = max(most, in)
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond) // lets the others pile up, if they could
+			mu.Lock()
+			in--
+			mu.Unlock()
+			return "ok", nil
+		},
+	}
+	const n = maxParallelTasks + 3
+	var calls []llmtest.ToolCall
+	rs := []llmtest.Response{{}}
+	for i := range n {
+		calls = append(calls, llmtest.ToolCall{ID: fmt.Sprintf("call_%d", i), Name: "task", Arguments: `{"description":"probe","prompt":"Call probe, then answer."}`})
+	}
+	rs[0].ToolCalls = calls
+	for range n {
+		rs = append(rs, llmtest.Response{ToolCalls: []llmtest.ToolCall{{Name: "probe", Arguments: `{}`}}})
+	}
+	for range n {
+		rs = append(rs, llmtest.Response{Text: "probed"})
+	}
+	rs = append(rs, llmtest.Response{Text: "All probed."})
+	h := newHarness(t, llmtest.Script{Responses: rs}, ModeAsk, func(o *Options) {
+		o.Subagents = []subagent.Def{subagent.General}
+		o.Tools = append(o.Tools, probe)
+	})
+	if end := last(h.run(context.Background(), "probe a lot", nil)); end.Err != nil {
+		t.Fatal(end.Err)
+	}
+	reqs := h.srv.ChatRequests()
+	for i := range n {
+		if got := toolResultOf(reqs[len(reqs)-1], fmt.Sprintf("call_%d", i)); got != "probed" {
+			t.Errorf("call_%d: %q", i, got)
+		}
+	}
+	if most > maxParallelTasks {
+		t.Errorf("%d subagents ran at once; the bound is %d", most, maxParallelTasks)
+	}
+}
