@@ -17,10 +17,10 @@ import (
 )
 
 // npmBin finds a program of the npm packages the tests run (.ci/run
-// installs them, pinned, under ~/.cache/fawn-test-npm or $FAWN_TEST_NPM).
+// installs them, pinned, under ~/.cache/fawn-test-npm or $NPM_TEST_PACKAGES_DIR).
 func npmBin(t *testing.T, name string) string {
 	t.Helper()
-	dir := os.Getenv("FAWN_TEST_NPM")
+	dir := os.Getenv("NPM_TEST_PACKAGES_DIR")
 	if dir == "" {
 		home, _ := os.UserHomeDir()
 		dir = filepath.Join(home, ".cache", "fawn-test-npm")
