@@ -25,8 +25,7 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/fawn-ide/fawn/internal/frontmatter"
 	"github.com/fawn-ide/fawn/trust"
 )
 
@@ -92,43 +91,24 @@ func read(path, name, scope, project string) Command {
 		c.Err = fmt.Errorf("%q is not a command name (letters, digits, - _ . and : only)", name)
 		return c
 	}
-	data, err := readFile(path, project)
+	data, err := frontmatter.Read(path, project, maxFile)
 	if err != nil {
 		c.Err = err
 		return c
 	}
-	body := string(data)
-	if rest, ok := strings.CutPrefix(strings.TrimLeft(body, "\ufeff"), "---\n"); ok {
-		end := strings.Index(rest, "\n---")
-		if end < 0 {
-			c.Err = fmt.Errorf("the front matter has no closing ---")
-			return c
-		}
-		var fm struct {
-			Description  string `yaml:"description"`
-			ArgumentHint string `yaml:"argument-hint"`
-			Model        string `yaml:"model"`
-			AllowedTools any    `yaml:"allowed-tools"`
-		}
-		if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-			c.Err = fmt.Errorf("front matter: %v", err)
-			return c
-		}
-		c.Description, c.ArgumentHint, c.Model = fm.Description, fm.ArgumentHint, fm.Model
-		switch t := fm.AllowedTools.(type) {
-		case string:
-			for _, s := range strings.Split(t, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					c.AllowedTools = append(c.AllowedTools, s)
-				}
-			}
-		case []any:
-			for _, s := range t {
-				c.AllowedTools = append(c.AllowedTools, fmt.Sprint(s))
-			}
-		}
-		body = strings.TrimPrefix(rest[end+4:], "\n")
+	var fm struct {
+		Description  string `yaml:"description"`
+		ArgumentHint string `yaml:"argument-hint"`
+		Model        string `yaml:"model"`
+		AllowedTools any    `yaml:"allowed-tools"`
 	}
+	body, _, err := frontmatter.Parse(string(data), &fm)
+	if err != nil {
+		c.Err = err
+		return c
+	}
+	c.Description, c.ArgumentHint, c.Model = fm.Description, fm.ArgumentHint, fm.Model
+	c.AllowedTools, _ = frontmatter.List(fm.AllowedTools)
 	c.Body = strings.TrimSpace(body)
 	if c.Body == "" {
 		c.Err = fmt.Errorf("the command has no prompt")
@@ -204,20 +184,4 @@ func include(project, rel string) (string, error) {
 		return string(data[:maxInclude]) + "\n[… cut: the file is longer than a command includes]", nil
 	}
 	return strings.TrimRight(string(data), "\n"), nil
-}
-
-// readFile reads a command file: the user's as it is, the project's only
-// inside the project (a symlink must not pull in a file from elsewhere).
-func readFile(path, project string) ([]byte, error) {
-	if project != "" {
-		return trust.ReadProjectFile(project, path, maxFile)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > maxFile {
-		return nil, fmt.Errorf("the file is larger than %d KiB", maxFile>>10)
-	}
-	return os.ReadFile(path)
 }

@@ -17,9 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/internal/frontmatter"
 )
 
 // Skill is one skill.
@@ -93,34 +91,18 @@ type frontMatter struct {
 // project (a symlink must not pull in a file from elsewhere).
 func (s Skill) read() (frontMatter, string, error) {
 	var fm frontMatter
-	p := filepath.Join(s.Dir, "SKILL.md")
-	var data []byte
-	var err error
-	if s.project != "" {
-		data, err = trust.ReadProjectFile(s.project, p, maxSkill)
-	} else if info, serr := os.Stat(p); serr != nil {
-		err = serr
-	} else if info.Size() > maxSkill {
-		err = fmt.Errorf("SKILL.md is larger than %d KiB", maxSkill>>10)
-	} else {
-		data, err = os.ReadFile(p)
-	}
+	data, err := frontmatter.Read(filepath.Join(s.Dir, "SKILL.md"), s.project, maxSkill)
 	if err != nil {
 		return fm, "", err
 	}
-	text := strings.TrimLeft(string(data), "\ufeff")
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
+	body, has, err := frontmatter.Parse(string(data), &fm)
+	switch {
+	case err != nil:
+		return fm, "", fmt.Errorf("SKILL.md: %v", err)
+	case !has:
 		return fm, "", fmt.Errorf("SKILL.md has no front matter (---, name, description, ---)")
 	}
-	end := strings.Index(rest, "\n---")
-	if end < 0 {
-		return fm, "", fmt.Errorf("SKILL.md's front matter has no closing ---")
-	}
-	if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-		return fm, "", fmt.Errorf("SKILL.md front matter: %v", err)
-	}
-	return fm, strings.TrimSpace(strings.TrimPrefix(rest[end+4:], "\n")), nil
+	return fm, strings.TrimSpace(body), nil
 }
 
 // Body is a skill's instructions and the files of its folder, as the

@@ -23,9 +23,7 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/internal/frontmatter"
 )
 
 // Def is one subagent.
@@ -97,29 +95,9 @@ func Load(configDir, project string) []Def {
 
 func read(path, scope, project string) Def {
 	d := Def{Name: strings.TrimSuffix(filepath.Base(path), ".md"), Path: path, Scope: scope}
-	var data []byte
-	var err error
-	if project != "" {
-		data, err = trust.ReadProjectFile(project, path, maxFile)
-	} else if info, serr := os.Stat(path); serr != nil {
-		err = serr
-	} else if info.Size() > maxFile {
-		err = fmt.Errorf("the file is larger than %d KiB", maxFile>>10)
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, err := frontmatter.Read(path, project, maxFile)
 	if err != nil {
 		d.Err = err
-		return d
-	}
-	rest, ok := strings.CutPrefix(strings.TrimLeft(string(data), "\ufeff"), "---\n")
-	if !ok {
-		d.Err = fmt.Errorf("no front matter (---, name, description, ---)")
-		return d
-	}
-	end := strings.Index(rest, "\n---")
-	if end < 0 {
-		d.Err = fmt.Errorf("the front matter has no closing ---")
 		return d
 	}
 	var fm struct {
@@ -128,29 +106,22 @@ func read(path, scope, project string) Def {
 		Tools       any    `yaml:"tools"`
 		Model       string `yaml:"model"`
 	}
-	if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-		d.Err = fmt.Errorf("front matter: %v", err)
+	body, has, err := frontmatter.Parse(string(data), &fm)
+	switch {
+	case err != nil:
+		d.Err = err
+		return d
+	case !has:
+		d.Err = fmt.Errorf("no front matter (---, name, description, ---)")
 		return d
 	}
 	if fm.Name != "" {
 		d.Name = fm.Name
 	}
 	d.Description, d.Model = strings.TrimSpace(fm.Description), strings.TrimSpace(fm.Model)
-	d.Prompt = strings.TrimSpace(strings.TrimPrefix(rest[end+4:], "\n"))
-	switch v := fm.Tools.(type) {
-	case nil:
-	case string:
-		for _, t := range strings.Split(v, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				d.Tools = append(d.Tools, t)
-			}
-		}
-	case []any:
-		for _, t := range v {
-			d.Tools = append(d.Tools, strings.TrimSpace(fmt.Sprint(t)))
-		}
-	default:
-		d.Err = fmt.Errorf("tools: want a list or a comma-separated string")
+	d.Prompt = strings.TrimSpace(body)
+	if d.Tools, err = frontmatter.List(fm.Tools); err != nil {
+		d.Err = fmt.Errorf("tools: %v", err)
 	}
 	switch {
 	case d.Err != nil:
