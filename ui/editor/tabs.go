@@ -495,6 +495,7 @@ func welcomeText(keys *keymap.Table) string {
 		{k("editor.find"), "find in the file (" + k("editor.findNext") + " for the next match)"},
 		{k("editor.gotoLine"), "go to a line"},
 		{k("editor.diff"), "show the agent's last edit to the file as a diff"},
+		{"r R o", "in a diff: revert the hunk, revert the file, open the file at the hunk"},
 		{k("editor.tab1") + "…9", "go to a tab; " + k("editor.nextTab") + " / " + k("editor.prevTab") + " next and previous"},
 		{k("editor.close"), "close the tab"},
 	}
