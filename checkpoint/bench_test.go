@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,47 @@ func BenchmarkScan50k(b *testing.B) {
 	b.ReportMetric(float64(scan.Microseconds())/1000/float64(b.N), "scan-ms")
 	b.ReportMetric(float64(find.Microseconds())/1000/float64(b.N), "find-ms")
 	b.ReportMetric(float64(scan)/float64(find), "scan/find")
+}
+
+// BenchmarkCommandScan50k: both scans around one agent command that
+// changes one file, over a tree of 50,000 files, as the book does them
+// (watching the tree, after the first command), beside the full walk of
+// the same tree and `find -type f` in the same run (goal: ≤ 20 ms).
+func BenchmarkCommandScan50k(b *testing.B) {
+	root := b.TempDir()
+	tree(b, root, 50000)
+	bk := benchBook(b, root)
+	bk.Begin("bench", 0)
+	bk.CommandStarting(context.Background())() // the first command starts watching
+	if mode := bk.ScanMode(); !strings.HasPrefix(mode, "watching") {
+		b.Skip(mode)
+	}
+	target := filepath.Join(root, "d250", "f25000.go")
+	var cmd, walk, find time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		ended := bk.CommandStarting(context.Background())
+		os.WriteFile(target, fmt.Appendf(nil, "package d // %d\n", i), 0o644)
+		ended()
+		cmd += time.Since(start)
+
+		start = time.Now()
+		bk.Scan(context.Background())
+		bk.Scan(context.Background())
+		walk += time.Since(start)
+
+		start = time.Now()
+		if err := exec.Command("find", root, "-type", "f").Run(); err != nil {
+			b.Fatal(err)
+		}
+		find += time.Since(start)
+	}
+	if n := len(bk.Turns()[0].Changes); n != b.N {
+		b.Fatalf("%d changes recorded for %d commands", n, b.N)
+	}
+	b.ReportMetric(float64(cmd.Microseconds())/1000/float64(b.N), "command-scans-ms")
+	b.ReportMetric(float64(walk.Microseconds())/1000/float64(b.N), "two-walks-ms")
+	b.ReportMetric(float64(cmd)/float64(find), "command/find")
 }
 
 // BenchmarkRewind1000: rewinding a turn whose command changed 1,000 files.

@@ -113,6 +113,14 @@ type Book struct {
 	o     Options
 	git   *gitIndex
 
+	// cmd is held from before an agent command to after it, so that each
+	// command's scans see only its own changes (parallel subagents' commands
+	// queue here as they do for the terminal). It guards w too.
+	cmd     sync.Mutex
+	w       *watcher
+	whyFull string // why the scans walk the whole tree ("" while watching)
+	warm    sync.Once
+
 	mu     sync.Mutex
 	turns  []*Turn
 	known  map[string]known // rel → the last content recorded, with its stamp
@@ -236,6 +244,13 @@ func (b *Book) Err() error {
 
 // Close closes the log.
 func (b *Book) Close() error {
+	b.cmd.Lock()
+	if b.w != nil {
+		b.w.close()
+		b.w = nil
+	}
+	b.whyFull = "the book is closed"
+	b.cmd.Unlock()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.log == nil {
@@ -248,7 +263,17 @@ func (b *Book) Close() error {
 
 // Begin starts the checkpoint of a user prompt; messages is the
 // conversation's length before it. It returns the turn's ID.
+//
+// The first Begin starts watching the tree in the background, so that the
+// walk it takes is done before the agent's first command.
 func (b *Book) Begin(prompt string, messages int) int {
+	b.warm.Do(func() {
+		go func() {
+			b.cmd.Lock()
+			defer b.cmd.Unlock()
+			b.watcherLocked(context.Background())
+		}()
+	})
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.beginLocked(KindPrompt, prompt, messages, 0).ID

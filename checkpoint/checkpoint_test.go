@@ -274,7 +274,17 @@ func TestCommandsFoundByScan(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
+	t.Run("watching", func(t *testing.T) { testCommandsFoundByScan(t, false) })
+	t.Run("walking", func(t *testing.T) { testCommandsFoundByScan(t, true) })
+}
+
+// testCommandsFoundByScan: walk makes every scan walk the whole tree, as
+// where the tree cannot be watched.
+func testCommandsFoundByScan(t *testing.T, walk bool) {
 	p := newProject(t, Options{})
+	if walk {
+		p.book.whyFull = "the test walks"
+	}
 	p.write("tracked.txt", "alpha\r\nbeta\r\ngamma") // CRLF, no final newline
 	p.write("doomed.txt", "delete me\n")
 	p.write(".gitignore", "build/\n")
@@ -308,6 +318,9 @@ func TestCommandsFoundByScan(t *testing.T) {
 		t.Errorf("doomed.txt: %+v", c)
 	}
 
+	if mode := p.book.ScanMode(); strings.HasPrefix(mode, "watching") == walk {
+		t.Errorf("scan mode: %s", mode)
+	}
 	res, err := p.book.Rewind(tr.ID, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ func stampOf(fi fs.FileInfo) stamp {
 	st := stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: uint32(fi.Mode().Perm()), regular: fi.Mode().IsRegular()}
 	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
 		st.ino = s.Ino
-		st.ctime = s.Ctim.Sec*1e9 + s.Ctim.Nsec
+		st.ctime = ctimeOf(s)
 	}
 	return st
 }
@@ -53,9 +53,13 @@ type Tree map[string]stamp
 // Scan stamps every regular file of the project that the tools' ignore-aware
 // walk keeps (.git never; ignored files never).
 func (b *Book) Scan(ctx context.Context) (Tree, error) {
+	return scanTree(ctx, b.root, b.o.Workers)
+}
+
+func scanTree(ctx context.Context, root string, workers int) (Tree, error) {
 	var mu sync.Mutex
 	t := Tree{}
-	err := tools.WalkFilesParallel(ctx, b.root, b.o.Workers, func(rel string, d fs.DirEntry) error {
+	err := tools.WalkFilesParallel(ctx, root, workers, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
@@ -74,20 +78,89 @@ func (b *Book) Scan(ctx context.Context) (Tree, error) {
 
 // CommandStarting scans the tree before an agent command; the function it
 // returns scans it again and records every file the command created,
-// changed or deleted (tools.ChangeRecorder).
+// changed or deleted (tools.ChangeRecorder). From the start to the call of
+// that function, other commands wait.
+//
+// On Linux the first command walks the whole tree and starts watching it
+// (inotify); from then on the scans read only what the kernel says was
+// touched. Where watching cannot be done (another system, the user's watch
+// limit, a huge tree) every scan walks the whole tree.
 func (b *Book) CommandStarting(ctx context.Context) func() {
+	b.cmd.Lock()
 	call := compose.GetToolCallID(ctx)
-	before, err := b.Scan(context.WithoutCancel(ctx))
+	ctx = context.WithoutCancel(ctx)
+	if w := b.watcherLocked(ctx); w != nil {
+		// Whatever changed since the last command is not this command's.
+		if _, _, err := w.sync(ctx); err == nil {
+			return func() {
+				defer b.cmd.Unlock()
+				before, after, err := w.sync(ctx)
+				if err == nil {
+					b.Compare(before, after, ByCommand, call)
+					return
+				}
+				// The tree as it was before the command is still the
+				// watcher's: compare a full scan with it.
+				b.stopWatchingLocked(err)
+				if full, err := b.Scan(ctx); err == nil {
+					b.Compare(w.tree, full, ByCommand, call)
+				}
+			}
+		} else {
+			b.stopWatchingLocked(err)
+		}
+	}
+	before, err := b.Scan(ctx)
 	if err != nil {
+		b.cmd.Unlock()
 		return func() {}
 	}
 	return func() {
-		after, err := b.Scan(context.WithoutCancel(ctx))
+		defer b.cmd.Unlock()
+		after, err := b.Scan(ctx)
 		if err != nil {
 			return
 		}
 		b.Compare(before, after, ByCommand, call)
 	}
+}
+
+// watcherLocked returns the book's watcher, starting it the first time;
+// nil when the scans walk the whole tree. b.cmd is held.
+func (b *Book) watcherLocked(ctx context.Context) *watcher {
+	if b.w != nil || b.whyFull != "" {
+		return b.w
+	}
+	w, err := startWatcher(ctx, b.root, b.o.Workers)
+	if err != nil {
+		b.stopWatchingLocked(err)
+		return nil
+	}
+	b.w = w
+	return w
+}
+
+// stopWatchingLocked gives up watching, for good: b.cmd is held.
+func (b *Book) stopWatchingLocked(err error) {
+	if b.w != nil {
+		b.w.close()
+		b.w = nil
+	}
+	b.whyFull = "every agent command walks the whole tree: " + err.Error()
+}
+
+// ScanMode says how the scans around agent commands find what changed: by
+// watching the tree, or (and why) by walking it.
+func (b *Book) ScanMode() string {
+	b.cmd.Lock()
+	defer b.cmd.Unlock()
+	switch {
+	case b.w != nil:
+		return fmt.Sprintf("watching %d directories (inotify): a command's scan reads only what it touched", b.w.watched())
+	case b.whyFull != "":
+		return b.whyFull
+	}
+	return "not started: the first agent command starts it"
 }
 
 // Compare records, as made by by, every file whose stamp differs between

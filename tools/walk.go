@@ -54,6 +54,51 @@ func WalkFilesParallel(ctx context.Context, root string, workers int, fn func(re
 	})
 }
 
+// WalkFilesUnder is WalkFilesParallel below dir (absolute, or relative to
+// root), which must be a directory inside root that the rules keep.
+func WalkFilesUnder(ctx context.Context, root, dir string, workers int, fn func(rel string, d fs.DirEntry) error) error {
+	return walkParallel(ctx, root, dir, walkOptions{}, workers, func(e walkEntry) error {
+		return fn(e.rel, e.d)
+	})
+}
+
+// Ignorer answers, one path at a time, what the walks decide for a whole
+// tree: whether an entry is left out by the project's ignore rules. The
+// rules are read when it is made; make a new one when an ignore file
+// changed. It is not safe for concurrent use.
+type Ignorer struct {
+	root  string
+	set   *ignoreSet
+	nodes map[string]*ignoreNode // directory → its rules, loaded once
+}
+
+// NewIgnorer reads the ignore rules of the project at root (absolute,
+// symlink-free, as for WalkFiles).
+func NewIgnorer(root string) *Ignorer {
+	return &Ignorer{root: root, set: newIgnoreSet(root), nodes: map[string]*ignoreNode{}}
+}
+
+// Ignored reports whether rel (relative to the root, slash- or
+// OS-separated) is left out, by its own name: the caller knows its parent
+// directory is kept. .git is always left out.
+func (i *Ignorer) Ignored(rel string, isDir bool) bool {
+	rel = filepath.FromSlash(rel)
+	name := filepath.Base(rel)
+	if name == ".git" {
+		return true
+	}
+	dir := filepath.Join(i.root, filepath.Dir(rel))
+	n, ok := i.nodes[dir]
+	if !ok {
+		n = i.set.node(dir)
+		i.nodes[dir] = n
+	}
+	return i.set.ignored(n, name, isDir)
+}
+
+// IsIgnoreFile reports whether name is a file the walks read rules from.
+func IsIgnoreFile(name string) bool { return name == ".gitignore" || name == ".ignore" }
+
 // walkTree is WalkFiles with options and richer entries.
 func walkTree(ctx context.Context, root, dir string, opt walkOptions, fn func(walkEntry) error) error {
 	if dir == "" {
