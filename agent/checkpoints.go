@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/tools"
 )
 
 // checkpoints keeps the checkpoint book of the session in use: it is the
@@ -95,6 +96,13 @@ func (s *Session) RewindConversation(keep int, prompt string) error {
 	if err := s.conv.truncate(keep, prompt); err != nil {
 		return err
 	}
+	// The to-do list goes back too: it is the one the last todo_write
+	// call that is kept set.
+	if s.env.Todos != nil {
+		items := todosOf(s.conv.snapshot())
+		s.env.Todos.Replace(items)
+		s.recorder().setTodos(items)
+	}
 	s.mu.Lock()
 	s.usage.ContextTokens, s.usage.ContextEstimated = 0, false
 	s.mu.Unlock()
@@ -126,4 +134,21 @@ func (r *recorder) truncated(keep int) {
 		return
 	}
 	r.append(session.Record{Type: session.TypeTruncate, Keep: session.Of(keep)})
+}
+
+// todosOf is the to-do list that msgs leave: the one their last todo_write
+// call with good arguments set (none: empty).
+func todosOf(msgs []*schema.Message) []tools.Todo {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		calls := msgs[i].ToolCalls
+		for j := len(calls) - 1; j >= 0; j-- {
+			if calls[j].Function.Name != tools.TodoWriteName {
+				continue
+			}
+			if items, err := tools.ParseTodos(calls[j].Function.Arguments); err == nil {
+				return items
+			}
+		}
+	}
+	return nil
 }

@@ -97,3 +97,52 @@ func TestRewindConversation(t *testing.T) {
 		t.Errorf("stored: %+v", l.Messages)
 	}
 }
+
+// A rewind of the conversation takes the to-do list back to what it was
+// before the prompt, on disk too.
+func TestRewindConversationTakesBackTheTodos(t *testing.T) {
+	st, err := session.New(t.TempDir(), t.TempDir(), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := `{"todos":[{"id":"1","title":"Read","status":"in_progress"},{"id":"2","title":"Write","status":"pending"}]}`
+	three := `{"todos":[{"id":"1","title":"Read","status":"completed"},{"id":"2","title":"Write","status":"in_progress"},{"id":"3","title":"Test","status":"pending"}]}`
+	script := llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{{ID: "t1", Name: "todo_write", Arguments: two}}},
+		{Text: "Planned."},
+		{ToolCalls: []llmtest.ToolCall{{ID: "t2", Name: "todo_write", Arguments: three}, {ID: "t3", Name: "todo_write", Arguments: `{"todos":"not a list"}`}}},
+		{Text: "Moved on."},
+	}}
+	h := newHarness(t, script, ModeYolo, func(o *Options) {
+		o.Store = st
+		o.Tools = append(o.Tools, tools.NewTodoWrite(o.Env))
+	})
+	ctx := context.Background()
+	h.run(ctx, "plan", nil)
+	h.run(ctx, "go on", nil)
+	if n := len(h.s.Todos()); n != 3 {
+		t.Fatalf("before the rewind: %d to-dos, want 3", n)
+	}
+	turns := h.s.Checkpoints().Turns()
+	if err := h.s.RewindConversation(turns[1].Messages, turns[1].Prompt); err != nil {
+		t.Fatal(err)
+	}
+	got := h.s.Todos()
+	if len(got) != 2 || got[0].Status != "in_progress" || got[1].Title != "Write" {
+		t.Fatalf("after the rewind the to-dos are %+v; want the two of the first prompt", got)
+	}
+	l, err := st.Load(h.s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Todos) != 2 || l.Todos[0].Status != "in_progress" {
+		t.Errorf("stored to-dos after the rewind: %+v", l.Todos)
+	}
+	// Back to before the first prompt: no list at all.
+	if err := h.s.RewindConversation(turns[0].Messages, turns[0].Prompt); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.s.Todos(); len(got) != 0 {
+		t.Errorf("before any todo_write the list is %+v", got)
+	}
+}

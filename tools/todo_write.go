@@ -36,7 +36,7 @@ func NewTodoWrite(env *Env) *TodoWrite {
 	return &TodoWrite{
 		env: env,
 		toolInfo: toolInfo{
-			name: "todo_write",
+			name: TodoWriteName,
 			desc: todoWriteDoc,
 			params: map[string]*schema.ParameterInfo{
 				"todos": {Type: schema.Array, Required: true, ElemInfo: item, Desc: "The whole to-do list; it replaces the previous one."},
@@ -55,6 +55,16 @@ type todoItem struct {
 	Content  string          `json:"content"`
 	Status   string          `json:"status"`
 	Priority string          `json:"priority"`
+}
+
+// TodoWriteName is the to-do tool's name.
+const TodoWriteName = "todo_write"
+
+// ParseTodos is the list a todo_write call with these arguments sets, or
+// why the call changes nothing. A conversation's to-do list is the one its
+// last todo_write call with good arguments set.
+func ParseTodos(argsJSON string) ([]Todo, error) {
+	return (&TodoWrite{toolInfo: toolInfo{name: TodoWriteName}}).parse(argsJSON)
 }
 
 // parse checks the list and returns it normalised.
