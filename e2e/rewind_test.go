@@ -50,6 +50,15 @@ func TestRewindInTheIDE(t *testing.T) {
 		t.Fatalf("b.txt after the command: %q", got)
 	}
 
+	// The Changes tab, marked while the terminal showed, lists both.
+	tm.WaitFor("Changes 2 •")
+	tm.Keys("M-g")
+	tm.WaitFor("+1 −1 · agent command", "new +1 −0 · agent tool", "Enter diff")
+	tm.Keys("Enter") // the newest: b.txt
+	tm.WaitFor("@@ -1,2 +1,2 @@", "BEE")
+	tm.Keys("Escape")
+	tm.Keys("M-c")
+
 	tm.prompt("/diff")
 	tm.WaitFor("Changed in this session", "b.txt", "agent command", "a.txt", "new · +1", "agent tool")
 	tm.Keys("Enter") // the newest: b.txt

@@ -77,27 +77,31 @@ type App struct {
 	screen tcell.Screen
 	buf    *cellBuffer // what the widgets draw on, diffed into screen
 
-	rctx     *renderCtx
-	list     *MessageList
-	input    *Input
-	chat     *Chat
-	todos    *TodoView
-	strip    *Strip
-	status   *StatusBar
-	dialog   *PermissionDialog
-	help     *Help
-	ask      *confirm
-	recovery *recovery // nil: unsaved buffers are not kept
-	lastEsc  time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
-	pickers  *pickerHost
-	layout   *Layout
-	editor   EditorPane
-	terminal TerminalPane
-	router   *Router
-	commands *Commands
-	files    *fileIndex // the project's paths, for @ completion
-	mcp      MCPView    // the MCP servers, when there are any
-	explorer *explorer.Explorer
+	rctx    *renderCtx
+	list    *MessageList
+	input   *Input
+	chat    *Chat
+	todos   *TodoView
+	changes *ChangesView
+	// changesBusy: a refresh of the Changes tab is being computed;
+	// changesAgain: another was asked for meanwhile.
+	changesBusy, changesAgain bool
+	strip                     *Strip
+	status                    *StatusBar
+	dialog                    *PermissionDialog
+	help                      *Help
+	ask                       *confirm
+	recovery                  *recovery // nil: unsaved buffers are not kept
+	lastEsc                   time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
+	pickers                   *pickerHost
+	layout                    *Layout
+	editor                    EditorPane
+	terminal                  TerminalPane
+	router                    *Router
+	commands                  *Commands
+	files                     *fileIndex // the project's paths, for @ completion
+	mcp                       MCPView    // the MCP servers, when there are any
+	explorer                  *explorer.Explorer
 	// changedPaths are files the agent changed before the explorer was built.
 	changedPaths []string
 
@@ -179,6 +183,7 @@ func New(opts Options) (*App, error) {
 	a.chat = newChat(&a.th, a.list, a.input)
 	a.chat.busy = a.turnRunning
 	a.todos = newTodoView(a.rctx)
+	a.changes = newChangesView(a.rctx)
 	a.status = newStatusBar(&a.th, a.statusInfo)
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
@@ -212,6 +217,7 @@ func New(opts Options) (*App, error) {
 	a.strip = newStrip(&a.th,
 		stripTab{pane: PaneTerminal, prim: a.terminal, title: a.terminalTitle},
 		stripTab{pane: PaneTodo, prim: a.todos, title: a.todos.Title},
+		stripTab{pane: PaneChanges, prim: a.changes, title: a.changes.Title},
 	)
 	chatFrame := newFrame(a.chat, &a.th, func() Line { return a.paneTitle("Chat", a.chat) })
 	editorFrame := newFrame(a.editor, &a.th, func() Line { return a.paneTitle("Editor", a.editor) })
@@ -233,6 +239,7 @@ func New(opts Options) (*App, error) {
 		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
 	}
 	a.todos.SetItems(opts.Agent.Todos())
+	a.noteChanges()
 	a.setFocus(a.chat)
 	a.focusPane = PaneChat
 	return a, nil
@@ -403,7 +410,7 @@ func (a *App) editorPane() EditorPane {
 // reveal brings p forward in the strip unless the user is working in the
 // tab shown or the terminal is busy (then p's tab is only marked).
 func (a *App) reveal(p Pane) {
-	a.strip.Reveal(p, a.focusPane == PaneTerminal || a.focusPane == PaneTodo)
+	a.strip.Reveal(p, a.focusPane == PaneTerminal || a.focusPane == PaneTodo || a.focusPane == PaneChanges)
 }
 
 // terminalUsed records output of the agent's commands in the terminal.
@@ -465,6 +472,8 @@ func (a *App) focusedPane() Pane {
 		return PaneEditor
 	case a.todos.HasFocus():
 		return PaneTodo
+	case a.changes.HasFocus():
+		return PaneChanges
 	case a.terminal.HasFocus():
 		return PaneTerminal
 	case a.explorerFocused():
@@ -476,7 +485,7 @@ func (a *App) focusedPane() Pane {
 // focusOn focuses pane p, switching the strip's tab and leaving a zoom that hides it.
 func (a *App) focusOn(p Pane) {
 	switch p {
-	case PaneTerminal, PaneTodo:
+	case PaneTerminal, PaneTodo, PaneChanges:
 		a.strip.Show(p)
 	}
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.pane(p) {
@@ -491,6 +500,9 @@ func (a *App) focusOn(p Pane) {
 		a.setFocus(a.terminal)
 	case PaneTodo:
 		a.setFocus(a.todos)
+	case PaneChanges:
+		a.setFocus(a.changes)
+		a.noteChanges()
 	case PaneExplorer:
 		if a.opts.Root == "" {
 			return
@@ -566,7 +578,12 @@ func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 		defer a.Recover()
 		for ev := range events {
 			ev := ev
-			a.post(func() { a.router.Handle(ev) })
+			a.post(func() {
+				a.router.Handle(ev)
+				if ev.Type == agent.EventToolRunEnded {
+					a.noteChanges() // an edit or a command may have changed files
+				}
+			})
 		}
 		a.post(func() { a.turnEnded(cancel) })
 	}()
@@ -582,6 +599,7 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 	a.turnCancel = nil
 	a.status.Unflash(flashCancelling)
 	a.recordWorkspace()
+	a.noteChanges()
 	if !a.router.cancelled {
 		what := "the agent has finished"
 		if a.router.lastError != "" {
@@ -681,6 +699,7 @@ func (a *App) addBuiltinCommands() {
 		a.opts.Agent.Clear()
 		a.list.Clear()
 		a.todos.SetItems(a.opts.Agent.Todos())
+		a.noteChanges()
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
 	}})
 	a.addModeCommands()

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
-	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
@@ -29,7 +28,39 @@ type diffEditor interface {
 func (a *App) addRewindCommands() {
 	r, ok := a.opts.Agent.(rewinder)
 	if !ok {
+		a.changes.SetNote("This agent does not record what it changes.")
 		return
+	}
+	// Looking is fine while a turn runs; reverting waits for it (a.book).
+	a.changes.onDiff = func(path string) {
+		if b := r.Checkpoints(); b != nil {
+			a.showChange(b, path)
+		}
+	}
+	a.changes.onOpen = func(path string) {
+		b := r.Checkpoints()
+		ed := a.editorPane()
+		if b == nil || ed == nil {
+			return
+		}
+		if err := ed.Open(b.Abs(path), 0); err != nil {
+			a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+			return
+		}
+		a.focusOn(PaneEditor)
+	}
+	a.changes.onRevert = func(path string) {
+		b := a.book()
+		if b == nil {
+			return
+		}
+		a.ask.ask("Revert", fmt.Sprintf("Put %s back as it was before this session changed it? /rewind lists the revert, to undo it.", path),
+			choice{key: "enter", label: "revert it", do: func() {
+				a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
+					return b.RevertFile(path, force[path])
+				})
+			}},
+			choice{key: "esc", label: "cancel", do: func() {}})
 	}
 	// What the user saves in the editor is a change of the session too,
 	// made by "you": /diff lists it and a rewind takes it back with the rest.
@@ -39,11 +70,13 @@ func (a *App) addRewindCommands() {
 		ed.SetOnSave(func(path string, before []byte) {
 			if b := r.Checkpoints(); b != nil {
 				a.Go(func() {
-					if err := b.Record(checkpoint.ByUser, path, before); err != nil && !strings.Contains(err.Error(), "outside the project") {
-						a.post(func() {
+					err := b.Record(checkpoint.ByUser, path, before)
+					a.post(func() {
+						if err != nil && !strings.Contains(err.Error(), "outside the project") {
 							a.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
-						})
-					}
+						}
+						a.noteChanges()
+					})
 				})
 			}
 		})
@@ -262,12 +295,14 @@ func (a *App) reloadChat() {
 		a.list.Append(it)
 	}
 	a.todos.SetItems(a.opts.Agent.Todos())
+	a.noteChanges()
 	a.list.ScrollToBottom()
 }
 
 // restoreFiles runs a restore, says what it did, and asks before
 // overwriting files changed by hand since (then runs it again, forcing them).
 func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpoint.Result, error)) {
+	defer a.noteChanges()
 	res, err := run(nil)
 	if err != nil {
 		a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
@@ -286,6 +321,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 	a.ask.ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s. /diff shows what changed.",
 		plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
 		choice{key: "o", label: "overwrite with the earlier version", do: func() {
+			defer a.noteChanges()
 			res, err := run(force)
 			if err != nil {
 				a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
@@ -318,28 +354,24 @@ func (a *App) pickChange() {
 	if b == nil {
 		return
 	}
-	files := b.Files()
 	now := time.Now()
-	items := make([]picker.Item, 0, len(files))
-	for _, f := range files {
-		before, _ := versionContent(b, f.Original)
-		after, _ := os.ReadFile(b.Abs(f.Path))
-		counts := editor.DiffSummary(before, after)
-		switch {
-		case !f.Original.Exists:
-			counts = "new · " + counts
-		case !f.Latest.Exists:
-			counts = "deleted · " + counts
+	var items []picker.Item
+	for _, r := range changeRows(b) {
+		detail := r.by + " · " + sessions.Age(r.when, now)
+		if r.counted {
+			detail = fmt.Sprintf("+%d −%d · %s", r.plus, r.minus, detail)
 		}
-		by := map[string]string{checkpoint.ByTool: "agent tool", checkpoint.ByCommand: "agent command", checkpoint.ByUser: "you", checkpoint.ByRewind: "rewind"}[f.By]
-		items = append(items, picker.Item{Label: f.Path, Detail: fmt.Sprintf("%s · %s · %s", counts, by, sessions.Age(f.Time, now)), Value: f})
+		if r.state != "" {
+			detail = r.state + " · " + detail
+		}
+		items = append(items, picker.Item{Label: r.path, Detail: detail, Value: r.path})
 	}
 	p := picker.New(&a.th, "Changed in this session", items)
 	if len(items) == 0 {
 		p.SetNote("nothing changed in this session yet")
 	}
 	a.openPicker(p)
-	p.OnPick = func(it picker.Item) { a.showChange(b, it.Value.(checkpoint.File).Path) }
+	p.OnPick = func(it picker.Item) { a.showChange(b, it.Value.(string)) }
 }
 
 // showChange shows in the editor what the session changed in the file at
@@ -390,4 +422,37 @@ func versionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
 		return nil, errors.New("the content before this session is not kept: " + why)
 	}
 	return b.Content(v)
+}
+
+// noteChanges refreshes the Changes tab in the background (reading and
+// diffing the files changed); its tab is marked when the list changed
+// while another tab showed. Calls while one runs are folded into one more.
+func (a *App) noteChanges() {
+	if a.changesBusy {
+		a.changesAgain = true
+		return
+	}
+	r, ok := a.opts.Agent.(rewinder)
+	if !ok {
+		return
+	}
+	b := r.Checkpoints()
+	if b == nil {
+		a.changes.SetNote("Changes are recorded only when sessions are kept (fawn has no data directory).")
+		return
+	}
+	a.changesBusy = true
+	a.Go(func() {
+		rows := changeRows(b)
+		a.post(func() {
+			a.changesBusy = false
+			if a.changes.SetRows(rows) && a.strip.Active() != PaneChanges {
+				a.strip.Mark(PaneChanges)
+			}
+			if a.changesAgain {
+				a.changesAgain = false
+				a.noteChanges()
+			}
+		})
+	})
 }

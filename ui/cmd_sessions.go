@@ -76,6 +76,7 @@ func (a *App) addSessionCommands() {
 		a.list.Clear()
 		a.router.resetUsage()
 		a.todos.SetItems(a.opts.Agent.Todos())
+		a.noteChanges()
 	}})
 	a.commands.Add(Command{Name: "export", Args: "[file]", Help: "Write this session as Markdown (default: fawn-session-ID.md in the project)", Run: func(a *App, args string) {
 		k, ok := a.keeper()
@@ -143,6 +144,7 @@ func (a *App) restore(res *agent.Resumed) {
 	}
 	a.router.resetUsage()
 	a.todos.SetItems(a.opts.Agent.Todos())
+	a.noteChanges()
 	id := a.opts.Agent.(interface{ ID() string }).ID()
 	what := fmt.Sprintf("resumed session %s: %s, %s", short(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	if l.Info.Title != "" {

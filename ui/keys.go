@@ -21,6 +21,7 @@ func GlobalKeys() *keymap.Table {
 		keymap.Binding{Action: "pane.editor", Keys: []string{"alt+e"}, Help: "Focus the editor"},
 		keymap.Binding{Action: "pane.terminal", Keys: []string{"alt+t"}, Help: "Focus the terminal"},
 		keymap.Binding{Action: "pane.todo", Keys: []string{"alt+o"}, Help: "Focus the to-do list"},
+		keymap.Binding{Action: "pane.changes", Keys: []string{"alt+g"}, Help: "Focus the Changes list: the files this session changed"},
 		keymap.Binding{Action: "pane.explorer", Keys: []string{"alt+x"}, Help: "Show and focus the file explorer; again: hide it"},
 		keymap.Binding{Action: "pane.zoom", Keys: []string{"alt+m"}, Help: "Zoom the focused pane to the full screen, or back"},
 		keymap.Binding{Action: "layout.wider", Keys: []string{"alt+>"}, Help: "Widen the chat"},

@@ -96,8 +96,20 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	})
 	r.key(tcell.KeyF6, 0, 0)
 	r.onUI(func() {
+		if r.app.focusPane != PaneChanges || r.app.strip.Active() != PaneChanges {
+			t.Errorf("F6 from the to-do list: focus %v, strip %v; want the Changes tab", r.app.focusPane, r.app.strip.Active())
+		}
+	})
+	r.key(tcell.KeyF6, 0, 0)
+	r.onUI(func() {
 		if r.app.focusPane != PaneChat {
-			t.Errorf("F6 from the to-do list: focus %v, want the chat", r.app.focusPane)
+			t.Errorf("F6 from the Changes tab: focus %v, want the chat", r.app.focusPane)
+		}
+	})
+	r.key(tcell.KeyRune, 'g', tcell.ModAlt)
+	r.onUI(func() {
+		if r.app.focusPane != PaneChanges || r.app.strip.Active() != PaneChanges {
+			t.Errorf("Alt-G: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
 		}
 	})
 }

@@ -344,9 +344,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		a.help.Toggle()
 		return true
 	case "pane.next", "pane.prev":
-		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo}
+		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
 		if a.layout.explorerShown {
-			order = []Pane{PaneChat, PaneExplorer, PaneEditor, PaneTerminal, PaneTodo}
+			order = []Pane{PaneChat, PaneExplorer, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
 		}
 		i := 0
 		for j, p := range order {
@@ -371,6 +371,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	case "pane.todo":
 		a.focusOn(PaneTodo)
+		return true
+	case "pane.changes":
+		a.focusOn(PaneChanges)
 		return true
 	case "pane.explorer":
 		a.toggleExplorer()

@@ -17,6 +17,7 @@ const (
 	PaneTerminal
 	PaneTodo
 	PaneExplorer
+	PaneChanges
 )
 
 func (p Pane) String() string {
@@ -29,6 +30,8 @@ func (p Pane) String() string {
 		return "terminal"
 	case PaneExplorer:
 		return "explorer"
+	case PaneChanges:
+		return "changes"
 	default:
 		return "to-do"
 	}

@@ -158,15 +158,21 @@ func revertHunk(before, after []byte, h hunk) []byte {
 
 // diffSummary is "+3 −1" for a diff's status line.
 func diffSummary(before, after []byte) string {
+	plus, minus := diffCounts(before, after)
+	return strings.TrimSpace(fmt.Sprintf("+%d −%d", plus, minus))
+}
+
+// diffCounts is how many lines the diff from before to after adds and
+// removes (nil before: no file).
+func diffCounts(before, after []byte) (plus, minus int) {
 	a, _ := parse(before)
 	if before == nil {
 		a = nil
 	}
 	b, _ := parse(after)
-	plus, minus := 0, 0
 	for _, c := range diffLines(a, b) {
 		plus += c.NewEnd - c.NewStart
 		minus += c.End - c.Start
 	}
-	return strings.TrimSpace(fmt.Sprintf("+%d −%d", plus, minus))
+	return plus, minus
 }

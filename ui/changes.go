@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/sessions"
+)
+
+// changeRow is one file of the Changes tab.
+type changeRow struct {
+	path  string
+	state string // "new", "deleted" or ""
+	plus  int
+	minus int
+	// counted is false when the diff was not computed (content not kept,
+	// or too many files): the counts are then not shown.
+	counted bool
+	by      string
+	when    time.Time
+}
+
+// maxCountedRows bounds the files whose +/− counts the Changes tab computes
+// (each reads the file and diffs it).
+const maxCountedRows = 500
+
+// changeRows lists the files the session changed, newest first, with
+// their +/− counts against the session's start. It reads files: call it
+// off the UI goroutine.
+func changeRows(b *checkpoint.Book) []changeRow {
+	files := b.Files()
+	rows := make([]changeRow, 0, len(files))
+	for i, f := range files {
+		r := changeRow{path: f.Path, by: byWhom(f.By), when: f.Time}
+		switch {
+		case !f.Original.Exists:
+			r.state = "new"
+		case !f.Latest.Exists:
+			r.state = "deleted"
+		}
+		if i < maxCountedRows {
+			if before, err := versionContent(b, f.Original); err == nil {
+				after, err := os.ReadFile(b.Abs(f.Path))
+				if err == nil || os.IsNotExist(err) {
+					r.plus, r.minus = editor.DiffCounts(before, after)
+					r.counted = true
+				}
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func byWhom(by string) string {
+	switch by {
+	case checkpoint.ByTool:
+		return "agent tool"
+	case checkpoint.ByCommand:
+		return "agent command"
+	case checkpoint.ByUser:
+		return "you"
+	case checkpoint.ByRewind:
+		return "rewind"
+	}
+	return by
+}
+
+// ChangesView is the Changes tab of the bottom strip: every file changed
+// in this session, newest first, with its +/− counts against the
+// session's start and who changed it last. Enter shows the file's diff in
+// the editor (where hunks can be reverted), o opens the file, R reverts
+// it. The App refreshes it as the agent works.
+type ChangesView struct {
+	*tview.Box
+	ctx    *renderCtx
+	rows   []changeRow
+	sel    int
+	top    int
+	height int
+	// note replaces the list when changes are not recorded.
+	note string
+	now  func() time.Time
+
+	onDiff   func(path string)
+	onOpen   func(path string)
+	onRevert func(path string)
+}
+
+func newChangesView(ctx *renderCtx) *ChangesView {
+	v := &ChangesView{Box: tview.NewBox(), ctx: ctx, now: time.Now}
+	v.SetBackgroundColor(ctx.th.Background)
+	return v
+}
+
+// SetRows replaces the list. While the list has the focus the selected
+// file stays selected; else the newest is. It reports whether the list
+// changed.
+func (v *ChangesView) SetRows(rows []changeRow) bool {
+	same := len(rows) == len(v.rows)
+	for i := 0; same && i < len(rows); i++ {
+		same = rows[i] == v.rows[i]
+	}
+	if same {
+		return false
+	}
+	selected := ""
+	if v.sel < len(v.rows) && v.HasFocus() {
+		selected = v.rows[v.sel].path
+	}
+	v.rows = rows
+	v.sel = 0
+	for i, r := range rows {
+		if r.path == selected {
+			v.sel = i
+		}
+	}
+	return true
+}
+
+// SetNote shows text instead of the list (and empties it).
+func (v *ChangesView) SetNote(text string) {
+	v.note = text
+	v.rows = nil
+}
+
+// Title is the tab's title: "Changes" and how many files.
+func (v *ChangesView) Title() string {
+	if len(v.rows) == 0 {
+		return "Changes"
+	}
+	return fmt.Sprintf("Changes %d", len(v.rows))
+}
+
+// Selected is the selected file's path ("" when none).
+func (v *ChangesView) Selected() string {
+	if v.sel < len(v.rows) {
+		return v.rows[v.sel].path
+	}
+	return ""
+}
+
+func (v *ChangesView) line(r changeRow, width int, selected bool) Line {
+	th := v.ctx.th
+	bg := th.Background
+	if selected {
+		bg = th.CursorLine
+		if v.HasFocus() {
+			bg = th.Selection
+		}
+	}
+	base := tcell.StyleDefault.Background(bg)
+	var right Line
+	if r.state != "" {
+		right = append(right, Span{r.state + " ", base.Foreground(th.Accent)})
+	}
+	if r.counted {
+		right = append(right, Span{fmt.Sprintf("+%d", r.plus), base.Foreground(th.Added)}, Span{" ", base},
+			Span{fmt.Sprintf("−%d", r.minus), base.Foreground(th.Removed)})
+	}
+	right = append(right, Span{fmt.Sprintf(" · %s · %s", r.by, sessions.Age(r.when, v.now())), base.Foreground(th.Dim)})
+	rw := right.Width()
+	if rw > width/2 {
+		right = truncateLine(right, width/2)
+		rw = right.Width()
+	}
+	left := truncateLine(Line{{r.path, base.Foreground(th.Foreground)}}, max(0, width-rw-1))
+	return append(padTo(left, width-rw, base), right...)
+}
+
+// Draw draws the rows that fit, keeping the selection in view.
+func (v *ChangesView) Draw(screen tcell.Screen) {
+	v.DrawForSubclass(screen, v)
+	x, y, w, h := v.GetInnerRect()
+	v.height = h
+	if w <= 2 || h <= 0 {
+		return
+	}
+	dim := tcell.StyleDefault.Foreground(v.ctx.th.Dim)
+	if v.note != "" {
+		drawText(screen, x+1, y, w-1, v.note, dim)
+		return
+	}
+	if len(v.rows) == 0 {
+		drawText(screen, x+1, y, w-1, "Nothing changed in this session yet. The files the agent or you change are listed here.", dim)
+		return
+	}
+	rows := h
+	hint := h >= 4
+	if hint {
+		rows--
+	}
+	v.sel = min(max(v.sel, 0), len(v.rows)-1)
+	if v.sel < v.top {
+		v.top = v.sel
+	}
+	if v.sel >= v.top+rows {
+		v.top = v.sel - rows + 1
+	}
+	v.top = max(0, min(v.top, len(v.rows)-rows))
+	for i := 0; i < rows && v.top+i < len(v.rows); i++ {
+		drawLine(screen, x+1, y+i, w-2, v.line(v.rows[v.top+i], w-2, v.top+i == v.sel))
+	}
+	if hint {
+		drawText(screen, x+1, y+h-1, w-2, "Enter diff · o open · R revert the file · /rewind: back to before a prompt", dim)
+	}
+}
+
+// InputHandler moves the selection and acts on the selected file.
+func (v *ChangesView) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		page := max(1, v.height-2)
+		switch ev.Key() {
+		case tcell.KeyUp:
+			v.sel--
+		case tcell.KeyDown:
+			v.sel++
+		case tcell.KeyPgUp:
+			v.sel -= page
+		case tcell.KeyPgDn:
+			v.sel += page
+		case tcell.KeyHome:
+			v.sel = 0
+		case tcell.KeyEnd:
+			v.sel = len(v.rows) - 1
+		case tcell.KeyEnter:
+			v.act(v.onDiff)
+		case tcell.KeyRune:
+			switch ev.Rune() {
+			case 'k':
+				v.sel--
+			case 'j':
+				v.sel++
+			case 'g':
+				v.sel = 0
+			case 'G':
+				v.sel = len(v.rows) - 1
+			case 'o':
+				v.act(v.onOpen)
+			case 'R':
+				v.act(v.onRevert)
+			case 'd':
+				v.act(v.onDiff)
+			}
+		}
+		v.sel = min(max(v.sel, 0), max(0, len(v.rows)-1))
+	})
+}
+
+func (v *ChangesView) act(f func(string)) {
+	if p := v.Selected(); p != "" && f != nil {
+		f(p)
+	}
+}
+
+// MouseHandler selects with a click, shows the diff with a double click,
+// and scrolls with the wheel.
+func (v *ChangesView) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return v.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := ev.Position()
+		if !v.InRect(mx, my) {
+			return false, nil
+		}
+		_, y, _, _ := v.GetInnerRect()
+		switch action {
+		case tview.MouseScrollUp:
+			v.sel = max(0, v.sel-1)
+		case tview.MouseScrollDown:
+			v.sel = min(len(v.rows)-1, v.sel+1)
+		case tview.MouseLeftDown, tview.MouseLeftDoubleClick:
+			setFocus(v)
+			if i := v.top + my - y; i >= 0 && i < len(v.rows) {
+				v.sel = i
+				if action == tview.MouseLeftDoubleClick {
+					v.act(v.onDiff)
+				}
+			}
+		default:
+			return false, nil
+		}
+		return true, nil
+	})
+}
