@@ -77,15 +77,55 @@ type hunk struct {
 	firstChangedLine int // the hunk's first added line in the new text (or where it removed)
 }
 
-// diffDocHunks is diffDoc with the hunks it shows.
-func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, []hunk) {
-	var hunks []hunk
-	a, _ := parse(before)
+// hunkSpan is one hunk before it is laid out: changes[i:j], and the lines
+// it shows of the old and the new text (the changes and their context).
+type hunkSpan struct {
+	i, j           int
+	oldFrom, oldTo int
+	newFrom, newTo int
+}
+
+// hunkSpans groups changes into hunks: the changes whose context would
+// touch go together.
+func hunkSpans(changes []LineChange, oldLen int) []hunkSpan {
+	var spans []hunkSpan
+	for i := 0; i < len(changes); {
+		j := i + 1
+		for j < len(changes) && changes[j].Start-changes[j-1].End <= 2*diffContext {
+			j++
+		}
+		first, last := changes[i], changes[j-1]
+		oldFrom := max(0, first.Start-diffContext)
+		oldTo := min(oldLen, last.End+diffContext)
+		spans = append(spans, hunkSpan{i: i, j: j, oldFrom: oldFrom, oldTo: oldTo,
+			newFrom: first.NewStart - (first.Start - oldFrom), newTo: last.NewEnd + (oldTo - last.End)})
+		i = j
+	}
+	return spans
+}
+
+func (s hunkSpan) header() string {
+	return fmt.Sprintf("@@ -%d,%d +%d,%d @@", s.oldFrom+1, s.oldTo-s.oldFrom, s.newFrom+1, s.newTo-s.newFrom)
+}
+
+func (s hunkSpan) hunk(doc0 int, changes []LineChange) hunk {
+	return hunk{doc0: doc0, oldFrom: s.oldFrom, oldTo: s.oldTo, newFrom: s.newFrom, newTo: s.newTo, firstChangedLine: changes[s.i].NewStart}
+}
+
+// diffLinesOf parses both versions for a diff (nil before: no file).
+func diffLinesOf(before, after []byte) (a, b []string, changes []LineChange) {
+	a, _ = parse(before)
 	if before == nil {
 		a = nil
 	}
-	b, _ := parse(after)
-	changes := diffLines(a, b)
+	b, _ = parse(after)
+	return a, b, diffLines(a, b)
+}
+
+// diffDocHunks is diffDoc with the hunks it shows.
+func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, []hunk) {
+	var hunks []hunk
+	a, b, changes := diffLinesOf(before, after)
 	var lines []string
 	var decs []decor
 	add := func(text string, d decor) {
@@ -94,23 +134,11 @@ func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, 
 	}
 	rm := removedTint(th)
 	changedLines := 0
-	for i := 0; i < len(changes); {
-		// A hunk takes the changes whose context would touch.
-		j := i + 1
-		for j < len(changes) && changes[j].Start-changes[j-1].End <= 2*diffContext {
-			j++
-		}
-		first, last := changes[i], changes[j-1]
-		oldFrom := max(0, first.Start-diffContext)
-		oldTo := min(len(a), last.End+diffContext)
-		newFrom := first.NewStart - (first.Start - oldFrom)
-		newTo := last.NewEnd + (oldTo - last.End)
-		h := decor{hasLabel: true, fg: th.Accent}
-		hunks = append(hunks, hunk{doc0: len(lines), oldFrom: oldFrom, oldTo: oldTo, newFrom: newFrom, newTo: newTo, firstChangedLine: first.NewStart})
-		add(fmt.Sprintf("@@ -%d,%d +%d,%d @@", oldFrom+1, oldTo-oldFrom, newFrom+1, newTo-newFrom), h)
-		o, n := oldFrom, newFrom
-		for k := i; k < j; k++ {
-			c := changes[k]
+	for _, s := range hunkSpans(changes, len(a)) {
+		hunks = append(hunks, s.hunk(len(lines), changes))
+		add(s.header(), decor{hasLabel: true, fg: th.Accent})
+		o, n := s.oldFrom, s.newFrom
+		for _, c := range changes[s.i:s.j] {
 			for ; o < c.Start; o, n = o+1, n+1 {
 				add(a[o], decor{hasLabel: true, label: strconv.Itoa(n + 1)})
 			}
@@ -123,17 +151,67 @@ func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, 
 				changedLines++
 			}
 		}
-		for ; o < oldTo; o, n = o+1, n+1 {
+		for ; o < s.oldTo; o, n = o+1, n+1 {
 			add(a[o], decor{hasLabel: true, label: strconv.Itoa(n + 1)})
 		}
 		hunks[len(hunks)-1].doc1 = len(lines)
-		i = j
 	}
 	if len(lines) == 0 {
 		add("(no differences)", decor{hasLabel: true})
 	}
 	buf := &Buffer{lines: lines, fmt: format{eol: "\n", finalNL: true}}
 	return buf, decs, changedLines, hunks
+}
+
+// splitDoc lays out the same hunks as diffDoc side by side: the old text
+// on the left, numbered as before, the new on the right, numbered as
+// after, row for row. A change's removed and added lines share rows; where
+// one side has fewer, a blank filler row keeps the rest aligned.
+func splitDoc(before, after []byte, th theme.Theme) (left, right *Buffer, ldec, rdec []decor, hunks []hunk) {
+	a, b, changes := diffLinesOf(before, after)
+	var ll, rl []string
+	add := func(lt string, ld decor, rt string, rd decor) {
+		ll, ldec = append(ll, lt), append(ldec, ld)
+		rl, rdec = append(rl, rt), append(rdec, rd)
+	}
+	rm := removedTint(th)
+	filler := decor{hasLabel: true, tint: th.CursorLine}
+	for _, s := range hunkSpans(changes, len(a)) {
+		hunks = append(hunks, s.hunk(len(ll), changes))
+		head := decor{hasLabel: true, fg: th.Accent}
+		add(fmt.Sprintf("@@ -%d,%d", s.oldFrom+1, s.oldTo-s.oldFrom), head, fmt.Sprintf("+%d,%d @@", s.newFrom+1, s.newTo-s.newFrom), head)
+		o, n := s.oldFrom, s.newFrom
+		context := func() {
+			add(a[o], decor{hasLabel: true, label: strconv.Itoa(o + 1)}, b[n], decor{hasLabel: true, label: strconv.Itoa(n + 1)})
+			o, n = o+1, n+1
+		}
+		for _, c := range changes[s.i:s.j] {
+			for o < c.Start {
+				context()
+			}
+			for k := 0; k < max(c.End-c.Start, c.NewEnd-c.NewStart); k++ {
+				lt, ld, rt, rd := "", filler, "", filler
+				if o < c.End {
+					lt, ld = a[o], decor{mark: '-', markColor: th.Removed, tint: rm, hasLabel: true, label: strconv.Itoa(o + 1)}
+					o++
+				}
+				if n < c.NewEnd {
+					rt, rd = b[n], decor{mark: '+', markColor: th.Added, tint: th.Changed, hasLabel: true, label: strconv.Itoa(n + 1)}
+					n++
+				}
+				add(lt, ld, rt, rd)
+			}
+		}
+		for o < s.oldTo {
+			context()
+		}
+		hunks[len(hunks)-1].doc1 = len(ll)
+	}
+	if len(ll) == 0 {
+		add("(no differences)", decor{hasLabel: true}, "", decor{hasLabel: true})
+	}
+	f := format{eol: "\n", finalNL: true}
+	return &Buffer{lines: ll, fmt: f}, &Buffer{lines: rl, fmt: f}, ldec, rdec, hunks
 }
 
 // revertHunk is after with hunk h put back as it was in before, framed
@@ -165,12 +243,8 @@ func diffSummary(before, after []byte) string {
 // diffCounts is how many lines the diff from before to after adds and
 // removes (nil before: no file).
 func diffCounts(before, after []byte) (plus, minus int) {
-	a, _ := parse(before)
-	if before == nil {
-		a = nil
-	}
-	b, _ := parse(after)
-	for _, c := range diffLines(a, b) {
+	_, _, changes := diffLinesOf(before, after)
+	for _, c := range changes {
 		plus += c.NewEnd - c.NewStart
 		minus += c.End - c.Start
 	}

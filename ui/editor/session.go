@@ -3,6 +3,7 @@ package editor
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/gdamore/tcell/v2"
@@ -143,13 +144,19 @@ func DiffCounts(before, after []byte) (plus, minus int) { return diffCounts(befo
 // or opened in the file.
 type review struct {
 	before, after []byte
-	hunks         []hunk
+	hunks         []hunk // rows in the unified diff
+	splitHunks    []hunk // rows in the side-by-side diff
 }
 
-// hunkAt is the hunk shown on row of the diff (nil: none there).
-func (r *review) hunkAt(row int) *hunk {
-	for i := range r.hunks {
-		if h := &r.hunks[i]; row >= h.doc0 && row < h.doc1 {
+// hunkAt is the hunk shown on row of the diff, unified or side by side
+// (nil: none there).
+func (r *review) hunkAt(row int, split bool) *hunk {
+	hunks := r.hunks
+	if split {
+		hunks = r.splitHunks
+	}
+	for i := range hunks {
+		if h := &hunks[i]; row >= h.doc0 && row < h.doc1 {
 			return h
 		}
 	}
@@ -157,7 +164,8 @@ func (r *review) hunkAt(row int) *hunk {
 }
 
 // reviewKey handles the diff view's own keys: r reverts the hunk at the
-// cursor, R the whole file, o or Enter opens the file at the hunk.
+// cursor, R the whole file, o or Enter opens the file at the hunk, s
+// switches between side by side and unified.
 func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 	r := tb.review
 	if r == nil || ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) != 0 {
@@ -169,8 +177,14 @@ func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 	} else if ev.Key() != tcell.KeyRune {
 		return false
 	}
-	h := r.hunkAt(tb.diff.Cursor().Line)
+	h := r.hunkAt(tb.shown().Cursor().Line, tb.splitOn)
 	switch key {
+	case 's':
+		t.unifiedDiffs = !t.unifiedDiffs
+		if _, _, w, _ := t.GetInnerRect(); !t.unifiedDiffs && w < splitMinWidth {
+			tb.flash, tb.flashErr = fmt.Sprintf("side by side needs the editor %d columns wide (it is %d): zoom it (Alt-M) or narrow the chat (Alt-<)", splitMinWidth, w), false
+		}
+		return true
 	case 'o':
 		line := 0
 		if h != nil {

@@ -69,6 +69,11 @@ type tab struct {
 	// review, while a session diff (ShowDiff) is shown, is what it compares:
 	// its hunks can be reverted one by one or opened in the file.
 	review *review
+	// split is the diff laid out side by side, shown instead of diff
+	// while splitOn (the editor is wide enough, and the user did not ask
+	// for the unified diff).
+	split   *splitDiff
+	splitOn bool
 
 	prompt   *prompt
 	flash    string
@@ -100,7 +105,10 @@ type Tabs struct {
 	maxSize  int64
 	tabWidth int
 	wrap     bool
-	lister   FileLister
+	// unifiedDiffs: the user asked for unified diffs even when there is
+	// room for side by side (s in a diff toggles it).
+	unifiedDiffs bool
+	lister       FileLister
 
 	tabs   []*tab
 	active int
@@ -876,10 +884,21 @@ func (t *Tabs) showAgentDiff(tb *tab) {
 // showDiff shows before → after in place of tb's view.
 func (t *Tabs) showDiff(tb *tab, before, after []byte, title string) {
 	buf, dec, _, hunks := diffDocHunks(before, after, t.th)
-	tb.review = &review{before: before, after: after, hunks: hunks}
+	lb, rb, ld, rd, splitHunks := splitDoc(before, after, t.th)
+	tb.review = &review{before: before, after: after, hunks: hunks, splitHunks: splitHunks}
+	tb.diff = t.diffView(tb, buf, dec)
+	tb.split = &splitDiff{left: t.diffView(tb, lb, ld), right: t.diffView(tb, rb, rd)}
+	tb.splitOn = false
+	tb.diffTitle = title + " " + diffSummary(before, after)
+}
+
+// diffView is a read-only view of a diff document, its cursor on the
+// first changed line.
+func (t *Tabs) diffView(tb *tab, buf *Buffer, dec []decor) *CodeView {
 	v := newCodeView(buf, t.th, t.keys, t.hl, t.box, t.clip)
 	v.tabWidth = t.tabWidth
 	v.readOnly = true
+	v.wrap = false
 	v.lexer = tb.view.lexer
 	v.setDecor(dec, true)
 	t.hookView(tb, v)
@@ -890,13 +909,64 @@ func (t *Tabs) showDiff(tb *tab, before, after []byte, title string) {
 			break
 		}
 	}
-	tb.diff = v
-	tb.diffTitle = title + " " + diffSummary(before, after)
+	return v
+}
+
+// splitMinWidth is the editor width from which diffs show side by side.
+const splitMinWidth = 140
+
+// splitDiff is a diff side by side: two views of one row count, the right
+// one following the left one's cursor and scroll.
+type splitDiff struct {
+	left, right *CodeView
+}
+
+// setSplit shows tb's diff side by side (on) or unified, keeping the
+// cursor in the same hunk.
+func (tb *tab) setSplit(on bool) {
+	if tb.split == nil || tb.review == nil || on == tb.splitOn {
+		return
+	}
+	from, to := tb.diff, tb.split.left
+	fromHunks, toHunks := tb.review.hunks, tb.review.splitHunks
+	if !on {
+		from, to = to, from
+		fromHunks, toHunks = toHunks, fromHunks
+	}
+	row := 0
+	cur := from.Cursor().Line
+	for i, h := range fromHunks {
+		if cur >= h.doc0 && cur < h.doc1 && i < len(toHunks) {
+			th := toHunks[i]
+			row = min(th.doc0+cur-h.doc0, th.doc1-1)
+		}
+	}
+	to.SetCursor(Pos{Line: row})
+	tb.splitOn = on
+}
+
+// drawSplit draws tb's diff side by side in the rectangle given.
+func (t *Tabs) drawSplit(screen tcell.Screen, tb *tab, x, y, w, h int) {
+	l, r := tb.split.left, tb.split.right
+	lw := (w - 1) / 2
+	l.SetRect(x, y, lw, h)
+	l.Draw(screen)
+	r.cursor, r.selected, r.pending = Pos{Line: l.cursor.Line}, false, nil
+	r.top, r.topRow, r.left = l.top, l.topRow, l.left
+	r.SetRect(x+lw+1, y, w-lw-1, h)
+	r.Draw(screen)
+	sep := t.base.Foreground(t.th.Border)
+	for i := 0; i < h; i++ {
+		screen.Put(x+lw, y+i, "│", sep)
+	}
 }
 
 // shown is the view tb shows now.
 func (tb *tab) shown() *CodeView {
 	if tb.diff != nil {
+		if tb.splitOn && tb.split != nil {
+			return tb.split.left
+		}
 		return tb.diff
 	}
 	return tb.view
@@ -1243,9 +1313,16 @@ func (t *Tabs) Draw(screen tcell.Screen) {
 	if tb.prompt != nil && h > 4 {
 		status = tb.prompt.rows()
 	}
-	v := tb.shown()
-	v.SetRect(x, y+1, w, h-1-status)
-	v.Draw(screen)
+	if tb.diff != nil {
+		tb.setSplit(w >= splitMinWidth && !t.unifiedDiffs)
+	}
+	if tb.diff != nil && tb.splitOn {
+		t.drawSplit(screen, tb, x, y+1, w, h-1-status)
+	} else {
+		v := tb.shown()
+		v.SetRect(x, y+1, w, h-1-status)
+		v.Draw(screen)
+	}
 	t.drawStatus(screen, x, y+h-status, w, status, tb)
 	if t.finder != nil {
 		t.drawFinder(screen, x, y+1, w, h-1)
@@ -1378,7 +1455,13 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 			fg = t.th.Error
 		}
 	case tb.diff != nil:
-		left, fg = "diff of "+tb.diffTitle+" · "+keymap.Display(firstKey(t.keys, "editor.diff"))+" or Esc: back to the file", t.th.Accent
+		layout := "" // offered only where it fits
+		if tb.splitOn {
+			layout = "s: unified · "
+		} else if w >= splitMinWidth {
+			layout = "s: side by side · "
+		}
+		left, fg = "diff of "+tb.diffTitle+" · "+layout+keymap.Display(firstKey(t.keys, "editor.diff"))+" or Esc: back to the file", t.th.Accent
 	case v.findText != "":
 		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, "editor.findNext"))+" next, Esc to clear", t.th.Dim
 	case tb.notice != "":
