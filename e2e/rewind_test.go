@@ -192,3 +192,32 @@ func TestRevertAHunk(t *testing.T) {
 		t.Errorf("after reverting the file: %q", got)
 	}
 }
+
+// A revert over a hand edit asks; v shows the three versions side by side
+// in the editor (the earlier one, the agent's, the hand edit), and o there
+// puts the earlier one back.
+func TestConflictShowsThreeVersions(t *testing.T) {
+	project := t.TempDir()
+	path := filepath.Join(project, "c.txt")
+	writeFile(t, path, "alpha\nbeta\ngamma\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"c.txt"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"c.txt","old_str":"beta","new_str":"beta by the agent"}`)}},
+		{Text: "Edited c."},
+	}})
+	tm := startIDE(t, srv, project, "--permission-mode", "yolo")
+	tm.prompt("edit c")
+	tm.WaitFor("Edited c.", "idle")
+	writeFile(t, path, "alpha\nbeta by hand\ngamma\n") // by hand, outside fawn
+	tm.prompt("/revert c.txt")
+	tm.WaitFor("Changed by hand", "view the three versions")
+	tm.Type("v")
+	tm.Keys("M-m") // the editor, zoomed: room for three columns
+	tm.WaitFor("the earlier version (revert c.txt)", "fawn's last record", "on disk now", "beta by the agent", "beta by hand", "o: overwrite it")
+	tm.Type("o")
+	tm.Keys("M-m")
+	tm.WaitFor("revert c.txt: restored c.txt")
+	if got := readFile(t, path); got != "alpha\nbeta\ngamma\n" {
+		t.Errorf("after o: %q", got)
+	}
+}

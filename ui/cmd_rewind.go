@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
@@ -318,8 +319,11 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 		names = append(names, c.Path)
 		force[c.Path] = true
 	}
-	a.ask.ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s. /diff shows what changed.",
+	a.ask.ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s.",
 		plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
+		choice{key: "v", label: "view the three versions, file by file, and choose", do: func() {
+			a.showConflicts(what, run, res.Conflicts)
+		}},
 		choice{key: "o", label: "overwrite with the earlier version", do: func() {
 			defer a.noteChanges()
 			res, err := run(force)
@@ -455,4 +459,67 @@ func (a *App) noteChanges() {
 			}
 		})
 	})
+}
+
+// showConflicts shows, for the first of conflicts, the three versions of
+// the file in the editor (what the restore would write, what fawn last
+// recorded, what is on disk now) and lets the user overwrite it or keep
+// it; then the next.
+func (a *App) showConflicts(what string, run func(force map[string]bool) (checkpoint.Result, error), conflicts []checkpoint.Conflict) {
+	r, _ := a.opts.Agent.(rewinder)
+	ed, ok := a.editor.(interface {
+		ShowVersions(path string, vs [3]editor.VersionText, choices []editor.VersionChoice) error
+	})
+	if len(conflicts) == 0 || r == nil || r.Checkpoints() == nil || !ok {
+		return
+	}
+	b := r.Checkpoints()
+	c, rest := conflicts[0], conflicts[1:]
+	version := func(title string, v checkpoint.Version) editor.VersionText {
+		vt := editor.VersionText{Title: title}
+		if data, err := versionContent(b, v); err != nil {
+			vt.Missing = err.Error()
+		} else {
+			vt.Content = data
+			if v.Exists && data == nil {
+				vt.Content = []byte{}
+			}
+		}
+		return vt
+	}
+	disk := editor.VersionText{Title: "on disk now (changed by hand)"}
+	if data, err := os.ReadFile(b.Abs(c.Path)); err == nil {
+		disk.Content = data
+	} else if !errors.Is(err, os.ErrNotExist) {
+		disk.Missing = err.Error()
+	}
+	next := ""
+	if len(rest) > 0 {
+		next = fmt.Sprintf(", then %s", plural(len(rest), "more file", "more files"))
+	}
+	err := ed.ShowVersions(b.Abs(c.Path), [3]editor.VersionText{
+		version("the earlier version ("+what+")", c.Want),
+		version("fawn's last record (the agent's)", c.Recorded),
+		disk,
+	}, []editor.VersionChoice{
+		{Key: 'o', Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
+			res, err := run(map[string]bool{c.Path: true})
+			if err != nil {
+				a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+			} else {
+				a.reportRestore(what, res)
+			}
+			a.noteChanges()
+			a.showConflicts(what, run, rest)
+		}},
+		{Label: "keep it as it is" + next, Do: func() {
+			a.list.Append(&noticeItem{kind: noticeInfo, text: what + ": kept " + c.Path + " as you changed it"})
+			a.showConflicts(what, run, rest)
+		}},
+	})
+	if err != nil {
+		a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		return
+	}
+	a.focusOn(PaneEditor)
 }

@@ -74,6 +74,9 @@ type tab struct {
 	// for the unified diff).
 	split   *splitDiff
 	splitOn bool
+	// versions, while set, shows versions of the file side by side (a
+	// conflict), over everything else, with choices.
+	versions *versionsView
 
 	prompt   *prompt
 	flash    string
@@ -504,6 +507,7 @@ func welcomeText(keys *keymap.Table) string {
 		{k("editor.gotoLine"), "go to a line"},
 		{k("editor.diff"), "show the agent's last edit to the file as a diff"},
 		{"r R o", "in a diff: revert the hunk, revert the file, open the file at the hunk"},
+		{"s", "in a diff: side by side (when the editor is wide) or unified"},
 		{k("editor.tab1") + "…9", "go to a tab; " + k("editor.nextTab") + " / " + k("editor.prevTab") + " next and previous"},
 		{k("editor.close"), "close the tab"},
 	}
@@ -945,24 +949,38 @@ func (tb *tab) setSplit(on bool) {
 	tb.splitOn = on
 }
 
-// drawSplit draws tb's diff side by side in the rectangle given.
-func (t *Tabs) drawSplit(screen tcell.Screen, tb *tab, x, y, w, h int) {
-	l, r := tb.split.left, tb.split.right
-	lw := (w - 1) / 2
-	l.SetRect(x, y, lw, h)
-	l.Draw(screen)
-	r.cursor, r.selected, r.pending = Pos{Line: l.cursor.Line}, false, nil
-	r.top, r.topRow, r.left = l.top, l.topRow, l.left
-	r.SetRect(x+lw+1, y, w-lw-1, h)
-	r.Draw(screen)
+// drawColumns draws views of one row count side by side in the rectangle
+// given, split by rules: the first leads (it has the keys), the others
+// follow its cursor row and scroll.
+func (t *Tabs) drawColumns(screen tcell.Screen, cols []*CodeView, x, y, w, h int) {
+	n := len(cols)
+	cw := (w - (n - 1)) / n
 	sep := t.base.Foreground(t.th.Border)
-	for i := 0; i < h; i++ {
-		screen.Put(x+lw, y+i, "│", sep)
+	lead := cols[0]
+	cx := x
+	for i, v := range cols {
+		width := cw
+		if i == n-1 {
+			width = x + w - cx
+		}
+		if i > 0 {
+			v.cursor, v.selected, v.pending = Pos{Line: lead.cursor.Line}, false, nil
+			v.top, v.topRow, v.left = lead.top, lead.topRow, lead.left
+			for j := 0; j < h; j++ {
+				screen.Put(cx-1, y+j, "│", sep)
+			}
+		}
+		v.SetRect(cx, y, width, h)
+		v.Draw(screen)
+		cx += width + 1
 	}
 }
 
 // shown is the view tb shows now.
 func (tb *tab) shown() *CodeView {
+	if tb.versions != nil {
+		return tb.versions.cols[0]
+	}
 	if tb.diff != nil {
 		if tb.splitOn && tb.split != nil {
 			return tb.split.left
@@ -1016,6 +1034,9 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 		return true
 	case "editor.gotoLine":
 		t.openGoto(tb)
+		return true
+	}
+	if tb.versions != nil && t.versionsKey(tb, ev) {
 		return true
 	}
 	if tb.diff != nil && ev.Key() == tcell.KeyEscape {
@@ -1316,9 +1337,12 @@ func (t *Tabs) Draw(screen tcell.Screen) {
 	if tb.diff != nil {
 		tb.setSplit(w >= splitMinWidth && !t.unifiedDiffs)
 	}
-	if tb.diff != nil && tb.splitOn {
-		t.drawSplit(screen, tb, x, y+1, w, h-1-status)
-	} else {
+	switch {
+	case tb.versions != nil:
+		t.drawColumns(screen, tb.versions.cols, x, y+1, w, h-1-status)
+	case tb.diff != nil && tb.splitOn:
+		t.drawColumns(screen, []*CodeView{tb.split.left, tb.split.right}, x, y+1, w, h-1-status)
+	default:
 		v := tb.shown()
 		v.SetRect(x, y+1, w, h-1-status)
 		v.Draw(screen)
@@ -1423,7 +1447,7 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 	v := tb.shown()
 	// Right: where the cursor is, and what the file is.
 	var right []string
-	if !tb.welcome && !tb.binary && tb.diff == nil {
+	if !tb.welcome && !tb.binary && tb.diff == nil && tb.versions == nil {
 		c := v.Cursor()
 		right = append(right, fmt.Sprintf("Ln %d, Col %d", c.Line+1, colOf(v.buf.Line(c.Line), c.Col, v.tabWidth)+1))
 		if tb.diff == nil {
@@ -1449,6 +1473,8 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 	// Left: a message, else what is shown.
 	left, fg := "", t.th.Foreground
 	switch {
+	case tb.versions != nil: // the choice waiting is what matters
+		left, fg = tb.versions.status, t.th.Warning
 	case tb.flash != "":
 		left = tb.flash
 		if tb.flashErr {
