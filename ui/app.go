@@ -580,8 +580,13 @@ func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 			ev := ev
 			a.post(func() {
 				a.router.Handle(ev)
-				if ev.Type == agent.EventToolRunEnded {
+				switch ev.Type {
+				case agent.EventToolRunEnded:
 					a.noteChanges() // an edit or a command may have changed files
+				case agent.EventTurnEnded:
+					// The status says "idle" from here: "cancelling…" goes
+					// with the same frame, not when the stream closes.
+					a.status.Unflash(flashCancelling)
 				}
 			})
 		}
