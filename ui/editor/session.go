@@ -86,16 +86,23 @@ func (t *Tabs) UnsavedBuffers(seen map[string]uint64) []Unsaved {
 	return out
 }
 
-// Recover opens path and puts data in its buffer as an unsaved change (one
-// undo step back to the file as it is on disk). A file that is gone gets a
-// new tab that Ctrl-S creates.
-func (t *Tabs) Recover(path string, data []byte) error {
+// tabFor opens path in a tab, or, when there is no such file (a file the
+// session deleted), a new empty tab that Ctrl-S creates.
+func (t *Tabs) tabFor(path string) (*tab, error) {
 	tb, _, err := t.openTab(path)
 	if err != nil && !existsFile(t.canon(path)) {
 		tb = t.newFileTab(t.canon(path), t.fromBytes(nil))
 		t.addTab(tb)
 		err = nil
 	}
+	return tb, err
+}
+
+// Recover opens path and puts data in its buffer as an unsaved change (one
+// undo step back to the file as it is on disk). A file that is gone gets a
+// new tab that Ctrl-S creates.
+func (t *Tabs) Recover(path string, data []byte) error {
+	tb, err := t.tabFor(path)
 	if err != nil {
 		return err
 	}
@@ -119,12 +126,7 @@ func existsFile(path string) bool {
 // one) and shows before → after in place of its text, titled title. The
 // diff key or Esc goes back to the file.
 func (t *Tabs) ShowDiff(path string, before, after []byte, title string) error {
-	tb, _, err := t.openTab(path)
-	if err != nil && !existsFile(t.canon(path)) {
-		tb = t.newFileTab(t.canon(path), t.fromBytes(nil))
-		t.addTab(tb)
-		err = nil
-	}
+	tb, err := t.tabFor(path)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -37,18 +39,19 @@ type versionsView struct {
 // close the view and run their Do; Esc closes it and runs the choice
 // whose Key is 0, if any.
 func (t *Tabs) ShowVersions(path string, vs [3]VersionText, choices []VersionChoice) error {
-	tb, _, err := t.openTab(path)
-	if err != nil && !existsFile(t.canon(path)) {
-		tb = t.newFileTab(t.canon(path), t.fromBytes(nil))
-		t.addTab(tb)
-		err = nil
-	}
+	tb, err := t.tabFor(path)
 	if err != nil {
 		return err
 	}
 	var texts [3][]string
 	for i, v := range vs {
-		if v.Content != nil {
+		switch {
+		case v.Content == nil:
+		case bytes.IndexByte(v.Content, 0) >= 0:
+			vs[i].Content, vs[i].Missing = nil, fmt.Sprintf("binary, %d bytes: not shown", len(v.Content))
+		case int64(len(v.Content)) > t.maxSize:
+			vs[i].Content, vs[i].Missing = nil, fmt.Sprintf("%d bytes, too large to show here", len(v.Content))
+		default:
 			texts[i], _ = parse(v.Content)
 		}
 	}

@@ -109,3 +109,21 @@ func TestShowVersions(t *testing.T) {
 		t.Errorf("o: chose %v, view still shown: %v", chose, h.tabs.current().versions != nil)
 	}
 }
+
+// A binary version is named, not drawn as text.
+func TestShowVersionsBinary(t *testing.T) {
+	h := newHarness(t, 150, 10)
+	h.write("b.bin", "x")
+	err := h.tabs.ShowVersions(filepath.Join(h.root, "b.bin"), [3]VersionText{
+		{Title: "earlier", Content: []byte("text\n")},
+		{Title: "recorded", Missing: "binary: recorded by hash only"},
+		{Title: "on disk", Content: []byte("a\x00b\x00c")},
+	}, []VersionChoice{{Label: "keep it"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.draw()
+	if s := h.text(); !strings.Contains(s, "binary, 5 bytes: not shown") || !strings.Contains(s, "recorded by hash only") {
+		t.Errorf("binary versions:\n%s", s)
+	}
+}
