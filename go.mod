@@ -20,6 +20,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.6.1
 	github.com/rivo/tview v0.42.0
 	github.com/rivo/uniseg v0.4.7
+	github.com/sourcegraph/jsonrpc2 v0.2.1
 	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
 	github.com/yuin/goldmark v1.8.7

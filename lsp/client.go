@@ -1,0 +1,422 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// requestTimeout bounds every request to a server: a server that hangs
+// costs a tool call this long at most, never fawn.
+const requestTimeout = 10 * time.Second
+
+// client is one running language server process and the connection to it.
+type client struct {
+	name, root string
+	cmd        *exec.Cmd
+	conn       *jsonrpc2.Conn
+	utf8       bool // positions count UTF-8 bytes (else UTF-16 units)
+	stderr     *tail
+	exited     chan struct{}
+	exitErr    error
+	onDiags    func(path string, ds []Diagnostic)
+
+	mu    sync.Mutex
+	docs  map[string]*openDoc // by URI
+	diags map[string]*published
+	seq   uint64
+	wake  chan struct{} // closed and replaced at every publication
+	// reported is the diagnostics as the last edit's report saw them:
+	// problems in other files that a server published late (after that
+	// report) are still news at the next edit.
+	reported map[string][]Diagnostic
+}
+
+type openDoc struct {
+	version int
+	text    string
+}
+
+type published struct {
+	seq     uint64
+	version int // -1 when the server did not say
+	list    []Diagnostic
+}
+
+// stdio joins the server's stdout and stdin into the stream the
+// connection reads and writes.
+type stdio struct {
+	io.ReadCloser
+	in io.WriteCloser
+}
+
+func (s stdio) Write(p []byte) (int, error) { return s.in.Write(p) }
+func (s stdio) Close() error {
+	err := s.in.Close()
+	if e := s.ReadCloser.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// tail keeps the last bytes a server wrote to stderr, for /lsp's last error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4096 {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
+	}
+	return len(p), nil
+}
+
+// lastLine is the last non-empty line written.
+func (t *tail) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// startClient starts the server and initializes it within ctx.
+func startClient(ctx context.Context, s Server, bin, root string, env []string, onDiags func(string, []Diagnostic)) (*client, error) {
+	cmd := exec.Command(bin, s.Args...)
+	cmd.Dir = root
+	cmd.Env = env
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	// Its own process group: closing it ends what it started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	c := &client{name: s.Name, root: root, cmd: cmd, stderr: &tail{}, exited: make(chan struct{}),
+		onDiags: onDiags, docs: map[string]*openDoc{}, diags: map[string]*published{}, wake: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	c.conn = jsonrpc2.NewConn(context.Background(),
+		jsonrpc2.NewBufferedStream(stdio{ReadCloser: out, in: in}, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(c.handle), jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
+	go func() {
+		c.exitErr = cmd.Wait()
+		close(c.exited)
+		c.conn.Close()
+	}()
+	if err := c.initialize(ctx, s); err != nil {
+		c.kill()
+		if msg := c.stderr.lastLine(); msg != "" {
+			err = fmt.Errorf("%w (it said: %s)", err, msg)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *client) pid() int {
+	if c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+func (c *client) initialize(ctx context.Context, s Server) error {
+	params := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   URI(c.root),
+		"rootPath":  c.root,
+		"workspaceFolders": []map[string]string{
+			{"uri": URI(c.root), "name": c.root},
+		},
+		"clientInfo": map[string]string{"name": "fawn"},
+		"capabilities": map[string]any{
+			"general": map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}},
+			"textDocument": map[string]any{
+				"synchronization":    map[string]any{"didSave": true},
+				"publishDiagnostics": map[string]any{"versionSupport": true},
+				"hover":              map[string]any{"contentFormat": []string{"plaintext", "markdown"}},
+				"definition":         map[string]any{"linkSupport": true},
+				"references":         map[string]any{},
+				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			},
+			"workspace": map[string]any{
+				"workspaceFolders":       true,
+				"configuration":          true,
+				"symbol":                 map[string]any{},
+				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": false},
+				"workspaceEdit":          map[string]any{"documentChanges": false},
+				"didChangeConfiguration": map[string]any{"dynamicRegistration": false},
+			},
+			"window": map[string]any{"workDoneProgress": true},
+		},
+	}
+	if s.InitOptions != nil {
+		params["initializationOptions"] = s.InitOptions
+	}
+	var res struct {
+		Capabilities struct {
+			PositionEncoding string `json:"positionEncoding"`
+		} `json:"capabilities"`
+	}
+	if err := c.call(ctx, "initialize", params, &res); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	c.utf8 = res.Capabilities.PositionEncoding == "utf-8"
+	return c.conn.Notify(ctx, "initialized", map[string]any{})
+}
+
+// call sends a request and waits for its answer, ctx's deadline or
+// requestTimeout, whichever comes first, or the server's end.
+func (c *client) call(ctx context.Context, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.conn.Call(ctx, method, params, result) }()
+	select {
+	case err := <-done:
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%s did not answer %s in time", c.name, method)
+		}
+		if errors.Is(err, jsonrpc2.ErrClosed) {
+			return fmt.Errorf("%s has stopped", c.name)
+		}
+		return err
+	case <-c.exited:
+		return fmt.Errorf("%s has stopped", c.name)
+	}
+}
+
+func (c *client) notify(method string, params any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	return c.conn.Notify(ctx, method, params)
+}
+
+// handle answers what the server asks and keeps what it publishes.
+func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	var params json.RawMessage
+	if req.Params != nil {
+		params = *req.Params
+	}
+	switch req.Method {
+	case "textDocument/publishDiagnostics":
+		var p publishDiagnosticsParams
+		if err := json.Unmarshal(params, &p); err == nil {
+			c.publish(p)
+		}
+		return nil, nil
+	case "workspace/configuration":
+		var p struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		_ = json.Unmarshal(params, &p)
+		return make([]any, len(p.Items)), nil
+	case "workspace/workspaceFolders":
+		return []map[string]string{{"uri": URI(c.root), "name": c.root}}, nil
+	case "workspace/applyEdit":
+		// fawn's edits go through the agent's tools and the user.
+		return map[string]any{"applied": false, "failureReason": "fawn does not let a language server edit files"}, nil
+	case "client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create",
+		"window/showMessageRequest", "window/showDocument", "workspace/diagnostic/refresh",
+		"workspace/semanticTokens/refresh", "workspace/inlayHint/refresh", "workspace/codeLens/refresh":
+		return nil, nil
+	}
+	if req.Notif {
+		return nil, nil
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "fawn does not handle " + req.Method}
+}
+
+func (c *client) publish(p publishDiagnosticsParams) {
+	c.mu.Lock()
+	c.seq++
+	v := -1
+	if p.Version != nil {
+		v = *p.Version
+	}
+	c.diags[p.URI] = &published{seq: c.seq, version: v, list: p.Diagnostics}
+	close(c.wake)
+	c.wake = make(chan struct{})
+	c.mu.Unlock()
+	if c.onDiags != nil {
+		if path := PathOf(p.URI); path != "" {
+			c.onDiags(path, p.Diagnostics)
+		}
+	}
+}
+
+// sync tells the server the file's content: didOpen the first time,
+// didChange (whole text) when it differs, then didSave. It returns the
+// publication sequence before, and the document's version.
+func (c *client) sync(path, text string) (before uint64, version int, err error) {
+	uri := URI(path)
+	c.mu.Lock()
+	before = c.seq
+	d, open := c.docs[uri]
+	if !open {
+		d = &openDoc{version: 1, text: text}
+		c.docs[uri] = d
+	} else if d.text != text {
+		d.version++
+		d.text = text
+	}
+	version = d.version
+	c.mu.Unlock()
+	if !open {
+		err = c.notify("textDocument/didOpen", map[string]any{"textDocument": textDocumentItem{URI: uri, LanguageID: languageID(path), Version: version, Text: text}})
+	} else {
+		err = c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   versionedDocID{URI: uri, Version: version},
+			"contentChanges": []map[string]string{{"text": text}},
+		})
+	}
+	if err == nil {
+		err = c.notify("textDocument/didSave", map[string]any{"textDocument": docID{URI: uri}, "text": text})
+	}
+	return before, version, err
+}
+
+// isOpen says whether the file was opened on this server.
+func (c *client) isOpen(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.docs[URI(path)]
+	return ok
+}
+
+// openCount is how many documents are open.
+func (c *client) openCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.docs)
+}
+
+// openTexts returns the open documents' paths (to open again after a restart).
+func (c *client) openPaths() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for uri := range c.docs {
+		if p := PathOf(uri); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// waitFresh waits until the server publishes the file's diagnostics after
+// sequence after (and for version or later, when it says versions), or
+// until ctx ends. It returns whether fresh diagnostics came.
+func (c *client) waitFresh(ctx context.Context, path string, after uint64, version int) bool {
+	uri := URI(path)
+	for {
+		c.mu.Lock()
+		p := c.diags[uri]
+		fresh := p != nil && p.seq > after && (p.version < 0 || p.version >= version)
+		wake := c.wake
+		c.mu.Unlock()
+		if fresh {
+			return true
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return false
+		case <-c.exited:
+			return false
+		}
+	}
+}
+
+// quiet waits until no publication came for d, or ctx ends: a change to
+// one file often makes the server publish for its neighbours too.
+func (c *client) quiet(ctx context.Context, d time.Duration) {
+	for {
+		c.mu.Lock()
+		wake := c.wake
+		c.mu.Unlock()
+		select {
+		case <-wake:
+		case <-time.After(d):
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// snapshot copies the diagnostics published so far, by path.
+func (c *client) snapshot() map[string][]Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string][]Diagnostic, len(c.diags))
+	for uri, p := range c.diags {
+		if path := PathOf(uri); path != "" && len(p.list) > 0 {
+			out[path] = p.list
+		}
+	}
+	return out
+}
+
+// text is the open document's text, or the file on disk.
+func (c *client) text(path string) string {
+	c.mu.Lock()
+	d := c.docs[URI(path)]
+	c.mu.Unlock()
+	if d != nil {
+		return d.text
+	}
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+// close asks the server to shut down and ends it if it does not.
+func (c *client) close() {
+	select {
+	case <-c.exited:
+		return
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := c.conn.Call(ctx, "shutdown", nil, nil); err == nil {
+		_ = c.conn.Notify(ctx, "exit", nil)
+	}
+	select {
+	case <-c.exited:
+	case <-time.After(time.Second):
+		c.kill()
+	}
+}
+
+// kill ends the server's process group at once.
+func (c *client) kill() {
+	if c.cmd.Process != nil {
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	c.conn.Close()
+	<-c.exited
+}

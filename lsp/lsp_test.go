@@ -1,0 +1,315 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fawn-ide/fawn/trust"
+)
+
+// needGopls finds the real gopls (on PATH or in $GOPATH/bin, where
+// .ci/run installs it) or skips.
+func needGopls(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("gopls"); err == nil {
+		return
+	}
+	out, _ := exec.Command("go", "env", "GOPATH").Output()
+	for _, dir := range filepath.SplitList(strings.TrimSpace(string(out))) {
+		if _, err := os.Stat(filepath.Join(dir, "bin", "gopls")); err == nil {
+			t.Setenv("PATH", filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+			return
+		}
+	}
+	t.Skip("skipped: gopls not installed (.ci/run installs it)")
+}
+
+// needTSServer finds typescript-language-server where .ci/run installs
+// the npm test packages, or skips.
+func needTSServer(t *testing.T) {
+	t.Helper()
+	dir := os.Getenv("NPM_TEST_PACKAGES_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "fawn-test-npm")
+	}
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	if _, err := os.Stat(filepath.Join(bin, "typescript-language-server")); err != nil {
+		t.Skip("skipped: typescript-language-server not installed (.ci/run installs it under ~/.cache/fawn-test-npm)")
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+	diags  map[string]int
+}
+
+func (r *recorder) event(msg string, _ bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, msg)
+}
+
+func (r *recorder) diag(path string, ds []Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.diags == nil {
+		r.diags = map[string]int{}
+	}
+	r.diags[path] = len(ds)
+}
+
+func (r *recorder) said(sub string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.events {
+		if strings.Contains(e, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func startManager(t *testing.T, root string, servers []Server) (*Manager, *recorder) {
+	t.Helper()
+	root, _ = filepath.EvalSymlinks(root)
+	rec := &recorder{}
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	m := New(Options{Root: root, Servers: servers, Env: env, Allowed: func(trust.Item) bool { return true },
+		OnDiagnostics: rec.diag, OnEvent: rec.event, Wait: 10 * time.Second, StartWait: 60 * time.Second})
+	t.Cleanup(m.Close)
+	return m, rec
+}
+
+func edit(t *testing.T, m *Manager, path, content string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return m.AfterEdit(context.Background(), path, []byte(content))
+}
+
+const goMain = "package main\n\nimport \"example.com/m/util\"\n\nfunc main() {\n\tprintln(util.Double(2))\n}\n"
+
+func goModule(t *testing.T) string {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"main.go":      goMain,
+		"util/util.go": "package util\n\n// Double returns twice n.\nfunc Double(n int) int { return n * 2 }\n",
+	})
+	return root
+}
+
+func TestGoplsTellsWhatAnEditBroke(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	m, _ := startManager(t, root, Defaults())
+	main := filepath.Join(root, "main.go")
+
+	got := edit(t, m, main, strings.Replace(goMain, "util.Double(2)", "util.Double(\"two\")", 1))
+	t.Logf("after the bad edit:\n%s", got)
+	if !strings.Contains(got, "New in main.go (1):") || !strings.Contains(got, "main.go:6:") || !strings.Contains(got, "error:") {
+		t.Fatalf("the type error is not reported as new:\n%s", got)
+	}
+	// A second edit that leaves the error: it is not new.
+	got = edit(t, m, main, "// a comment\n"+strings.Replace(goMain, "util.Double(2)", "util.Double(\"two\")", 1))
+	t.Logf("after an unrelated edit:\n%s", got)
+	if !strings.Contains(got, "Nothing new in main.go") || !strings.Contains(got, "Already there before this edit (1") || !strings.Contains(got, "main.go:7:") {
+		t.Fatalf("the old error is not told apart:\n%s", got)
+	}
+	got = edit(t, m, main, goMain)
+	t.Logf("after the fix:\n%s", got)
+	if !strings.Contains(got, "no errors or warnings in main.go (1 fixed by this edit)") {
+		t.Fatalf("the fix does not clear it:\n%s", got)
+	}
+	// Breaking the callee shows in its caller.
+	util := filepath.Join(root, "util", "util.go")
+	got = edit(t, m, util, "package util\n\n// Double returns twice n.\nfunc Double(n string) string { return n + n }\n")
+	t.Logf("after changing the callee:\n%s", got)
+	if !strings.Contains(got, "no errors or warnings in util/util.go") && !strings.Contains(got, "New errors in other files") {
+		t.Fatalf("unexpected report:\n%s", got)
+	}
+	d, err := m.Diagnostics(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("project diagnostics:\n%s", d)
+	if !strings.Contains(d, "main.go:6:") {
+		t.Fatalf("the broken caller is not among the project's problems:\n%s", d)
+	}
+}
+
+func TestGoplsDefinitionReferencesHoverSymbols(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	writeFiles(t, root, map[string]string{"cmd/other/other.go": "package main\n\nimport \"example.com/m/util\"\n\nfunc main() { _ = util.Double(3) }\n"})
+	m, _ := startManager(t, root, Defaults())
+	ctx := context.Background()
+	main := filepath.Join(root, "main.go")
+	// "util.Double(2)" is on line 6; Double starts at column 15.
+	locs, err := m.Locate(ctx, "definition", main, 6, 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || !strings.HasSuffix(locs[0].Path, filepath.Join("util", "util.go")) || locs[0].Line != 4 || locs[0].Col != 6 {
+		t.Fatalf("definition = %+v", locs)
+	}
+	refs, err := m.Locate(ctx, "references", locs[0].Path, 4, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, r := range refs {
+		files = append(files, m.rel(r.Path))
+	}
+	if strings.Join(files, " ") != "cmd/other/other.go main.go util/util.go" {
+		t.Fatalf("references = %+v", refs)
+	}
+	h, err := m.Hover(ctx, main, 6, 15)
+	if err != nil || !strings.Contains(h, "Double(n int) int") || !strings.Contains(h, "twice") {
+		t.Fatalf("hover = %q, %v", h, err)
+	}
+	syms, err := m.Symbols(ctx, locs[0].Path, "")
+	if err != nil || len(syms) != 1 || syms[0].Name != "Double" || syms[0].Kind != "function" {
+		t.Fatalf("symbols = %+v, %v", syms, err)
+	}
+	ws, err := m.Symbols(ctx, "", "Double")
+	if err != nil || len(ws) == 0 || ws[0].Name != "Double" {
+		t.Fatalf("workspace symbols = %+v, %v", ws, err)
+	}
+}
+
+func TestGoplsKilledMidSessionRestarts(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	m, rec := startManager(t, root, Defaults())
+	main := filepath.Join(root, "main.go")
+	if got := edit(t, m, main, goMain); !strings.Contains(got, "no errors") {
+		t.Fatalf("first edit: %s", got)
+	}
+	st := m.Statuses()
+	if st[0].State != StateReady || st[0].PID == 0 || st[0].Open != 1 {
+		t.Fatalf("status = %+v", st[0])
+	}
+	if err := syscall.Kill(st[0].PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !rec.said("gopls is back") {
+		if time.Now().After(deadline) {
+			t.Fatalf("gopls did not come back; events: %v; status %+v", rec.events, m.Statuses())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !rec.said("language server gopls stopped") {
+		t.Fatalf("the crash was not reported: %v", rec.events)
+	}
+	got := edit(t, m, main, strings.Replace(goMain, "util.Double(2)", "util.Triple(2)", 1))
+	if !strings.Contains(got, "Triple") {
+		t.Fatalf("after the restart: %s", got)
+	}
+	if st := m.Statuses(); st[0].PID == 0 || st[0].Open != 1 {
+		t.Fatalf("after the restart: %+v", st[0])
+	}
+}
+
+func TestTypeScriptServerTellsWhatAnEditBroke(t *testing.T) {
+	needTSServer(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{
+		"package.json":  `{"name": "t", "version": "1.0.0"}`,
+		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`,
+		"main.ts":       "export function double(n: number): number {\n  return n * 2;\n}\n",
+	})
+	m, _ := startManager(t, root, Defaults())
+	main := filepath.Join(root, "main.ts")
+	got := edit(t, m, main, "export function double(n: number): number {\n  return n * 2;\n}\nconst s: string = double(2);\n")
+	t.Logf("after the bad edit:\n%s", got)
+	if !strings.Contains(got, "New in main.ts (1):") || !strings.Contains(got, "main.ts:4:7: error:") {
+		t.Fatalf("the type error is not reported:\n%s", got)
+	}
+	got = edit(t, m, main, "export function double(n: number): number {\n  return n * 2;\n}\nconst s: number = double(2);\n")
+	t.Logf("after the fix:\n%s", got)
+	if !strings.Contains(got, "no errors or warnings in main.ts (1 fixed by this edit)") {
+		t.Fatalf("the fix does not clear it:\n%s", got)
+	}
+}
+
+// A server that never answers costs a bounded wait and a clear message.
+func TestHungServerDoesNotHang(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{"x.hang": "x\n", "hang.marker": ""})
+	servers := []Server{{Name: "hang", Command: "sleep", Args: []string{"600"}, Extensions: []string{".hang"}, RootMarkers: []string{"hang.marker"}}}
+	rec := &recorder{}
+	m := New(Options{Root: root, Servers: servers, Env: os.Environ(), Allowed: func(trust.Item) bool { return true },
+		OnEvent: rec.event, Wait: 200 * time.Millisecond, StartWait: 300 * time.Millisecond})
+	defer m.Close()
+	got := m.AfterEdit(context.Background(), filepath.Join(root, "x.hang"), []byte("y\n"))
+	if !strings.Contains(got, "hang is still starting") {
+		t.Fatalf("AfterEdit = %q", got)
+	}
+}
+
+func TestUntrustedProjectStartsNothing(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{"x.hang": "x\n", "hang.marker": ""})
+	servers := []Server{{Name: "hang", Command: "sleep", Args: []string{"600"}, Extensions: []string{".hang"}, RootMarkers: []string{"hang.marker"}}}
+	items := Items(root, servers)
+	if len(items) != 1 || items[0].Kind != trust.KindLSP || items[0].Name != "hang" || !strings.Contains(items[0].Detail, "sleep 600") {
+		t.Fatalf("items = %+v", items)
+	}
+	m := New(Options{Root: root, Servers: servers, Env: os.Environ(), Allowed: func(trust.Item) bool { return false }})
+	defer m.Close()
+	if m.Available() {
+		t.Fatal("available in an untrusted directory")
+	}
+	if got := m.AfterEdit(context.Background(), filepath.Join(root, "x.hang"), []byte("y\n")); got != "" {
+		t.Fatalf("AfterEdit = %q", got)
+	}
+	st := m.Statuses()
+	if len(st) != 1 || !strings.Contains(st[0].State, "not trusted") || st[0].PID != 0 {
+		t.Fatalf("status = %+v", st)
+	}
+}
+
+func TestSurveySaysWhyAServerDoesNotStart(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"svc/pyproject.toml": ""})
+	servers := Merge(Defaults(), map[string]Server{
+		"clangd": {Disabled: true},
+		"mine":   {Command: "no-such-server-xyz", Extensions: []string{".xyz"}, RootMarkers: []string{"*"}},
+	})
+	got := map[string]string{}
+	for _, c := range survey(root, servers) {
+		got[c.Name] = c.why
+	}
+	if got["clangd"] != "disabled in the configuration" || !strings.Contains(got["mine"], "no-such-server-xyz is not installed") {
+		t.Fatalf("survey = %v", got)
+	}
+	if !strings.Contains(got["rust-analyzer"], "not installed") && !strings.Contains(got["rust-analyzer"], "no Cargo.toml") {
+		t.Fatalf("rust-analyzer: %q", got["rust-analyzer"])
+	}
+}
