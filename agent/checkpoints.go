@@ -42,7 +42,11 @@ func (c *checkpoints) book() *checkpoint.Book {
 		c.b = nil
 	}
 	st := c.s.store
-	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), checkpoint.Options{})
+	var o checkpoint.Options
+	if code := c.s.env.Code; code != nil {
+		o.OnCommand = func(abs []string) { code.FilesChanged(context.Background(), abs) }
+	}
+	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), o)
 	if err != nil {
 		return nil
 	}

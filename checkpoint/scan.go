@@ -181,6 +181,13 @@ func (b *Book) Compare(before, after Tree, by, call string) {
 		return
 	}
 	sort.Strings(paths)
+	if by == ByCommand && b.o.OnCommand != nil {
+		abs := make([]string, len(paths))
+		for i, p := range paths {
+			abs[i] = b.Abs(p)
+		}
+		defer b.o.OnCommand(abs)
+	}
 
 	// The content before: what the book last recorded, when the file's
 	// stamp is still that one; else git's index, when its stamp is.

@@ -13,6 +13,9 @@ type Config struct {
 	// Hooks are the hook commands by event (package hooks parses them); a
 	// project's apply only once its directory is trusted.
 	Hooks map[string]any `mapstructure:"hooks" yaml:"hooks"`
+	// LSP changes the built-in language servers (by name: gopls,
+	// typescript, pyright, pylsp, rust-analyzer, clangd) or adds others.
+	LSP map[string]LSPServer `mapstructure:"lsp" yaml:"lsp"`
 
 	// Paths, filled by Load (not keys of the file).
 	ProjectDir string `mapstructure:"-" yaml:"-"`
@@ -121,4 +124,18 @@ type Agent struct {
 	RepeatStop int `mapstructure:"repeat_stop" yaml:"repeat_stop"`
 	// SubagentMaxSteps is a subagent's step limit (task tool; default 50).
 	SubagentMaxSteps int `mapstructure:"subagent_max_steps" yaml:"subagent_max_steps"`
+}
+
+// LSPServer configures one language server (package lsp): an entry named
+// as a built-in one changes the fields it sets; another name adds one.
+type LSPServer struct {
+	Command string   `mapstructure:"command" yaml:"command,omitempty"`
+	Args    []string `mapstructure:"args" yaml:"args,omitempty"`
+	// Extensions are the files it serves (".go"); RootMarkers the files
+	// that mark a project root ("go.mod", or a glob such as "*.py").
+	Extensions  []string          `mapstructure:"extensions" yaml:"extensions,omitempty"`
+	RootMarkers []string          `mapstructure:"root_markers" yaml:"root_markers,omitempty"`
+	Env         map[string]string `mapstructure:"env" yaml:"env,omitempty"`
+	InitOptions map[string]any    `mapstructure:"init_options" yaml:"init_options,omitempty"`
+	Disabled    bool              `mapstructure:"disabled" yaml:"disabled,omitempty"`
 }

@@ -128,6 +128,7 @@ func schema() []field {
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 		{key: "hooks", kind: kMap, def: map[string]any{}, check: checkHooks},
+		{key: "lsp", kind: kMap, def: map[string]any{}, check: checkLSP},
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
@@ -249,4 +250,31 @@ func toFloat(v any) float64 {
 		return n
 	}
 	return 0
+}
+
+// lspKeys are the keys an lsp entry may have.
+var lspKeys = []string{"command", "args", "extensions", "root_markers", "env", "init_options", "disabled"}
+
+func checkLSP(v any) string {
+	m, _ := v.(map[string]any)
+	for name, raw := range m {
+		srv, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("server %q to be a mapping with command, args, extensions, root_markers, env, init_options or disabled", name)
+		}
+		for k, val := range srv {
+			if !slices.Contains(lspKeys, k) {
+				return fmt.Sprintf("server %q keys to be %s (not %q)", name, strings.Join(lspKeys, ", "), k)
+			}
+			if k == "extensions" {
+				list, _ := val.([]any)
+				for _, e := range list {
+					if s, _ := e.(string); !strings.HasPrefix(s, ".") {
+						return fmt.Sprintf("server %q extensions to start with a dot (\".go\", not %v)", name, e)
+					}
+				}
+			}
+		}
+	}
+	return ""
 }

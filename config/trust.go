@@ -32,6 +32,7 @@ var trustKeys = map[string]string{
 	"models.named":                 trust.KindModelEndpoint,
 	"permissions.allow":            trust.KindPermission,
 	"hooks":                        trust.KindHook,
+	"lsp":                          trust.KindLSP,
 }
 
 // modeRank orders the permission modes from the most to the least careful.
@@ -291,7 +292,7 @@ func sameHost(host, want string) bool {
 func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.Item {
 	at := func(line int) string { return fmt.Sprintf("%s:%d", src.File, line) }
 	switch key {
-	case "tools.mcp_servers", "models.named":
+	case "tools.mcp_servers", "models.named", "lsp":
 		var out []trust.Item
 		if vn.Kind != yaml.MappingNode {
 			return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: show(v)}}
@@ -300,9 +301,12 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 			name := vn.Content[i].Value
 			var entry any
 			_ = vn.Content[i+1].Decode(&entry)
-			if key == "tools.mcp_servers" {
+			switch key {
+			case "tools.mcp_servers":
 				out = append(out, trust.Item{Kind: kind, Name: name, Source: at(vn.Content[i].Line), Detail: mcpDetail(entry)})
-			} else {
+			case "lsp":
+				out = append(out, trust.Item{Kind: kind, Name: "lsp." + name, Source: at(vn.Content[i].Line), Detail: detailValue(entry)})
+			default:
 				out = append(out, trust.Item{Kind: kind, Name: key + "." + name, Source: at(vn.Content[i].Line), Detail: modelDetail(entry)})
 			}
 		}

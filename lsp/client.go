@@ -30,7 +30,7 @@ type client struct {
 	stderr     *tail
 	exited     chan struct{}
 	exitErr    error
-	onDiags    func(path string, ds []Diagnostic)
+	onDiags    func(path string, ps []Problem)
 
 	mu    sync.Mutex
 	docs  map[string]*openDoc // by URI
@@ -95,7 +95,7 @@ func (t *tail) lastLine() string {
 }
 
 // startClient starts the server and initializes it within ctx.
-func startClient(ctx context.Context, s Server, bin, root string, env []string, onDiags func(string, []Diagnostic)) (*client, error) {
+func startClient(ctx context.Context, s Server, bin, root string, env []string, onDiags func(string, []Problem)) (*client, error) {
 	cmd := exec.Command(bin, s.Args...)
 	cmd.Dir = root
 	cmd.Env = env
@@ -263,7 +263,7 @@ func (c *client) publish(p publishDiagnosticsParams) {
 	c.mu.Unlock()
 	if c.onDiags != nil {
 		if path := PathOf(p.URI); path != "" {
-			c.onDiags(path, p.Diagnostics)
+			c.onDiags(path, problems(c.text(path), p.Diagnostics, c.utf8))
 		}
 	}
 }

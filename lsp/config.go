@@ -133,8 +133,10 @@ func (s Server) hasMarker(dir string) string {
 	return ""
 }
 
-// maxMarkerDirs bounds the subdirectories looked into for root markers.
-const maxMarkerDirs = 200
+// maxMarkerDirs bounds the subdirectories looked into for root markers
+// (only for a project without one at its root; globs only at the root):
+// this runs before the first frame.
+const maxMarkerDirs = 50
 
 // markerIn finds one of s's root markers in the project: at its root or in
 // a directory just below it (a monorepo's services). It returns the
@@ -155,8 +157,13 @@ func (s Server) markerIn(root string) string {
 		if n++; n > maxMarkerDirs {
 			break
 		}
-		if m := s.hasMarker(filepath.Join(root, e.Name())); m != "" {
-			return filepath.Join(e.Name(), m)
+		for _, m := range s.RootMarkers {
+			if strings.ContainsAny(m, "*?[") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(root, e.Name(), m)); err == nil {
+				return filepath.Join(e.Name(), m)
+			}
 		}
 	}
 	return ""
@@ -180,7 +187,7 @@ func Item(s Server, bin, marker string) trust.Item {
 func Items(root string, servers []Server) []trust.Item {
 	var items []trust.Item
 	for _, s := range available(root, servers) {
-		items = append(items, Item(s.Server, s.bin, s.marker))
+		items = append(items, Item(s.Server, s.bin, filepath.Join(root, s.marker)))
 	}
 	return items
 }

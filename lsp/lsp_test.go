@@ -72,7 +72,7 @@ func (r *recorder) event(msg string, _ bool) {
 	r.events = append(r.events, msg)
 }
 
-func (r *recorder) diag(path string, ds []Diagnostic) {
+func (r *recorder) diag(path string, ds []Problem) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.diags == nil {

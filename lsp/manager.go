@@ -26,9 +26,10 @@ type Options struct {
 	// Allowed is the trust decision: a server starts only when it allows
 	// the server's Item. Nil allows nothing.
 	Allowed func(trust.Item) bool
-	// OnDiagnostics gets every publication: the file and its whole list.
+	// OnDiagnostics gets every publication: the file and its whole list,
+	// placed in the file's text.
 	// It must not block.
-	OnDiagnostics func(path string, ds []Diagnostic)
+	OnDiagnostics func(path string, ps []Problem)
 	// OnEvent is told when a server starts, stops, crashes or comes back;
 	// problem marks the bad news. It must not block.
 	OnEvent func(msg string, problem bool)

@@ -198,3 +198,44 @@ func offset(line string, col int, utf8Units bool) int {
 	}
 	return units
 }
+
+// byteOffset converts a server's character offset on line into a byte
+// offset (clamped to the line).
+func byteOffset(line string, character int, utf8Units bool) int {
+	if utf8Units {
+		return min(max(character, 0), len(line))
+	}
+	units := 0
+	for i, r := range line {
+		if units >= character {
+			return i
+		}
+		units += len(utf16.Encode([]rune{r}))
+	}
+	return len(line)
+}
+
+// Problem is a diagnostic placed in a file's text: zero-based lines and
+// byte offsets within them, as an editor counts.
+type Problem struct {
+	Line, Col, EndLine, EndCol int
+	Severity                   int
+	Message, Source            string
+}
+
+// problems places ds in text.
+func problems(text string, ds []Diagnostic, utf8Units bool) []Problem {
+	out := make([]Problem, 0, len(ds))
+	for _, d := range ds {
+		sev := d.Severity
+		if sev == 0 {
+			sev = SeverityError
+		}
+		out = append(out, Problem{
+			Line: d.Range.Start.Line, Col: byteOffset(lineAt(text, d.Range.Start.Line), d.Range.Start.Character, utf8Units),
+			EndLine: d.Range.End.Line, EndCol: byteOffset(lineAt(text, d.Range.End.Line), d.Range.End.Character, utf8Units),
+			Severity: sev, Message: d.Message, Source: d.Source,
+		})
+	}
+	return out
+}

@@ -31,6 +31,9 @@ type Env struct {
 	// Changes, when set, is told of every file the tools change and of every
 	// command the agent runs, so each change can be reviewed and taken back.
 	Changes ChangeRecorder
+	// Code, when set, is the project's language servers: text_editor
+	// appends what an edit broke to its result, and the code tools ask them.
+	Code CodeIntel
 }
 
 // ChangeRecorder keeps what the agent changes in the project (a checkpoint

@@ -20,6 +20,12 @@ type FileChanged struct {
 	Command       string
 }
 
+// CodeReport: what the language servers said of an edit (appended to the
+// tool's result), for the card.
+type CodeReport struct {
+	Text string
+}
+
 // TodosChanged: todo_write replaced the list.
 type TodosChanged struct {
 	Items []Todo

@@ -406,6 +406,12 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		t.env.Changes.Changed(ctx, e.abs, e.before, e.after)
 	}
 	Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: e.after, Command: e.command})
+	if t.env.Code != nil {
+		if r := t.env.Code.AfterEdit(ctx, e.abs, e.after); r != "" {
+			Emit(ctx, CodeReport{Text: r})
+			return e.result + "\n\n" + r, nil
+		}
+	}
 	return e.result, nil
 }
 

@@ -101,6 +101,7 @@ type App struct {
 	commands                  *Commands
 	files                     *fileIndex // the project's paths, for @ completion
 	mcp                       MCPView    // the MCP servers, when there are any
+	lsp                       LSPView    // the language servers, when any may run
 	explorer                  *explorer.Explorer
 	// changedPaths are files the agent changed before the explorer was built.
 	changedPaths []string
@@ -710,6 +711,7 @@ func (a *App) addBuiltinCommands() {
 	a.addModeCommands()
 	a.addModelCommands()
 	a.addMCPCommands()
+	a.addLSPCommand()
 	a.addCompactCommands()
 	a.addRewindCommands()
 	a.addPermissionCommands()

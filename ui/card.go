@@ -70,6 +70,8 @@ type Card struct {
 
 	Viewed  *tools.FileViewed
 	Changed *tools.FileChanged
+	// Code is what the language servers said of the edit.
+	Code    string
 	Todos   []tools.Todo
 	hasTodo bool
 
@@ -190,6 +192,8 @@ func (c *Card) handle(ev agent.Event) {
 			c.Viewed = &d
 		case tools.FileChanged:
 			c.Changed = &d
+		case tools.CodeReport:
+			c.Code = d.Text
 		case tools.TodosChanged:
 			c.Todos = d.Items
 			c.hasTodo = true

@@ -200,7 +200,7 @@ func editorKind() *ToolKind {
 				return resultLines(c, rc)
 			}
 			if c.Changed != nil {
-				return diffLines(c.Changed.Before, c.Changed.After, rc)
+				return append(diffLines(c.Changed.Before, c.Changed.After, rc), codeLines(c.Code, rc)...)
 			}
 			if c.Status == StatusWaiting && c.Action != nil && c.Action.Diff != "" {
 				return colorDiff(c.Action.Diff, rc)
@@ -644,4 +644,28 @@ func askKind() *ToolKind {
 		return "Ask the user"
 	}
 	return k
+}
+
+// codeLines shows what the language servers said of an edit under its
+// diff: errors in the error colour, warnings in the warning colour.
+func codeLines(report string, rc *renderCtx) []Line {
+	if report == "" {
+		return nil
+	}
+	var out []Line
+	for i, l := range strings.Split(report, "\n") {
+		if i == 12 {
+			out = append(out, Line{{"  …", rc.style().Foreground(rc.th.Dim)}})
+			break
+		}
+		st := rc.style().Foreground(rc.th.Dim)
+		switch {
+		case strings.Contains(l, ": error: "):
+			st = rc.style().Foreground(rc.th.Error)
+		case strings.Contains(l, ": warning: "):
+			st = rc.style().Foreground(rc.th.Warning)
+		}
+		out = append(out, Line{{"  " + sanitize(l, 4), st}})
+	}
+	return out
 }

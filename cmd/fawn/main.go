@@ -216,7 +216,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if n := ignoredNotice(decision, true); n != "" {
 			fmt.Fprintln(stderr, "fawn:", n)
 		}
-		return headless(ctx, c, cfg, stdout, stderr)
+		return headless(ctx, c, cfg, decision, stdout, stderr)
 	}
 	var extra []string
 	if decision == nil {

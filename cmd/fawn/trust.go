@@ -13,9 +13,10 @@ import (
 // program, widen permissions or choose where data goes. A feature that
 // reads such files adds its trust.Source here, and its items show in the
 // one prompt with all the others (see the trust package's doc).
-func trustSources(rep *config.Report) []trust.Source {
+func trustSources(cfg *config.Config, rep *config.Report) []trust.Source {
 	return []trust.Source{
 		trust.Fixed(rep.Trust...), // .fawn/config.yaml
+		lspSource(cfg),            // the language servers its files would start
 	}
 }
 
@@ -33,7 +34,7 @@ type trustState struct {
 // checkTrust gathers the project's items and asks the store about them.
 func checkTrust(dir string, cfg *config.Config, rep *config.Report) *trustState {
 	ts := &trustState{dir: dir, store: trust.Open(cfg.DataDir)}
-	ts.items, ts.problems = trust.Gather(dir, trustSources(rep)...)
+	ts.items, ts.problems = trust.Gather(dir, trustSources(cfg, rep)...)
 	v, err := ts.store.Check(dir, ts.items)
 	if err != nil {
 		ts.problems = append(ts.problems, err)

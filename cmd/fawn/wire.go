@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/subagent"
@@ -41,6 +42,12 @@ type workspace struct {
 	// redraw is the app's RequestDraw once the app exists; the terminal's
 	// damage callback is fixed at Start, before the app is built.
 	redraw atomic.Pointer[func()]
+	// lsp is the project's language servers (always set; env.Code and the
+	// code tools only when one may run). onProblems and onLSPEvent reach
+	// the app once it exists.
+	lsp        *lsp.Manager
+	onProblems atomic.Pointer[func(string, []lsp.Problem)]
+	onLSPEvent atomic.Pointer[func(string, bool)]
 }
 
 func (w *workspace) Close() {
@@ -49,7 +56,7 @@ func (w *workspace) Close() {
 	}
 }
 
-func newWorkspace(cfg *config.Config) (*workspace, error) {
+func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	env, err := tools.NewEnv(cfg.ProjectDir)
 	if err != nil {
 		return nil, err
@@ -77,11 +84,17 @@ func newWorkspace(cfg *config.Config) (*workspace, error) {
 		w.tools = append(w.tools, tools.NewSkill(w.skills))
 	}
 	w.agents = subagent.Load(cfg.ConfigDir, cfg.ProjectDir)
+	w.lsp = newLSP(cfg, w, d)
+	w.close = append(w.close, w.lsp.Close)
+	if w.lsp.Available() {
+		env.Code = w.lsp
+		w.tools = append(w.tools, tools.CodeTools(env)...)
+	}
 	return w, nil
 }
 
-func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io.Writer) int {
-	ws, err := newWorkspace(cfg)
+func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, stdout, stderr io.Writer) int {
+	ws, err := newWorkspace(cfg, d)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -134,7 +147,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, stdout, stderr io
 }
 
 func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, extra []string, stderr io.Writer) int {
-	ws, err := newWorkspace(cfg)
+	ws, err := newWorkspace(cfg, decision)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -189,6 +202,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		return exitFailure
 	}
 	ed.SetRedraw(app.RequestDraw)
+	wireLSP(app, ed, ws)
 	draw := app.RequestDraw
 	ws.redraw.Store(&draw)
 	if len(cfg.Tools.MCPServers) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -23,6 +24,7 @@ import (
 const (
 	markUnsaved = '●' // the file has unsaved changes
 	markAgent   = '✦' // the agent changed the file since the user last looked
+	markProblem = '✖' // a language server reports errors or warnings (gutter, tab)
 )
 
 // Option configures Tabs.
@@ -127,6 +129,12 @@ type Tabs struct {
 	// compares the file on disk first.
 	watchErr string
 	wg       sync.WaitGroup
+
+	// problems are the language servers' diagnostics by file; codeNav
+	// asks them for a definition or a hover (SetCodeNav).
+	problems map[string][]Problem
+	codeNav  func(what, path string, line, col int)
+	onFile   func(path string)
 
 	// strip geometry at the last draw, for clicks: tab i spans [x0, x1).
 	stripY   int
@@ -414,6 +422,9 @@ func (t *Tabs) openTab(path string) (*tab, bool, error) {
 	}
 	tb := t.newFileTab(p, l)
 	t.addTab(tb)
+	if t.onFile != nil && !tb.binary {
+		t.onFile(p)
+	}
 	return tb, true, nil
 }
 
@@ -461,6 +472,7 @@ func (t *Tabs) replaceContent(tb *tab, l loaded) {
 		v.top, v.left, v.wrap = min(old.top, tb.buf.LineCount()-1), old.left, old.wrap
 	}
 	t.hookView(tb, v)
+	v.problems = t.problems[tb.path]
 	tb.view = v
 }
 
@@ -735,8 +747,15 @@ func (t *Tabs) write(tb *tab) error {
 	if t.onSave != nil {
 		t.onSave(tb.path, before)
 	}
+	if t.onFile != nil {
+		t.onFile(tb.path)
+	}
 	return nil
 }
+
+// SetOnFile sets what is told of every file a tab opens and every save
+// (the language servers read it).
+func (t *Tabs) SetOnFile(fn func(path string)) { t.onFile = fn }
 
 // SetOnSave sets what is told of every file the user saves (the session's
 // checkpoints record it as changed by the user).
@@ -1035,6 +1054,23 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 	case "editor.gotoLine":
 		t.openGoto(tb)
 		return true
+	case "editor.nextProblem", "editor.prevProblem":
+		if tb.diff == nil && tb.versions == nil && !tb.welcome {
+			t.stepProblem(tb, action == "editor.nextProblem")
+			return true
+		}
+	case "editor.definition", "editor.hover":
+		if tb.diff == nil && tb.versions == nil && tb.path != "" && !tb.binary {
+			if t.codeNav == nil {
+				tb.flash, tb.flashErr = "no language server serves this file (/lsp shows them)", true
+				return true
+			}
+			c := tb.view.cursor
+			text := tb.buf.Line(c.Line)
+			col := utf8.RuneCountInString(text[:min(c.Col, len(text))]) + 1
+			t.codeNav(strings.TrimPrefix(action, "editor."), tb.path, c.Line+1, col)
+			return true
+		}
 	}
 	if tb.versions != nil && t.versionsKey(tb, ev) {
 		return true
@@ -1372,6 +1408,9 @@ func (t *Tabs) drawStrip(screen tcell.Screen, x, y, w int) {
 		if tb.agentMark {
 			l += " " + string(markAgent)
 		}
+		if e, w := problemCounts(tb.view.problems); e+w > 0 {
+			l += fmt.Sprintf(" %c%d", markProblem, e+w)
+		}
 		labels[i] = l + " "
 		widths[i] = putWidth(labels[i]) + 1 // and a separator
 	}
@@ -1490,6 +1529,8 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		left, fg = "diff of "+tb.diffTitle+" · "+layout+keymap.Display(firstKey(t.keys, "editor.diff"))+" or Esc: back to the file", t.th.Accent
 	case v.findText != "":
 		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, "editor.findNext"))+" next, Esc to clear", t.th.Dim
+	case !tb.welcome && tb.diff == nil && tb.versions == nil && t.problemLine(tb) != "":
+		left, fg = tb.view.problemStatus()
 	case tb.notice != "":
 		left, fg = tb.notice, t.th.Warning
 	case tb.welcome:

@@ -87,6 +87,9 @@ type CodeView struct {
 	reqValid  bool
 
 	findText string // matches are tinted while a find is open
+	// problems are the file's diagnostics, sorted by position: a gutter
+	// mark and an underline each.
+	problems []Problem
 	oneRow   [1]int // rowStarts of a line without wrap, without allocating
 
 	clip *clipboard
@@ -375,8 +378,14 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 				}
 			}
 			numAt := gw - 1 - len(num)
+			var pm *Problem
+			if row == 0 && len(v.problems) > 0 {
+				pm = v.lineProblem(line)
+			}
 			for sx := 0; sx < gw; sx++ {
 				switch {
+				case sx == 0 && pm != nil:
+					screen.Put(x, y+sy, string(markProblem), gs.Foreground(v.problemColor(pm.Severity)).Bold(true))
 				case sx == 0 && row == 0 && d.mark != 0:
 					screen.Put(x, y+sy, string(d.mark), gs.Foreground(d.markColor).Bold(true))
 				case sx >= numAt && sx < gw-1:
@@ -424,6 +433,11 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 			}
 			if c.special {
 				st = st.Foreground(v.th.Dim)
+			}
+			if len(v.problems) > 0 {
+				if p := v.underlined(line, c.off, len(text)); p != nil {
+					st = st.Underline(tcell.UnderlineStyleCurly, v.problemColor(p.Severity))
+				}
 			}
 			for mi < len(matches) && matches[mi][1] <= c.off {
 				mi++

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/lsp"
+	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/ui"
+	"github.com/fawn-ide/fawn/ui/editor"
+)
+
+// lspServers are the built-in language servers changed by lsp.*.
+func lspServers(cfg *config.Config) []lsp.Server {
+	conf := make(map[string]lsp.Server, len(cfg.LSP))
+	for name, s := range cfg.LSP {
+		conf[name] = lsp.Server{Command: s.Command, Args: s.Args, Extensions: s.Extensions, RootMarkers: s.RootMarkers,
+			Env: s.Env, InitOptions: s.InitOptions, Disabled: s.Disabled}
+	}
+	return lsp.Merge(lsp.Defaults(), conf)
+}
+
+// lspSource is the trust source of the language servers the project would
+// start: a server runs on the project's code (and some run its build
+// scripts or plugins), so it starts only in a trusted directory.
+func lspSource(cfg *config.Config) trust.Source {
+	return trust.SourceFunc(func(dir string) ([]trust.Item, error) {
+		return lsp.Items(dir, lspServers(cfg)), nil
+	})
+}
+
+// newLSP builds the project's language server manager (nothing starts
+// yet). The callbacks are called through w once the app exists.
+func newLSP(cfg *config.Config, w *workspace, d *trust.Decision) *lsp.Manager {
+	return lsp.New(lsp.Options{
+		Root: w.env.Root, Servers: lspServers(cfg), Env: w.environ, Allowed: d.Allows,
+		OnDiagnostics: func(path string, ps []lsp.Problem) {
+			if f := w.onProblems.Load(); f != nil {
+				(*f)(path, ps)
+			}
+		},
+		OnEvent: func(msg string, problem bool) {
+			if f := w.onLSPEvent.Load(); f != nil {
+				(*f)(msg, problem)
+			}
+		},
+	})
+}
+
+// wireLSP connects the language servers to the app: their diagnostics
+// mark the editor, their news go to the chat, the editor's opened and
+// saved files go to them, F12 and hover ask them.
+func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) {
+	m := ws.lsp
+	app.SetLSP(m)
+	problems := func(path string, ps []lsp.Problem) {
+		out := make([]editor.Problem, len(ps))
+		for i, p := range ps {
+			out[i] = editor.Problem{Line: p.Line, Col: p.Col, EndLine: p.EndLine, EndCol: p.EndCol, Severity: p.Severity, Message: p.Message, Source: p.Source}
+		}
+		app.QueueUpdate(func() {
+			ed.SetProblems(path, out)
+			app.RequestDraw()
+		})
+	}
+	ws.onProblems.Store(&problems)
+	event := func(msg string, bad bool) { app.Notify(msg, bad) }
+	ws.onLSPEvent.Store(&event)
+	if !m.Available() {
+		return
+	}
+	ed.SetOnFile(m.Open)
+	ed.SetCodeNav(func(what, path string, line, col int) {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			if what == "hover" {
+				h, err := m.Hover(ctx, path, line, col)
+				msg, bad := strings.Join(strings.Fields(strings.ReplaceAll(h, "```", " ")), " "), false
+				switch {
+				case err != nil:
+					msg, bad = err.Error(), true
+				case msg == "":
+					msg = "the language server has nothing to say about this place"
+				}
+				app.QueueUpdate(func() { ed.Flash(msg, bad); app.RequestDraw() })
+				return
+			}
+			locs, err := m.Locate(ctx, "definition", path, line, col)
+			app.QueueUpdate(func() {
+				switch {
+				case err != nil:
+					ed.Flash(err.Error(), true)
+				case len(locs) == 0:
+					ed.Flash("no definition found here", true)
+				default:
+					if err := ed.Open(locs[0].Path, locs[0].Line); err != nil {
+						ed.Flash(err.Error(), true)
+					}
+				}
+				app.RequestDraw()
+			})
+		}()
+	})
+}
