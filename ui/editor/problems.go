@@ -183,10 +183,17 @@ func (t *Tabs) stepProblem(tb *tab, next bool) {
 	tb.view.SetCursor(tb.buf.Clamp(Pos{Line: p.Line, Col: p.Col}))
 	tb.view.CenterOn(p.Line)
 	e, w := problemCounts(ps)
-	tb.flash = fmt.Sprintf("problem %d of %d (%d errors, %d warnings)", i+1, len(ps), e, w)
+	tb.flash = fmt.Sprintf("problem %d of %d (%s, %s)", i+1, len(ps), count(e, "error"), count(w, "warning"))
 }
 
 func (t *Tabs) problemLine(tb *tab) string {
 	s, _ := tb.view.problemStatus()
 	return s
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
