@@ -385,9 +385,13 @@ func (c *client) snapshot() map[string][]Diagnostic {
 func (c *client) text(path string) string {
 	c.mu.Lock()
 	d := c.docs[URI(path)]
+	var text string
+	if d != nil {
+		text = d.text
+	}
 	c.mu.Unlock()
 	if d != nil {
-		return d.text
+		return text
 	}
 	b, _ := os.ReadFile(path)
 	return string(b)

@@ -16,7 +16,9 @@ import (
 
 // needGopls finds the real gopls (on PATH or in $GOPATH/bin, where
 // .ci/run installs it) or skips.
-func needGopls(t *testing.T) {
+func needGopls(t *testing.T) { needGoplsB(t) }
+
+func needGoplsB(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("gopls"); err == nil {
 		return

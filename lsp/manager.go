@@ -339,7 +339,7 @@ func (m *Manager) AfterEdit(ctx context.Context, abs string, content []byte) str
 	defer cancel2()
 	fresh := c.waitFresh(wctx, abs, seq, version)
 	if fresh {
-		c.quiet(wctx, 150*time.Millisecond)
+		c.quiet(wctx, 60*time.Millisecond)
 	}
 	after := c.snapshot()
 	c.mu.Lock()
