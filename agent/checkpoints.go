@@ -42,11 +42,7 @@ func (c *checkpoints) book() *checkpoint.Book {
 		c.b = nil
 	}
 	st := c.s.store
-	var o checkpoint.Options
-	if code := c.s.env.Code; code != nil {
-		o.OnCommand = func(abs []string) { code.FilesChanged(context.Background(), abs) }
-	}
-	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), o)
+	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), checkpoint.Options{})
 	if err != nil {
 		return nil
 	}
@@ -60,11 +56,11 @@ func (c *checkpoints) Changed(ctx context.Context, abs string, before, after []b
 	}
 }
 
-func (c *checkpoints) CommandStarting(ctx context.Context) func() {
+func (c *checkpoints) CommandStarting(ctx context.Context) func() []string {
 	if b := c.book(); b != nil {
 		return b.CommandStarting(ctx)
 	}
-	return func() {}
+	return func() []string { return nil }
 }
 
 // Checkpoints returns the checkpoints of the session in use (nil when

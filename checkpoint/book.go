@@ -51,9 +51,6 @@ type Options struct {
 	MaxFile int64
 	// Workers walk the tree in the scan (0: 4).
 	Workers int
-	// OnCommand, when set, is told the files (absolute) an agent command
-	// changed, after they are recorded: the language servers hear of them.
-	OnCommand func(abs []string)
 }
 
 // Version is one state of a file.

@@ -78,33 +78,34 @@ func scanTree(ctx context.Context, root string, workers int) (Tree, error) {
 
 // CommandStarting scans the tree before an agent command; the function it
 // returns scans it again and records every file the command created,
-// changed or deleted (tools.ChangeRecorder). From the start to the call of
+// changed or deleted (tools.ChangeRecorder), and returns their absolute
+// paths. From the start to the call of
 // that function, other commands wait.
 //
 // On Linux the first command walks the whole tree and starts watching it
 // (inotify); from then on the scans read only what the kernel says was
 // touched. Where watching cannot be done (another system, the user's watch
 // limit, a huge tree) every scan walks the whole tree.
-func (b *Book) CommandStarting(ctx context.Context) func() {
+func (b *Book) CommandStarting(ctx context.Context) func() []string {
 	b.cmd.Lock()
 	call := compose.GetToolCallID(ctx)
 	ctx = context.WithoutCancel(ctx)
 	if w := b.watcherLocked(ctx); w != nil {
 		// Whatever changed since the last command is not this command's.
 		if _, _, err := w.sync(ctx); err == nil {
-			return func() {
+			return func() []string {
 				defer b.cmd.Unlock()
 				before, after, err := w.sync(ctx)
 				if err == nil {
-					b.Compare(before, after, ByCommand, call)
-					return
+					return b.Compare(before, after, ByCommand, call)
 				}
 				// The tree as it was before the command is still the
 				// watcher's: compare a full scan with it.
 				b.stopWatchingLocked(err)
 				if full, err := b.Scan(ctx); err == nil {
-					b.Compare(w.tree, full, ByCommand, call)
+					return b.Compare(w.tree, full, ByCommand, call)
 				}
+				return nil
 			}
 		} else {
 			b.stopWatchingLocked(err)
@@ -113,15 +114,15 @@ func (b *Book) CommandStarting(ctx context.Context) func() {
 	before, err := b.Scan(ctx)
 	if err != nil {
 		b.cmd.Unlock()
-		return func() {}
+		return func() []string { return nil }
 	}
-	return func() {
+	return func() []string {
 		defer b.cmd.Unlock()
 		after, err := b.Scan(ctx)
 		if err != nil {
-			return
+			return nil
 		}
-		b.Compare(before, after, ByCommand, call)
+		return b.Compare(before, after, ByCommand, call)
 	}
 }
 
@@ -164,8 +165,9 @@ func (b *Book) ScanMode() string {
 }
 
 // Compare records, as made by by, every file whose stamp differs between
-// two scans.
-func (b *Book) Compare(before, after Tree, by, call string) {
+// two scans, and returns the absolute paths of those whose content or mode
+// changed.
+func (b *Book) Compare(before, after Tree, by, call string) []string {
 	var paths []string
 	for p, st := range after {
 		if old, ok := before[p]; !ok || old != st {
@@ -178,16 +180,9 @@ func (b *Book) Compare(before, after Tree, by, call string) {
 		}
 	}
 	if len(paths) == 0 {
-		return
+		return nil
 	}
 	sort.Strings(paths)
-	if by == ByCommand && b.o.OnCommand != nil {
-		abs := make([]string, len(paths))
-		for i, p := range paths {
-			abs[i] = b.Abs(p)
-		}
-		defer b.o.OnCommand(abs)
-	}
 
 	// The content before: what the book last recorded, when the file's
 	// stamp is still that one; else git's index, when its stamp is.
@@ -210,6 +205,7 @@ func (b *Book) Compare(before, after Tree, by, call string) {
 	fromGit := b.git.lookup(ask, before)
 
 	now := time.Now().UTC()
+	var changed []string
 	for _, p := range paths {
 		abs := b.Abs(p)
 		old, ok := olds[p]
@@ -248,7 +244,9 @@ func (b *Book) Compare(before, after Tree, by, call string) {
 		b.rememberLocked(p, c.After, st)
 		b.addLocked(c)
 		b.mu.Unlock()
+		changed = append(changed, abs)
 	}
+	return changed
 }
 
 // readForRecord reads the file at abs; a file larger than MaxFile is only

@@ -41,6 +41,8 @@ func TestAgentEditTypeErrorShowsEverywhere(t *testing.T) {
 		{ToolCalls: []llmtest.ToolCall{{Name: "text_editor", Arguments: `{"command":"view","path":"main.go"}`}}},
 		{ToolCalls: []llmtest.ToolCall{{Name: "text_editor", Arguments: `{"command":"str_replace","path":"main.go","old_str":"util.Double(2)","new_str":"util.Double(\"two\")"}`}}},
 		{Text: "Broken on purpose."},
+		{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"sed -i 's/\"two\"/2/' main.go"}`}}},
+		{Text: "Fixed by sed."},
 	}})
 	tm := Start(t, 150, 42, project, []string{"PATH=" + path, "GOFLAGS=-mod=mod", "GOPROXY=off"},
 		"--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo", "--trust")
@@ -59,6 +61,15 @@ func TestAgentEditTypeErrorShowsEverywhere(t *testing.T) {
 	msgs := srv.ChatRequests()[2].Messages
 	if got := string(msgs[len(msgs)-1].Content); !strings.Contains(got, "New in main.go (1):") || !strings.Contains(got, "main.go:6:22: error:") {
 		t.Errorf("the model was not told: %s", got)
+	}
+	// A command that fixes it: the card and the model hear it, and the
+	// marks go.
+	tm.prompt("fix it with sed")
+	tm.WaitFor("Fixed by sed.", "gopls: no errors or warnings in main.go")
+	tm.WaitGone("✖1")
+	msgs = srv.ChatRequests()[4].Messages
+	if got := string(msgs[len(msgs)-1].Content); !strings.Contains(got, "exit code 0") || !strings.Contains(got, "(1 fixed by it)") {
+		t.Errorf("the model was not told what the command fixed: %s", got)
 	}
 	// /lsp shows the server.
 	tm.prompt("/lsp")

@@ -299,6 +299,18 @@ func (c *client) sync(path, text string) (before uint64, version int, err error)
 	return before, version, err
 }
 
+// closeDoc tells the server a file it had open is gone.
+func (c *client) closeDoc(path string) {
+	uri := URI(path)
+	c.mu.Lock()
+	_, open := c.docs[uri]
+	delete(c.docs, uri)
+	c.mu.Unlock()
+	if open {
+		_ = c.notify("textDocument/didClose", map[string]any{"textDocument": docID{URI: uri}})
+	}
+}
+
 // isOpen says whether the file was opened on this server.
 func (c *client) isOpen(path string) bool {
 	c.mu.Lock()
@@ -349,6 +361,33 @@ func (c *client) waitFresh(ctx context.Context, path string, after uint64, versi
 			return false
 		}
 	}
+}
+
+// waitAny waits until the server publishes anything after sequence
+// after, or ctx ends.
+func (c *client) waitAny(ctx context.Context, after uint64) bool {
+	for {
+		c.mu.Lock()
+		seq, wake := c.seq, c.wake
+		c.mu.Unlock()
+		if seq > after {
+			return true
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return false
+		case <-c.exited:
+			return false
+		}
+	}
+}
+
+// lastSeq is the sequence number of the last publication.
+func (c *client) lastSeq() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq
 }
 
 // quiet waits until no publication came for d, or ctx ends: a change to

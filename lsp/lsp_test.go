@@ -315,3 +315,60 @@ func TestSurveySaysWhyAServerDoesNotStart(t *testing.T) {
 		t.Fatalf("rust-analyzer: %q", got["rust-analyzer"])
 	}
 }
+
+// command writes files as an agent command would, then reports.
+func command(t *testing.T, m *Manager, files map[string]string, remove ...string) string {
+	t.Helper()
+	var abs []string
+	for name, content := range files {
+		p := filepath.Join(m.o.Root, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		abs = append(abs, p)
+	}
+	for _, name := range remove {
+		p := filepath.Join(m.o.Root, name)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		abs = append(abs, p)
+	}
+	return m.AfterCommand(context.Background(), abs)
+}
+
+func TestGoplsTellsWhatACommandBroke(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	m, _ := startManager(t, root, Defaults())
+
+	// A command (sed, a generator) breaks a file fawn never opened.
+	bad := strings.Replace(goMain, "util.Double(2)", "util.Double(\"two\")", 1)
+	got := command(t, m, map[string]string{"main.go": bad, "notes.txt": "not Go\n"})
+	t.Logf("after the bad command:\n%s", got)
+	if !strings.Contains(got, "gopls, after this command (it changed main.go)") || !strings.Contains(got, "had not checked it before") || !strings.Contains(got, "main.go:6:") {
+		t.Fatalf("the type error is not reported:\n%s", got)
+	}
+	// The next command leaves the error and adds a clean file: it is old.
+	got = command(t, m, map[string]string{"main.go": "// moved\n" + bad, "util/more.go": "package util\n\nfunc Triple(n int) int { return 3 * n }\n"})
+	t.Logf("after a command that leaves it:\n%s", got)
+	if !strings.Contains(got, "Nothing new in main.go; already there before this command (1)") || !strings.Contains(got, "No errors or warnings in util/more.go") {
+		t.Fatalf("the old error is not told apart:\n%s", got)
+	}
+	// The fix clears it.
+	got = command(t, m, map[string]string{"main.go": goMain})
+	t.Logf("after the fixing command:\n%s", got)
+	if !strings.Contains(got, "gopls: no errors or warnings in main.go, which this command changed (1 fixed by it).") {
+		t.Fatalf("the fix does not clear it:\n%s", got)
+	}
+	// Deleting the callee breaks the caller: an error in another file.
+	got = command(t, m, nil, "util/util.go")
+	t.Logf("after deleting util.go:\n%s", got)
+	if !strings.Contains(got, "New errors in other files") || !strings.Contains(got, "main.go:6:") {
+		t.Fatalf("unexpected report after a deletion:\n%s", got)
+	}
+	// Files no server serves say nothing.
+	if got := command(t, m, map[string]string{"README.md": "# hi\n"}); got != "" {
+		t.Fatalf("a file no server serves got a report: %q", got)
+	}
+}

@@ -353,43 +353,157 @@ func (m *Manager) AfterEdit(ctx context.Context, abs string, content []byte) str
 	return m.report(in.cand.Name, c, abs, others, after, fresh, wait)
 }
 
-// FilesChanged implements tools.CodeIntel: the open documents among the
-// files are sent again; the servers are told of the others.
-func (m *Manager) FilesChanged(ctx context.Context, paths []string) {
+// sent is what a file's sync returned: the publication sequence before it,
+// and the document's version.
+type sent struct {
+	seq     uint64
+	version int
+}
+
+// maxCommandFiles is how many files changed by one command are checked
+// for the model; the servers are told of the others.
+const maxCommandFiles = 10
+
+// AfterCommand implements tools.CodeIntel: the files an agent command
+// changed are sent to their servers (the first maxCommandFiles in full, as
+// an edit's are; the servers are told of the rest), and the report says
+// what the servers found in them.
+func (m *Manager) AfterCommand(ctx context.Context, paths []string) string {
 	type change struct {
 		URI  string `json:"uri"`
 		Type int    `json:"type"`
 	}
-	byClient := map[*client][]change{}
+	type group struct {
+		name    string
+		c       *client
+		in      *instance
+		before  map[string][]Diagnostic
+		checked []string // sent in full, in order
+		seqs    map[string]sent
+		wasOpen map[string]bool
+		events  []change
+	}
+	var groups []*group
+	byClient := map[*client]*group{}
+	skipped, checkedN := 0, 0
+	sort.Strings(paths)
 	for _, p := range paths {
 		if _, _, err := m.serverFor(p); err != nil {
 			continue
 		}
-		m.mu.Lock()
+		b, err := os.ReadFile(p)
+		gone := errors.Is(err, os.ErrNotExist)
+		if err != nil && !gone {
+			continue
+		}
 		var c *client
-		for _, in := range m.inst {
-			if in.client != nil && in.cand.serves(p) && strings.HasPrefix(p, in.root) {
-				c = in.client
+		var in *instance
+		if gone || checkedN >= maxCommandFiles {
+			// Only a running server hears of it.
+			m.mu.Lock()
+			for _, i := range m.inst {
+				if i.client != nil && i.cand.serves(p) && strings.HasPrefix(p, i.root) {
+					c, in = i.client, i
+				}
+			}
+			m.mu.Unlock()
+			if c == nil {
+				if !gone {
+					skipped++
+				}
+				continue
+			}
+		} else {
+			sctx, cancel := context.WithTimeout(ctx, m.o.StartWait)
+			c, in, err = m.clientFor(sctx, p)
+			cancel()
+			if err != nil {
+				continue
 			}
 		}
-		m.mu.Unlock()
-		if c == nil {
-			continue
+		g := byClient[c]
+		if g == nil {
+			g = &group{name: in.cand.Name, c: c, in: in, before: c.snapshot(), seqs: map[string]sent{}, wasOpen: map[string]bool{}}
+			byClient[c] = g
+			groups = append(groups, g)
 		}
-		b, err := os.ReadFile(p)
 		typ := 2 // changed
-		if errors.Is(err, os.ErrNotExist) {
+		if gone {
 			typ = 3 // deleted
+			c.closeDoc(p)
+		} else if checkedN < maxCommandFiles {
+			g.wasOpen[p] = c.isOpen(p)
+			if g.wasOpen[p] && c.text(p) == string(b) {
+				continue // the server has this text already
+			}
+			seq, version, err := c.sync(p, string(b))
+			if err == nil {
+				g.checked = append(g.checked, p)
+				checkedN++
+				g.seqs[p] = sent{seq, version}
+				continue
+			}
+		} else {
+			skipped++
 		}
-		if c.isOpen(p) && err == nil {
-			_, _, _ = c.sync(p, string(b))
+		g.events = append(g.events, change{URI: URI(p), Type: typ})
+	}
+	var out []string
+	for _, g := range groups {
+		if len(g.events) > 0 {
+			seq := g.c.lastSeq()
+			_ = g.c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": g.events})
+			if len(g.checked) == 0 && g.c.openCount() > 0 {
+				// A deleted or unchecked file may break the open ones:
+				// give the server a moment to say so.
+				wctx, cancel := context.WithTimeout(ctx, time.Second)
+				if g.c.waitAny(wctx, seq) {
+					g.c.quiet(wctx, 60*time.Millisecond)
+				}
+				cancel()
+				if r := m.othersReport(g.name, g.c, g.before); r != "" {
+					out = append(out, r)
+				}
+			}
+		}
+		if len(g.checked) == 0 {
 			continue
 		}
-		byClient[c] = append(byClient[c], change{URI: URI(p), Type: typ})
+		wait := m.o.Wait
+		m.mu.Lock()
+		if time.Since(g.in.since) < 10*time.Second {
+			wait *= 3
+		}
+		m.mu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		var late []string
+		for _, p := range g.checked {
+			s := g.seqs[p]
+			if !g.c.waitFresh(wctx, p, s.seq, s.version) {
+				late = append(late, m.rel(p))
+			}
+		}
+		if len(late) < len(g.checked) {
+			g.c.quiet(wctx, 60*time.Millisecond)
+		}
+		cancel()
+		after := g.c.snapshot()
+		g.c.mu.Lock()
+		others := g.c.reported
+		g.c.reported = after
+		g.c.mu.Unlock()
+		if others == nil {
+			others = g.before
+		}
+		for _, p := range g.checked {
+			others[p] = g.before[p]
+		}
+		out = append(out, m.commandReport(g.name, g.c, g.checked, g.wasOpen, others, after, late, wait))
 	}
-	for c, ch := range byClient {
-		_ = c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": ch})
+	if skipped > 0 && len(out) > 0 {
+		out = append(out, fmt.Sprintf("(%d more changed files were not checked; the diagnostics tool checks one)", skipped))
 	}
+	return strings.Join(out, "\n")
 }
 
 // Diagnostics implements tools.CodeIntel.

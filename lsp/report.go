@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -111,19 +112,7 @@ func (m *Manager) report(name string, c *client, path string, before, after map[
 		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this edit; the diagnostics tool asks again)\n", name, rel, wait.Round(100*time.Millisecond))
 	}
 	fresh_, old := newOnes(onlySerious(before[path]), onlySerious(after[path]))
-	var others []string
-	for p, ds := range after {
-		if p == path {
-			continue
-		}
-		f, _ := newOnes(onlySerious(before[p]), onlySerious(ds))
-		for _, d := range f {
-			if d.Severity != SeverityWarning {
-				others = append(others, m.line(c, p, d))
-			}
-		}
-	}
-	sort.Strings(others)
+	others := m.newErrors(c, []string{path}, before, after)
 	fixed := len(onlySerious(before[path])) - len(old)
 	if len(fresh_) == 0 && len(old) == 0 && len(others) == 0 {
 		s := fmt.Sprintf("%s: no errors or warnings in %s", name, rel)
@@ -144,15 +133,121 @@ func (m *Manager) report(name string, c *client, path string, before, after map[
 	if fixed > 0 {
 		fmt.Fprintf(&b, "Fixed by this edit: %d.\n", fixed)
 	}
-	if len(others) > 0 {
-		fmt.Fprintf(&b, "New errors in other files (%d):\n", len(others))
-		for i, o := range others {
-			if i == 10 {
-				fmt.Fprintf(&b, "… and %d more\n", len(others)-10)
-				break
+	writeOthers(&b, others)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// commandReport is what the model hears after an agent command changed
+// paths: per file, the problems that are new since the server last had it
+// (all of them, for a file it had not open), and new errors elsewhere.
+func (m *Manager) commandReport(name string, c *client, paths []string, wasOpen map[string]bool, before, after map[string][]Diagnostic, late []string, wait time.Duration) string {
+	var b strings.Builder
+	if len(late) > 0 {
+		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this command; the diagnostics tool asks again)\n", name, strings.Join(late, ", "), wait.Round(100*time.Millisecond))
+	}
+	var rels, clean []string
+	var body strings.Builder
+	fixed := 0
+	for _, p := range paths {
+		rel := m.rel(p)
+		rels = append(rels, rel)
+		now := onlySerious(after[p])
+		if !wasOpen[p] {
+			if len(now) == 0 {
+				clean = append(clean, rel)
+				continue
 			}
-			b.WriteString(o + "\n")
+			fmt.Fprintf(&body, "In %s (%d; fawn had not checked it before this command):\n%s", rel, len(now), m.list(c, p, now, nil, 10, 5))
+			continue
+		}
+		fresh, old := newOnes(onlySerious(before[p]), now)
+		fixed += len(onlySerious(before[p])) - len(old)
+		switch {
+		case len(fresh) > 0:
+			fmt.Fprintf(&body, "New in %s (%d):\n%s", rel, len(fresh), m.list(c, p, fresh, nil, 10, 5))
+			if len(old) > 0 {
+				fmt.Fprintf(&body, "Already there in %s before this command (%d).\n", rel, len(old))
+			}
+		case len(old) > 0:
+			fmt.Fprintf(&body, "Nothing new in %s; already there before this command (%d):\n%s", rel, len(old), m.list(c, p, old, nil, 3, 2))
+		default:
+			clean = append(clean, rel)
 		}
 	}
+	others := m.newErrors(c, paths, before, after)
+	what := fmt.Sprintf("the %d files this command changed", len(paths))
+	if len(paths) == 1 {
+		what = rels[0] + ", which this command changed"
+	}
+	if body.Len() == 0 && len(others) == 0 {
+		s := fmt.Sprintf("%s: no errors or warnings in %s", name, what)
+		if fixed > 0 {
+			s += fmt.Sprintf(" (%d fixed by it)", fixed)
+		}
+		return b.String() + s + "."
+	}
+	fmt.Fprintf(&b, "%s, after this command (it changed %s):\n", name, strings.Join(rels, ", "))
+	b.WriteString(body.String())
+	if len(clean) > 0 {
+		fmt.Fprintf(&b, "No errors or warnings in %s.\n", strings.Join(clean, ", "))
+	}
+	if fixed > 0 {
+		fmt.Fprintf(&b, "Fixed by this command: %d.\n", fixed)
+	}
+	writeOthers(&b, others)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// newErrors lists, as lines, the errors in files other than paths that
+// are in after and were not in before.
+func (m *Manager) newErrors(c *client, paths []string, before, after map[string][]Diagnostic) []string {
+	var others []string
+	for p, ds := range after {
+		if slices.Contains(paths, p) {
+			continue
+		}
+		f, _ := newOnes(onlySerious(before[p]), onlySerious(ds))
+		for _, d := range f {
+			if d.Severity != SeverityWarning {
+				others = append(others, m.line(c, p, d))
+			}
+		}
+	}
+	sort.Strings(others)
+	return others
+}
+
+func writeOthers(b *strings.Builder, others []string) {
+	if len(others) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "New errors in other files (%d):\n", len(others))
+	for i, o := range others {
+		if i == 10 {
+			fmt.Fprintf(b, "… and %d more\n", len(others)-10)
+			break
+		}
+		b.WriteString(o + "\n")
+	}
+}
+
+// othersReport is what the model hears after a command that changed no
+// file the server was sent but may have broken open ones: new errors only.
+func (m *Manager) othersReport(name string, c *client, before map[string][]Diagnostic) string {
+	after := c.snapshot()
+	c.mu.Lock()
+	base := c.reported
+	c.reported = after
+	c.mu.Unlock()
+	if base == nil {
+		base = before
+	}
+	others := m.newErrors(c, nil, base, after)
+	if len(others) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, after this command:\n", name)
+	writeOthers(&b, others)
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -192,11 +192,18 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	// directory comes back afterwards.
 	userCwd := b.term.Cwd()
 	away := b.outside(userCwd)
+	ended := func() []string { return nil }
 	if b.env != nil && b.env.Changes != nil {
 		// Whatever the command changed is found by comparing the tree
 		// after it with the tree before it, even when it fails.
-		defer b.env.Changes.CommandStarting(ctx)()
+		ended = b.env.Changes.CommandStarting(ctx)
 	}
+	done := false
+	defer func() {
+		if !done {
+			ended()
+		}
+	}()
 	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}, func(chunk string) {
 		// The terminal starts a chunk with "…" on a line of its own when
 		// it left lines out of the live view.
@@ -211,6 +218,15 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	}
 	Emit(ctx, commandDone(res))
 	out := bashResult(res, c.timeout)
+	done = true
+	if changed := ended(); len(changed) > 0 && b.env.Code != nil {
+		// The language servers hear of the files the command changed,
+		// and the model of what they found in them.
+		if r := b.env.Code.AfterCommand(ctx, changed); r != "" {
+			Emit(ctx, CodeReport{Text: r})
+			out += "\n" + r
+		}
+	}
 	if away {
 		back := "the shell went back there afterwards"
 		if _, err := b.term.Run(context.WithoutCancel(ctx), terminal.Command{Text: "cd -- " + shellQuote(userCwd), Timeout: 10 * time.Second}, nil); err != nil {

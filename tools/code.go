@@ -10,8 +10,10 @@ type CodeIntel interface {
 	// returns what the model should hear of its diagnostics ("" when no
 	// server serves the file).
 	AfterEdit(ctx context.Context, abs string, content []byte) string
-	// FilesChanged tells the servers that a command changed these files.
-	FilesChanged(ctx context.Context, abs []string)
+	// AfterCommand tells the servers that an agent command changed these
+	// files and returns what the model should hear of their diagnostics
+	// ("" when no server serves them).
+	AfterCommand(ctx context.Context, abs []string) string
 	// Diagnostics reports the known problems of abs, or of the whole
 	// project when abs is "".
 	Diagnostics(ctx context.Context, abs string) (string, error)

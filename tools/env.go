@@ -44,8 +44,8 @@ type ChangeRecorder interface {
 	Changed(ctx context.Context, abs string, before, after []byte)
 	// CommandStarting is called just before an agent command runs; the
 	// function it returns is called when the command has ended, to find
-	// what the command changed.
-	CommandStarting(ctx context.Context) (ended func())
+	// what the command changed, and returns those files (absolute).
+	CommandStarting(ctx context.Context) (ended func() []string)
 }
 
 // EditGuard lets the UI veto an agent edit to a file the user is editing.

@@ -338,7 +338,11 @@ func bashKind() *ToolKind {
 			out := c.OutputLines()
 			if len(out) == 0 {
 				if c.Status.finished() {
-					return resultLines(c, rc)
+					// The result without the language servers' report,
+					// which follows in its colours.
+					bare := *c
+					bare.Result = strings.TrimSuffix(c.Result, "\n"+c.Code)
+					return append(resultLines(&bare, rc), codeLines(c.Code, rc)...)
 				}
 				return nil
 			}
@@ -365,7 +369,7 @@ func bashKind() *ToolKind {
 					lines = append(lines, Line{{"exit code " + code, st.Foreground(rc.th.Error)}})
 				}
 			}
-			return lines
+			return append(lines, codeLines(c.Code, rc)...)
 		},
 	}
 }
