@@ -272,6 +272,11 @@ func (c *client) publish(p publishDiagnosticsParams) {
 // didChange (whole text) when it differs, then didSave. It returns the
 // publication sequence before, and the document's version.
 func (c *client) sync(path, text string) (before uint64, version int, err error) {
+	return c.send(path, text, true)
+}
+
+// send is sync, with didSave or (for text not on disk yet) without.
+func (c *client) send(path, text string, save bool) (before uint64, version int, err error) {
 	uri := URI(path)
 	c.mu.Lock()
 	before = c.seq
@@ -293,7 +298,7 @@ func (c *client) sync(path, text string) (before uint64, version int, err error)
 			"contentChanges": []map[string]string{{"text": text}},
 		})
 	}
-	if err == nil {
+	if err == nil && save {
 		err = c.notify("textDocument/didSave", map[string]any{"textDocument": docID{URI: uri}, "text": text})
 	}
 	return before, version, err

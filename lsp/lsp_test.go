@@ -372,3 +372,40 @@ func TestGoplsTellsWhatACommandBroke(t *testing.T) {
 		t.Fatalf("a file no server serves got a report: %q", got)
 	}
 }
+
+func TestGoplsMarksWhatTheUserTypesBeforeASave(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	m, rec := startManager(t, root, Defaults())
+	main := filepath.Join(root, "main.go")
+	count := func() (int, bool) {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		n, ok := rec.diags[main]
+		return n, ok
+	}
+	waitCount := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if n, ok := count(); ok && n == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				n, _ := count()
+				t.Fatalf("main.go has %d problems, want %d", n, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	m.Open(main)
+	waitCount(0)
+	m.Typed(main, strings.Replace(goMain, "util.Double(2)", "util.Double(\"two\")", 1))
+	waitCount(1)
+	if b, _ := os.ReadFile(main); string(b) != goMain {
+		t.Fatal("typing wrote the file")
+	}
+	// The tab closed without saving: the file's own text comes back.
+	m.Open(main)
+	waitCount(0)
+}

@@ -44,9 +44,13 @@ type Manager struct {
 	o     Options
 	cands []candidate
 
-	mu     sync.Mutex
-	inst   map[string]*instance // by server name and root
-	closed bool
+	mu   sync.Mutex
+	inst map[string]*instance // by server name and root
+	// pending is what the editor said of files, not sent yet.
+	pending map[string]userDoc
+	closed  bool
+
+	sendMu sync.Mutex // one userText send at a time
 }
 
 // States of a server instance, as /lsp shows them.
@@ -294,12 +298,36 @@ func (m *Manager) clientFor(ctx context.Context, path string) (*client, *instanc
 	}
 }
 
-// Open tells path's server about a file the user opened, starting the
-// server if needed; it returns at once.
-func (m *Manager) Open(path string) {
+// Open tells path's server about a file the user opened or saved (or
+// closed unsaved: the file's own text counts again), starting the server
+// if needed; it returns at once.
+func (m *Manager) Open(path string) { m.userText(path, userDoc{disk: true}) }
+
+// Typed tells path's server the text the user is typing (not saved yet),
+// starting the server if needed; it returns at once. The diagnostics come
+// back through OnDiagnostics.
+func (m *Manager) Typed(path, text string) { m.userText(path, userDoc{text: text}) }
+
+// userDoc is what the user's editor last said of a file: its text, or
+// that the file on disk counts.
+type userDoc struct {
+	disk bool
+	text string
+}
+
+// userText sends what the editor said of path in the background. Only
+// the latest word counts, and the words go in order: a send takes
+// whatever is latest when its turn comes.
+func (m *Manager) userText(path string, d userDoc) {
 	if _, _, err := m.serverFor(path); err != nil {
 		return
 	}
+	m.mu.Lock()
+	if m.pending == nil {
+		m.pending = map[string]userDoc{}
+	}
+	m.pending[path] = d
+	m.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), m.o.StartWait)
 		defer cancel()
@@ -307,8 +335,20 @@ func (m *Manager) Open(path string) {
 		if err != nil {
 			return
 		}
-		if b, err := os.ReadFile(path); err == nil {
-			_, _, _ = c.sync(path, string(b))
+		m.sendMu.Lock()
+		defer m.sendMu.Unlock()
+		m.mu.Lock()
+		d, ok := m.pending[path]
+		delete(m.pending, path)
+		m.mu.Unlock()
+		switch {
+		case !ok: // an earlier send took it
+		case d.disk:
+			if b, err := os.ReadFile(path); err == nil {
+				_, _, _ = c.sync(path, string(b))
+			}
+		default:
+			_, _, _ = c.send(path, d.text, false)
 		}
 	}()
 }

@@ -72,6 +72,7 @@ func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) {
 		return
 	}
 	ed.SetOnFile(m.Open)
+	ed.SetOnType(m.Typed)
 	ed.SetCodeNav(func(what, path string, line, col int) {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -135,6 +136,12 @@ type Tabs struct {
 	problems map[string][]Problem
 	codeNav  func(what, path string, line, col int)
 	onFile   func(path string)
+	// onType gets the text of tabs the user typed in, once the typing
+	// pauses (typePause); typedTabs are those waiting, typeTimer the
+	// pause. All three are the UI goroutine's.
+	onType    func(path, text string)
+	typedTabs map[*tab]bool
+	typeTimer *time.Timer
 
 	// strip geometry at the last draw, for clicks: tab i spans [x0, x1).
 	stripY   int
@@ -484,7 +491,10 @@ func (t *Tabs) hookView(tb *tab, v *CodeView) {
 		}
 		tb.flash, tb.flashErr = msg, true
 	}
-	v.changed = func() { t.syncDirty(tb) }
+	v.changed = func() {
+		t.syncDirty(tb)
+		t.typed(tb)
+	}
 	v.focused = func() bool {
 		return t.HasFocus() && t.finder == nil && tb.prompt == nil && t.current() == tb
 	}
@@ -600,6 +610,11 @@ func (t *Tabs) closeTab(tb *tab, force bool) {
 	t.mu.Lock()
 	delete(t.dirty, tb.path)
 	t.mu.Unlock()
+	if t.onFile != nil && tb.path != "" && !tb.binary && (tb.buf.Modified() || t.typedTabs[tb]) {
+		// The servers had the text typed in it: the file is what counts now.
+		delete(t.typedTabs, tb)
+		t.onFile(tb.path)
+	}
 	t.tabs = append(t.tabs[:i], t.tabs[i+1:]...)
 	if len(t.tabs) == 0 {
 		t.tabs = []*tab{t.newWelcome()}
@@ -752,6 +767,40 @@ func (t *Tabs) write(tb *tab) error {
 	}
 	return nil
 }
+
+// typePause is how long typing pauses before the language servers get
+// the text.
+const typePause = 300 * time.Millisecond
+
+// typed tells the language servers what the user is typing in tb, once
+// the typing pauses: they mark its problems as it goes.
+func (t *Tabs) typed(tb *tab) {
+	if t.onType == nil || tb.path == "" || tb.binary {
+		return
+	}
+	if t.typedTabs == nil {
+		t.typedTabs = map[*tab]bool{}
+	}
+	t.typedTabs[tb] = true
+	if t.typeTimer != nil {
+		t.typeTimer.Stop()
+	}
+	t.typeTimer = time.AfterFunc(typePause, func() {
+		t.box.post(func() {
+			for tb := range t.typedTabs {
+				if t.indexOf(tb) >= 0 {
+					t.onType(tb.path, string(tb.buf.Bytes()))
+				}
+			}
+			clear(t.typedTabs)
+		})
+	})
+}
+
+// SetOnType sets what gets the text of a file the user is typing in, not
+// saved yet (the language servers read it); it is called on the UI
+// goroutine when the typing pauses.
+func (t *Tabs) SetOnType(fn func(path, text string)) { t.onType = fn }
 
 // SetOnFile sets what is told of every file a tab opens and every save
 // (the language servers read it).
