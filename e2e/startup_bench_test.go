@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,4 +104,51 @@ func BenchmarkStartup(b *testing.B) {
 	} else {
 		b.Log("vim is not installed: no reference figure")
 	}
+}
+
+// BenchmarkStartupWithLSP: the first frame of a Go module with gopls on
+// PATH (so a language server is configured, and trusted) beside the same
+// project with no language server: servers start on the first file, not
+// before the first frame, so the ratio stays near 1. It also checks that
+// no gopls runs at the first frame.
+func BenchmarkStartupWithLSP(b *testing.B) {
+	bin := plainFawn(b)
+	gopls := goplsDir(b)
+	project := b.TempDir()
+	os.WriteFile(filepath.Join(project, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	home := b.TempDir()
+	var without []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, "gopls")); err != nil {
+			without = append(without, d)
+		}
+	}
+	base := []string{"HOME=" + home, "FAWN_HOME=" + home, "TERM=xterm-256color"}
+	envWith := append(append([]string{}, base...), "PATH="+gopls+string(os.PathListSeparator)+strings.Join(without, string(os.PathListSeparator)))
+	envWithout := append(append([]string{}, base...), "PATH="+strings.Join(without, string(os.PathListSeparator)))
+
+	var with, plain time.Duration
+	for i := 0; i < b.N; i++ {
+		with += timeToFirstFrame(b, envWith, "Ask fawn", bin, "--trust", project)
+		plain += timeToFirstFrame(b, envWithout, "Ask fawn", bin, "--trust", project)
+	}
+	b.ReportMetric(float64(with.Microseconds())/1000/float64(b.N), "lsp-ms")
+	b.ReportMetric(float64(plain.Microseconds())/1000/float64(b.N), "nolsp-ms")
+	b.ReportMetric(float64(with)/float64(plain), "lsp/nolsp")
+}
+
+// goplsDir is the directory of the real gopls, or the benchmark skips.
+func goplsDir(b *testing.B) string {
+	if p, err := exec.LookPath("gopls"); err == nil {
+		return filepath.Dir(p)
+	}
+	out, _ := exec.Command("go", "env", "GOPATH").Output()
+	for _, dir := range filepath.SplitList(strings.TrimSpace(string(out))) {
+		if _, err := os.Stat(filepath.Join(dir, "bin", "gopls")); err == nil {
+			return filepath.Join(dir, "bin")
+		}
+	}
+	b.Skip("skipped: gopls not installed (.ci/run installs it)")
+	return ""
 }

@@ -185,7 +185,12 @@ func (c *client) initialize(ctx context.Context, s Server) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.utf8 = res.Capabilities.PositionEncoding == "utf-8"
-	return c.conn.Notify(ctx, "initialized", map[string]any{})
+	if err := c.conn.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		return err
+	}
+	// Settings, as editors send them: pyright asks for its configuration
+	// (and analyses nothing) only after this.
+	return c.conn.Notify(ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{}})
 }
 
 // call sends a request and waits for its answer, ctx's deadline or

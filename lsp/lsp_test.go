@@ -37,14 +37,21 @@ func needGoplsB(t testing.TB) {
 // the npm test packages, or skips.
 func needTSServer(t *testing.T) {
 	t.Helper()
+	needNpmBin(t, "typescript-language-server")
+}
+
+// needNpmBin puts the npm test packages' bin on PATH when it holds name,
+// or skips.
+func needNpmBin(t *testing.T, name string) {
+	t.Helper()
 	dir := os.Getenv("NPM_TEST_PACKAGES_DIR")
 	if dir == "" {
 		home, _ := os.UserHomeDir()
 		dir = filepath.Join(home, ".cache", "fawn-test-npm")
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin")
-	if _, err := os.Stat(filepath.Join(bin, "typescript-language-server")); err != nil {
-		t.Skip("skipped: typescript-language-server not installed (.ci/run installs it under ~/.cache/fawn-test-npm)")
+	if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
+		t.Skipf("skipped: %s not installed (.ci/run installs it under ~/.cache/fawn-test-npm)", name)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
@@ -260,6 +267,28 @@ func TestTypeScriptServerTellsWhatAnEditBroke(t *testing.T) {
 	}
 }
 
+func TestPyrightTellsWhatAnEditBroke(t *testing.T) {
+	needNpmBin(t, "pyright-langserver")
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	good := "def double(n: int) -> int:\n    return n * 2\n"
+	writeFiles(t, root, map[string]string{
+		"pyproject.toml": "[project]\nname = \"t\"\nversion = \"1.0\"\n",
+		"main.py":        good,
+	})
+	m, _ := startManager(t, root, Defaults())
+	main := filepath.Join(root, "main.py")
+	got := edit(t, m, main, good+"\nx: str = double(2)\n")
+	t.Logf("after the bad edit:\n%s", got)
+	if !strings.Contains(got, "pyright, after this edit:") || !strings.Contains(got, "New in main.py (1):") || !strings.Contains(got, "main.py:4:10: error:") {
+		t.Fatalf("the type error is not reported:\n%s", got)
+	}
+	got = edit(t, m, main, good+"\nx: int = double(2)\n")
+	t.Logf("after the fix:\n%s", got)
+	if !strings.Contains(got, "no errors or warnings in main.py (1 fixed by this edit)") {
+		t.Fatalf("the fix does not clear it:\n%s", got)
+	}
+}
+
 // A server that never answers costs a bounded wait and a clear message.
 func TestHungServerDoesNotHang(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
@@ -408,4 +437,33 @@ func TestGoplsMarksWhatTheUserTypesBeforeASave(t *testing.T) {
 	// The tab closed without saving: the file's own text comes back.
 	m.Open(main)
 	waitCount(0)
+}
+
+// A server that cannot start at all (rustup's rust-analyzer proxy without
+// the component says "error: Unknown binary") fails once, saying why; it
+// is not restarted over and over.
+func TestBrokenServerFailsOnceAndSaysWhy(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{"x.broken": "x\n", "broken.marker": ""})
+	servers := []Server{{Name: "broken", Command: "sh", Args: []string{"-c", "echo \"error: Unknown binary 'broken' in official toolchain\" >&2; exit 1"},
+		Extensions: []string{".broken"}, RootMarkers: []string{"broken.marker"}}}
+	rec := &recorder{}
+	m := New(Options{Root: root, Servers: servers, Env: os.Environ(), Allowed: func(trust.Item) bool { return true },
+		OnEvent: rec.event, Wait: time.Second, StartWait: 20 * time.Second})
+	defer m.Close()
+	got := m.AfterEdit(context.Background(), filepath.Join(root, "x.broken"), []byte("y\n"))
+	if !strings.Contains(got, "failed") || !strings.Contains(got, "Unknown binary") {
+		t.Fatalf("AfterEdit = %q", got)
+	}
+	time.Sleep(1500 * time.Millisecond) // a restart, were one scheduled, would have come
+	rec.mu.Lock()
+	events := append([]string(nil), rec.events...)
+	rec.mu.Unlock()
+	if len(events) != 1 || !strings.Contains(events[0], "could not start") || !strings.Contains(events[0], "Unknown binary") {
+		t.Fatalf("events = %q", events)
+	}
+	st := m.Statuses()
+	if len(st) != 1 || st[0].State != StateFailed || !strings.Contains(st[0].LastErr, "Unknown binary") {
+		t.Fatalf("statuses = %+v", st)
+	}
 }

@@ -190,7 +190,15 @@ func (m *Manager) startLocked(in *instance) {
 		}
 		if err != nil {
 			in.lastErr = err.Error()
-			m.crashedLocked(in)
+			if in.state == StateStarting {
+				// It never ran: a broken install (a rustup proxy without
+				// its component, a wrong command), not a crash that a
+				// restart would get over.
+				in.state = StateFailed
+				m.event(fmt.Sprintf("language server %s could not start (%s); /lsp restart %s tries again", in.cand.Name, in.lastErr, in.cand.Name), true)
+			} else {
+				m.crashedLocked(in)
+			}
 			m.mu.Unlock()
 			close(ready)
 			return
