@@ -26,9 +26,12 @@ test: lint build
 test-short:
 	set -o pipefail; $(GO) test -race -short -json $(PKGS) | $(GO) run ./internal/testsum
 
-# Long measurements: Go benchmarks plus the comparisons against other tools.
+# Long measurements: Go benchmarks plus the comparisons against other tools
+# (vim, micro, tmux, a bare pty, headless fawn, each measured in the same
+# run). internal/benchsum ends the run with one table of fawn's figures, the
+# references, the ratios and the goals, also written to bin/bench-summary.md.
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x -timeout 30m $(PKGS)
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -benchtime 3x -timeout 40m $(PKGS) | $(GO) run ./internal/benchsum -o bin/bench-summary.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

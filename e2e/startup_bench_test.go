@@ -81,7 +81,8 @@ func timeToFirstFrame(b *testing.B, env []string, marker string, argv ...string)
 }
 
 // BenchmarkStartup: from exec to the first frame of the IDE (the chat's
-// input line painted), beside vim opening the same file as a reference.
+// input line painted), beside vim and micro opening the same file as
+// references.
 func BenchmarkStartup(b *testing.B) {
 	bin := plainFawn(b)
 	project := b.TempDir()
@@ -90,12 +91,20 @@ func BenchmarkStartup(b *testing.B) {
 	home := b.TempDir()
 	env := []string{"HOME=" + home, "FAWN_HOME=" + home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 
-	var fawn, vim time.Duration
+	mic := micro(b)
+	var fawn, vim, mi time.Duration
 	for i := 0; i < b.N; i++ {
 		fawn += timeToFirstFrame(b, env, "Ask fawn", bin, project)
 		if _, err := exec.LookPath("vim"); err == nil {
 			vim += timeToFirstFrame(b, env, "main()", "vim", "--clean", file)
 		}
+		if mic != "" {
+			mi += timeToFirstFrame(b, env, "main()", mic, file)
+		}
+	}
+	if mi > 0 {
+		b.ReportMetric(float64(mi.Microseconds())/1000/float64(b.N), "micro-ms")
+		b.ReportMetric(float64(fawn)/float64(mi), "fawn/micro")
 	}
 	b.ReportMetric(float64(fawn.Microseconds())/1000/float64(b.N), "fawn-ms")
 	if vim > 0 {

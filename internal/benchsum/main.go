@@ -1,0 +1,191 @@
+// Command benchsum reads `go test -bench` output on stdin, copies it to
+// stdout, and ends with one table: each measure of fawn that the project
+// sets a goal for, the reference measured in the same run (vim, micro,
+// tmux, a bare pty, headless fawn), their ratio, the goal and whether it
+// is met. With -o it also writes the table to a file, so that the next
+// measurement is one command. `make bench` pipes the benchmarks through it:
+//
+//	go test -run '^$' -bench . ./... | go run ./internal/benchsum -o bin/bench-summary.md
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	out := flag.String("o", "", "also write the table to this file")
+	flag.Parse()
+	results := read(os.Stdin, os.Stdout)
+	table := render(results)
+	fmt.Print("\n" + table)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(table), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "benchsum:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("(written to %s)\n", *out)
+	}
+}
+
+// results holds, per benchmark (its name without the -GOMAXPROCS
+// suffix), its metrics by unit.
+type results map[string]map[string]float64
+
+var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+
+// read copies r to w and collects the benchmark lines.
+func read(r io.Reader, w io.Writer) results {
+	res := results{}
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 1<<20), 1<<20)
+	for s.Scan() {
+		line := s.Text()
+		fmt.Fprintln(w, line)
+		m := benchLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		metrics := map[string]float64{}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				metrics[f[i+1]] = v
+			}
+		}
+		res[m[1]] = metrics
+	}
+	return res
+}
+
+// row is one measure of the table.
+type row struct {
+	measure string
+	bench   string
+	// fawn and ref name the metrics (ref "" when there is none); unit
+	// is how the figures are shown.
+	fawn, ref, refName, unit string
+	// scale multiplies both figures (ns/op to ms: 1e-6).
+	scale float64
+	goal  string
+	// met says whether the goal is met, from fawn's figure and the
+	// ratio (0 without a reference).
+	met func(fawn, ratio float64) bool
+}
+
+var rows = []row{
+	{measure: "exec → first frame (model configured)", bench: "BenchmarkStartup", fawn: "fawn-ms", ref: "vim-ms", refName: "vim", unit: "ms",
+		goal: "≤ 3× vim", met: func(_, r float64) bool { return r <= 3 }},
+	{measure: "exec → first frame", bench: "BenchmarkStartup", fawn: "fawn-ms", ref: "micro-ms", refName: "micro", unit: "ms",
+		goal: "≤ 0.5× micro", met: func(_, r float64) bool { return r <= 0.5 }},
+	{measure: "first frame with gopls configured", bench: "BenchmarkStartupWithLSP", fawn: "lsp-ms", ref: "nolsp-ms", refName: "no server", unit: "ms",
+		goal: "unchanged (≤ 1.1×)", met: func(_, r float64) bool { return r <= 1.1 }},
+	{measure: "`fawn --version`", bench: "BenchmarkVersion", fawn: "fawn-ms", ref: "micro-ms", refName: "micro -version", unit: "ms",
+		goal: "≤ 10 ms", met: func(f, _ float64) bool { return f <= 10 }},
+	{measure: "`fawn --version` peak memory", bench: "BenchmarkVersion", fawn: "fawn-peak-MiB", ref: "micro-peak-MiB", refName: "micro -version", unit: "MiB"},
+	{measure: "RSS at the first frame", bench: "BenchmarkFirstFrameRSS", fawn: "fawn-MiB", ref: "micro-MiB", refName: "micro", unit: "MiB",
+		goal: "≤ 25 MiB", met: func(f, _ float64) bool { return f <= 25 }},
+	{measure: "binary (stripped)", bench: "BenchmarkBinary", fawn: "fawn-MiB", ref: "micro-MiB", refName: "micro", unit: "MiB",
+		goal: "≤ 20 MiB", met: func(f, _ float64) bool { return f <= 20 }},
+	{measure: "modules linked", bench: "BenchmarkBinary", fawn: "modules", unit: ""},
+	{measure: "CPU streaming a long answer", bench: "BenchmarkStreamingTerminal", fawn: "ide-cpu-s", ref: "headless-cpu-s", refName: "headless fawn", unit: "s",
+		goal: "≤ 1.2× headless", met: func(_, r float64) bool { return r <= 1.2 }},
+	{measure: "bytes to the terminal per byte of answer", bench: "BenchmarkStreamingTerminal", fawn: "term-bytes/text-byte", unit: "×",
+		goal: "≤ 5×", met: func(f, _ float64) bool { return f <= 5 }},
+	{measure: "memory kept per short turn (320 turns)", bench: "BenchmarkTurnMemory", fawn: "KiB/turn", unit: "KiB",
+		goal: "≤ 8 KiB", met: func(f, _ float64) bool { return f <= 8 }},
+	{measure: "`seq 1 2000000` back to the agent", bench: "BenchmarkSeqToTool", fawn: "fawn-s", ref: "bare-pty-s", refName: "bare pty", unit: "s",
+		goal: "≤ 1.2× bare pty", met: func(_, r float64) bool { return r <= 1.2 }},
+	{measure: "`seq 1 2000000` in the pane", bench: "BenchmarkPaneCatchUp", fawn: "fawn-s", ref: "tmux-s", refName: "tmux", unit: "s",
+		goal: "≤ 1.2× tmux", met: func(_, r float64) bool { return r <= 1.2 }},
+	{measure: "key echo in the terminal, p99", bench: "BenchmarkKeyEcho", fawn: "µs/echo-p99", unit: "µs"},
+	{measure: "open a 100,000-line file", bench: "BenchmarkOpen100k/vs-micro", fawn: "fawn-ms", ref: "micro-ms", refName: "micro", unit: "ms",
+		goal: "≤ micro", met: func(_, r float64) bool { return r <= 1 }},
+	{measure: "keystroke at line 90,000", bench: "BenchmarkKeystrokeAt90k/vs-micro", fawn: "fawn-ms", ref: "micro-ms", refName: "micro", unit: "ms",
+		goal: "≤ micro", met: func(_, r float64) bool { return r <= 1 }},
+	{measure: "resume a 1,000-message session", bench: "BenchmarkResumeLongSession", fawn: "resume-ms", ref: "fresh-ms", refName: "fresh start", unit: "ms",
+		goal: "≤ 150 ms", met: func(f, _ float64) bool { return f <= 150 }},
+	{measure: "CPU while idle", bench: "BenchmarkIdle", fawn: "cpu-ms/10s", unit: "ms per 10 s",
+		goal: "0 frames"},
+	{measure: "an edit's write → its diagnostics (gopls)", bench: "BenchmarkEditToDiagnostics", fawn: "ns/op", unit: "ms", scale: 1e-6},
+}
+
+// render formats the table in Markdown.
+func render(res results) string {
+	var b strings.Builder
+	b.WriteString("| measure | fawn | reference, same run | ratio | goal | met |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		m, ok := res[r.bench]
+		if !ok {
+			fmt.Fprintf(&b, "| %s | not run (%s) | | | %s | |\n", r.measure, r.bench, r.goal)
+			continue
+		}
+		scale := r.scale
+		if scale == 0 {
+			scale = 1
+		}
+		f, ok := m[r.fawn]
+		if !ok {
+			fmt.Fprintf(&b, "| %s | no %s in %s | | | %s | |\n", r.measure, r.fawn, r.bench, r.goal)
+			continue
+		}
+		f *= scale
+		refCell, ratioCell, ratio := "", "", 0.0
+		if r.ref != "" {
+			if v, ok := m[r.ref]; ok && v > 0 {
+				v *= scale
+				refCell = r.refName + " " + figure(v, r.unit)
+				ratio = f / v
+				ratioCell = fmt.Sprintf("%.2f×", ratio)
+			} else {
+				refCell = r.refName + ": not measured"
+			}
+		}
+		fawnCell, met := figure(f, r.unit), ""
+		// A goal against the reference is judged only when it was measured.
+		relative := r.ref != "" && strings.Contains(r.goal, "×")
+		switch {
+		case r.bench == "BenchmarkIdle":
+			frames := m["frames/10s"]
+			fawnCell += fmt.Sprintf(", %.0f frames", frames)
+			met = yesNo(frames == 0)
+		case r.met != nil && (!relative || ratio > 0):
+			met = yesNo(r.met(f, ratio))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.measure, fawnCell, refCell, ratioCell, r.goal, met)
+	}
+	return b.String()
+}
+
+func figure(v float64, unit string) string {
+	var s string
+	switch {
+	case v >= 100:
+		s = fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		s = fmt.Sprintf("%.1f", v)
+	default:
+		s = fmt.Sprintf("%.2f", v)
+	}
+	if unit == "" {
+		return s
+	}
+	if unit == "×" {
+		return s + "×"
+	}
+	return s + " " + unit
+}
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
