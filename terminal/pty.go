@@ -126,6 +126,21 @@ func liveSessionPIDs(sid int) []int {
 	return live
 }
 
+// anyWorking says whether one of pids is running or waiting on the disk
+// (state R or D in /proc/PID/stat), as opposed to sleeping or stopped.
+func anyWorking(pids []int) bool {
+	for _, pid := range pids {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && (data[i+2] == 'R' || data[i+2] == 'D') {
+			return true
+		}
+	}
+	return false
+}
+
 // statField returns field n (1-based, as in proc(5)) of a /proc/PID/stat
 // line. The command name (field 2) may hold spaces and parentheses, so
 // fields are counted after its closing parenthesis.

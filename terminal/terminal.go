@@ -463,10 +463,12 @@ func (t *Terminal) Close() error {
 	return nil
 }
 
-// How long a shell and its jobs get to act on SIGHUP before SIGKILL.
+// How long a shell and its jobs get to act on SIGHUP before SIGKILL; jobs
+// still working on their exit then get workingGrace times as long.
 const (
 	closeGrace   = time.Second
 	restartGrace = 300 * time.Millisecond
+	workingGrace = 3
 )
 
 // hangUp ends a shell the way closing a terminal window should: SIGHUP, so
@@ -476,8 +478,16 @@ const (
 // first and given the grace period to finish; only then the shell, whose
 // exit would make the kernel send its foreground job a second SIGHUP that
 // cuts a running trap short. Whatever is left then gets SIGKILL.
+//
+// The grace period is measured in the jobs' progress, not only the wall
+// clock: past it, jobs that are running or waiting on the disk (an EXIT
+// trap's rm behind a storm of fsyncs, or not scheduled on a loaded
+// machine) are still exiting and get up to workingGrace× longer; jobs that
+// sleep (a program that ignores SIGHUP) are killed at once.
 func hangUp(sh *shell, grace time.Duration) {
-	deadline := time.Now().Add(grace)
+	start := time.Now()
+	deadline := start.Add(grace)
+	hardDeadline := start.Add(workingGrace * grace)
 	jobs := func() []int {
 		var pids []int
 		for _, pid := range liveSessionPIDs(sh.pid) {
@@ -491,7 +501,12 @@ func hangUp(sh *shell, grace time.Duration) {
 		_ = syscall.Kill(pid, syscall.SIGHUP)
 	}
 	// Processes started since (a trap's rm) are waited for, not signalled.
-	for time.Now().Before(deadline) && len(jobs()) > 0 {
+	for {
+		left := jobs()
+		now := time.Now()
+		if len(left) == 0 || now.After(hardDeadline) || (now.After(deadline) && !anyWorking(left)) {
+			break
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	_ = syscall.Kill(sh.pid, syscall.SIGHUP)

@@ -673,6 +673,42 @@ func TestCloseLeavesNothingRunning(t *testing.T) {
 	}
 }
 
+// Jobs that ignore SIGHUP, sleeping or busy, do not keep Close from ending
+// them (the busy one looks like a job working on its exit, and gets the
+// longer grace, not forever).
+func TestCloseEndsJobsThatIgnoreHangUp(t *testing.T) {
+	term, err := Start(Options{Dir: t.TempDir(), Env: []string{"HOME=" + t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := term.Run(context.Background(), Command{Text: `(trap "" HUP; exec sleep 300) & echo "pid=$!"; (trap "" HUP; while :; do :; done) & echo "pid=$!"`, Timeout: time.Minute}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(res.Output) {
+		if v, ok := strings.CutPrefix(f, "pid="); ok {
+			pid, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatalf("output %q", res.Output)
+			}
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) != 2 {
+		t.Fatalf("output %q", res.Output)
+	}
+	if err := term.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err == nil && !strings.HasPrefix(string(b[strings.LastIndexByte(string(b), ')')+2:]), "Z") {
+			t.Errorf("process %d still runs after Close: %s", pid, b)
+		}
+	}
+}
+
 func TestCloseLetsExitTrapsRun(t *testing.T) {
 	// Like pyenv rehash in a bashrc: a lock released by an EXIT trap. A
 	// shell killed outright would leave the lock behind for every later one.

@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -52,10 +54,57 @@ func main() {
 			cancel(&ui.SignalError{Signal: sig})
 		}
 	}()
+	stopProfiles := startProfiles(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfiles()
 	signal.Stop(sigs)
 	cancel(nil)
 	os.Exit(code)
+}
+
+// startProfiles starts what FAWN_CPUPROFILE and FAWN_MEMPROFILE ask for
+// (files for go tool pprof, written when fawn exits; the heap profile also
+// on SIGUSR1); it returns what ends them.
+func startProfiles(stderr io.Writer) func() {
+	var done []func()
+	if path := os.Getenv("FAWN_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err != nil {
+			fmt.Fprintf(stderr, "fawn: FAWN_CPUPROFILE: %v\n", err)
+		} else if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "fawn: FAWN_CPUPROFILE: %v\n", err)
+			f.Close()
+		} else {
+			done = append(done, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if path := os.Getenv("FAWN_MEMPROFILE"); path != "" {
+		runtime.MemProfileRate = 4 << 10 // fine enough to see what a turn keeps
+		write := func() {
+			f, err := os.Create(path)
+			if err == nil {
+				runtime.GC()
+				err = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "fawn: FAWN_MEMPROFILE: %v\n", err)
+			}
+		}
+		// SIGUSR1 writes it while fawn runs (at exit the session is gone).
+		usr1 := make(chan os.Signal, 1)
+		signal.Notify(usr1, syscall.SIGUSR1)
+		go func() {
+			for range usr1 {
+				write()
+			}
+		}()
+		done = append(done, func() { signal.Stop(usr1); write() })
+	}
+	return func() {
+		for _, f := range done {
+			f()
+		}
+	}
 }
 
 // signalExit is the exit code for a run that err or ctx says a signal
