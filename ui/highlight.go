@@ -5,7 +5,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -20,12 +19,8 @@ type highlighter struct {
 }
 
 func newHighlighter(th *theme.Theme) *highlighter {
-	st := styles.Get(th.ChromaStyle)
-	if st == nil {
-		st = styles.Fallback
-	}
 	return &highlighter{
-		style: st,
+		style: th.Syntax,
 		base:  tcell.StyleDefault.Foreground(th.Foreground).Background(th.CodeBg),
 		cache: map[chroma.TokenType]tcell.Style{},
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -95,11 +94,7 @@ type highlighter struct {
 	cache map[chroma.TokenType]tcell.Style // worker goroutine only
 }
 
-func newHighlighter(styleName string, base tcell.Style) *highlighter {
-	st := styles.Get(styleName)
-	if st == nil {
-		st = styles.Fallback
-	}
+func newHighlighter(st *chroma.Style, base tcell.Style) *highlighter {
 	return &highlighter{style: st, base: base, pending: map[any]*hlJob{}, cache: map[chroma.TokenType]tcell.Style{}}
 }
 

@@ -182,7 +182,7 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		diskQueue: map[string]diskVersion{},
 	}
 	t.SetBackgroundColor(th.Background)
-	t.hl = newHighlighter(th.ChromaStyle, t.base)
+	t.hl = newHighlighter(th.Syntax, t.base)
 	for _, o := range opts {
 		o(t)
 	}

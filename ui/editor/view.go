@@ -111,7 +111,7 @@ func NewCodeView(buf *Buffer, path string, th theme.Theme, keys *keymap.Table) *
 	if path != "" {
 		v.lexer = lexerFor(path, buf.Bytes())
 		if v.lexer != nil {
-			v.hl = newHighlighter(th.ChromaStyle, v.base)
+			v.hl = newHighlighter(th.Syntax, v.base)
 		}
 	}
 	return v

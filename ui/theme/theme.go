@@ -3,12 +3,17 @@
 // from the same palette.
 package theme
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"github.com/alecthomas/chroma/v2"
+	"github.com/gdamore/tcell/v2"
+)
 
 // Theme is a palette. Widgets take the styles they need from it.
 type Theme struct {
-	Name        string
-	ChromaStyle string // chroma style name for syntax highlighting
+	Name string
+	// Syntax colours code by chroma token type (fawn's own palettes:
+	// chroma's style registry costs milliseconds at every start).
+	Syntax *chroma.Style
 
 	Background tcell.Color
 	Foreground tcell.Color
@@ -31,7 +36,7 @@ type Theme struct {
 
 // Dark is the default theme.
 var dark = Theme{
-	Name: "dark", ChromaStyle: "monokai",
+	Name: "dark", Syntax: darkSyntax,
 	Background: tcell.ColorDefault, Foreground: tcell.NewRGBColor(0xd8, 0xd8, 0xd8),
 	Dim: tcell.NewRGBColor(0x80, 0x80, 0x80), Accent: tcell.NewRGBColor(0x5f, 0xaf, 0xff),
 	Border: tcell.NewRGBColor(0x58, 0x58, 0x58), Selection: tcell.NewRGBColor(0x26, 0x4f, 0x78),
@@ -43,7 +48,7 @@ var dark = Theme{
 }
 
 var light = Theme{
-	Name: "light", ChromaStyle: "github",
+	Name: "light", Syntax: lightSyntax,
 	Background: tcell.ColorDefault, Foreground: tcell.NewRGBColor(0x1c, 0x1c, 0x1c),
 	Dim: tcell.NewRGBColor(0x80, 0x80, 0x80), Accent: tcell.NewRGBColor(0x00, 0x5f, 0xd7),
 	Border: tcell.NewRGBColor(0xa8, 0xa8, 0xa8), Selection: tcell.NewRGBColor(0xb5, 0xd5, 0xff),
@@ -53,6 +58,71 @@ var light = Theme{
 	Warning: tcell.NewRGBColor(0xaf, 0x87, 0x00), Success: tcell.NewRGBColor(0x00, 0x87, 0x00),
 	UserText: tcell.NewRGBColor(0x00, 0x5f, 0xaf), CodeBg: tcell.NewRGBColor(0xee, 0xee, 0xee),
 }
+
+// The code colours of the themes. A token type without an entry takes its
+// parent's (NameFunction from Name, LiteralStringDoc from LiteralString).
+var (
+	darkSyntax = chroma.MustNewStyle("fawn-dark", chroma.StyleEntries{
+		chroma.Background:          "#d8d8d8",
+		chroma.Error:               "#ff5f5f",
+		chroma.Comment:             "italic #8a8a8a",
+		chroma.CommentPreproc:      "#87afd7",
+		chroma.Keyword:             "#ff5f87",
+		chroma.KeywordConstant:     "#af87ff",
+		chroma.KeywordType:         "#5fd7ff",
+		chroma.KeywordNamespace:    "#ff5f87",
+		chroma.Name:                "#d8d8d8",
+		chroma.NameBuiltin:         "#5fd7ff",
+		chroma.NameFunction:        "#87d75f",
+		chroma.NameClass:           "#87d75f",
+		chroma.NameDecorator:       "#87d75f",
+		chroma.NameException:       "#87d75f",
+		chroma.NameTag:             "#ff5f87",
+		chroma.NameAttribute:       "#87d75f",
+		chroma.NameConstant:        "#af87ff",
+		chroma.LiteralString:       "#ffd75f",
+		chroma.LiteralStringEscape: "#af87ff",
+		chroma.LiteralNumber:       "#af87ff",
+		chroma.Operator:            "#ff5f87",
+		chroma.Punctuation:         "#d8d8d8",
+		chroma.GenericHeading:      "bold #5fafff",
+		chroma.GenericSubheading:   "bold #5fafff",
+		chroma.GenericDeleted:      "#ff5f5f",
+		chroma.GenericInserted:     "#5fd75f",
+		chroma.GenericEmph:         "italic",
+		chroma.GenericStrong:       "bold",
+	})
+	lightSyntax = chroma.MustNewStyle("fawn-light", chroma.StyleEntries{
+		chroma.Background:          "#1c1c1c",
+		chroma.Error:               "#d70000",
+		chroma.Comment:             "italic #808080",
+		chroma.CommentPreproc:      "#5f5f87",
+		chroma.Keyword:             "bold #af0000",
+		chroma.KeywordConstant:     "#005faf",
+		chroma.KeywordType:         "#5f00af",
+		chroma.KeywordNamespace:    "bold #af0000",
+		chroma.Name:                "#1c1c1c",
+		chroma.NameBuiltin:         "#005f87",
+		chroma.NameFunction:        "#8700af",
+		chroma.NameClass:           "bold #8700af",
+		chroma.NameDecorator:       "#8700af",
+		chroma.NameException:       "#af0000",
+		chroma.NameTag:             "#005f00",
+		chroma.NameAttribute:       "#005faf",
+		chroma.NameConstant:        "#005faf",
+		chroma.LiteralString:       "#00005f",
+		chroma.LiteralStringEscape: "#005f87",
+		chroma.LiteralNumber:       "#005f87",
+		chroma.Operator:            "#af0000",
+		chroma.Punctuation:         "#1c1c1c",
+		chroma.GenericHeading:      "bold #005fd7",
+		chroma.GenericSubheading:   "bold #005fd7",
+		chroma.GenericDeleted:      "#d70000",
+		chroma.GenericInserted:     "#008700",
+		chroma.GenericEmph:         "italic",
+		chroma.GenericStrong:       "bold",
+	})
+)
 
 // Names lists the themes ui.theme accepts.
 var Names = []string{"dark", "light"}
