@@ -681,6 +681,7 @@ func TestCloseEndsJobsThatIgnoreHangUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { term.Close() }) // on a failure before the Close below
 	res, err := term.Run(context.Background(), Command{Text: `(trap "" HUP; exec sleep 300) & echo "pid=$!"; (trap "" HUP; while :; do :; done) & echo "pid=$!"`, Timeout: time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
