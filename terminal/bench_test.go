@@ -151,7 +151,7 @@ func BenchmarkFullScrollback(b *testing.B) {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		scr := newScreen(200, 50, 10000, func([]byte) {})
+		scr := newScreen(200, 50, 10000, Colors{}, func([]byte) {})
 		for n := 1; n <= 12000; n++ {
 			scr.write([]byte(fmt.Sprintf("\x1b[32m%05d\x1b[0m \x1b[1;34m%s\x1b[0m\r\n", n, strings.Repeat("abcdefghij", 14))))
 		}

@@ -32,7 +32,28 @@ type screen struct {
 	leftAlt   bool // a program left the alternate screen during this write
 	internal  bool // fawn itself is writing to the emulator: no callbacks
 
+	light   bool // the pane's colours are light: the colour-scheme query hears so
+	reply   func([]byte)
+	replies []byte // fawn's own answers, sent once the write is over
+
 	replyDone chan struct{}
+}
+
+// Colors are the pane's default colours, as programs that ask (OSC 10 and
+// 11, the colour-scheme query CSI ? 996 n) are told them: vim and others
+// pick their background from the answer. Nil colours are vt's (white on
+// black).
+type Colors struct {
+	Foreground, Background color.Color
+}
+
+// light says whether c is a light colour (relative luminance above half).
+func light(c color.Color) bool {
+	if c == nil {
+		return false
+	}
+	r, g, b, _ := c.RGBA()
+	return 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) > 0.5*0xffff
 }
 
 // Modes are the emulator states that decide how input is encoded.
@@ -48,12 +69,33 @@ type Modes struct {
 	Focus    bool // focus in/out reports (1004)
 }
 
-func newScreen(cols, rows, scrollback int, reply func([]byte)) *screen {
+func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *screen {
 	s := &screen{
 		emu:       vt.NewEmulator(cols, rows),
 		hist:      history{max: scrollback},
+		light:     light(colors.Background),
+		reply:     reply,
 		replyDone: make(chan struct{}),
 	}
+	if colors.Foreground != nil {
+		s.emu.SetDefaultForegroundColor(colors.Foreground)
+	}
+	if colors.Background != nil {
+		s.emu.SetDefaultBackgroundColor(colors.Background)
+	}
+	s.emu.RegisterCsiHandler(ansi.Command('?', 0, 'n'), func(params ansi.Params) bool {
+		// The colour-scheme query (CSI ? 996 n): 1 dark, 2 light. vt
+		// answers the other device status reports.
+		if n, _, _ := params.Param(0, 0); n != 996 {
+			return false
+		}
+		scheme := 1
+		if s.light {
+			scheme = 2
+		}
+		s.replies = append(s.replies, "\x1b[?997;"+strconv.Itoa(scheme)+"n"...)
+		return true
+	})
 	// vt's scrollback keeps about a hundred bytes per cell and drops its
 	// oldest line by shifting the whole buffer. It only serves as a transit
 	// area: after every write its lines move into hist, compactly. A write
@@ -150,7 +192,14 @@ func (s *screen) close() {
 // write feeds output to the emulator.
 func (s *screen) write(p []byte) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer func() {
+		out := s.replies
+		s.replies = nil
+		s.mu.Unlock()
+		if len(out) > 0 {
+			s.reply(out)
+		}
+	}()
 	_, _ = s.emu.Write(p)
 	s.drain()
 	if s.leftAlt {

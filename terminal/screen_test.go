@@ -2,7 +2,9 @@ package terminal
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -10,7 +12,7 @@ import (
 
 func newTestScreen(t *testing.T, cols, rows, sb int) *screen {
 	t.Helper()
-	s := newScreen(cols, rows, sb, func([]byte) {})
+	s := newScreen(cols, rows, sb, Colors{}, func([]byte) {})
 	t.Cleanup(s.close)
 	return s
 }
@@ -175,5 +177,54 @@ func TestAlternateScreenAfterTheFirstProgram(t *testing.T) {
 		if sb := s.scrollbackText(); len(sb) != 0 {
 			t.Fatalf("round %d: the program's page went into the scrollback: %q", round, sb)
 		}
+	}
+}
+
+// replies collects what a screen answers to queries.
+type replies struct {
+	mu  sync.Mutex
+	got strings.Builder
+}
+
+func (r *replies) add(p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got.Write(p)
+}
+
+func (r *replies) wait(t *testing.T, want string) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("the reply %q", want), func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return strings.Contains(r.got.String(), want)
+	})
+}
+
+// Programs that ask for the colours or the colour scheme hear the
+// theme's: vim picks its background from the answer.
+func TestColourQueriesAnswerTheTheme(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		colors Colors
+		scheme string
+		bg     string
+	}{
+		{"dark", Colors{Foreground: color.RGBA{0xd8, 0xd8, 0xd8, 0xff}, Background: color.RGBA{0x1c, 0x1c, 0x1c, 0xff}}, "\x1b[?997;1n", "rgb:1c1c/1c1c/1c1c"},
+		{"light", Colors{Foreground: color.RGBA{0x1c, 0x1c, 0x1c, 0xff}, Background: color.RGBA{0xff, 0xff, 0xff, 0xff}}, "\x1b[?997;2n", "rgb:ffff/ffff/ffff"},
+		{"unset", Colors{}, "\x1b[?997;1n", "rgb:0000/0000/0000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &replies{}
+			s := newScreen(80, 24, 100, c.colors, r.add)
+			t.Cleanup(s.close)
+			s.write([]byte("\x1b[?996n"))
+			r.wait(t, c.scheme)
+			s.write([]byte("\x1b]11;?\x07"))
+			r.wait(t, c.bg)
+			// The other status reports are still vt's.
+			s.write([]byte("\x1b[?6n"))
+			r.wait(t, "\x1b[?1;1")
+		})
 	}
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// Grace is how long each step of the timeout ladder waits for the
 	// command to end before the next, harsher one (default 2s).
 	Grace time.Duration
+	// Colors are the pane's default colours, as programs asking for them
+	// hear (the theme's).
+	Colors Colors
 }
 
 // Terminal is one persistent bash in a pty, shared by the user (through a
@@ -154,7 +157,7 @@ func Start(opts Options) (*Terminal, error) {
 
 		startupWait: startupWait,
 	}
-	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, t.reply)
+	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, opts.Colors, t.reply)
 	t.mu.Lock()
 	sh, err := t.spawn(dir)
 	if err != nil {

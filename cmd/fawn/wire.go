@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/commands"
@@ -64,10 +67,12 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	env.BashTimeout = cfg.Tools.Bash.Timeout
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
 	w := &workspace{env: env, environ: environ}
+	th := theme.Get(cfg.UI.Theme)
 	term, err := terminal.Start(terminal.Options{
 		Dir:        env.Root,
 		BaseEnv:    environ,
 		Scrollback: cfg.Tools.Bash.Scrollback,
+		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
 		OnDamage: func() {
 			if f := w.redraw.Load(); f != nil {
 				(*f)()
@@ -316,4 +321,10 @@ func customCommand(cfg *config.Config, prompt string) (string, error) {
 		}
 	}
 	return prompt, nil
+}
+
+// rgb is a theme colour as image/color has it.
+func rgb(c tcell.Color) color.Color {
+	r, g, b := c.RGB()
+	return color.RGBA{uint8(r), uint8(g), uint8(b), 0xff}
 }

@@ -16,6 +16,10 @@ type Theme struct {
 	Syntax *chroma.Style
 
 	Background tcell.Color
+	// Paper is what the background is taken to be where it is the
+	// terminal's own (Background is the default): programs in the
+	// terminal pane that ask for the background colour are told it.
+	Paper      tcell.Color
 	Foreground tcell.Color
 	Dim        tcell.Color // secondary text, reasoning, gutters
 	Accent     tcell.Color // focused borders, links, headings
@@ -37,7 +41,7 @@ type Theme struct {
 // Dark is the default theme.
 var dark = Theme{
 	Name: "dark", Syntax: darkSyntax,
-	Background: tcell.ColorDefault, Foreground: tcell.NewRGBColor(0xd8, 0xd8, 0xd8),
+	Background: tcell.ColorDefault, Paper: tcell.NewRGBColor(0x1c, 0x1c, 0x1c), Foreground: tcell.NewRGBColor(0xd8, 0xd8, 0xd8),
 	Dim: tcell.NewRGBColor(0x80, 0x80, 0x80), Accent: tcell.NewRGBColor(0x5f, 0xaf, 0xff),
 	Border: tcell.NewRGBColor(0x58, 0x58, 0x58), Selection: tcell.NewRGBColor(0x26, 0x4f, 0x78),
 	CursorLine: tcell.NewRGBColor(0x26, 0x26, 0x26),
@@ -49,7 +53,7 @@ var dark = Theme{
 
 var light = Theme{
 	Name: "light", Syntax: lightSyntax,
-	Background: tcell.ColorDefault, Foreground: tcell.NewRGBColor(0x1c, 0x1c, 0x1c),
+	Background: tcell.ColorDefault, Paper: tcell.NewRGBColor(0xff, 0xff, 0xff), Foreground: tcell.NewRGBColor(0x1c, 0x1c, 0x1c),
 	Dim: tcell.NewRGBColor(0x80, 0x80, 0x80), Accent: tcell.NewRGBColor(0x00, 0x5f, 0xd7),
 	Border: tcell.NewRGBColor(0xa8, 0xa8, 0xa8), Selection: tcell.NewRGBColor(0xb5, 0xd5, 0xff),
 	CursorLine: tcell.NewRGBColor(0xee, 0xee, 0xee),
