@@ -32,6 +32,7 @@ type screen struct {
 	leftAlt   bool // a program left the alternate screen during this write
 	internal  bool // fawn itself is writing to the emulator: no callbacks
 
+	shape   int  // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
 	light   bool // the pane's colours are light: the colour-scheme query hears so
 	reply   func([]byte)
 	replies []byte // fawn's own answers, sent once the write is over
@@ -83,6 +84,14 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 	if colors.Background != nil {
 		s.emu.SetDefaultBackgroundColor(colors.Background)
 	}
+	s.emu.RegisterCsiHandler(ansi.Command(0, ' ', 'q'), func(params ansi.Params) bool {
+		// DECSCUSR, kept as sent: vt's own handler (which runs too) turns
+		// 0, the user's own cursor, into a blinking block.
+		if n, _, _ := params.Param(0, 0); n >= 0 && n <= 6 && !s.internal {
+			s.shape = n
+		}
+		return false
+	})
 	s.emu.RegisterCsiHandler(ansi.Command('?', 0, 'n'), func(params ansi.Params) bool {
 		// The colour-scheme query (CSI ? 996 n): 1 dark, 2 light. vt
 		// answers the other device status reports.
@@ -356,6 +365,9 @@ type Drawn struct {
 	// false when the program hid the cursor or the view is scrolled back.
 	CursorX, CursorY int
 	CursorVisible    bool
+	// CursorShape is the shape the program asked for (DECSCUSR; vim's bar
+	// in insert mode): tcell numbers them as DECSCUSR does.
+	CursorShape tcell.CursorStyle
 }
 
 // drawTo draws the emulator's cells into the w×h area at x, y of scr.
@@ -372,7 +384,7 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 		back += int(s.pushed - o.Anchor)
 	}
 	back = min(back, sbLen)
-	d := Drawn{ScrollBack: back, Lines: sbLen, Pushed: s.pushed}
+	d := Drawn{ScrollBack: back, Lines: sbLen, Pushed: s.pushed, CursorShape: tcell.CursorStyle(s.shape)}
 	baseFg, baseBg, _ := o.Style.Decompose()
 	rows, cols := e.Height(), e.Width()
 	for row := 0; row < h; row++ {

@@ -228,3 +228,27 @@ func TestColourQueriesAnswerTheTheme(t *testing.T) {
 		})
 	}
 }
+
+// The cursor shape a program sets (vim's bar in insert mode) is kept as
+// sent, the user's own (0) included, for the view to show.
+func TestCursorShapeIsKept(t *testing.T) {
+	s := newTestScreen(t, 20, 5, 10)
+	scr := simScreen(t, 20, 5)
+	for _, c := range []struct {
+		seq  string
+		want tcell.CursorStyle
+	}{
+		{"", tcell.CursorStyleDefault},
+		{"\x1b[5 q", tcell.CursorStyleBlinkingBar},
+		{"\x1b[2 q", tcell.CursorStyleSteadyBlock},
+		{"\x1b[4 q", tcell.CursorStyleSteadyUnderline},
+		{"\x1b[0 q", tcell.CursorStyleDefault},
+		{"\x1b[6 q", tcell.CursorStyleSteadyBar},
+		{"\x1b[ q", tcell.CursorStyleDefault},
+	} {
+		s.write([]byte(c.seq))
+		if d := s.drawTo(scr, 0, 0, 20, 5, DrawOptions{}); d.CursorShape != c.want {
+			t.Errorf("after %q the shape is %d, want %d", c.seq, d.CursorShape, c.want)
+		}
+	}
+}

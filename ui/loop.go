@@ -315,6 +315,7 @@ func (a *App) draw() {
 	s.begin()
 	w, h := s.Size()
 	s.HideCursor()
+	s.SetCursorStyle(tcell.CursorStyleDefault) // the terminal pane sets its program's
 	s.Fill(' ', tcell.StyleDefault.Background(a.th.Background))
 	a.layout.SetRect(0, 0, w, h)
 	a.layout.Draw(s)

@@ -125,6 +125,7 @@ func (v *View) Draw(screen tcell.Screen) {
 	}
 	if v.HasFocus() && d.CursorVisible {
 		screen.ShowCursor(x+d.CursorX, y+d.CursorY)
+		screen.SetCursorStyle(d.CursorShape)
 	}
 }
 
