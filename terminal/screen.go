@@ -32,8 +32,9 @@ type screen struct {
 	leftAlt   bool // a program left the alternate screen during this write
 	internal  bool // fawn itself is writing to the emulator: no callbacks
 
-	shape   int  // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
-	light   bool // the pane's colours are light: the colour-scheme query hears so
+	bells   uint64 // BEL characters the programs rang
+	shape   int    // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
+	light   bool   // the pane's colours are light: the colour-scheme query hears so
 	reply   func([]byte)
 	replies []byte // fawn's own answers, sent once the write is over
 
@@ -120,6 +121,11 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 	})
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title: func(t string) { s.title = t },
+		Bell: func() {
+			if !s.internal {
+				s.bells++
+			}
+		},
 		AltScreen: func(on bool) {
 			if s.internal {
 				return
@@ -280,6 +286,12 @@ func (s *screen) getModes() Modes {
 	m := s.modes
 	m.AltScreen = s.emu.IsAltScreen()
 	return m
+}
+
+func (s *screen) getBells() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bells
 }
 
 func (s *screen) getTitle() string {

@@ -636,6 +636,10 @@ func (t *Terminal) AgentCommand() string {
 	return t.run.text
 }
 
+// Bells counts the bells (BEL outside an escape sequence) the programs
+// rang, for the view to show one it did not see.
+func (t *Terminal) Bells() uint64 { return t.scr.getBells() }
+
 // Title returns the window title the running program set (OSC 0/2), or "".
 func (t *Terminal) Title() string { return t.scr.getTitle() }
 

@@ -54,6 +54,7 @@ type View struct {
 	anchor     uint64 // Drawn.Pushed that back refers to
 	lines      int    // scrollback lines at the last draw
 	held       mouseButton
+	bellsSeen  uint64 // Terminal.Bells when the pane last had focus
 }
 
 // New returns a view of t drawn in th's colours; keys may be nil for
@@ -72,13 +73,29 @@ func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
 // go test ./..." while the agent runs a command, or the window title the
 // shell's program set.
 func (v *View) Title() string {
+	title := "Terminal"
 	if cmd := v.term.AgentCommand(); cmd != "" {
-		return "Terminal — running: " + oneLine(cmd, 60)
+		title = "Terminal — running: " + oneLine(cmd, 60)
+	} else if t := v.term.Title(); t != "" {
+		title = "Terminal — " + oneLine(t, 60)
 	}
-	if t := v.term.Title(); t != "" {
-		return "Terminal — " + oneLine(t, 60)
+	if v.rang() {
+		title += " " + BellMark
 	}
-	return "Terminal"
+	return title
+}
+
+// BellMark is added to the title while a bell the user has not seen
+// rang: one rung while the pane did not have focus.
+const BellMark = "🔔"
+
+// rang says whether a program rang the bell since the pane last had focus.
+func (v *View) rang() bool {
+	n := v.term.Bells()
+	if v.HasFocus() {
+		v.bellsSeen = n
+	}
+	return n > v.bellsSeen
 }
 
 // oneLine shortens s to its first line and at most n runes.

@@ -478,3 +478,31 @@ func TestLessAfterVim(t *testing.T) {
 		}
 	}
 }
+
+// A bell rung while the pane did not have focus marks its title until the
+// pane gets focus; one rung while it has focus does not.
+func TestBellMarksTheTitleUntilFocused(t *testing.T) {
+	h := newHarness(t, 60, 8)
+	h.view.Blur()
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'ding\a\n'`, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitFor("the bell mark", func(rows []string) bool { return strings.Contains(h.view.Title(), BellMark) })
+	if !strings.Contains(h.rows()[0], BellMark) {
+		t.Errorf("the drawn title has no bell: %q", h.rows()[0])
+	}
+	h.view.Focus(func(tview.Primitive) {})
+	h.rows()
+	if strings.Contains(h.view.Title(), BellMark) {
+		t.Fatalf("the bell mark stays once the pane has focus: %q", h.view.Title())
+	}
+	// Rung while focused: seen at once.
+	h.typeText("printf '\\a'\r")
+	h.waitFor("the command to run", func(rows []string) bool { return h.term.Bells() >= 2 })
+	h.rows()
+	h.view.Blur()
+	if strings.Contains(h.view.Title(), BellMark) {
+		t.Fatalf("a bell rung while focused marks the title: %q", h.view.Title())
+	}
+}
