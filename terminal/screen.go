@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -32,11 +33,14 @@ type screen struct {
 	leftAlt   bool // a program left the alternate screen during this write
 	internal  bool // fawn itself is writing to the emulator: no callbacks
 
-	bells   uint64 // BEL characters the programs rang
-	shape   int    // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
-	light   bool   // the pane's colours are light: the colour-scheme query hears so
-	reply   func([]byte)
-	replies []byte // fawn's own answers, sent once the write is over
+	frozen    *frozenScreen // the screen as a synchronized update began
+	damaged   func()        // asks for a draw (nil in tests)
+	freezeBuf []uv.Cell     // the frozen cells, kept for the next update
+	bells     uint64        // BEL characters the programs rang
+	shape     int           // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
+	light     bool          // the pane's colours are light: the colour-scheme query hears so
+	reply     func([]byte)
+	replies   []byte // fawn's own answers, sent once the write is over
 
 	replyDone chan struct{}
 }
@@ -191,7 +195,68 @@ func (s *screen) setMode(m ansi.Mode, on bool) {
 		s.modes.MouseSGR = on
 	case ansi.ModeFocusEvent:
 		s.modes.Focus = on
+	case ansi.ModeSynchronizedOutput:
+		if on {
+			s.freeze()
+		} else {
+			s.frozen = nil
+		}
 	}
+}
+
+// syncLimit is how long a synchronized update may hold the screen: a
+// program that dies in the middle of one does not freeze the pane.
+var syncLimit = time.Second
+
+// frozenScreen is what the pane shows while a program's synchronized
+// update (mode 2026) is under way: the screen as it was when it began, so
+// that a frame drawn in pieces is never shown half drawn.
+type frozenScreen struct {
+	since            time.Time
+	cols, rows       int
+	cells            []uv.Cell
+	cursor           uv.Position
+	cursorOff, isAlt bool
+}
+
+// freeze keeps the visible screen until the update ends; s.mu is held.
+func (s *screen) freeze() {
+	e := s.emu
+	f := &frozenScreen{since: time.Now(), cols: e.Width(), rows: e.Height(), cursor: e.CursorPosition(),
+		cursorOff: s.cursorOff, isAlt: e.IsAltScreen()}
+	// The cells are copied into the last freeze's buffer: programs that
+	// use synchronized updates send one per frame.
+	if n := f.cols * f.rows; cap(s.freezeBuf) >= n {
+		f.cells = s.freezeBuf[:n]
+		clear(f.cells)
+	} else {
+		f.cells = make([]uv.Cell, n)
+		s.freezeBuf = f.cells
+	}
+	for y := 0; y < f.rows; y++ {
+		for x := 0; x < f.cols; x++ {
+			if c := e.CellAt(x, y); c != nil {
+				f.cells[y*f.cols+x] = *c
+			}
+		}
+	}
+	s.frozen = f
+	if s.damaged != nil {
+		// Drawn again when the hold runs out, should the update never end.
+		time.AfterFunc(syncLimit+frameInterval, s.damaged)
+	}
+}
+
+// cellAt is the cell the pane shows at col, row: the frozen screen's
+// during a synchronized update, else the emulator's.
+func (s *screen) cellAt(col, row int) *uv.Cell {
+	if f := s.frozen; f != nil {
+		if col < f.cols && row < f.rows {
+			return &f.cells[row*f.cols+col]
+		}
+		return nil
+	}
+	return s.emu.CellAt(col, row)
 }
 
 // close stops the reply goroutine.
@@ -399,6 +464,13 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 	d := Drawn{ScrollBack: back, Lines: sbLen, Pushed: s.pushed, CursorShape: tcell.CursorStyle(s.shape)}
 	baseFg, baseBg, _ := o.Style.Decompose()
 	rows, cols := e.Height(), e.Width()
+	if f := s.frozen; f != nil && (time.Since(f.since) > syncLimit || f.cols != cols || f.rows != rows) {
+		s.frozen = nil // held too long, or resized since
+	}
+	cursor, cursorOff := e.CursorPosition(), s.cursorOff
+	if f := s.frozen; f != nil {
+		cursor, cursorOff = f.cursor, f.cursorOff
+	}
 	for row := 0; row < h; row++ {
 		idx := row - back // < 0: a scrollback line
 		if idx < 0 {
@@ -408,7 +480,7 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 		for col := 0; col < w; {
 			var c *uv.Cell
 			if idx < rows && col < cols {
-				c = e.CellAt(col, idx)
+				c = s.cellAt(col, idx)
 			}
 			if c == nil || (c.Content == "" && c.Width == 0) {
 				scr.SetContent(x+col, y+row, ' ', nil, o.Style)
@@ -426,10 +498,9 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 			col += width
 		}
 	}
-	if back == 0 && !s.cursorOff {
-		p := e.CursorPosition()
-		if p.X < w && p.Y < h {
-			d.CursorX, d.CursorY, d.CursorVisible = p.X, p.Y, true
+	if back == 0 && !cursorOff {
+		if cursor.X < w && cursor.Y < h {
+			d.CursorX, d.CursorY, d.CursorVisible = cursor.X, cursor.Y, true
 		}
 	}
 	return d

@@ -252,3 +252,30 @@ func TestCursorShapeIsKept(t *testing.T) {
 		}
 	}
 }
+
+// A synchronized update (mode 2026) drawn in pieces is shown whole: the
+// screen as it was until the update ends.
+func TestSynchronizedUpdateIsShownWhole(t *testing.T) {
+	s := newTestScreen(t, 20, 3, 10)
+	scr := simScreen(t, 20, 3)
+	s.write([]byte("old frame"))
+	s.write([]byte("\x1b[?2026h\x1b[H\x1b[2Jnew "))
+	s.drawTo(scr, 0, 0, 20, 3, DrawOptions{})
+	if got, _ := rowAt(scr, 0); strings.TrimRight(got, " ") != "old frame" {
+		t.Fatalf("half an update is shown: %q", got)
+	}
+	s.write([]byte("frame\x1b[?2026l"))
+	s.drawTo(scr, 0, 0, 20, 3, DrawOptions{})
+	if got, _ := rowAt(scr, 0); strings.TrimRight(got, " ") != "new frame" {
+		t.Fatalf("the finished update is not shown: %q", got)
+	}
+	// An update that never ends holds the screen only syncLimit.
+	old := syncLimit
+	syncLimit = 0
+	t.Cleanup(func() { syncLimit = old })
+	s.write([]byte("\x1b[?2026h\x1b[Hstuck"))
+	s.drawTo(scr, 0, 0, 20, 3, DrawOptions{})
+	if got, _ := rowAt(scr, 0); strings.TrimRight(got, " ") != "stuckrame" {
+		t.Fatalf("an update past the limit still holds the screen: %q", got)
+	}
+}

@@ -158,6 +158,7 @@ func Start(opts Options) (*Terminal, error) {
 		startupWait: startupWait,
 	}
 	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, opts.Colors, t.reply)
+	t.scr.damaged = t.markDirty
 	t.mu.Lock()
 	sh, err := t.spawn(dir)
 	if err != nil {
