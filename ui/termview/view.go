@@ -28,6 +28,7 @@ const (
 	ActionScrollUp   = "terminal.scroll_up"
 	ActionScrollDown = "terminal.scroll_down"
 	ActionInterrupt  = "terminal.interrupt"
+	ActionFind       = "terminal.find"
 )
 
 // DefaultKeys returns the terminal pane's key table.
@@ -36,6 +37,7 @@ func DefaultKeys() *keymap.Table {
 		keymap.Binding{Action: ActionScrollUp, Keys: []string{"shift+pgup"}, Help: "Scroll back"},
 		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn"}, Help: "Scroll forward"},
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
+		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
 	)
 }
 
@@ -55,6 +57,19 @@ type View struct {
 	lines      int    // scrollback lines at the last draw
 	held       mouseButton
 	bellsSeen  uint64 // Terminal.Bells when the pane last had focus
+	find       *finder
+}
+
+// finder is the scrollback search: its query, whether it is being typed,
+// and the matches (oldest first) with the current one.
+type finder struct {
+	query   string
+	typing  bool
+	matches []terminal.Match
+	lines   int    // lines searched
+	cur     int    // index in matches; -1: none
+	pushed  uint64 // Drawn.Pushed the matches were found at
+	started bool   // searched at least once
 }
 
 // New returns a view of t drawn in th's colours; keys may be nil for
@@ -140,10 +155,142 @@ func (v *View) Draw(screen tcell.Screen) {
 		tag := fmt.Sprintf(" ↑ %d/%d ", v.back, v.lines)
 		tview.Print(screen, tag, x, y, w, tview.AlignRight, v.theme.Accent)
 	}
+	if v.find != nil {
+		v.drawFind(screen, x, y, w, h, d)
+		return
+	}
 	if v.HasFocus() && d.CursorVisible {
 		screen.ShowCursor(x+d.CursorX, y+d.CursorY)
 		screen.SetCursorStyle(d.CursorShape)
 	}
+}
+
+// findKey handles a key while the search is open: typing the query, or
+// stepping through the matches.
+func (v *View) findKey(ev *tcell.EventKey) {
+	f := v.find
+	switch {
+	case ev.Key() == tcell.KeyEsc, isQuitKey(ev):
+		v.find = nil
+		return
+	case f.typing && ev.Key() == tcell.KeyEnter:
+		f.typing = false
+		return
+	case f.typing && (ev.Key() == tcell.KeyBackspace || ev.Key() == tcell.KeyBackspace2):
+		if r := []rune(f.query); len(r) > 0 {
+			f.query = string(r[:len(r)-1])
+			v.search(true)
+		}
+		return
+	case f.typing && ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0:
+		f.query += string(ev.Rune())
+		v.search(true)
+		return
+	case !f.typing && ev.Key() == tcell.KeyRune:
+		switch ev.Rune() {
+		case 'n':
+			v.step(-1)
+		case 'N':
+			v.step(1)
+		case '/':
+			f.typing = true
+		}
+	case ev.Key() == tcell.KeyUp:
+		v.step(-1)
+	case ev.Key() == tcell.KeyDown:
+		v.step(1)
+	}
+}
+
+// search finds the query again; jump goes to the newest match.
+func (v *View) search(jump bool) {
+	f := v.find
+	f.matches, f.lines = v.term.Find(f.query)
+	f.started = true
+	if jump || f.cur >= len(f.matches) {
+		f.cur = len(f.matches) - 1
+	}
+	v.reveal()
+}
+
+// step goes to the older (-1) or newer (+1) match, around the ends.
+func (v *View) step(dir int) {
+	f := v.find
+	if len(f.matches) == 0 {
+		return
+	}
+	f.cur = (f.cur + dir + len(f.matches)) % len(f.matches)
+	v.reveal()
+}
+
+// reveal scrolls so that the current match is in view, near the middle.
+func (v *View) reveal() {
+	f := v.find
+	if f.cur < 0 || f.cur >= len(f.matches) {
+		return
+	}
+	rows := max(v.rows-1, 1) // the last row is the search bar
+	sbLen := f.lines - v.rows
+	line := f.matches[f.cur].Line
+	if line >= sbLen && line-sbLen < rows {
+		v.back = 0
+		return
+	}
+	v.back = max(0, min(sbLen-line+rows/2, sbLen))
+}
+
+// drawFind highlights the matches in view and draws the search bar on the
+// last row.
+func (v *View) drawFind(screen tcell.Screen, x, y, w, h int, d terminal.Drawn) {
+	f := v.find
+	if f.started && d.Pushed != f.pushed {
+		// Output arrived: the lines moved.
+		v.search(false)
+	}
+	f.pushed = d.Pushed
+	top := f.lines - h - d.ScrollBack // the line drawn on the first row
+	for i, m := range f.matches {
+		row := m.Line - top
+		if row < 0 || row >= h-1 {
+			continue
+		}
+		for c := m.Col; c < m.Col+m.Len && c < w; c++ {
+			r, comb, st, _ := screen.GetContent(x+c, y+row)
+			if i == f.cur {
+				st = st.Background(v.theme.Warning).Foreground(tcell.ColorBlack)
+			} else {
+				st = st.Background(v.theme.Selection)
+			}
+			screen.SetContent(x+c, y+row, r, comb, st)
+		}
+	}
+	bar := tcell.StyleDefault.Background(v.theme.CursorLine).Foreground(v.theme.Foreground)
+	for c := 0; c < w; c++ {
+		screen.SetContent(x+c, y+h-1, ' ', nil, bar)
+	}
+	status := ""
+	switch {
+	case f.query == "":
+		status = "type to search the scrollback · Esc closes"
+	case len(f.matches) == 0:
+		status = "no match"
+	default:
+		status = fmt.Sprintf("%d of %d", f.cur+1, len(f.matches))
+		if len(f.matches) >= 10000 {
+			status += "+"
+		}
+		if f.typing {
+			status += " · Enter: done · Esc: close"
+		} else {
+			status += " · n/N: older/newer · /: edit · Esc: close"
+		}
+	}
+	label := "find: " + tview.Escape(f.query)
+	_, end := tview.Print(screen, label, x+1, y+h-1, w-2, tview.AlignLeft, v.theme.Accent)
+	if f.typing && v.HasFocus() {
+		screen.ShowCursor(x+1+end, y+h-1)
+	}
+	tview.Print(screen, status, x+1, y+h-1, w-2, tview.AlignRight, v.theme.Dim)
 }
 
 // scroll moves the view n lines back (n > 0) or forward.
@@ -155,7 +302,14 @@ func (v *View) scroll(n int) {
 // Ctrl-Q.
 func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
+		if v.find != nil {
+			v.findKey(ev)
+			return
+		}
 		switch v.keys.Action(ev) {
+		case ActionFind:
+			v.find = &finder{typing: true, cur: -1}
+			return
 		case ActionScrollUp:
 			v.scroll(max(v.rows-1, 1))
 			return

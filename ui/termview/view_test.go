@@ -506,3 +506,58 @@ func TestBellMarksTheTitleUntilFocused(t *testing.T) {
 		t.Fatalf("a bell rung while focused marks the title: %q", h.view.Title())
 	}
 }
+
+// cellBg is the background of the first cell of the pane showing text.
+func (h *harness) cellBg(text string) (tcell.Color, bool) {
+	x0, y0, _, _ := h.view.GetInnerRect()
+	for i, row := range h.inner() {
+		if j := strings.Index(row, text); j >= 0 {
+			_, _, st, _ := h.scr.GetContent(x0+len([]rune(row[:j])), y0+i)
+			_, bg, _ := st.Decompose()
+			return bg, true
+		}
+	}
+	return 0, false
+}
+
+// Alt-/ searches the scrollback: the newest match first, scrolled into
+// view and marked; n and N step through the others; Esc closes.
+func TestFindInTheScrollback(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: `for i in $(seq 1 300); do echo "row $i of the FL""OOD"; done; echo "row $((40+2)) again"`, Timeout: time.Minute}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitText("row 42 again")
+	h.key(tcell.KeyRune, '/', tcell.ModAlt)
+	h.waitText("find:")
+	h.typeText("row 42 ")
+	rows := h.waitFor("the search bar", func(rows []string) bool {
+		return strings.Contains(rows[len(rows)-1], "find: row 42") && strings.Contains(rows[len(rows)-1], "2 of 2")
+	})
+	if bg, ok := h.cellBg("row 42 again"); !ok || bg != h.view.theme.Warning {
+		t.Fatalf("the newest match is not marked (%v %v):\n%s", bg, ok, strings.Join(rows, "\n"))
+	}
+	h.key(tcell.KeyEnter, 0, tcell.ModNone)
+	h.key(tcell.KeyRune, 'n', tcell.ModNone)
+	rows = h.waitFor("the older match", func(rows []string) bool {
+		return strings.Contains(strings.Join(rows, "\n"), "row 42 of the FLOOD") && strings.Contains(rows[len(rows)-1], "1 of 2")
+	})
+	if bg, ok := h.cellBg("row 42 of the FLOOD"); !ok || bg != h.view.theme.Warning {
+		t.Fatalf("the older match is not marked:\n%s", strings.Join(rows, "\n"))
+	}
+	// Smart case: capitals must match.
+	h.typeText("/")
+	for range "row 42 " {
+		h.key(tcell.KeyBackspace2, 0, tcell.ModNone)
+	}
+	h.typeText("flood")
+	h.waitFor("300 case-blind matches", func(rows []string) bool { return strings.Contains(rows[len(rows)-1], "300 of 300") })
+	h.typeText("X")
+	h.waitFor("no match", func(rows []string) bool { return strings.Contains(rows[len(rows)-1], "no match") })
+	h.key(tcell.KeyEscape, 0, tcell.ModNone)
+	h.waitNoText("find:")
+	// Keys go to the shell again.
+	h.typeText("echo back\n")
+	h.waitLine("back")
+}
