@@ -153,7 +153,13 @@ func (t *Terminal) skip(p []byte) ([]byte, bool) {
 	if !t.writePieces(p[:start]) {
 		return nil, false
 	}
-	t.scr.write(skipNotice(int64(end-start), sgrReplay(p[start:end])))
+	if t.scr.scrollPast(p[start:end]) {
+		// The lines are in the scrollback; the colours they leave in
+		// effect carry on.
+		t.scr.write(sgrReplay(p[start:end]))
+	} else {
+		t.scr.write(skipNotice(int64(end-start), sgrReplay(p[start:end])))
+	}
 	t.skippedBytes.Add(int64(end - start))
 	return p[end:], true
 }

@@ -33,6 +33,7 @@ type screen struct {
 	leftAlt   bool // a program left the alternate screen during this write
 	internal  bool // fawn itself is writing to the emulator: no callbacks
 
+	margins   bool          // a program set scroll margins (DECSTBM)
 	frozen    *frozenScreen // the screen as a synchronized update began
 	damaged   func()        // asks for a draw (nil in tests)
 	freezeBuf []uv.Cell     // the frozen cells, kept for the next update
@@ -89,6 +90,18 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 	if colors.Background != nil {
 		s.emu.SetDefaultBackgroundColor(colors.Background)
 	}
+	s.emu.RegisterCsiHandler('r', func(params ansi.Params) bool {
+		// DECSTBM: whether scroll margins are set decides whether a flood
+		// may be scrolled past (scrollPast). vt's handler does the rest.
+		top, _, _ := params.Param(0, 1)
+		bottom, _, _ := params.Param(1, 0)
+		s.margins = top > 1 || (bottom > 0 && bottom < s.emu.Height())
+		return false
+	})
+	s.emu.RegisterEscHandler('c', func() bool {
+		s.margins = false // RIS
+		return false
+	})
 	s.emu.RegisterCsiHandler(ansi.Command(0, ' ', 'q'), func(params ansi.Params) bool {
 		// DECSCUSR, kept as sent: vt's own handler (which runs too) turns
 		// 0, the user's own cursor, into a blinking block.

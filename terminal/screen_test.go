@@ -279,3 +279,90 @@ func TestSynchronizedUpdateIsShownWhole(t *testing.T) {
 		t.Fatalf("an update past the limit still holds the screen: %q", got)
 	}
 }
+
+// allText is the scrollback and the screen as lines of text.
+func (s *screen) allText() []string {
+	s.mu.Lock()
+	var out []string
+	for i := 0; i < s.hist.len(); i++ {
+		out = append(out, strings.TrimRight(s.hist.line(i).text, " "))
+	}
+	s.mu.Unlock()
+	return append(out, strings.Split(s.text(), "\n")...)
+}
+
+// Scrolling past a flood's middle leaves the scrollback and the screen as
+// printing it would have: every line, wrapped at the width, in order.
+func TestScrollPastLeavesWhatPrintingWould(t *testing.T) {
+	var region strings.Builder
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&region, "\x1b[3%dmline %d\x1b[0m of the flood\n", i%8, i)
+		switch i {
+		case 50:
+			region.WriteString("a line much longer than the twenty columns of this screen, wrapped\n")
+		case 60:
+			// (Not wrapped: vt drops a wide character that does not fit
+			// at the end of a row; wrapCells is tested on its own.)
+			region.WriteString("wide: 世界世界\n")
+		case 70:
+			region.WriteString("tab\there\tand\tthere\n")
+		case 80:
+			region.WriteString("progress 10%\rprogress 100%\x1b[K\n")
+		case 90:
+			region.WriteString("\n\n")
+		}
+	}
+	for _, sb := range []int{1000, 30} { // all of it kept; only the last 30 lines
+		t.Run(fmt.Sprint(sb), func(t *testing.T) {
+			printed := newTestScreen(t, 20, 6, sb)
+			fast := newTestScreen(t, 20, 6, sb)
+			for _, s := range []*screen{printed, fast} {
+				s.write([]byte("$ old line\r\n$ flood\r\n"))
+			}
+			printed.write([]byte(strings.ReplaceAll(region.String(), "\n", "\r\n")))
+			if !fast.scrollPast([]byte(region.String())) {
+				t.Fatal("scrollPast declined on a plain screen")
+			}
+			for _, s := range []*screen{printed, fast} {
+				s.write([]byte("tail 1\r\ntail 2\r\n$ "))
+			}
+			want, got := printed.allText(), fast.allText()
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("scrolled past:\n%s\n\nprinted:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// In the alternate screen, or with scroll margins, scrollPast declines.
+func TestScrollPastDeclinesWhereItWouldNotBeFaithful(t *testing.T) {
+	s := newTestScreen(t, 20, 6, 100)
+	s.write([]byte("\x1b[2;5r"))
+	if s.scrollPast([]byte("x\n")) {
+		t.Fatal("scrolled past with margins set")
+	}
+	s.write([]byte("\x1b[r\x1b[?1049h"))
+	if s.scrollPast([]byte("x\n")) {
+		t.Fatal("scrolled past in the alternate screen")
+	}
+	s.write([]byte("\x1b[?1049l"))
+	if !s.scrollPast([]byte("x\n")) {
+		t.Fatal("declined once the margins and the alternate screen are gone")
+	}
+}
+
+// A wide character that does not fit at the end of a row goes to the next
+// one, as xterm does.
+func TestWrapCellsMovesAWideCharacterToTheNextRow(t *testing.T) {
+	rows := wrapCells([]byte("abcd世界e"), 5)
+	var got []string
+	for _, r := range rows {
+		got = append(got, string(r))
+	}
+	if strings.Join(got, "|") != "abcd|世界e" {
+		t.Fatalf("rows %q", got)
+	}
+	if got := wrapCells(nil, 5); len(got) != 1 || len(got[0]) != 0 {
+		t.Fatalf("an empty line is %q", got)
+	}
+}

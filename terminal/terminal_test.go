@@ -784,3 +784,36 @@ func TestRCFileIsRemovedOnceRead(t *testing.T) {
 		t.Fatal("the new shell's rc file was kept")
 	}
 }
+
+// A flood the display cannot keep up with still leaves every line in the
+// scrollback, up to its limit, in order: the feeder scrolls past the
+// middle of it instead of drawing it.
+func TestFloodKeepsEveryLineInTheScrollback(t *testing.T) {
+	const n, keep = 300000, 5000
+	term := startTerm(t, Options{Scrollback: keep})
+	mustRun(t, term, "true")
+	res := runOpts(t, term, Command{Text: fmt.Sprintf("seq 1 %d", n), Timeout: 5 * time.Minute})
+	if res.TotalLines != n {
+		t.Fatalf("%d lines", res.TotalLines)
+	}
+	waitScreen(t, term, fmt.Sprint(n))
+	lines := term.scr.allText()
+	var nums []int
+	for _, l := range lines {
+		if v, err := strconv.Atoi(strings.TrimSpace(l)); err == nil {
+			nums = append(nums, v)
+		}
+	}
+	if len(nums) < keep-100 {
+		t.Fatalf("only %d numbered lines in the scrollback and on the screen", len(nums))
+	}
+	for i := 1; i < len(nums); i++ {
+		if nums[i] != nums[i-1]+1 {
+			t.Fatalf("line %d follows line %d: a gap (%d lines kept, the display skipped %d bytes)", nums[i], nums[i-1], len(nums), term.SkippedBytes())
+		}
+	}
+	if nums[len(nums)-1] != n {
+		t.Fatalf("the last line is %d", nums[len(nums)-1])
+	}
+	t.Logf("%d lines kept, the last %d..%d; the display scrolled past %d bytes", len(nums), nums[0], n, term.SkippedBytes())
+}
