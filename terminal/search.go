@@ -104,3 +104,114 @@ func asciiLower(s string) string {
 	}
 	return s
 }
+
+// Spot is a cell of the terminal in lines that do not move as output
+// arrives: Line counts every line that ever scrolled into the scrollback
+// (Drawn.Pushed is the screen's first row), Col is the cell.
+type Spot struct {
+	Line int64
+	Col  int
+}
+
+// Before says whether s comes before o.
+func (s Spot) Before(o Spot) bool {
+	return s.Line < o.Line || (s.Line == o.Line && s.Col < o.Col)
+}
+
+// Text returns the text from a to b (both included, in either order), a
+// line per row, trailing blanks trimmed; lines that have left the
+// scrollback since are left out.
+func (t *Terminal) Text(a, b Spot) string {
+	return t.scr.textBetween(a, b)
+}
+
+// WordAt returns the spots where the word (a run of characters other than
+// blanks and quotes/brackets) at s begins and ends; ok is false on a blank.
+func (t *Terminal) WordAt(s Spot) (from, to Spot, ok bool) {
+	cells := t.scr.rowCells(s.Line)
+	if s.Col < 0 || s.Col >= len(cells) || isBreak(cells[s.Col]) {
+		return s, s, false
+	}
+	i, j := s.Col, s.Col
+	for i > 0 && !isBreak(cells[i-1]) {
+		i--
+	}
+	for j+1 < len(cells) && !isBreak(cells[j+1]) {
+		j++
+	}
+	return Spot{s.Line, i}, Spot{s.Line, j}, true
+}
+
+func isBreak(c string) bool {
+	return c == " " || (len(c) == 1 && strings.ContainsAny(c, "\t\"'`()[]{}<>|;,"))
+}
+
+// rowCells returns the contents of line's cells ("" for the second half
+// of a wide character and for blanks past the end), nil when it is gone.
+func (s *screen) rowCells(line int64) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rowCellsLocked(line)
+}
+
+func (s *screen) rowCellsLocked(line int64) []string {
+	sbLen := 0
+	if !s.emu.IsAltScreen() {
+		sbLen = s.hist.len()
+	}
+	top := int64(s.pushed) - int64(sbLen) // the line of hist's first
+	switch {
+	case line < top:
+		return nil
+	case line < int64(s.pushed):
+		l := s.hist.line(int(line - top))
+		if l == nil {
+			return nil
+		}
+		out := make([]string, l.cells())
+		for i := range out {
+			out[i], _ = l.cell(i)
+		}
+		return out
+	}
+	row := int(line - int64(s.pushed))
+	if row >= s.emu.Height() {
+		return nil
+	}
+	out := make([]string, s.emu.Width())
+	for x := range out {
+		out[x] = " "
+		if c := s.cellAt(x, row); c != nil && (c.Content != "" || c.Width == 0) {
+			out[x] = c.Content
+		}
+	}
+	return out
+}
+
+func (s *screen) textBetween(a, b Spot) string {
+	if b.Before(a) {
+		a, b = b, a
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for line := a.Line; line <= b.Line; line++ {
+		cells := s.rowCellsLocked(line)
+		if cells == nil {
+			continue
+		}
+		from, to := 0, len(cells)-1
+		if line == a.Line {
+			from = a.Col
+		}
+		if line == b.Line {
+			to = min(b.Col, len(cells)-1)
+		}
+		var sb strings.Builder
+		for i := max(from, 0); i <= to; i++ {
+			sb.WriteString(cells[i]) // "" is a wide character's second half
+		}
+		out = append(out, strings.TrimRight(sb.String(), " "))
+	}
+	return strings.Join(out, "\n")
+}

@@ -272,6 +272,9 @@ func (a *App) terminalTitle() string {
 }
 
 func (a *App) wireWidgets() {
+	if t, ok := a.terminal.(interface{ SetOnCopy(func(string)) }); ok {
+		t.SetOnCopy(a.copy) // text selected with the mouse in the terminal pane
+	}
 	a.input.onSubmit = a.submit
 	a.input.onCancel = a.escape
 	a.input.busy = a.turnRunning

@@ -13,6 +13,7 @@ package termview
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -58,6 +59,88 @@ type View struct {
 	held       mouseButton
 	bellsSeen  uint64 // Terminal.Bells when the pane last had focus
 	find       *finder
+	pushed     uint64 // Drawn.Pushed at the last draw: the line of the screen's first row
+	sel        *selection
+	onCopy     func(text string)
+}
+
+// selection is text the user marks with the mouse, in Spots, which stay
+// on their text as output arrives.
+type selection struct {
+	from, to Spot
+	dragging bool
+	// lastWord is when a double click selected a word: a click soon after
+	// at the same place selects the line (a triple click).
+	lastWord time.Time
+}
+
+// Spot is terminal.Spot.
+type Spot = terminal.Spot
+
+// SetOnCopy sets what gets the text the user selects (the clipboard).
+func (v *View) SetOnCopy(fn func(text string)) { v.onCopy = fn }
+
+// spotAt is the terminal spot under the pane's cell cx, cy.
+func (v *View) spotAt(cx, cy int) Spot {
+	return Spot{Line: int64(v.pushed) - int64(v.back) + int64(cy), Col: cx}
+}
+
+// selected says whether the spot is in the selection.
+func (v *View) selected(p Spot) bool {
+	if v.sel == nil {
+		return false
+	}
+	a, b := v.sel.from, v.sel.to
+	if b.Before(a) {
+		a, b = b, a
+	}
+	return !p.Before(a) && !b.Before(p)
+}
+
+// copySelection hands the selected text to the clipboard.
+func (v *View) copySelection() {
+	if v.sel == nil || v.onCopy == nil {
+		return
+	}
+	if text := v.term.Text(v.sel.from, v.sel.to); text != "" {
+		v.onCopy(text)
+	}
+}
+
+// selectMouse handles the left button when the mouse is the user's (the
+// program did not ask for it, or Shift is held): drag to select, double
+// click for a word, triple click for the line; the selection is copied
+// when the button is released.
+func (v *View) selectMouse(action tview.MouseAction, at Spot) {
+	switch action {
+	case tview.MouseLeftDown:
+		if v.sel != nil && !v.sel.lastWord.IsZero() && time.Since(v.sel.lastWord) < 500*time.Millisecond && v.sel.from.Line == at.Line {
+			// The third click: the whole line.
+			v.sel = &selection{from: Spot{Line: at.Line}, to: Spot{Line: at.Line, Col: 1 << 20}}
+			v.copySelection()
+			return
+		}
+		v.sel = &selection{from: at, to: at, dragging: true}
+	case tview.MouseMove:
+		if v.sel != nil && v.sel.dragging {
+			v.sel.to = at
+		}
+	case tview.MouseLeftUp:
+		if v.sel != nil && v.sel.dragging {
+			v.sel.dragging = false
+			v.sel.to = at
+			if v.sel.from == v.sel.to {
+				v.sel = nil // a click, not a selection
+				return
+			}
+			v.copySelection()
+		}
+	case tview.MouseLeftDoubleClick:
+		if from, to, ok := v.term.WordAt(at); ok {
+			v.sel = &selection{from: from, to: to, lastWord: time.Now()}
+			v.copySelection()
+		}
+	}
 }
 
 // finder is the scrollback search: its query, whether it is being typed,
@@ -151,6 +234,17 @@ func (v *View) Draw(screen tcell.Screen) {
 	base := tcell.StyleDefault.Foreground(v.theme.Foreground).Background(v.theme.Background)
 	d := v.term.DrawTo(screen, x, y, w, h, terminal.DrawOptions{ScrollBack: v.back, Anchor: v.anchor, Style: base})
 	v.back, v.anchor, v.lines = d.ScrollBack, d.Pushed, d.Lines
+	v.pushed = d.Pushed
+	if v.sel != nil {
+		for cy := 0; cy < h; cy++ {
+			for cx := 0; cx < w; cx++ {
+				if v.selected(v.spotAt(cx, cy)) {
+					r, comb, st, _ := screen.GetContent(x+cx, y+cy)
+					screen.SetContent(x+cx, y+cy, r, comb, st.Background(v.theme.Selection))
+				}
+			}
+		}
+	}
 	if v.back > 0 {
 		tag := fmt.Sprintf(" ↑ %d/%d ", v.back, v.lines)
 		tview.Print(screen, tag, x, y, w, tview.AlignRight, v.theme.Accent)
@@ -325,7 +419,7 @@ func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 			return
 		}
 		if b := encodeKey(ev, v.term.Modes()); b != nil {
-			v.back = 0
+			v.back, v.sel = 0, nil
 			_, _ = v.term.Write(b)
 		}
 	})
@@ -357,6 +451,30 @@ func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 		cx := min(max(mx-x, 0), w-1)
 		cy := min(max(my-y, 0), h-1)
 		modes := v.term.Modes()
+		// The mouse is the user's, to select text, unless the program asked
+		// for it; Shift takes it back from the program, as in xterm.
+		if modes.Mouse == 0 || v.back > 0 || ev.Modifiers()&tcell.ModShift != 0 || (v.sel != nil && v.sel.dragging) {
+			switch action {
+			case tview.MouseLeftDown, tview.MouseLeftUp, tview.MouseLeftDoubleClick:
+				if action == tview.MouseLeftDown {
+					setFocus(v)
+				}
+				v.selectMouse(action, v.spotAt(cx, cy))
+				if action == tview.MouseLeftDown && v.sel != nil && v.sel.dragging {
+					v.held = 0
+					return true, v
+				}
+				v.held = noButton
+				return true, nil
+			case tview.MouseMove:
+				if v.sel != nil && v.sel.dragging {
+					v.selectMouse(action, v.spotAt(cx, cy))
+					return true, v
+				}
+			case tview.MouseLeftClick:
+				return true, nil
+			}
+		}
 		var btn mouseButton = noButton
 		release, motion := false, false
 		switch action {

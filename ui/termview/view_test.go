@@ -561,3 +561,83 @@ func TestFindInTheScrollback(t *testing.T) {
 	h.typeText("echo back\n")
 	h.waitLine("back")
 }
+
+// rowOf is the pane row (inner) showing text, and the column it starts at.
+func (h *harness) rowOf(text string) (x, y int) {
+	for i, row := range h.inner() {
+		if j := strings.Index(row, text); j >= 0 {
+			return len([]rune(row[:j])), i
+		}
+	}
+	h.t.Fatalf("no %q in the pane:\n%s", text, h.text())
+	return 0, 0
+}
+
+// rowIs is the pane row whose text is exactly text (column 0).
+func (h *harness) rowIs(text string) (x, y int) {
+	for i, row := range h.inner() {
+		if row == text {
+			return 0, i
+		}
+	}
+	h.t.Fatalf("no row %q in the pane:\n%s", text, h.text())
+	return 0, 0
+}
+
+// Dragging the mouse over the pane selects text, marks it and copies it
+// on release; a double click copies a word, a third click the line; Shift
+// takes the mouse back from a program that asked for it.
+func TestMouseSelectsAndCopies(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	var copied []string
+	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'alpha beta gamma\ndelta epsilon\n'`, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitLine("delta epsilon")
+	ix, iy, _, _ := h.view.GetInnerRect()
+	// The output rows, not the command line that printed them.
+	bx, by := h.rowIs("alpha beta gamma")
+	bx += len("alpha ")
+	dx, dy := h.rowIs("delta epsilon")
+	// From "beta" to "delta", across the line end.
+	h.mouse(tview.MouseLeftDown, ix+bx, iy+by, tcell.Button1)
+	h.mouse(tview.MouseMove, ix+dx+2, iy+dy, tcell.Button1)
+	h.mouse(tview.MouseLeftUp, ix+dx+4, iy+dy, tcell.ButtonNone)
+	if len(copied) != 1 || copied[0] != "beta gamma\ndelta" {
+		t.Fatalf("copied %q", copied)
+	}
+	h.rows() // draw
+	for _, c := range []struct {
+		x, y int
+		want bool
+	}{{bx, by, true}, {bx + 7, by, true}, {dx + 4, dy, true}, {bx - 1, by, false}, {dx + 6, dy, false}} {
+		_, _, st, _ := h.scr.GetContent(ix+c.x, iy+c.y)
+		if _, bg, _ := st.Decompose(); (bg == h.view.theme.Selection) != c.want {
+			t.Errorf("cell %d,%d: background %v, selected %v", c.x, c.y, bg, c.want)
+		}
+	}
+	// A double click: the word; a click soon after: the line.
+	h.mouse(tview.MouseLeftDoubleClick, ix+dx+7, iy+dy, tcell.ButtonNone)
+	h.mouse(tview.MouseLeftDown, ix+dx+7, iy+dy, tcell.Button1)
+	if len(copied) != 3 || copied[1] != "epsilon" || copied[2] != "delta epsilon" {
+		t.Fatalf("copied %q", copied)
+	}
+	h.mouse(tview.MouseLeftUp, ix+dx+7, iy+dy, tcell.ButtonNone)
+	// A program that wants the mouse gets it; with Shift, the user selects.
+	h.typeText("printf '\\e[?1000h'; cat -v\n")
+	h.waitFor("mouse mode", func([]string) bool { return h.term.Modes().Mouse != 0 })
+	h.mouse(tview.MouseLeftDown, ix+bx, iy+by, tcell.Button1)
+	h.mouse(tview.MouseLeftUp, ix+bx+3, iy+by, tcell.ButtonNone)
+	h.waitText("^[[M")
+	if len(copied) != 3 {
+		t.Fatalf("a click given to the program copied %q", copied[3:])
+	}
+	h.view.MouseHandler()(tview.MouseLeftDown, tcell.NewEventMouse(ix+bx, iy+by, tcell.Button1, tcell.ModShift), func(tview.Primitive) {})
+	h.view.MouseHandler()(tview.MouseLeftUp, tcell.NewEventMouse(ix+bx+3, iy+by, tcell.ButtonNone, tcell.ModShift), func(tview.Primitive) {})
+	if len(copied) != 4 || copied[3] != "beta" {
+		t.Fatalf("Shift-drag copied %q", copied)
+	}
+	h.key(tcell.KeyCtrlC, 0, tcell.ModCtrl)
+}
