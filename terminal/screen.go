@@ -501,6 +501,9 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 				continue
 			}
 			st := cellStyle(c, o.Style)
+			if c.Link.URL != "" {
+				st = st.Underline(true) // an OSC 8 hyperlink
+			}
 			r, comb := splitContent(c.Content)
 			scr.SetContent(x+col, y+row, r, comb, st)
 			width := max(c.Width, 1)

@@ -215,3 +215,33 @@ func (s *screen) textBetween(a, b Spot) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// LinkAt returns the hyperlink (OSC 8) of the cell at s, or "". Only the
+// screen keeps links: the scrollback holds text.
+func (t *Terminal) LinkAt(s Spot) string {
+	t.scr.mu.Lock()
+	defer t.scr.mu.Unlock()
+	row := s.Line - int64(t.scr.pushed)
+	if row < 0 || row >= int64(t.scr.emu.Height()) {
+		return ""
+	}
+	if c := t.scr.cellAt(s.Col, int(row)); c != nil {
+		return c.Link.URL
+	}
+	return ""
+}
+
+// LastLink returns the hyperlink nearest the bottom of the screen, or "".
+func (t *Terminal) LastLink() string {
+	t.scr.mu.Lock()
+	defer t.scr.mu.Unlock()
+	e := t.scr.emu
+	for y := e.Height() - 1; y >= 0; y-- {
+		for x := e.Width() - 1; x >= 0; x-- {
+			if c := t.scr.cellAt(x, y); c != nil && c.Link.URL != "" {
+				return c.Link.URL
+			}
+		}
+	}
+	return ""
+}

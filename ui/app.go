@@ -275,6 +275,9 @@ func (a *App) wireWidgets() {
 	if t, ok := a.terminal.(interface{ SetOnCopy(func(string)) }); ok {
 		t.SetOnCopy(a.copy) // text selected with the mouse in the terminal pane
 	}
+	if t, ok := a.terminal.(interface{ SetOnLink(func(string)) }); ok {
+		t.SetOnLink(a.openLink)
+	}
 	a.input.onSubmit = a.submit
 	a.input.onCancel = a.escape
 	a.input.busy = a.turnRunning

@@ -30,6 +30,7 @@ const (
 	ActionScrollDown = "terminal.scroll_down"
 	ActionInterrupt  = "terminal.interrupt"
 	ActionFind       = "terminal.find"
+	ActionOpenLink   = "terminal.open_link"
 )
 
 // DefaultKeys returns the terminal pane's key table.
@@ -38,6 +39,7 @@ func DefaultKeys() *keymap.Table {
 		keymap.Binding{Action: ActionScrollUp, Keys: []string{"shift+pgup"}, Help: "Scroll back"},
 		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn"}, Help: "Scroll forward"},
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
+		keymap.Binding{Action: ActionOpenLink, Keys: []string{"alt+l"}, Help: "Open the last hyperlink on the screen (OSC 8; Ctrl-click opens the one clicked)"},
 		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
 	)
 }
@@ -62,6 +64,17 @@ type View struct {
 	pushed     uint64 // Drawn.Pushed at the last draw: the line of the screen's first row
 	sel        *selection
 	onCopy     func(text string)
+	onLink     func(url string)
+}
+
+// SetOnLink sets what opens a hyperlink the user asks for.
+func (v *View) SetOnLink(fn func(url string)) { v.onLink = fn }
+
+// openLink opens url, when there is one and an opener.
+func (v *View) openLink(url string) {
+	if url != "" && v.onLink != nil {
+		v.onLink(url)
+	}
 }
 
 // selection is text the user marks with the mouse, in Spots, which stay
@@ -404,6 +417,9 @@ func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 		case ActionFind:
 			v.find = &finder{typing: true, cur: -1}
 			return
+		case ActionOpenLink:
+			v.openLink(v.term.LastLink())
+			return
 		case ActionScrollUp:
 			v.scroll(max(v.rows-1, 1))
 			return
@@ -451,6 +467,13 @@ func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 		cx := min(max(mx-x, 0), w-1)
 		cy := min(max(my-y, 0), h-1)
 		modes := v.term.Modes()
+		if action == tview.MouseLeftDown && ev.Modifiers()&tcell.ModCtrl != 0 {
+			if url := v.term.LinkAt(v.spotAt(cx, cy)); url != "" {
+				setFocus(v)
+				v.openLink(url)
+				return true, nil
+			}
+		}
 		// The mouse is the user's, to select text, unless the program asked
 		// for it; Shift takes it back from the program, as in xterm.
 		if modes.Mouse == 0 || v.back > 0 || ev.Modifiers()&tcell.ModShift != 0 || (v.sel != nil && v.sel.dragging) {

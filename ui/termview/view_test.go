@@ -641,3 +641,32 @@ func TestMouseSelectsAndCopies(t *testing.T) {
 	}
 	h.key(tcell.KeyCtrlC, 0, tcell.ModCtrl)
 }
+
+// A hyperlink (OSC 8) is underlined; Alt-L opens the last one on the
+// screen, Ctrl-click the one clicked.
+func TestHyperlinksAreShownAndOpened(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	var opened []string
+	h.view.SetOnLink(func(u string) { opened = append(opened, u) })
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf '\e]8;;https://example.com/a\e\\first\e]8;;\e\\ plain\n\e]8;;file:///tmp/b.go\e\\second\e]8;;\e\\\n'`, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitLine("first plain")
+	ix, iy, _, _ := h.view.GetInnerRect()
+	_, fy := h.rowIs("first plain")
+	for _, c := range []struct {
+		x    int
+		want bool
+	}{{0, true}, {4, true}, {6, false}} {
+		_, _, st, _ := h.scr.GetContent(ix+c.x, iy+fy)
+		if got := st.GetUnderlineStyle() != tcell.UnderlineStyleNone; got != c.want {
+			t.Errorf("cell %d of 'first plain': underlined %v, want %v", c.x, got, c.want)
+		}
+	}
+	h.key(tcell.KeyRune, 'l', tcell.ModAlt)
+	h.view.MouseHandler()(tview.MouseLeftDown, tcell.NewEventMouse(ix+2, iy+fy, tcell.Button1, tcell.ModCtrl), func(tview.Primitive) {})
+	if strings.Join(opened, " ") != "file:///tmp/b.go https://example.com/a" {
+		t.Fatalf("opened %q", opened)
+	}
+}
