@@ -50,6 +50,10 @@ type Options struct {
 	// Colors are the pane's default colours, as programs asking for them
 	// hear (the theme's).
 	Colors Colors
+	// OnExit, when set, is told (from another goroutine) that the shell
+	// exited, with its status; no new shell is started then. Unset, a
+	// shell that exits is started again (the agent's shell must live).
+	OnExit func(status int)
 }
 
 // Terminal is one persistent bash in a pty, shared by the user (through a
@@ -377,6 +381,12 @@ func (t *Terminal) shellEnded(sh *shell) {
 	// Leave whatever full-screen program died in the alternate screen or
 	// odd input modes.
 	t.log.push([]byte("\x1b[?1049l\x1b[?1l\x1b>\x1b[?25h\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l"))
+	if t.opts.OnExit != nil {
+		t.notice(fmt.Sprintf("the shell exited with status %d", sh.status))
+		t.setState(stateDead)
+		go t.opts.OnExit(sh.status)
+		return
+	}
 	if t.quickExits >= 3 {
 		t.deadErr = fmt.Errorf("the shell keeps exiting right after it starts (last status %d); check ~/.bashrc, then press Enter in the terminal to try again", sh.status)
 		t.notice(fmt.Sprintf("the shell keeps exiting (status %d); press Enter to start it again", sh.status))

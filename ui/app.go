@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,10 @@ type Options struct {
 	// session to keep and bring back; either may be nil.
 	Cwd   func() string
 	Chdir func(dir string)
+	// NewTerminal, when set, starts another terminal for the user (Alt-N)
+	// in dir, named name: its pane, and what closes it. onExit is called,
+	// from any goroutine, when its shell exits (the tab then closes).
+	NewTerminal func(dir, name string, onExit func()) (pane TerminalPane, close func(), err error)
 	// Recovery keeps unsaved editor buffers for a fawn that ends without
 	// saving them; nil turns that off.
 	Recovery *session.Recovery
@@ -131,6 +136,9 @@ type App struct {
 	windowFocused bool
 	tty           io.Writer
 	attentions    int
+	// userTerms are the terminals the user opened beside the agent's.
+	userTerms []*userTerm
+	termSeq   int
 
 	// Turn state (UI goroutine).
 	runCtx     context.Context
@@ -470,6 +478,81 @@ func (a *App) setFocus(p tview.Primitive) {
 	a.focusPane = a.focusedPane()
 }
 
+// userTerm is a terminal the user opened (Alt-N).
+type userTerm struct {
+	pane  TerminalPane
+	close func()
+}
+
+// newTerminal opens another terminal in the strip, in the directory of
+// the agent's, and focuses it.
+func (a *App) newTerminal() {
+	if a.opts.NewTerminal == nil {
+		a.flash("no other terminal can be started here")
+		return
+	}
+	dir := a.opts.Root
+	if a.opts.Cwd != nil {
+		if d := a.opts.Cwd(); d != "" {
+			dir = d
+		}
+	}
+	a.termSeq++
+	name := fmt.Sprintf("Terminal %d", a.termSeq+1)
+	ut := &userTerm{}
+	pane, closeFn, err := a.opts.NewTerminal(dir, name, func() { a.post(func() { a.closeTerminal(ut) }) })
+	if err != nil {
+		a.flash("cannot start another terminal: " + err.Error())
+		return
+	}
+	ut.pane, ut.close = pane, closeFn
+	a.userTerms = append(a.userTerms, ut)
+	if t, ok := pane.(interface{ SetOnCopy(func(string)) }); ok {
+		t.SetOnCopy(a.copy)
+	}
+	if t, ok := pane.(interface{ SetOnLink(func(string)) }); ok {
+		t.SetOnLink(a.openLink)
+	}
+	title := func() string { return name }
+	if t, ok := pane.(interface{ Title() string }); ok {
+		title = t.Title
+	}
+	a.strip.AddTerminal(stripTab{pane: PaneTerminal, prim: pane, title: title})
+	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.strip {
+		a.layout.zoomed = false
+	}
+	a.strip.ShowPrim(pane)
+	a.setFocus(pane)
+	a.focusPane = PaneTerminal
+	a.flash(name + " in " + dir + ": exit (or Ctrl-D) closes it; the agent keeps its own")
+}
+
+// closeTerminal closes a terminal the user opened, whose shell exited.
+func (a *App) closeTerminal(ut *userTerm) {
+	i := slices.Index(a.userTerms, ut)
+	if i < 0 {
+		return
+	}
+	a.userTerms = slices.Delete(a.userTerms, i, i+1)
+	focused := ut.pane.HasFocus()
+	a.strip.Remove(ut.pane)
+	a.Go(ut.close)
+	if focused {
+		a.focusOn(PaneTerminal)
+	}
+}
+
+// closeUserTerminals closes them all (fawn is quitting).
+func (a *App) closeUserTerminals() {
+	var wg sync.WaitGroup
+	for _, ut := range a.userTerms {
+		wg.Add(1)
+		go func() { defer wg.Done(); ut.close() }()
+	}
+	wg.Wait()
+	a.userTerms = nil
+}
+
 // focusedPane finds the pane that holds the keyboard focus.
 func (a *App) focusedPane() Pane {
 	switch {
@@ -481,7 +564,7 @@ func (a *App) focusedPane() Pane {
 		return PaneTodo
 	case a.changes.HasFocus():
 		return PaneChanges
-	case a.terminal.HasFocus():
+	case a.terminal.HasFocus(), a.strip.terminalFocused():
 		return PaneTerminal
 	case a.explorerFocused():
 		return PaneExplorer
@@ -492,7 +575,7 @@ func (a *App) focusedPane() Pane {
 // focusOn focuses pane p, switching the strip's tab and leaving a zoom that hides it.
 func (a *App) focusOn(p Pane) {
 	switch p {
-	case PaneTerminal, PaneTodo, PaneChanges:
+	case PaneTodo, PaneChanges:
 		a.strip.Show(p)
 	}
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.pane(p) {
@@ -504,7 +587,11 @@ func (a *App) focusOn(p Pane) {
 	case PaneEditor:
 		a.setFocus(a.editor)
 	case PaneTerminal:
-		a.setFocus(a.terminal)
+		// The terminal tab shown, the agent's or one the user opened;
+		// when one already has focus, the next one.
+		t := a.strip.nextTerminal(a.focusPane == PaneTerminal)
+		a.strip.ShowPrim(t)
+		a.setFocus(t)
 	case PaneTodo:
 		a.setFocus(a.todos)
 	case PaneChanges:

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -164,12 +165,14 @@ func (s *Strip) Reveal(p Pane, focused bool) bool {
 // Active returns the pane of the tab shown.
 func (s *Strip) Active() Pane { return s.tabs[s.active].pane }
 
-// Show switches to the tab of p.
+// Show switches to the tab of p (for the terminal, the agent's: the
+// first).
 func (s *Strip) Show(p Pane) {
 	for i, t := range s.tabs {
 		if t.pane == p {
 			s.active = i
 			delete(s.marked, i)
+			return
 		}
 	}
 }
@@ -177,10 +180,100 @@ func (s *Strip) Show(p Pane) {
 // Mark flags p's tab as changed while hidden.
 func (s *Strip) Mark(p Pane) {
 	for i, t := range s.tabs {
-		if t.pane == p && i != s.active {
-			s.marked[i] = true
+		if t.pane == p {
+			if i != s.active {
+				s.marked[i] = true
+			}
+			return
 		}
 	}
+}
+
+// ShowPrim switches to the tab holding prim.
+func (s *Strip) ShowPrim(prim tview.Primitive) {
+	for i, t := range s.tabs {
+		if t.prim == prim {
+			s.active = i
+			delete(s.marked, i)
+			return
+		}
+	}
+}
+
+// AddTerminal adds a terminal tab after the last one.
+func (s *Strip) AddTerminal(t stripTab) {
+	at := 0
+	for i, x := range s.tabs {
+		if x.pane == PaneTerminal {
+			at = i + 1
+		}
+	}
+	s.tabs = slices.Insert(s.tabs, at, t)
+	if s.active >= at {
+		s.active++
+	}
+	marked := map[int]bool{}
+	for i := range s.marked {
+		if i >= at {
+			i++
+		}
+		marked[i] = true
+	}
+	s.marked = marked
+}
+
+// Remove takes away the tab holding prim; the one before it is shown if
+// it was.
+func (s *Strip) Remove(prim tview.Primitive) {
+	for i, t := range s.tabs {
+		if t.prim != prim {
+			continue
+		}
+		s.tabs = slices.Delete(s.tabs, i, i+1)
+		marked := map[int]bool{}
+		for j := range s.marked {
+			switch {
+			case j < i:
+				marked[j] = true
+			case j > i:
+				marked[j-1] = true
+			}
+		}
+		s.marked = marked
+		if s.active >= i && s.active > 0 {
+			s.active--
+		}
+		return
+	}
+}
+
+// terminalFocused says whether a terminal tab has the focus.
+func (s *Strip) terminalFocused() bool {
+	for _, t := range s.tabs {
+		if t.pane == PaneTerminal && t.prim.HasFocus() {
+			return true
+		}
+	}
+	return false
+}
+
+// nextTerminal is the terminal to focus: the one shown, or with next set,
+// the one after it (around); the agent's when no terminal tab is shown.
+func (s *Strip) nextTerminal(next bool) tview.Primitive {
+	var terms []int
+	for i, t := range s.tabs {
+		if t.pane == PaneTerminal {
+			terms = append(terms, i)
+		}
+	}
+	k := slices.Index(terms, s.active)
+	switch {
+	case k < 0:
+		return s.tabs[terms[0]].prim
+	case next:
+		return s.tabs[terms[(k+1)%len(terms)]].prim
+	}
+	return s.tabs[s.active].prim
 }
 
 func (s *Strip) current() tview.Primitive { return s.tabs[s.active].prim }

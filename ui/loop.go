@@ -98,6 +98,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	var cancel context.CancelFunc
 	a.runCtx, cancel = context.WithCancel(ctx)
 	defer cancel()
+	defer a.closeUserTerminals()
 	defer func() {
 		if p := recover(); p != nil {
 			a.crash(p)
@@ -369,6 +370,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	case "pane.terminal":
 		a.focusOn(PaneTerminal)
+		return true
+	case "terminal.new":
+		a.newTerminal()
 		return true
 	case "pane.todo":
 		a.focusOn(PaneTodo)

@@ -193,6 +193,29 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		PickSession: pick,
 		Cwd:         ws.term.Cwd,
 		Chdir:       func(dir string) { go ws.restoreCwd(ctx, dir) },
+		NewTerminal: func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
+			// A shell of the user's own, beside the agent's: the same
+			// environment (no model keys), its own pty and directory.
+			t, err := terminal.Start(terminal.Options{
+				Dir:        dir,
+				BaseEnv:    ws.environ,
+				Scrollback: cfg.Tools.Bash.Scrollback,
+				Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
+				OnDamage: func() {
+					if f := ws.redraw.Load(); f != nil {
+						(*f)()
+					}
+				},
+				OnExit: func(int) { onExit() },
+			})
+			if err != nil {
+				return nil, nil, err
+			}
+			v := termview.New(t, th, termKeys)
+			v.SetBorder(false)
+			v.SetName(name)
+			return v, func() { _ = t.Close() }, nil
+		},
 	}
 	if res != nil {
 		// The resume's own notes are shown with the session it restores.

@@ -65,7 +65,11 @@ type View struct {
 	sel        *selection
 	onCopy     func(text string)
 	onLink     func(url string)
+	name       string // "Terminal", "Terminal 2"…
 }
+
+// SetName names the view on its tab ("Terminal" by default).
+func (v *View) SetName(name string) { v.name = name }
 
 // SetOnLink sets what opens a hyperlink the user asks for.
 func (v *View) SetOnLink(fn func(url string)) { v.onLink = fn }
@@ -174,7 +178,7 @@ func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
 	if keys == nil {
 		keys = DefaultKeys()
 	}
-	v := &View{Box: tview.NewBox(), term: t, theme: th, keys: keys, held: noButton}
+	v := &View{Box: tview.NewBox(), term: t, theme: th, keys: keys, held: noButton, name: "Terminal"}
 	v.SetBorder(true).SetTitle(" Terminal ").SetTitleAlign(tview.AlignLeft)
 	v.SetBackgroundColor(th.Background)
 	return v
@@ -184,11 +188,11 @@ func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
 // go test ./..." while the agent runs a command, or the window title the
 // shell's program set.
 func (v *View) Title() string {
-	title := "Terminal"
+	title := v.name
 	if cmd := v.term.AgentCommand(); cmd != "" {
-		title = "Terminal — running: " + oneLine(cmd, 60)
+		title += " — running: " + oneLine(cmd, 60)
 	} else if t := v.term.Title(); t != "" {
-		title = "Terminal — " + oneLine(t, 60)
+		title += " — " + oneLine(t, 60)
 	}
 	if v.rang() {
 		title += " " + BellMark

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/ui/termview"
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// realTerminal starts a real shell and its view, as cmd/fawn does.
+func realTerminal(t *testing.T, dir, name string, redraw func(), onExit func()) (*termview.View, *terminal.Terminal) {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("PS1='$ '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := terminal.Options{Dir: dir, Env: []string{"HOME=" + home}, OnDamage: redraw}
+	if onExit != nil {
+		o.OnExit = func(int) { onExit() }
+	}
+	term, err := terminal.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	v := termview.New(term, theme.Get("dark"), nil)
+	v.SetBorder(false)
+	v.SetName(name)
+	return v, term
+}
+
+// Alt-N opens a terminal of the user's own beside the agent's; Alt-T goes
+// from one to the other; exit in it closes its tab and the agent's
+// terminal has the focus again.
+func TestUserOpensAndClosesTheirOwnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	var live atomic.Pointer[App]
+	redraw := func() {
+		if a := live.Load(); a != nil {
+			a.RequestDraw()
+		}
+	}
+	main, _ := realTerminal(t, dir, "Terminal", redraw, nil)
+	var started []*terminal.Terminal // on the UI goroutine
+	r := startApp(t, Options{Agent: newScriptAgent(), Root: dir, Terminal: main,
+		NewTerminal: func(d, name string, onExit func()) (TerminalPane, func(), error) {
+			v, term := realTerminal(t, d, name, redraw, onExit)
+			started = append(started, term)
+			return v, func() { term.Close() }, nil
+		}}, 120, 30)
+	app := r.app
+	live.Store(app)
+	r.key(tcell.KeyRune, 'n', tcell.ModAlt)
+	r.waitScreen("Terminal 2")
+	r.typeText("echo own-$((40+2))\n")
+	r.waitScreen("own-42")
+	var focused Pane
+	r.onUI(func() { focused = app.focusedPane() })
+	if focused != PaneTerminal || !strings.Contains(r.text(), "Terminal │ Terminal 2") {
+		t.Fatalf("focus %v, screen:\n%s", focused, r.text())
+	}
+	// Alt-T: the agent's terminal; again: back to Terminal 2.
+	r.key(tcell.KeyRune, 't', tcell.ModAlt)
+	r.onUI(func() {
+		if !main.HasFocus() {
+			t.Error("Alt-T from Terminal 2 did not focus the agent's terminal")
+		}
+	})
+	r.key(tcell.KeyRune, 't', tcell.ModAlt)
+	r.typeText("exit\n")
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Contains(r.text(), "Terminal 2") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tab stays after exit:\n%s", r.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.onUI(func() {
+		if !main.HasFocus() {
+			t.Error("the agent's terminal does not have the focus after the other closed")
+		}
+	})
+	if len(started) != 1 {
+		t.Fatalf("%d terminals started", len(started))
+	}
+}
