@@ -503,8 +503,8 @@ func (m *Manager) AfterCommand(ctx context.Context, paths []string) string {
 			_ = g.c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": g.events})
 			if len(g.checked) == 0 && g.c.openCount() > 0 {
 				// A deleted or unchecked file may break the open ones:
-				// give the server a moment to say so.
-				wctx, cancel := context.WithTimeout(ctx, time.Second)
+				// give the server until the edit wait to say so.
+				wctx, cancel := context.WithTimeout(ctx, m.o.Wait)
 				if g.c.waitAny(wctx, seq) {
 					g.c.quiet(wctx, 60*time.Millisecond)
 				}
