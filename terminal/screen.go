@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"bytes"
 	"image/color"
 	"io"
 	"strconv"
@@ -97,6 +98,12 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 		bottom, _, _ := params.Param(1, 0)
 		s.margins = top > 1 || (bottom > 0 && bottom < s.emu.Height())
 		return false
+	})
+	s.emu.RegisterEscHandler(int(ansi.Command(0, '#', '8')), func() bool {
+		// DECALN split across two writes (write cuts the others out):
+		// the fill, at least.
+		s.alignmentFill()
+		return true
 	})
 	s.emu.RegisterEscHandler('c', func() bool {
 		s.margins = false // RIS
@@ -293,6 +300,19 @@ func (s *screen) write(p []byte) {
 			s.reply(out)
 		}
 	}()
+	// DECALN (ESC # 8), which vt ignores, fills the screen with E and
+	// homes the cursor: vttest draws its frames on it. The stream is cut
+	// around it so that what follows lands on the filled screen.
+	for {
+		i := bytes.Index(p, decaln)
+		if i < 0 {
+			break
+		}
+		_, _ = s.emu.Write(p[:i])
+		s.alignmentFill()
+		s.internalWrite("\x1b[r\x1b[H") // margins reset, cursor home
+		p = p[i+len(decaln):]
+	}
 	_, _ = s.emu.Write(p)
 	s.drain()
 	if s.leftAlt {
@@ -305,6 +325,20 @@ func (s *screen) write(p []byte) {
 		s.leftAlt = false
 		if !s.emu.IsAltScreen() {
 			s.internalWrite("\x1b[?1047h\x1b[3J\x1b[?1047l")
+		}
+	}
+}
+
+// decaln is the screen alignment test (DECALN).
+var decaln = []byte("\x1b#8")
+
+// alignmentFill fills the screen with E in the default colours; s.mu is
+// held.
+func (s *screen) alignmentFill() {
+	e := s.emu
+	for y := 0; y < e.Height(); y++ {
+		for x := 0; x < e.Width(); x++ {
+			e.SetCell(x, y, &uv.Cell{Content: "E", Width: 1})
 		}
 	}
 }

@@ -366,3 +366,19 @@ func TestWrapCellsMovesAWideCharacterToTheNextRow(t *testing.T) {
 		t.Fatalf("an empty line is %q", got)
 	}
 }
+
+// DECALN (ESC # 8) fills the screen with E and homes the cursor, as vttest
+// expects.
+func TestAlignmentFill(t *testing.T) {
+	s := newTestScreen(t, 6, 3, 10)
+	s.write([]byte("\x1b[2;3rabc\x1b#8X"))
+	if got := s.text(); got != "XEEEEE\nEEEEEE\nEEEEEE" {
+		t.Fatalf("screen %q", got)
+	}
+	// Split across writes: the fill still happens.
+	s.write([]byte("\x1b[2J\x1b"))
+	s.write([]byte("#8"))
+	if got := s.text(); got != "EEEEEE\nEEEEEE\nEEEEEE" {
+		t.Fatalf("split: screen %q", got)
+	}
+}
