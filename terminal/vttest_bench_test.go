@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -109,6 +110,11 @@ func vttestScript(d vtDriver) []string {
 	return screens
 }
 
+var (
+	vttestOnce               sync.Once
+	vttestOurs, vttestTheirs []string
+)
+
 // BenchmarkVttestAgainstTmux runs vttest's menus 1, 2, 8 and 11.8.7 in
 // fawn's terminal and in tmux, both 80×24, and reports how many of the
 // screens are identical (make bench; FAWN_VTTEST_DIFF=FILE writes the
@@ -119,17 +125,22 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 			b.Skipf("skipped: %s is not installed (apt-get install -y %s)", p, p)
 		}
 	}
-	term := startTerm(b, Options{Cols: 80, Rows: 24})
-	mustRun(b, term, "true")
-	term.Write([]byte("exec vttest\r"))
-	ours := vttestScript(fawnVT{term})
+	// The testing package calls a benchmark more than once (b.N = 1, then
+	// the -benchtime count): the screens are recorded the first time.
+	vttestOnce.Do(func() {
+		term := startTerm(b, Options{Cols: 80, Rows: 24})
+		mustRun(b, term, "true")
+		term.Write([]byte("exec vttest\r"))
+		vttestOurs = vttestScript(fawnVT{term})
 
-	sock := fmt.Sprintf("fawn-vttest-%d", os.Getpid())
-	if err := exec.Command("tmux", "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", "vt", "-x", "80", "-y", "24", "vttest").Run(); err != nil {
-		b.Fatal(err)
-	}
-	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
-	theirs := vttestScript(tmuxVT{sock, "vt"})
+		sock := fmt.Sprintf("fawn-vttest-%d", os.Getpid())
+		if err := exec.Command("tmux", "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", "vt", "-x", "80", "-y", "24", "vttest").Run(); err != nil {
+			b.Fatal(err)
+		}
+		defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+		vttestTheirs = vttestScript(tmuxVT{sock, "vt"})
+	})
+	ours, theirs := vttestOurs, vttestTheirs
 
 	same := 0
 	n := max(len(ours), len(theirs))
