@@ -33,8 +33,11 @@ func (m *instantModel) Generate(ctx context.Context, in []*schema.Message, _ ...
 }
 
 func (m *instantModel) Stream(ctx context.Context, in []*schema.Message, _ ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	// The last chunk says why the answer ended, as a real server's does
+	// (an answer without it is taken for one cut off).
 	if in[len(in)-1].Role == schema.Tool {
-		return schema.StreamReaderFromArray([]*schema.Message{{Role: schema.Assistant, Content: "done"}}), nil
+		return schema.StreamReaderFromArray([]*schema.Message{{Role: schema.Assistant, Content: "done",
+			ResponseMeta: &schema.ResponseMeta{FinishReason: "stop"}}}), nil
 	}
 	var out []*schema.Message
 	for i := 0; i < m.chunks; i++ {
@@ -46,6 +49,11 @@ func (m *instantModel) Stream(ctx context.Context, in []*schema.Message, _ ...mo
 			&schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{Index: &ix, ID: fmt.Sprintf("b%d", i), Function: schema.FunctionCall{Name: "noop", Arguments: `{"n":`}}}},
 			&schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{Index: &ix, Function: schema.FunctionCall{Arguments: fmt.Sprintf(`%d}`, i)}}}})
 	}
+	reason := "stop"
+	if m.calls > 0 {
+		reason = "tool_calls"
+	}
+	out = append(out, &schema.Message{Role: schema.Assistant, ResponseMeta: &schema.ResponseMeta{FinishReason: reason}})
 	return schema.StreamReaderFromArray(out), nil
 }
 
