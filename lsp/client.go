@@ -354,33 +354,26 @@ func (c *client) openPaths() []string {
 // until ctx ends. It returns whether fresh diagnostics came.
 func (c *client) waitFresh(ctx context.Context, path string, after uint64, version int) bool {
 	uri := URI(path)
-	for {
-		c.mu.Lock()
+	return c.waitFor(ctx, func() bool {
 		p := c.diags[uri]
-		fresh := p != nil && p.seq > after && (p.version < 0 || p.version >= version)
-		wake := c.wake
-		c.mu.Unlock()
-		if fresh {
-			return true
-		}
-		select {
-		case <-wake:
-		case <-ctx.Done():
-			return false
-		case <-c.exited:
-			return false
-		}
-	}
+		return p != nil && p.seq > after && (p.version < 0 || p.version >= version)
+	})
 }
 
 // waitAny waits until the server publishes anything after sequence
 // after, or ctx ends.
 func (c *client) waitAny(ctx context.Context, after uint64) bool {
+	return c.waitFor(ctx, func() bool { return c.seq > after })
+}
+
+// waitFor waits until ok (called with c.mu held) holds after a
+// publication, or ctx ends or the server exits; it reports whether ok held.
+func (c *client) waitFor(ctx context.Context, ok func() bool) bool {
 	for {
 		c.mu.Lock()
-		seq, wake := c.seq, c.wake
+		done, wake := ok(), c.wake
 		c.mu.Unlock()
-		if seq > after {
+		if done {
 			return true
 		}
 		select {
