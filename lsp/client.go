@@ -386,6 +386,21 @@ func (c *client) waitFor(ctx context.Context, ok func() bool) bool {
 	}
 }
 
+// advance takes the diagnostics published so far as the new baseline of
+// the reports and returns them with the old baseline (before, when no
+// report was made yet): what is in after and not in base is news.
+func (c *client) advance(before map[string][]Diagnostic) (after, base map[string][]Diagnostic) {
+	after = c.snapshot()
+	c.mu.Lock()
+	base = c.reported
+	c.reported = after
+	c.mu.Unlock()
+	if base == nil {
+		base = before
+	}
+	return after, base
+}
+
 // lastSeq is the sequence number of the last publication.
 func (c *client) lastSeq() uint64 {
 	c.mu.Lock()

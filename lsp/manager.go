@@ -389,14 +389,7 @@ func (m *Manager) AfterEdit(ctx context.Context, abs string, content []byte) str
 	if fresh {
 		c.quiet(wctx, 60*time.Millisecond)
 	}
-	after := c.snapshot()
-	c.mu.Lock()
-	others := c.reported
-	c.reported = after
-	c.mu.Unlock()
-	if others == nil {
-		others = before
-	}
+	after, others := c.advance(before)
 	others[abs] = before[abs]
 	return m.report(in.cand.Name, c, abs, others, after, fresh, wait)
 }
@@ -535,14 +528,7 @@ func (m *Manager) AfterCommand(ctx context.Context, paths []string) string {
 			g.c.quiet(wctx, 60*time.Millisecond)
 		}
 		cancel()
-		after := g.c.snapshot()
-		g.c.mu.Lock()
-		others := g.c.reported
-		g.c.reported = after
-		g.c.mu.Unlock()
-		if others == nil {
-			others = g.before
-		}
+		after, others := g.c.advance(g.before)
 		for _, p := range g.checked {
 			others[p] = g.before[p]
 		}

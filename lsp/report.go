@@ -234,14 +234,7 @@ func writeOthers(b *strings.Builder, others []string) {
 // othersReport is what the model hears after a command that changed no
 // file the server was sent but may have broken open ones: new errors only.
 func (m *Manager) othersReport(name string, c *client, before map[string][]Diagnostic) string {
-	after := c.snapshot()
-	c.mu.Lock()
-	base := c.reported
-	c.reported = after
-	c.mu.Unlock()
-	if base == nil {
-		base = before
-	}
+	after, base := c.advance(before)
 	others := m.newErrors(c, nil, base, after)
 	if len(others) == 0 {
 		return ""
