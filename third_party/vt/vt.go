@@ -1,0 +1,3 @@
+// Package vt is a virtual terminal emulator that can be used to emulate a
+// modern terminal application.
+package vt
