@@ -87,9 +87,8 @@ func (e *Emulator) carriageReturn() {
 	mode, ok := e.modes[ansi.DECOM]
 	margins := ok && mode.IsSet()
 	x, y := e.scr.CursorPosition()
-	if margins {
-		e.scr.setCursor(0, y, true)
-	} else if region := e.scr.ScrollRegion(); uv.Pos(x, y).In(region) {
+	// The row stays as it is: it is absolute, whatever DECOM says.
+	if region := e.scr.ScrollRegion(); margins || uv.Pos(x, y).In(region) {
 		e.scr.setCursor(region.Min.X, y, false)
 	} else {
 		e.scr.setCursor(0, y, false)

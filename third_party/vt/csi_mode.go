@@ -34,8 +34,20 @@ func (e *Emulator) handleMode(params ansi.Params, set, isAnsi bool) {
 	}
 }
 
+// Modes this emulator knows that package ansi has no names for.
+const (
+	modeColumn          = ansi.DECMode(3)  // DECCOLM, 80/132 columns
+	modeAltScreenLegacy = ansi.DECMode(47) // the alternate screen, VT100 style
+)
+
 // setAltScreenMode sets the alternate screen mode.
 func (e *Emulator) setAltScreenMode(on bool) {
+	e.switchScreen(on, true)
+}
+
+// switchScreen switches to the alternate screen (on) or back; fresh
+// clears the alternate screen and homes the cursor on the way in.
+func (e *Emulator) switchScreen(on, fresh bool) {
 	if (on && e.scr == &e.scrs[1]) || (!on && e.scr == &e.scrs[0]) {
 		// Already in alternate screen mode, or normal screen, do nothing.
 		return
@@ -43,9 +55,11 @@ func (e *Emulator) setAltScreenMode(on bool) {
 	if on {
 		e.scr = &e.scrs[1]
 		e.scrs[1].cur = e.scrs[0].cur
-		e.scr.Clear()
-		e.scr.ClearTouched()
-		e.setCursor(0, 0)
+		if fresh {
+			e.scr.Clear()
+			e.scr.ClearTouched()
+			e.setCursor(0, 0)
+		}
 	} else {
 		e.scr = &e.scrs[0]
 	}
@@ -57,14 +71,45 @@ func (e *Emulator) setAltScreenMode(on bool) {
 	}
 }
 
-// saveCursor saves the cursor position.
-func (e *Emulator) saveCursor() {
-	e.scr.SaveCursor()
+// savedState is what DECSC saves besides the cursor's position and pen:
+// the character sets and shifts, and origin mode.
+type savedState struct {
+	charsets [4]CharSet
+	gl, gr   int
+	origin   bool
 }
 
-// restoreCursor restores the cursor position.
+// saveCursor saves the cursor (position, pen, pending wrap excepted), the
+// character sets and origin mode, as DECSC does.
+func (e *Emulator) saveCursor() {
+	e.scr.SaveCursor()
+	e.saved[e.screenIndex()] = savedState{
+		charsets: e.charsets,
+		gl:       e.gl,
+		gr:       e.gr,
+		origin:   e.isModeSet(ansi.ModeOrigin),
+	}
+}
+
+// restoreCursor restores what saveCursor saved, as DECRC does.
 func (e *Emulator) restoreCursor() {
 	e.scr.RestoreCursor()
+	st := e.saved[e.screenIndex()]
+	e.charsets, e.gl, e.gr = st.charsets, st.gl, st.gr
+	if st.origin {
+		e.modes[ansi.ModeOrigin] = ansi.ModeSet
+	} else {
+		e.modes[ansi.ModeOrigin] = ansi.ModeReset
+	}
+	e.atPhantom = false
+}
+
+// screenIndex is 0 on the normal screen, 1 on the alternate one.
+func (e *Emulator) screenIndex() int {
+	if e.scr == &e.scrs[1] {
+		return 1
+	}
+	return 0
 }
 
 // setMode sets the mode to the given value.
@@ -76,6 +121,18 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:
 		e.setAltScreenMode(setting.IsSet())
+	case modeAltScreenLegacy:
+		// The alternate screen as the VT100-era ?47 knows it: no
+		// clearing, no saved cursor.
+		e.switchScreen(setting.IsSet(), false)
+	case modeColumn:
+		// DECCOLM: switching between 80 and 132 columns clears the
+		// screen, resets the margins and homes the cursor, whatever the
+		// width (this emulator's width is its host's to set).
+		e.scr.Clear()
+		e.scr.setVerticalMargins(0, e.Height())
+		e.scr.setHorizontalMargins(0, e.Width())
+		e.setCursor(0, 0)
 	case ansi.ModeSaveCursor:
 		if setting.IsSet() {
 			e.saveCursor()

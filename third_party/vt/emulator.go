@@ -63,7 +63,9 @@ type Emulator struct {
 	pw *io.PipeWriter
 
 	// The GL and GR character set identifiers.
-	gl, gr  int
+	gl, gr int
+	// What DECSC saved besides the cursor, per screen.
+	saved   [2]savedState
 	gsingle int // temporarily select GL or GR
 
 	// Indicates if the terminal is closed.
@@ -272,6 +274,15 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	for i := range p {
+		if b := p[i]; b < 0x20 && b != ansi.ESC && b != ansi.CAN && b != ansi.SUB && midSequence(e.parser.State()) {
+			// A C0 control inside an escape sequence is carried out
+			// where it stands and the sequence goes on (A ESC [ 2 BS C
+			// prints at the column after A). The parser would do it
+			// too, but its execute action overwrites the command it is
+			// collecting, so the sequence then ends as another one.
+			e.handleControl(b)
+			continue
+		}
 		e.parser.Advance(p[i])
 		// Flush the last cluster once the whole slice is written. Every
 		// sequence handler flushes on its own way in, so a cluster only has to
@@ -486,4 +497,15 @@ func (e *Emulator) ClearScrollback() {
 // IsAltScreen returns whether the terminal is in alternate screen mode.
 func (e *Emulator) IsAltScreen() bool {
 	return e.scr == &e.scrs[1]
+}
+
+// midSequence reports whether the parser is inside a CSI or an escape
+// sequence with intermediates, where C0 controls are executed without
+// ending the sequence.
+func midSequence(st parser.State) bool {
+	switch st {
+	case parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState, parser.EscapeIntermediateState:
+		return true
+	}
+	return false
 }

@@ -1473,7 +1473,7 @@ var cases = []struct {
 		},
 		want: []string{
 			"        ",
-			"        ",
+			"  F     ", // through the cursor, not the whole row (xterm, ECMA-48)
 			"GHI     ",
 		},
 		pos: uv.Pos(1, 1),

@@ -358,13 +358,20 @@ func (e *Emulator) registerDefaultEscHandlers() {
 
 	e.RegisterEscHandler('7', func() bool {
 		// Save Cursor [ansi.DECSC]
-		e.scr.SaveCursor()
+		e.saveCursor()
 		return true
 	})
 
 	e.RegisterEscHandler('8', func() bool {
 		// Restore Cursor [ansi.DECRC]
-		e.scr.RestoreCursor()
+		e.restoreCursor()
+		return true
+	})
+
+	e.RegisterEscHandler('E', func() bool {
+		// Next Line [ansi.NEL]: a carriage return, then an index.
+		e.carriageReturn()
+		e.index()
 		return true
 	})
 
@@ -459,42 +466,42 @@ func (e *Emulator) registerDefaultEscHandlers() {
 func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('@', func(params ansi.Params) bool {
 		// Insert Character [ansi.ICH]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.scr.InsertCell(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('A', func(params ansi.Params) bool {
 		// Cursor Up [ansi.CUU]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(0, -n)
 		return true
 	})
 
 	e.RegisterCsiHandler('B', func(params ansi.Params) bool {
 		// Cursor Down [ansi.CUD]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(0, n)
 		return true
 	})
 
 	e.RegisterCsiHandler('C', func(params ansi.Params) bool {
 		// Cursor Forward [ansi.CUF]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(n, 0)
 		return true
 	})
 
 	e.RegisterCsiHandler('D', func(params ansi.Params) bool {
 		// Cursor Backward [ansi.CUB]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(-n, 0)
 		return true
 	})
 
 	e.RegisterCsiHandler('E', func(params ansi.Params) bool {
 		// Cursor Next Line [ansi.CNL]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(0, n)
 		e.carriageReturn()
 		return true
@@ -502,7 +509,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('F', func(params ansi.Params) bool {
 		// Cursor Previous Line [ansi.CPL]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.moveCursor(0, -n)
 		e.carriageReturn()
 		return true
@@ -510,7 +517,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('G', func(params ansi.Params) bool {
 		// Cursor Horizontal Absolute [ansi.CHA]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		_, y := e.scr.CursorPosition()
 		e.setCursor(n-1, y)
 		return true
@@ -535,7 +542,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('I', func(params ansi.Params) bool {
 		// Cursor Horizontal Tabulation [ansi.CHT]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.nextTab(n)
 		return true
 	})
@@ -552,8 +559,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			e.scr.FillArea(e.scr.blankCell(), rect1)
 			e.scr.FillArea(e.scr.blankCell(), rect2)
 		case 1: // Erase screen above (including cursor)
-			rect := uv.Rect(0, 0, width, y+1)
-			e.scr.FillArea(e.scr.blankCell(), rect)
+			// The rows above, then the cursor's row up to the cursor.
+			e.scr.FillArea(e.scr.blankCell(), uv.Rect(0, 0, width, y))
+			e.scr.FillArea(e.scr.blankCell(), uv.Rect(0, y, x+1, 1))
 		case 2: // erase screen
 			// Save screen content to scrollback before clearing
 			e.scr.ClearWithScrollback()
@@ -595,7 +603,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('L', func(params ansi.Params) bool {
 		// Insert Line [ansi.IL]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		if e.scr.InsertLine(n) {
 			// Move the cursor to the left margin.
 			e.scr.setCursorX(0, true)
@@ -605,7 +613,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('M', func(params ansi.Params) bool {
 		// Delete Line [ansi.DL]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		if e.scr.DeleteLine(n) {
 			// If the line was deleted successfully, move the cursor to the
 			// left.
@@ -617,21 +625,21 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('P', func(params ansi.Params) bool {
 		// Delete Character [ansi.DCH]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.scr.DeleteCell(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('S', func(params ansi.Params) bool {
 		// Scroll Up [ansi.SU]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.scr.ScrollUp(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('T', func(params ansi.Params) bool {
 		// Scroll Down [ansi.SD]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.scr.ScrollDown(n)
 		return true
 	})
@@ -647,39 +655,34 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('X', func(params ansi.Params) bool {
 		// Erase Character [ansi.ECH]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.eraseCharacter(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('Z', func(params ansi.Params) bool {
 		// Cursor Backward Tabulation [ansi.CBT]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.prevTab(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('`', func(params ansi.Params) bool {
 		// Horizontal Position Absolute [ansi.HPA]
-		n, _, _ := params.Param(0, 1)
-		width := e.Width()
-		_, y := e.scr.CursorPosition()
-		e.setCursorPosition(min(width-1, n-1), y)
+		e.cursorTo(count(params)-1, -1)
 		return true
 	})
 
 	e.RegisterCsiHandler('a', func(params ansi.Params) bool {
 		// Horizontal Position Relative [ansi.HPR]
-		n, _, _ := params.Param(0, 1)
-		width := e.Width()
 		x, y := e.scr.CursorPosition()
-		e.setCursorPosition(min(width-1, x+n), y)
+		e.setCursor(x+count(params), y)
 		return true
 	})
 
 	e.RegisterCsiHandler('b', func(params ansi.Params) bool {
 		// Repeat Previous Character [ansi.REP]
-		n, _, _ := params.Param(0, 1)
+		n := count(params)
 		e.repeatPreviousCharacter(n)
 		return true
 	})
@@ -719,30 +722,23 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('d', func(params ansi.Params) bool {
 		// Vertical Position Absolute [ansi.VPA]
-		n, _, _ := params.Param(0, 1)
-		height := e.Height()
-		x, _ := e.scr.CursorPosition()
-		e.setCursorPosition(x, min(height-1, n-1))
+		e.cursorTo(-1, count(params)-1)
 		return true
 	})
 
 	e.RegisterCsiHandler('e', func(params ansi.Params) bool {
 		// Vertical Position Relative [ansi.VPR]
-		n, _, _ := params.Param(0, 1)
-		height := e.Height()
 		x, y := e.scr.CursorPosition()
-		e.setCursorPosition(x, min(height-1, y+n))
+		e.setCursor(x, y+count(params))
 		return true
 	})
 
 	e.RegisterCsiHandler('f', func(params ansi.Params) bool {
-		// Horizontal and Vertical Position [ansi.HVP]
-		width, height := e.Width(), e.Height()
+		// Horizontal and Vertical Position [ansi.HVP]: the same as CUP,
+		// origin mode included.
 		row, _, _ := params.Param(0, 1)
 		col, _, _ := params.Param(1, 1)
-		y := min(height-1, row-1)
-		x := min(width-1, col-1)
-		e.setCursor(x, y)
+		e.cursorTo(max(col, 1)-1, max(row, 1)-1)
 		return true
 	})
 
@@ -920,4 +916,37 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 		return true
 	})
+}
+
+// count returns the first parameter of a sequence whose parameter is a
+// count or a 1-based position: missing or 0 both mean 1, as in xterm
+// (CSI 0 C moves one column, like CSI C).
+func count(params ansi.Params) int {
+	n, _, _ := params.Param(0, 1)
+	return max(n, 1)
+}
+
+// cursorTo moves the cursor to the 0-based column x and row y counted from
+// the origin: the screen's top-left corner, or the scroll region's under
+// DECOM (then the cursor stays inside the region). A negative x or y keeps
+// the cursor's column or row as it is.
+func (e *Emulator) cursorTo(x, y int) {
+	cx, cy := e.scr.CursorPosition()
+	if e.isModeSet(ansi.ModeOrigin) {
+		r := e.scr.ScrollRegion()
+		if x >= 0 {
+			cx = min(r.Min.X+x, r.Max.X-1)
+		}
+		if y >= 0 {
+			cy = min(r.Min.Y+y, r.Max.Y-1)
+		}
+	} else {
+		if x >= 0 {
+			cx = x
+		}
+		if y >= 0 {
+			cy = y
+		}
+	}
+	e.setCursor(cx, cy)
 }

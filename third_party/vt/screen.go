@@ -149,7 +149,13 @@ func (s *Screen) setVerticalMargins(top, bottom int) {
 // setCursorX sets the cursor X position. If margins is true, the cursor is
 // only set if it is within the scroll margins.
 func (s *Screen) setCursorX(x int, margins bool) {
-	s.setCursor(x, s.cur.Y, margins)
+	if margins {
+		// x counts from the left margin; the row stays as it is (it is
+		// absolute, and setCursor's margins would count it from the top
+		// margin).
+		x = s.scroll.Min.X + x
+	}
+	s.setCursor(x, s.cur.Y, false)
 }
 
 // setCursor sets the cursor position. If margins is true, the cursor is only
@@ -359,7 +365,7 @@ func (s *Screen) DeleteLine(n int) bool {
 	// Save lines to scrollback if we're at the top of the scroll region
 	// and the scroll region uses the full width (typical terminal scroll).
 	// This captures lines that would be lost during scroll up operations.
-	if s.scrollback != nil && y == scroll.Min.Y &&
+	if s.scrollback != nil && y == scroll.Min.Y && scroll.Min.Y == 0 &&
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)

@@ -120,10 +120,32 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		e.lastChar, _ = utf8.DecodeRuneInString(content)
 	}
 
+	if w := e.scr.Width(); cell.Width > 1 && x+cell.Width > w {
+		// A wide character that does not fit at the end of the row goes
+		// to the start of the next one (with autowrap) or into the last
+		// cells of this one (without), rather than being cut in half.
+		if awm {
+			e.scr.setCursor(x, y, false)
+			e.index()
+			_, y = e.scr.CursorPosition()
+			x = 0
+		} else {
+			x = max(w-cell.Width, 0)
+		}
+	}
+
+	if e.isModeSet(ansi.ModeInsertReplace) {
+		// IRM: what is on the row from the cursor moves right to make
+		// room, and what passes the right edge is lost.
+		e.scr.setCursor(x, y, false)
+		e.scr.InsertCell(cell.Width)
+	}
+
 	e.scr.SetCell(x, y, &cell)
 
-	// Handle phantom state at the end of the line
-	e.atPhantom = awm && x >= e.scr.Width()-1
+	// Handle phantom state at the end of the line: the character took the
+	// last cell(s), so the next one wraps.
+	e.atPhantom = awm && x+cell.Width >= e.scr.Width()
 	if !e.atPhantom {
 		x += cell.Width
 	}
