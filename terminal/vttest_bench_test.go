@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/vt"
 )
 
 // vtDriver is a terminal running vttest at 80×24 that the comparison
@@ -119,6 +121,23 @@ var (
 // fawn's terminal and in tmux, both 80×24, and reports how many of the
 // screens are identical (make bench; FAWN_VTTEST_DIFF=FILE writes the
 // ones that differ, side by side, to FILE).
+//
+// With vttest 2.7 and tmux 3.3a, 37 of 44 screens are identical. In the
+// other seven tmux is the one that is off:
+//   - 2: the 132-column pass of the cursor test draws its right border
+//     with CUB after a character in the last column; xterm moves back
+//     from the last column (the wrap is only pending), tmux from one
+//     past it, so tmux's border has a gap.
+//   - 3 and 4: the autowrap test's BS after the last column, the same
+//     difference: tmux splits N/n, R/r, V/v and Z/z over two rows,
+//     against vttest's "the margins should have letters in order".
+//   - 17: the origin mode test's line "should be at the bottom of the
+//     screen"; tmux puts it on row 2.
+//   - 38, 41 and 44 (menu 11.8.7: modes 47, 1047, 1049): vttest itself
+//     reports "cursor save/restore failed" under tmux, "ok" under fawn.
+//
+// tmux's capture shows the DEC line-drawing set as the ASCII it is sent
+// as (q, `): fawn's screens are compared after the same translation.
 func BenchmarkVttestAgainstTmux(b *testing.B) {
 	for _, p := range []string{"vttest", "tmux"} {
 		if _, err := exec.LookPath(p); err != nil {
@@ -153,7 +172,7 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 		if i < len(theirs) {
 			t = theirs[i]
 		}
-		if o == t {
+		if acsAsASCII(o) == t {
 			same++
 			continue
 		}
@@ -169,4 +188,28 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 	}
 	b.ReportMetric(float64(same), "identical")
 	b.ReportMetric(float64(n), "screens")
+}
+
+// asciiOfACS maps the characters of the DEC special graphics set back to
+// the ASCII bytes that select them.
+var asciiOfACS = func() map[string]string {
+	m := map[string]string{}
+	for b, r := range vt.SpecialDrawing {
+		m[r] = string(b)
+	}
+	return m
+}()
+
+// acsAsASCII is s with the line-drawing characters shown as tmux's
+// capture shows them.
+func acsAsASCII(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if a, ok := asciiOfACS[string(r)]; ok {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
