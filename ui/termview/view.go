@@ -31,6 +31,7 @@ const (
 	ActionInterrupt  = "terminal.interrupt"
 	ActionFind       = "terminal.find"
 	ActionOpenLink   = "terminal.open_link"
+	ActionSelect     = "terminal.select"
 )
 
 // DefaultKeys returns the terminal pane's key table.
@@ -41,6 +42,7 @@ func DefaultKeys() *keymap.Table {
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
 		keymap.Binding{Action: ActionOpenLink, Keys: []string{"alt+l"}, Help: "Open the last hyperlink on the screen (OSC 8; Ctrl-click opens the one clicked)"},
 		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
+		keymap.Binding{Action: ActionSelect, Keys: []string{"alt+v"}, Help: "Select with the keyboard (arrows/hjkl, PgUp/PgDn, g/G move; v marks, V marks lines; y or Enter copies; Esc ends)"},
 	)
 }
 
@@ -63,6 +65,8 @@ type View struct {
 	find       *finder
 	pushed     uint64 // Drawn.Pushed at the last draw: the line of the screen's first row
 	sel        *selection
+	ksel       *keySelect // keyboard selection, while it is on
+	curX, curY int        // the terminal's cursor in the pane at the last draw
 	onCopy     func(text string)
 	onLink     func(url string)
 	name       string // "Terminal", "Terminal 2"…
@@ -252,6 +256,15 @@ func (v *View) Draw(screen tcell.Screen) {
 	d := v.term.DrawTo(screen, x, y, w, h, terminal.DrawOptions{ScrollBack: v.back, Anchor: v.anchor, Style: base})
 	v.back, v.anchor, v.lines = d.ScrollBack, d.Pushed, d.Lines
 	v.pushed = d.Pushed
+	v.curX, v.curY = d.CursorX, d.CursorY
+	if v.ksel != nil {
+		// The selection cursor: a reversed cell.
+		cx, cy := v.ksel.at.Col, int(v.ksel.at.Line-int64(v.pushed)+int64(v.back))
+		if cy >= 0 && cy < h && cx >= 0 && cx < w {
+			r, comb, st, _ := screen.GetContent(x+cx, y+cy)
+			screen.SetContent(x+cx, y+cy, r, comb, st.Reverse(true))
+		}
+	}
 	if v.sel != nil {
 		for cy := 0; cy < h; cy++ {
 			for cx := 0; cx < w; cx++ {
@@ -262,15 +275,21 @@ func (v *View) Draw(screen tcell.Screen) {
 			}
 		}
 	}
+	tag := ""
+	if v.ksel != nil {
+		tag = v.keySelectHint()
+	}
 	if v.back > 0 {
-		tag := fmt.Sprintf(" ↑ %d/%d ", v.back, v.lines)
+		tag += fmt.Sprintf(" ↑ %d/%d ", v.back, v.lines)
+	}
+	if tag != "" {
 		tview.Print(screen, tag, x, y, w, tview.AlignRight, v.theme.Accent)
 	}
 	if v.find != nil {
 		v.drawFind(screen, x, y, w, h, d)
 		return
 	}
-	if v.HasFocus() && d.CursorVisible {
+	if v.HasFocus() && d.CursorVisible && v.ksel == nil {
 		screen.ShowCursor(x+d.CursorX, y+d.CursorY)
 		screen.SetCursorStyle(d.CursorShape)
 	}
@@ -417,7 +436,14 @@ func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 			v.findKey(ev)
 			return
 		}
+		if v.ksel != nil {
+			v.selectKey(ev)
+			return
+		}
 		switch v.keys.Action(ev) {
+		case ActionSelect:
+			v.startKeySelect()
+			return
 		case ActionFind:
 			v.find = &finder{typing: true, cur: -1}
 			return

@@ -1,0 +1,162 @@
+package termview
+
+import (
+	"github.com/gdamore/tcell/v2"
+)
+
+// keySelect is selection with the keyboard (Alt-V): a cursor of its own
+// that moves over the screen and the scrollback, and an optional mark
+// where the selection starts.
+type keySelect struct {
+	at    Spot
+	mark  *Spot
+	lines bool // V: whole lines
+}
+
+// startKeySelect enters keyboard selection at the terminal's cursor, or on
+// the bottom row when the view is scrolled back.
+func (v *View) startKeySelect() {
+	row := v.rows - 1
+	col := 0
+	if v.back == 0 {
+		row, col = v.curY, v.curX
+	}
+	v.ksel = &keySelect{at: v.spotAt(col, row)}
+	v.sel = nil
+}
+
+// selectKey handles a key in keyboard selection: arrows or hjkl move,
+// PgUp/PgDn a page, 0/Home and $/End the line's ends, g/G the oldest and
+// newest lines; v (or Space) sets or drops the mark, V selects whole
+// lines; y or Enter copies the selection and ends, Esc or q ends.
+func (v *View) selectKey(ev *tcell.EventKey) {
+	k := v.ksel
+	page := max(v.rows-1, 1)
+	move := func(dl, dc int) {
+		k.at.Line += int64(dl)
+		k.at.Col += dc
+	}
+	switch ev.Key() {
+	case tcell.KeyEsc:
+		v.ksel, v.sel = nil, nil
+		return
+	case tcell.KeyEnter:
+		v.copyKeySelection()
+		return
+	case tcell.KeyUp:
+		move(-1, 0)
+	case tcell.KeyDown:
+		move(1, 0)
+	case tcell.KeyLeft:
+		move(0, -1)
+	case tcell.KeyRight:
+		move(0, 1)
+	case tcell.KeyPgUp:
+		move(-page, 0)
+	case tcell.KeyPgDn:
+		move(page, 0)
+	case tcell.KeyHome:
+		k.at.Col = 0
+	case tcell.KeyEnd:
+		k.at.Col = v.cols - 1
+	case tcell.KeyRune:
+		if isQuitKey(ev) {
+			v.ksel, v.sel = nil, nil
+			return
+		}
+		switch ev.Rune() {
+		case 'q':
+			v.ksel, v.sel = nil, nil
+			return
+		case 'y':
+			v.copyKeySelection()
+			return
+		case 'k':
+			move(-1, 0)
+		case 'j':
+			move(1, 0)
+		case 'h':
+			move(0, -1)
+		case 'l':
+			move(0, 1)
+		case '0':
+			k.at.Col = 0
+		case '$':
+			k.at.Col = v.cols - 1
+		case 'g':
+			k.at = Spot{Line: v.oldestLine()}
+		case 'G':
+			k.at = Spot{Line: int64(v.pushed) + int64(v.rows) - 1}
+		case 'v', ' ':
+			if k.mark != nil && !k.lines {
+				k.mark = nil
+			} else {
+				m := k.at
+				k.mark, k.lines = &m, false
+			}
+		case 'V':
+			if k.mark != nil && k.lines {
+				k.mark = nil
+			} else {
+				m := k.at
+				k.mark, k.lines = &m, true
+			}
+		}
+	}
+	v.clampKeySelect()
+	v.follow()
+	v.sel = nil
+	if k.mark != nil {
+		from, to := *k.mark, k.at
+		if k.lines {
+			if to.Before(from) {
+				from, to = to, from
+			}
+			from.Col, to.Col = 0, 1<<20
+		}
+		v.sel = &selection{from: from, to: to}
+	}
+}
+
+// oldestLine is the first line still in the scrollback.
+func (v *View) oldestLine() int64 { return int64(v.pushed) - int64(v.lines) }
+
+// clampKeySelect keeps the selection cursor on the screen or in the
+// scrollback.
+func (v *View) clampKeySelect() {
+	k := v.ksel
+	last := int64(v.pushed) + int64(v.rows) - 1
+	k.at.Line = min(max(k.at.Line, v.oldestLine()), last)
+	k.at.Col = min(max(k.at.Col, 0), max(v.cols-1, 0))
+}
+
+// follow scrolls so that the selection cursor is in view.
+func (v *View) follow() {
+	top := int64(v.pushed) - int64(v.back)
+	switch line := v.ksel.at.Line; {
+	case line < top:
+		v.back = int(int64(v.pushed) - line)
+	case line >= top+int64(v.rows):
+		v.back = max(int(int64(v.pushed)+int64(v.rows)-1-line), 0)
+	}
+	v.anchor = v.pushed
+}
+
+// copyKeySelection copies what is selected (nothing when there is no
+// mark) and ends keyboard selection.
+func (v *View) copyKeySelection() {
+	if v.ksel.mark != nil {
+		v.copySelection()
+	}
+	v.ksel, v.sel = nil, nil
+}
+
+// keySelectHint is what the pane's corner says in keyboard selection.
+func (v *View) keySelectHint() string {
+	switch {
+	case v.ksel.mark == nil:
+		return " select: move · v mark · V lines · Esc "
+	default:
+		return " select: move · y copy · Esc "
+	}
+}
