@@ -359,7 +359,9 @@ func (s *screen) drain() {
 	}
 	lines := sb.Lines()
 	for i, line := range lines {
-		s.hist.push(s.hist.compact(line))
+		l := s.hist.compact(line)
+		l.wrapped = sb.Wrapped(i)
+		s.hist.push(l)
 		s.pushed++
 		lines[i] = nil // Clear keeps the array; let the cells go
 	}
@@ -373,6 +375,10 @@ func (s *screen) resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cols == s.emu.Width() && rows == s.emu.Height() {
+		return
+	}
+	if cols != s.emu.Width() && !s.emu.IsAltScreen() && s.frozen == nil {
+		s.reflow(cols, rows)
 		return
 	}
 	if !s.emu.IsAltScreen() {
@@ -621,6 +627,9 @@ type histLine struct {
 	wide  []uint8  // cell widths when offs is set
 	runs  []styleRun
 	ncell int
+	// wrapped: the line was filled and its text goes on in the next line
+	// (autowrap); reflow rejoins them.
+	wrapped bool
 }
 
 type styleRun struct {

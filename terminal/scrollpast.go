@@ -30,6 +30,7 @@ func (s *screen) scrollPast(region []byte) bool {
 	// many as the scrollback keeps, plus a screenful, matter.
 	want := s.hist.max + rows
 	out := make([][]byte, 0, min(want, 1024))
+	var goesOn []bool // goesOn[i]: row i's line goes on in the row after
 	for end := len(region); end > 0 && len(out) < want; {
 		// The line that ends at end (its newline included).
 		start := bytes.LastIndexByte(region[:end-1], '\n') + 1
@@ -37,11 +38,13 @@ func (s *screen) scrollPast(region []byte) bool {
 		end = start
 		if len(line) <= cols && plainASCII(line) {
 			out = append(out, line) // one row: the common case
+			goesOn = append(goesOn, false)
 			continue
 		}
 		wrapped := wrapCells(line, cols)
 		for j := len(wrapped) - 1; j >= 0 && len(out) < want; j-- {
 			out = append(out, wrapped[j])
+			goesOn = append(goesOn, j < len(wrapped)-1)
 		}
 	}
 	// out is newest first.
@@ -55,7 +58,9 @@ func (s *screen) scrollPast(region []byte) bool {
 	// All but the last screenful go straight into the scrollback...
 	onScreen := min(rows, len(out))
 	for i := len(out) - 1; i >= onScreen; i-- {
-		s.hist.push(histLineOf(s, out[i]))
+		l := histLineOf(s, out[i])
+		l.wrapped = goesOn[i]
+		s.hist.push(l)
 		s.pushed++
 	}
 	// ...and the last screenful is printed, each row ending in a line
@@ -64,6 +69,11 @@ func (s *screen) scrollPast(region []byte) bool {
 	var b bytes.Buffer
 	for i := onScreen - 1; i >= 0; i-- {
 		b.Write(out[i])
+		if i > 0 && goesOn[i] && len(cellsOf(out[i])) == cols {
+			// A full row whose line goes on: the next row follows by
+			// autowrap, as it did, so the row is marked wrapped.
+			continue
+		}
 		b.WriteString("\r\n")
 	}
 	s.internalWrite(b.String())

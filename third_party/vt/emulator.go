@@ -494,6 +494,20 @@ func (e *Emulator) ClearScrollback() {
 	}
 }
 
+// Wrapped reports whether row y of the screen in use was filled and its
+// text went on to row y+1 (autowrap): the two rows are one line of text,
+// which a host that reflows the screen to another width rejoins.
+func (e *Emulator) Wrapped(y int) bool {
+	return e.scr.Wrapped(y)
+}
+
+// SetWrapped marks row y of the screen in use as going on in row y+1, or
+// not: a host that reflows the screen restores the marks of the rows it
+// writes back.
+func (e *Emulator) SetWrapped(y int, on bool) {
+	e.scr.setWrapped(y, on)
+}
+
 // IsAltScreen returns whether the terminal is in alternate screen mode.
 func (e *Emulator) IsAltScreen() bool {
 	return e.scr == &e.scrs[1]

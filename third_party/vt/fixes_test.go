@@ -83,3 +83,30 @@ func TestDeleteLineInARegionKeepsTheScrollbackClean(t *testing.T) {
 		t.Fatalf("a line scrolled off the screen: %d lines in the scrollback", n)
 	}
 }
+
+// Rows filled by autowrap are marked, the marks move with their rows and
+// into the scrollback, and erasing a row's end drops its mark.
+func TestWrapMarks(t *testing.T) {
+	term := newTestTerminal(t, 4, 3)
+	term.Write([]byte("abcdefg\r\nxy"))
+	if !term.Wrapped(0) || term.Wrapped(1) || term.Wrapped(2) {
+		t.Fatalf("marks %v %v %v after abcdefg, xy", term.Wrapped(0), term.Wrapped(1), term.Wrapped(2))
+	}
+	term.Write([]byte("\x1b[1;1H\x1b[L"))
+	if term.Wrapped(0) || !term.Wrapped(1) {
+		t.Fatalf("IL did not move the mark: %v %v", term.Wrapped(0), term.Wrapped(1))
+	}
+	term.Write([]byte("\x1b[3;1H\n\n"))
+	sb := term.Scrollback()
+	if sb.Len() != 2 || sb.Wrapped(0) || !sb.Wrapped(1) {
+		t.Fatalf("scrollback %d lines, marks %v %v", sb.Len(), sb.Wrapped(0), sb.Wrapped(1))
+	}
+	term.Write([]byte("\x1b[2J\x1b[Habcdef\x1b[1;3H\x1b[K"))
+	if term.Wrapped(0) {
+		t.Fatal("EL to the end of the row kept its mark")
+	}
+	term.Write([]byte("\x1b[2J\x1b[Habc世"))
+	if !term.Wrapped(0) {
+		t.Fatal("a wide character that wrapped did not mark its row")
+	}
+}

@@ -17,6 +17,63 @@ type Screen struct {
 	scroll uv.Rectangle
 	// scrollback is the scrollback buffer for lines scrolled off the top.
 	scrollback *Scrollback
+	// wrapped[y] says row y was filled and its text went on to the next
+	// row (autowrap), so the two are one line of text: a host reflowing
+	// the screen to another width rejoins them.
+	wrapped []bool
+}
+
+// Wrapped reports whether row y's text goes on to row y+1 (autowrap).
+func (s *Screen) Wrapped(y int) bool {
+	return y >= 0 && y < len(s.wrapped) && s.wrapped[y]
+}
+
+// setWrapped marks row y as continued on the next row, or not.
+func (s *Screen) setWrapped(y int, on bool) {
+	if y < 0 || y >= s.buf.Height() {
+		return
+	}
+	if len(s.wrapped) < s.buf.Height() {
+		s.wrapped = append(s.wrapped, make([]bool, s.buf.Height()-len(s.wrapped))...)
+	}
+	s.wrapped[y] = on
+}
+
+// unwrapArea forgets the wrap of the rows of area that reach the last
+// column: what continued there was erased or moved.
+func (s *Screen) unwrapArea(area uv.Rectangle) {
+	if area.Max.X < s.buf.Width() {
+		return
+	}
+	for y := max(area.Min.Y, 0); y < area.Max.Y && y < len(s.wrapped); y++ {
+		s.wrapped[y] = false
+	}
+}
+
+// shiftWrapped moves the wrap marks of rows [top, bottom) by n rows (down
+// when n > 0), as lines are inserted or deleted there; rows left behind
+// are not wrapped. In a region narrower than the screen the rows' ends
+// do not move, so the marks are dropped instead.
+func (s *Screen) shiftWrapped(top, bottom, n int) {
+	bottom = min(bottom, len(s.wrapped))
+	if top >= bottom {
+		return
+	}
+	if s.scroll.Min.X > 0 || s.scroll.Max.X < s.buf.Width() {
+		clear(s.wrapped[top:bottom])
+		return
+	}
+	rows := s.wrapped[top:bottom]
+	switch {
+	case n > 0:
+		n = min(n, len(rows))
+		copy(rows[n:], rows)
+		clear(rows[:n])
+	case n < 0:
+		n = min(-n, len(rows))
+		copy(rows, rows[n:])
+		clear(rows[len(rows)-n:])
+	}
 }
 
 // NewScreen creates a new screen.
@@ -79,6 +136,9 @@ func (s *Screen) Resize(width int, height int) {
 		s.buf.Touched = nil
 	}
 	s.scroll = s.buf.Bounds()
+	// The rows keep their marks; a narrower screen cut them, so a row
+	// that reached the old last column no longer does.
+	s.wrapped = append(s.wrapped[:0:0], s.wrapped[:min(len(s.wrapped), height)]...)
 }
 
 // Width returns the width of the screen.
@@ -100,7 +160,7 @@ func (s *Screen) ClearWithScrollback() {
 		for y := 0; y < s.buf.Height(); y++ {
 			line := s.buf.Line(y)
 			if line != nil && !s.isLineEmpty(line) {
-				s.scrollback.Push(line)
+				s.scrollback.push(line, s.Wrapped(y))
 			}
 		}
 	}
@@ -119,6 +179,7 @@ func (s *Screen) isLineEmpty(line uv.Line) bool {
 
 // ClearArea clears the given area.
 func (s *Screen) ClearArea(area uv.Rectangle) {
+	s.unwrapArea(area)
 	s.buf.ClearArea(area)
 	s.touchArea(area)
 }
@@ -130,6 +191,7 @@ func (s *Screen) Fill(c *uv.Cell) {
 
 // FillArea fills the given area with the given cell.
 func (s *Screen) FillArea(c *uv.Cell, area uv.Rectangle) {
+	s.unwrapArea(area)
 	s.buf.FillArea(c, area)
 	s.touchArea(area)
 }
@@ -337,6 +399,7 @@ func (s *Screen) InsertLine(n int) bool {
 		return false
 	}
 
+	s.shiftWrapped(y, s.scroll.Max.Y, n)
 	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
 
 	return true
@@ -369,9 +432,14 @@ func (s *Screen) DeleteLine(n int) bool {
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
-		s.scrollback.PushN(s.buf, y, linesToSave)
+		for i := range linesToSave {
+			if line := s.buf.Line(y + i); line != nil {
+				s.scrollback.push(line, s.Wrapped(y+i))
+			}
+		}
 	}
 
+	s.shiftWrapped(y, scroll.Max.Y, -n)
 	s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
 
 	return true

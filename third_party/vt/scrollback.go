@@ -12,6 +12,7 @@ const DefaultScrollbackSize = 10000
 // Scrollback represents a scrollback buffer that stores lines scrolled off the screen.
 type Scrollback struct {
 	lines    []uv.Line
+	wrapped  []bool // wrapped[i]: line i went on to line i+1 (autowrap)
 	maxLines int
 }
 
@@ -29,6 +30,11 @@ func NewScrollback(maxLines int) *Scrollback {
 // Push adds a line to the scrollback buffer.
 // If the buffer is full, the oldest line is removed.
 func (s *Scrollback) Push(line uv.Line) {
+	s.push(line, false)
+}
+
+// push adds a line, saying whether its text goes on to the next line.
+func (s *Scrollback) push(line uv.Line, wrapped bool) {
 	if s == nil || s.maxLines <= 0 {
 		return
 	}
@@ -50,8 +56,16 @@ func (s *Scrollback) Push(line uv.Line) {
 	if len(s.lines) >= s.maxLines {
 		// Remove oldest line and append new one
 		s.lines = slices.Delete(s.lines, 0, 1)
+		s.wrapped = slices.Delete(s.wrapped, 0, 1)
 	}
 	s.lines = append(s.lines, cloned)
+	s.wrapped = append(s.wrapped, wrapped)
+}
+
+// Wrapped reports whether line index (0 the oldest) was filled and its
+// text went on to the next line (autowrap).
+func (s *Scrollback) Wrapped(index int) bool {
+	return s != nil && index >= 0 && index < len(s.wrapped) && s.wrapped[index]
 }
 
 // PushN adds n lines from the buffer starting at line y to the scrollback.
@@ -94,6 +108,7 @@ func (s *Scrollback) SetMaxLines(maxLines int) {
 	if len(s.lines) > maxLines {
 		// Remove oldest lines
 		s.lines = s.lines[len(s.lines)-maxLines:]
+		s.wrapped = s.wrapped[len(s.wrapped)-maxLines:]
 	}
 }
 
@@ -122,6 +137,7 @@ func (s *Scrollback) Clear() {
 		return
 	}
 	s.lines = s.lines[:0]
+	s.wrapped = s.wrapped[:0]
 }
 
 // CellAt returns the cell at the given position in the scrollback buffer.

@@ -85,6 +85,7 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		// moves cursor down similar to [Terminal.linefeed] except it doesn't
 		// respects [ansi.LNM] mode.
 		// This will reset the phantom state i.e. pending wrap state.
+		e.scr.setWrapped(y, true)
 		e.index()
 		_, y = e.scr.CursorPosition()
 		x = 0
@@ -126,6 +127,7 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		// cells of this one (without), rather than being cut in half.
 		if awm {
 			e.scr.setCursor(x, y, false)
+			e.scr.setWrapped(y, true)
 			e.index()
 			_, y = e.scr.CursorPosition()
 			x = 0

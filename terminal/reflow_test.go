@@ -1,0 +1,73 @@
+package terminal
+
+import (
+	"strings"
+	"testing"
+)
+
+// Narrowing the pane re-wraps long lines; widening it rejoins the rows
+// autowrap made, on the screen and in the scrollback, while lines that
+// ended with a newline stay lines of their own. The cursor stays at its
+// place in its line.
+func TestReflowOnWidthChange(t *testing.T) {
+	s := newTestScreen(t, 10, 4, 50)
+	s.write([]byte("short\r\n0123456789abcdefghij\r\n$ ab"))
+	if got := s.text(); got != "short\n0123456789\nabcdefghij\n$ ab" {
+		t.Fatalf("at 10 columns:\n%s", got)
+	}
+	s.resize(20, 4)
+	if got := s.text(); got != "short\n0123456789abcdefghij\n$ ab" {
+		t.Fatalf("widened to 20:\n%s", got)
+	}
+	if c := s.emu.CursorPosition(); c.X != 4 || c.Y != 2 {
+		t.Fatalf("cursor at %v, want 4,2", c)
+	}
+	s.write([]byte("c"))
+	if got := s.text(); !strings.HasSuffix(got, "\n$ abc") {
+		t.Fatalf("typing after the reflow:\n%s", got)
+	}
+	// Narrower than before: the long line takes three rows, the first
+	// scrolls into the scrollback.
+	s.resize(7, 4)
+	if got := s.text(); got != "0123456\n789abcd\nefghij\n$ abc" {
+		t.Fatalf("narrowed to 7:\n%s", got)
+	}
+	if sb := s.scrollbackText(); len(sb) != 1 || sb[0] != "short" {
+		t.Fatalf("scrollback %q", sb)
+	}
+	// The lines in the scrollback reflow too.
+	s.write([]byte("\r\n1\r\n2\r\n3\r\n4"))
+	if sb := s.scrollbackText(); strings.Join(sb, "|") != "short|0123456|789abcd|efghij|$ abc" {
+		t.Fatalf("scrollback %q", sb)
+	}
+	s.resize(30, 4)
+	if sb := s.scrollbackText(); strings.Join(sb, "|") != "short|0123456789abcdefghij|$ abc" {
+		t.Fatalf("scrollback after widening %q", sb)
+	}
+	if got := s.text(); got != "1\n2\n3\n4" {
+		t.Fatalf("screen after widening:\n%s", got)
+	}
+}
+
+// Wide characters are not cut in half by a reflow, and keep their colours.
+func TestReflowKeepsWideCharactersAndColours(t *testing.T) {
+	s := newTestScreen(t, 6, 3, 10)
+	s.write([]byte("\x1b[31mab世界cd\x1b[0m\r\n"))
+	s.resize(5, 3)
+	if got := s.text(); got != "ab世\n界cd" {
+		t.Fatalf("narrowed to 5:\n%q", got)
+	}
+	if c := s.emu.CellAt(0, 1); c == nil || c.Content != "界" || c.Style.Fg == nil {
+		t.Fatalf("the wide character on the second row: %+v", c)
+	}
+}
+
+// The alternate screen is the program's to redraw: no reflow there.
+func TestNoReflowOnTheAlternateScreen(t *testing.T) {
+	s := newTestScreen(t, 10, 3, 10)
+	s.write([]byte("\x1b[?1049h0123456789ab"))
+	s.resize(20, 3)
+	if got := s.text(); got != "0123456789\nab" {
+		t.Fatalf("alternate screen after widening:\n%s", got)
+	}
+}
