@@ -21,7 +21,32 @@ type cellBuffer struct {
 	w, h  int
 	cells []bcell // this frame
 	shown []bcell // what the real screen was given; str "" where unknown
+
+	// The cursor shape: tcell sends it with every frame that shows the
+	// cursor (ESC [ 0 SP q and the like). The terminal keeps the last one,
+	// so it is handed to tcell only when it changes.
+	shape     tcell.CursorStyle // this frame's
+	shapeSent tcell.CursorStyle // the terminal's; shapeUnknown after a Sync
+	cursorOn  bool              // this frame shows the cursor (tcell sends the shape only then)
 }
+
+func (f *cellBuffer) ShowCursor(x, y int) {
+	f.cursorOn = x >= 0 && y >= 0 && x < f.w && y < f.h
+	f.Screen.ShowCursor(x, y)
+}
+
+func (f *cellBuffer) HideCursor() {
+	f.cursorOn = false
+	f.Screen.HideCursor()
+}
+
+// shapeUnknown stands for a cursor shape the terminal may not have; tcell
+// knows no sequence for it and so sends none.
+const shapeUnknown tcell.CursorStyle = -1
+
+// SetCursorStyle sets this frame's cursor shape (the colour is ignored:
+// fawn sets none).
+func (f *cellBuffer) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) { f.shape = cs }
 
 type bcell struct {
 	str   string
@@ -29,7 +54,9 @@ type bcell struct {
 	width int
 }
 
-func newCellBuffer(s tcell.Screen) *cellBuffer { return &cellBuffer{Screen: s} }
+func newCellBuffer(s tcell.Screen) *cellBuffer {
+	return &cellBuffer{Screen: s, shapeSent: shapeUnknown}
+}
 
 // begin starts a frame at the real screen's size.
 func (f *cellBuffer) begin() {
@@ -45,6 +72,7 @@ func (f *cellBuffer) begin() {
 // every cell (after a resize or a Sync the real screen starts over).
 func (f *cellBuffer) invalidate() {
 	clear(f.shown)
+	f.shapeSent = shapeUnknown
 }
 
 func (f *cellBuffer) Size() (int, int) { return f.w, f.h }
@@ -137,13 +165,29 @@ func (f *cellBuffer) Clear() { f.Fill(' ', tcell.StyleDefault) }
 // then shows it.
 func (f *cellBuffer) Show() {
 	f.flush()
+	f.sendShape()
 	f.Screen.Show()
+}
+
+// sendShape gives tcell the cursor shape if the terminal does not have it
+// yet, and otherwise a shape tcell sends nothing for.
+func (f *cellBuffer) sendShape() {
+	if !f.cursorOn {
+		return // nothing is sent with a hidden cursor
+	}
+	if f.shape == f.shapeSent {
+		f.Screen.SetCursorStyle(shapeUnknown)
+		return
+	}
+	f.Screen.SetCursorStyle(f.shape)
+	f.shapeSent = f.shape
 }
 
 // Sync redraws the whole real screen.
 func (f *cellBuffer) Sync() {
 	f.invalidate()
 	f.flush()
+	f.sendShape()
 	f.Screen.Sync()
 }
 

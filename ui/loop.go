@@ -86,7 +86,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		return errRunning
 	}
 	if a.screen == nil {
-		s, err := tcell.NewScreen()
+		s, err := newScreen()
 		if err != nil {
 			return errScreen(err)
 		}
