@@ -71,3 +71,21 @@ func TestNoReflowOnTheAlternateScreen(t *testing.T) {
 		t.Fatalf("alternate screen after widening:\n%s", got)
 	}
 }
+
+// Copying across a row autowrap filled gives one line: no line break
+// where the text only wrapped, one where it ended; on the screen and in
+// the scrollback alike.
+func TestCopyJoinsWrappedRows(t *testing.T) {
+	s := newTestScreen(t, 10, 3, 10)
+	s.write([]byte("0123456789abcd\r\nnext\r\n"))
+	all := func() string {
+		return s.textBetween(Spot{Line: int64(s.pushed) - int64(s.hist.len())}, Spot{Line: int64(s.pushed) + 2, Col: 9})
+	}
+	if got := all(); got != "0123456789abcd\nnext\n" {
+		t.Fatalf("on the screen: %q", got)
+	}
+	s.write([]byte("1\r\n2\r\n3"))
+	if got := all(); got != "0123456789abcd\nnext\n1\n2\n3" {
+		t.Fatalf("from the scrollback: %q", got)
+	}
+}

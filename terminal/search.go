@@ -194,7 +194,8 @@ func (s *screen) textBetween(a, b Spot) string {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
+	var out strings.Builder
+	sep := ""
 	for line := a.Line; line <= b.Line; line++ {
 		cells := s.rowCellsLocked(line)
 		if cells == nil {
@@ -211,9 +212,39 @@ func (s *screen) textBetween(a, b Spot) string {
 		for i := max(from, 0); i <= to; i++ {
 			sb.WriteString(cells[i]) // "" is a wide character's second half
 		}
-		out = append(out, strings.TrimRight(sb.String(), " "))
+		text := sb.String()
+		// A row autowrap filled goes on in the next one: one line of
+		// text, copied without a line break there.
+		joined := line < b.Line && s.wrappedLocked(line)
+		if !joined {
+			text = strings.TrimRight(text, " ")
+		}
+		out.WriteString(sep)
+		out.WriteString(text)
+		sep = "\n"
+		if joined {
+			sep = ""
+		}
 	}
-	return strings.Join(out, "\n")
+	return out.String()
+}
+
+// wrappedLocked says whether the row at line was filled by autowrap, its
+// text going on in the next row; s.mu is held.
+func (s *screen) wrappedLocked(line int64) bool {
+	sbLen := 0
+	if !s.emu.IsAltScreen() {
+		sbLen = s.hist.len()
+	}
+	top := int64(s.pushed) - int64(sbLen)
+	switch {
+	case line < top:
+		return false
+	case line < int64(s.pushed):
+		l := s.hist.line(int(line - top))
+		return l != nil && l.wrapped
+	}
+	return s.emu.Wrapped(int(line - int64(s.pushed)))
 }
 
 // LinkAt returns the hyperlink (OSC 8) of the cell at s, or "". Only the

@@ -249,6 +249,11 @@ func (v *View) Draw(screen tcell.Screen) {
 		return
 	}
 	if w != v.cols || h != v.rows {
+		if w != v.cols {
+			// The lines reflow to the new width: a selection's places
+			// no longer hold its text.
+			v.sel, v.ksel = nil, nil
+		}
 		v.term.Resize(w, h)
 		v.cols, v.rows = w, h
 	}
