@@ -24,7 +24,7 @@ func TestKeyboardSelectsAndCopies(t *testing.T) {
 	}
 	h.waitLine("delta epsilon")
 	_, dy := h.rowIs("delta epsilon")
-	h.rows() // the cursor is on the prompt, the row after the output
+	h.waitLine("$") // the prompt after the output: the cursor is there
 	_, py := h.rowIs("$")
 	press := func(keys string) {
 		for _, r := range keys {
