@@ -44,13 +44,17 @@ func (s *screen) reflow(cols, rows int) {
 
 	// The lines of text, and where the cursor is in its line.
 	var lines []uv.Line
-	curLine, curOff := 0, 0
+	curLine, curOff, curStart := 0, 0, 0 // curStart: the row the cursor's line starts on
 	var text uv.Line
+	start := 0
 	for y := 0; y <= last; y++ {
 		row := grid[y]
 		wrapped := e.Wrapped(y) && y < last
+		if text == nil {
+			start = y
+		}
 		if y == cur.Y {
-			curLine, curOff = len(lines), len(text)+cur.X
+			curLine, curOff, curStart = len(lines), len(text)+cur.X, start
 		}
 		if wrapped {
 			text = append(text, trimGap(row)...)
@@ -59,6 +63,19 @@ func (s *screen) reflow(cols, rows int) {
 		text = append(text, trimBlank(row)...)
 		lines = append(lines, text)
 		text = nil
+	}
+
+	// At bash's prompt, readline redraws its line on SIGWINCH: from the
+	// row it believes the line starts on, which it finds by going up as
+	// many rows as the cursor was below the line's start before. Cut at
+	// the new width, the old text would be left beside or under that
+	// redraw (a doubled prompt): the line is blanked instead, and the
+	// cursor put where readline's arithmetic finds the line's start.
+	base := int64(s.pushed) + int64(e.Scrollback().Len())
+	readline := s.atPrompt && s.promptLine >= base+int64(curStart) && s.promptLine <= base+int64(cur.Y)
+	if readline {
+		lines[curLine] = nil
+		curOff = 0
 	}
 
 	// Wrapped again at the new width.
@@ -76,6 +93,15 @@ func (s *screen) reflow(cols, rows int) {
 				curOff = -1 // found
 			}
 			out = append(out, newRow{cells: p, wrapped: j < len(pieces)-1})
+		}
+	}
+
+	if readline {
+		// The cursor as far below the line's start as it was.
+		curRow += cur.Y - curStart
+		curCol = 0
+		for len(out) <= curRow {
+			out = append(out, newRow{})
 		}
 	}
 
@@ -116,6 +142,10 @@ func (s *screen) reflow(cols, rows int) {
 		e.SetWrapped(y, r.wrapped)
 	}
 	s.internalWrite("\x1b[" + strconv.Itoa(curRow-top+1) + ";" + strconv.Itoa(curCol+1) + "H")
+	if readline {
+		// Where the prompt is redrawn.
+		s.promptLine = int64(s.pushed) + int64(curRow-(cur.Y-curStart)-top)
+	}
 }
 
 // blankLine says whether a row holds nothing but blanks in the default

@@ -1,6 +1,9 @@
 package terminal
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,4 +91,37 @@ func TestCopyJoinsWrappedRows(t *testing.T) {
 	if got := all(); got != "0123456789abcd\nnext\n1\n2\n3" {
 		t.Fatalf("from the scrollback: %q", got)
 	}
+}
+
+// At bash's prompt, a line being typed that wraps is left to readline,
+// which redraws it at the new width: the prompt is not doubled and the
+// text stays whole, narrower and wider.
+func TestReflowLeavesTheTypedLineToReadline(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("PS1='$ '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTerm(t, Options{Cols: 40, Rows: 8, Env: []string{"HOME=" + home}})
+	mustRun(t, term, "echo before")
+	waitIdle(t, term)
+	typed := "echo" + strings.Repeat(" word", 13) // 69 characters
+	term.Write([]byte(typed))
+	waitFor(t, "the typed line", func() bool {
+		return strings.Contains(strings.ReplaceAll(term.ScreenText(), "\n", ""), "$ "+typed)
+	})
+	for _, cols := range []int{30, 55, 23} {
+		term.Resize(cols, 8)
+		waitFor(t, fmt.Sprintf("readline's redraw at %d columns", cols), func() bool {
+			s := term.ScreenText()
+			joined := strings.ReplaceAll(s, "\n", "")
+			return strings.Count(s, "$ ") == 2 && strings.Contains(joined, "$ "+typed) &&
+				strings.HasPrefix(s, "$ echo before\nbefore\n")
+		})
+	}
+	// The line runs as typed.
+	term.Write([]byte("\r"))
+	waitFor(t, "the line's output", func() bool {
+		s := strings.ReplaceAll(term.ScreenText(), "\n", "")
+		return strings.Contains(s, "$ "+typed+strings.TrimPrefix(typed, "echo "))
+	})
 }

@@ -44,6 +44,14 @@ type screen struct {
 	reply     func([]byte)
 	replies   []byte // fawn's own answers, sent once the write is over
 
+	// The shell's markers (fawnrc.bash), as the emulator meets them: at
+	// bash's prompt (readline edits a line), and the line its prompt ends
+	// on (in lines counted as Spot does). Reflow leaves that line to
+	// readline, which redraws it.
+	nonce      string
+	atPrompt   bool
+	promptLine int64
+
 	replyDone chan struct{}
 }
 
@@ -103,6 +111,10 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 		// DECALN split across two writes (write cuts the others out):
 		// the fill, at least.
 		s.alignmentFill()
+		return true
+	})
+	s.emu.RegisterOscHandler(6973, func(data []byte) bool {
+		s.shellMark(data)
 		return true
 	})
 	s.emu.RegisterEscHandler('c', func() bool {
@@ -189,6 +201,29 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 		}
 	}()
 	return s
+}
+
+// shellMark notes a marker of the shell's (OSC 6973;nonce;kind…) as the
+// emulator reaches it; s.mu is held.
+func (s *screen) shellMark(data []byte) {
+	parts := bytes.SplitN(data, []byte{';'}, 4)
+	if len(parts) < 3 || s.nonce == "" || string(parts[1]) != s.nonce || len(parts[2]) != 1 {
+		return
+	}
+	switch parts[2][0] {
+	case markPrompt, markContinue:
+		s.atPrompt = true
+		s.promptLine = int64(s.pushed) + int64(s.emu.Scrollback().Len()) + int64(s.emu.CursorPosition().Y)
+	case markStarted:
+		s.atPrompt = false
+	}
+}
+
+// setNonce tells the screen the current shell's marker nonce.
+func (s *screen) setNonce(nonce string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nonce, s.atPrompt = nonce, false
 }
 
 // setMode tracks the modes input encoding depends on; it runs inside

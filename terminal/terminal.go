@@ -195,6 +195,7 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		base = os.Environ()
 	}
 	cmd.Env = shellEnv(base, t.opts.Env, dir, nonce)
+	t.scr.setNonce(nonce)
 	cols, rows := t.scr.size()
 	f, err := openPTY(cmd, cols, rows)
 	if err != nil {
