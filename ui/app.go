@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -128,6 +129,7 @@ type App struct {
 	// frames counts draws (tests and benchmarks read it); frameHook, when
 	// set before Run, receives each draw's duration (benchmarks).
 	frames    atomic.Uint64
+	releasing atomic.Bool // releaseMemory's collection is running
 	frameHook func(time.Duration)
 
 	// windowFocused is the terminal window's focus as the terminal reports
@@ -713,6 +715,22 @@ func (a *App) turnEnded(cancel context.CancelFunc) {
 		return
 	}
 	a.list.Settle()
+	a.releaseMemory()
+}
+
+// releaseMemory gives the memory a turn used and no longer needs back to
+// the system, now that fawn waits for the user: Go's heap otherwise keeps
+// room for twice what is live, and the resident size of a long session
+// would grow by that room with every turn. A forced collection costs a
+// few milliseconds, in the background, once per turn.
+func (a *App) releaseMemory() {
+	if !a.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer a.releasing.Store(false)
+		debug.FreeOSMemory()
+	}()
 }
 
 // cancelTurn is Esc: cancel the running turn and put queued messages back
