@@ -161,7 +161,7 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 	})
 	ours, theirs := vttestOurs, vttestTheirs
 
-	same := 0
+	same, fawnOff := 0, 0
 	n := max(len(ours), len(theirs))
 	var diff strings.Builder
 	for i := 0; i < n; i++ {
@@ -176,7 +176,12 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 			same++
 			continue
 		}
-		fmt.Fprintf(&diff, "=== screen %d differs\n--- fawn:\n%s\n--- tmux:\n%s\n", i+1, o, t)
+		why, tmuxOff := tmuxIsOff(i+1, o, t)
+		if !tmuxOff {
+			fawnOff++
+			why = "not a known tmux error: fawn's to explain"
+		}
+		fmt.Fprintf(&diff, "=== screen %d differs (%s)\n--- fawn:\n%s\n--- tmux:\n%s\n", i+1, why, o, t)
 	}
 	if path := os.Getenv("FAWN_VTTEST_DIFF"); path != "" {
 		if err := os.WriteFile(path, []byte(diff.String()), 0o644); err != nil {
@@ -188,6 +193,27 @@ func BenchmarkVttestAgainstTmux(b *testing.B) {
 	}
 	b.ReportMetric(float64(same), "identical")
 	b.ReportMetric(float64(n), "screens")
+	b.ReportMetric(float64(fawnOff), "fawn-off")
+}
+
+// tmuxIsOff says whether a screen that differs is one where tmux is known
+// to be off (the list in BenchmarkVttestAgainstTmux's comment), and why.
+// Each is recognised by its screen number and by text that shows the
+// case, so another vttest or tmux version counts its differences as
+// fawn's until someone looks.
+func tmuxIsOff(screen int, fawn, tmux string) (string, bool) {
+	switch {
+	case (screen == 38 || screen == 41 || screen == 44) &&
+		strings.Contains(tmux, "cursor save/restore failed") && strings.Contains(fawn, "cursor save/restore ok"):
+		return "vttest says tmux's cursor save/restore failed", true
+	case screen == 17 && strings.HasSuffix(strings.TrimRight(fawn, "\n"), "Origin mode test. This line should be at the bottom of the screen."):
+		return "origin mode: fawn has the line at the bottom, as vttest asks", true
+	case (screen == 3 || screen == 4) && strings.Contains(fawn, "Z                                                                              z"):
+		return "autowrap: BS after the last column; fawn keeps the letters in order, as vttest asks", true
+	case screen == 2 && strings.Count(fawn, "+*") > strings.Count(tmux, "+*"):
+		return "CUB after the last column: xterm moves back from the last column, tmux from past it", true
+	}
+	return "", false
 }
 
 // asciiOfACS maps the characters of the DEC special graphics set back to
