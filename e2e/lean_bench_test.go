@@ -2,12 +2,14 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -210,4 +212,37 @@ func BenchmarkTurnMemory(b *testing.B) {
 	b.ReportMetric(perTurn/n, "KiB/turn")
 	b.ReportMetric(first/n, "MiB-at-turn-20")
 	b.ReportMetric(last/n, "MiB-at-turn-320")
+}
+
+var (
+	coldBuildOnce sync.Once
+	coldBuildTime time.Duration
+	coldBuildErr  error
+)
+
+// BenchmarkColdBuild: `go build` of fawn as make build does it, with an
+// empty build cache (the module cache is left warm: downloads are not
+// counted). Built once; the testing package's later calls reuse the
+// figure.
+func BenchmarkColdBuild(b *testing.B) {
+	coldBuildOnce.Do(func() {
+		cache := b.TempDir()
+		out := filepath.Join(b.TempDir(), "fawn")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./cmd/fawn")
+		cmd.Dir = ".."
+		cmd.Env = append(os.Environ(), "GOCACHE="+cache, "GOFLAGS=-mod=readonly")
+		start := time.Now()
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			coldBuildErr = fmt.Errorf("%v\n%s", err, msg)
+			return
+		}
+		coldBuildTime = time.Since(start)
+	})
+	if coldBuildErr != nil {
+		b.Fatal(coldBuildErr)
+	}
+	for i := 0; i < b.N; i++ {
+		// Built once: the figure is the build's.
+	}
+	b.ReportMetric(coldBuildTime.Seconds(), "cold-build-s")
 }

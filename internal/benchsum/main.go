@@ -94,6 +94,8 @@ var rows = []row{
 	{measure: "binary (stripped)", bench: "BenchmarkBinary", fawn: "fawn-MiB", ref: "micro-MiB", refName: "micro", unit: "MiB",
 		goal: "≤ 20 MiB", met: func(f, _ float64) bool { return f <= 20 }},
 	{measure: "modules linked", bench: "BenchmarkBinary", fawn: "modules", unit: ""},
+	{measure: "cold `go build` (empty build cache)", bench: "BenchmarkColdBuild", fawn: "cold-build-s", unit: "s",
+		goal: "≤ 30 s", met: func(f, _ float64) bool { return f <= 30 }},
 	{measure: "CPU streaming a long answer", bench: "BenchmarkStreamingTerminal", fawn: "ide-cpu-s", ref: "headless-cpu-s", refName: "headless fawn", unit: "s",
 		goal: "≤ 1.2× headless", met: func(_, r float64) bool { return r <= 1.2 }},
 	{measure: "bytes to the terminal per byte of answer", bench: "BenchmarkStreamingTerminal", fawn: "term-bytes/text-byte", unit: "×",
