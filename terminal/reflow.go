@@ -3,6 +3,7 @@ package terminal
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -111,11 +112,7 @@ func (s *screen) reflow(cols, rows int) {
 	top = min(top, curRow)
 	top = max(top, curRow-rows+1, 0)
 
-	// The scrollback's lines are numbered from the screen's top (pushed):
-	// the count moves by what the reflow added or took away.
-	before := s.hist.len()
-	s.hist.reflow(cols)
-	s.pushed = uint64(max(int64(s.pushed)+int64(s.hist.len()-before), 0))
+	s.reflowHistSoon(cols)
 	for _, r := range out[:top] {
 		l := s.hist.compact(r.cells)
 		l.wrapped = r.wrapped
@@ -302,4 +299,44 @@ func (h *history) rewrap(run []*histLine, cols int) []histLine {
 		start = end
 	}
 	return out
+}
+
+// histReflowDelay is how long the width must stay put before a long
+// scrollback is re-wrapped: dragging a window edge changes it at every
+// frame, and re-wrapping 10,000 long lines takes tens of milliseconds.
+const histReflowDelay = 150 * time.Millisecond
+
+// histReflowNow is the scrollback size re-wrapped at once, below which a
+// reflow costs less than a frame.
+const histReflowNow = 2000
+
+// reflowHistSoon re-wraps the scrollback at the screen's width: at once
+// when it is short, otherwise once the width stays put (until then it
+// shows its lines at the width they were wrapped at). s.mu is held.
+func (s *screen) reflowHistSoon(cols int) {
+	if s.hist.len() <= histReflowNow {
+		s.reflowHist(cols)
+		return
+	}
+	if s.histTimer == nil {
+		s.histTimer = time.AfterFunc(histReflowDelay, func() {
+			s.mu.Lock()
+			s.reflowHist(s.emu.Width())
+			s.mu.Unlock()
+			if s.damaged != nil {
+				s.damaged()
+			}
+		})
+		return
+	}
+	s.histTimer.Reset(histReflowDelay)
+}
+
+// reflowHist re-wraps the scrollback at cols. s.mu is held.
+func (s *screen) reflowHist(cols int) {
+	// The scrollback's lines are numbered from the screen's top (pushed):
+	// the count moves by what the reflow added or took away.
+	before := s.hist.len()
+	s.hist.reflow(cols)
+	s.pushed = uint64(max(int64(s.pushed)+int64(s.hist.len()-before), 0))
 }

@@ -125,3 +125,34 @@ func TestReflowLeavesTheTypedLineToReadline(t *testing.T) {
 		return strings.Contains(s, "$ "+typed+strings.TrimPrefix(typed, "echo "))
 	})
 }
+
+// A long scrollback is re-wrapped once the width stays put, not at every
+// step of a window being dragged; the screen is reflowed at once.
+func TestLongScrollbackReflowsOnceTheWidthSettles(t *testing.T) {
+	s := newTestScreen(t, 10, 3, 3*histReflowNow)
+	var sb strings.Builder
+	for i := 0; i < histReflowNow; i++ {
+		fmt.Fprintf(&sb, "%04dabcdefghij\r\n", i)
+	}
+	s.write([]byte(sb.String() + "$ "))
+	rows := s.scrollbackText
+	if got := rows(); len(got) != 2*histReflowNow-2 || got[0] != "0000abcdef" || got[1] != "ghij" {
+		t.Fatalf("at 10 columns the scrollback has %d lines, starting %q", len(got), got[:2])
+	}
+	for _, cols := range []int{11, 13, 17, 20} {
+		s.resize(cols, 3)
+	}
+	if got := s.text(); got != "1999abcdefghij\n$" {
+		t.Fatalf("the screen right after the resizes:\n%s", got)
+	}
+	s.mu.Lock()
+	deferred := s.histTimer != nil
+	s.mu.Unlock()
+	if !deferred {
+		t.Fatal("the long scrollback was re-wrapped at every resize")
+	}
+	waitFor(t, "the scrollback re-wrapped at 20 columns", func() bool {
+		got := rows()
+		return len(got) == histReflowNow-1 && got[0] == "0000abcdefghij"
+	})
+}

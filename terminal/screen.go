@@ -52,6 +52,8 @@ type screen struct {
 	atPrompt   bool
 	promptLine int64
 
+	histTimer *time.Timer // a scrollback reflow waiting for the width to stay put
+
 	replyDone chan struct{}
 }
 
@@ -316,6 +318,11 @@ func (s *screen) cellAt(col, row int) *uv.Cell {
 
 // close stops the reply goroutine.
 func (s *screen) close() {
+	s.mu.Lock()
+	if s.histTimer != nil {
+		s.histTimer.Stop()
+	}
+	s.mu.Unlock()
 	// Closing the pipe directly rather than through emu.Close keeps the
 	// emulator's closed flag untouched, which its Read reads unlocked.
 	if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
