@@ -142,6 +142,46 @@ func (t *Terminal) WordAt(s Spot) (from, to Spot, ok bool) {
 	return Spot{s.Line, i}, Spot{s.Line, j}, true
 }
 
+// NextWord returns where the next word starts after s (forward), or where
+// the word before s starts (backward), across lines: forward up to the
+// line last, backward to the oldest line kept. ok is false when there is
+// none. Words are as WordAt has them.
+func (t *Terminal) NextWord(s Spot, forward bool, last int64) (Spot, bool) {
+	t.scr.mu.Lock()
+	defer t.scr.mu.Unlock()
+	start := func(cells []string, i int) bool {
+		return i >= 0 && i < len(cells) && cells[i] != "" && !isBreak(cells[i]) && (i == 0 || isBreak(cells[i-1]))
+	}
+	const maxLines = 100_000 // the scrollback's bound, and then some
+	line, col := s.Line, s.Col
+	for n := 0; n < maxLines; n++ {
+		cells := t.scr.rowCellsLocked(line)
+		if cells == nil {
+			return s, false
+		}
+		if forward {
+			for col++; col < len(cells); col++ {
+				if start(cells, col) {
+					return Spot{line, col}, true
+				}
+			}
+			if line++; line > last {
+				return s, false
+			}
+			col = -1
+			continue
+		}
+		for col = min(col-1, len(cells)-1); col >= 0; col-- {
+			if start(cells, col) {
+				return Spot{line, col}, true
+			}
+		}
+		line--
+		col = 1 << 30
+	}
+	return s, false
+}
+
 func isBreak(c string) bool {
 	return c == " " || (len(c) == 1 && strings.ContainsAny(c, "\t\"'`()[]{}<>|;,"))
 }

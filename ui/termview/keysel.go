@@ -26,8 +26,8 @@ func (v *View) startKeySelect() {
 }
 
 // selectKey handles a key in keyboard selection: arrows or hjkl move,
-// PgUp/PgDn a page, 0/Home and $/End the line's ends, g/G the oldest and
-// newest lines; v (or Space) sets or drops the mark, V selects whole
+// w/b/e by words, PgUp/PgDn a page, 0/Home and $/End the line's ends, g/G
+// the oldest and newest lines; v (or Space) sets or drops the mark, V selects whole
 // lines; y or Enter copies the selection and ends, Esc or q ends.
 func (v *View) selectKey(ev *tcell.EventKey) {
 	k := v.ksel
@@ -83,10 +83,27 @@ func (v *View) selectKey(ev *tcell.EventKey) {
 			k.at.Col = 0
 		case '$':
 			k.at.Col = v.cols - 1
+		case 'w':
+			if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
+				k.at = at
+			}
+		case 'b':
+			if at, ok := v.term.NextWord(k.at, false, v.lastLine()); ok {
+				k.at = at
+			}
+		case 'e':
+			// The end of this word, or of the next one when at an end.
+			if _, to, ok := v.term.WordAt(k.at); ok && to != k.at {
+				k.at = to
+			} else if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
+				if _, to, ok := v.term.WordAt(at); ok {
+					k.at = to
+				}
+			}
 		case 'g':
 			k.at = Spot{Line: v.oldestLine()}
 		case 'G':
-			k.at = Spot{Line: int64(v.pushed) + int64(v.rows) - 1}
+			k.at = Spot{Line: v.lastLine()}
 		case 'v', ' ':
 			if k.mark != nil && !k.lines {
 				k.mark = nil
@@ -121,12 +138,14 @@ func (v *View) selectKey(ev *tcell.EventKey) {
 // oldestLine is the first line still in the scrollback.
 func (v *View) oldestLine() int64 { return int64(v.pushed) - int64(v.lines) }
 
+// lastLine is the screen's last row.
+func (v *View) lastLine() int64 { return int64(v.pushed) + int64(v.rows) - 1 }
+
 // clampKeySelect keeps the selection cursor on the screen or in the
 // scrollback.
 func (v *View) clampKeySelect() {
 	k := v.ksel
-	last := int64(v.pushed) + int64(v.rows) - 1
-	k.at.Line = min(max(k.at.Line, v.oldestLine()), last)
+	k.at.Line = min(max(k.at.Line, v.oldestLine()), v.lastLine())
 	k.at.Col = min(max(k.at.Col, 0), max(v.cols-1, 0))
 }
 

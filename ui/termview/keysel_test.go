@@ -88,3 +88,34 @@ func TestKeyboardSelectsAndCopies(t *testing.T) {
 	h.typeText("echo after\n")
 	h.waitLine("after")
 }
+
+// w, b and e move the selection cursor by words, across lines.
+func TestKeyboardSelectionMovesByWords(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	var copied []string
+	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'alpha beta gamma\ndelta epsilon\n'`, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitLine("delta epsilon")
+	h.waitLine("$")
+	_, ay := h.rowIs("alpha beta gamma")
+	_, py := h.rowIs("$")
+	press := func(keys string) {
+		for _, r := range keys {
+			h.key(tcell.KeyRune, r, tcell.ModNone)
+		}
+	}
+	h.key(tcell.KeyRune, 'v', tcell.ModAlt)
+	press(strings.Repeat("k", py-ay) + "0vwey")
+	if len(copied) != 1 || copied[0] != "alpha beta" {
+		t.Fatalf("v w e y copied %q", copied)
+	}
+	// w from the last word goes on to the next line's first; b comes back.
+	h.key(tcell.KeyRune, 'v', tcell.ModAlt)
+	press(strings.Repeat("k", py-ay) + "$bvwey")
+	if len(copied) != 2 || copied[1] != "gamma\ndelta" {
+		t.Fatalf("$ b v w e y copied %q", copied)
+	}
+}

@@ -42,7 +42,7 @@ func DefaultKeys() *keymap.Table {
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
 		keymap.Binding{Action: ActionOpenLink, Keys: []string{"alt+l"}, Help: "Open the last hyperlink on the screen (OSC 8; Ctrl-click opens the one clicked)"},
 		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
-		keymap.Binding{Action: ActionSelect, Keys: []string{"alt+v"}, Help: "Select with the keyboard (arrows/hjkl, PgUp/PgDn, g/G move; v marks, V marks lines; y or Enter copies; Esc ends)"},
+		keymap.Binding{Action: ActionSelect, Keys: []string{"alt+v"}, Help: "Select with the keyboard (arrows/hjkl, w/b/e, PgUp/PgDn, g/G move; v marks, V marks lines; y or Enter copies; Esc ends)"},
 	)
 }
 
