@@ -156,3 +156,32 @@ func TestLongScrollbackReflowsOnceTheWidthSettles(t *testing.T) {
 		return len(got) == histReflowNow-1 && got[0] == "0000abcdefghij"
 	})
 }
+
+// The search finds a word autowrap split over two rows, in the scrollback
+// and on the screen, and its length runs on into the next row.
+func TestFindAcrossAWrap(t *testing.T) {
+	s := newTestScreen(t, 10, 3, 10)
+	s.write([]byte("12345678needle\r\nneedle\r\n"))
+	got, lines := s.find("needle")
+	if lines != 4 || len(got) != 2 || got[0] != (Match{Line: 0, Col: 8, Len: 6}) || got[1] != (Match{Line: 2, Col: 0, Len: 6}) {
+		t.Fatalf("on the screen: %+v in %d lines", got, lines)
+	}
+	s.write([]byte("a\r\nb\r\nc"))
+	got, _ = s.find("NEEDLE")
+	if len(got) != 0 {
+		t.Fatalf("a query with capitals matched %+v", got)
+	}
+	got, lines = s.find("needle")
+	if lines != 6 || len(got) != 2 || got[0] != (Match{Line: 0, Col: 8, Len: 6}) || got[1] != (Match{Line: 2, Col: 0, Len: 6}) {
+		t.Fatalf("from the scrollback: %+v in %d lines", got, lines)
+	}
+	// A match that ends where a row ends.
+	s2 := newTestScreen(t, 10, 3, 10)
+	s2.write([]byte("12345678xyzw\r\n"))
+	if got, _ := s2.find("78xy"); len(got) != 1 || got[0] != (Match{Line: 0, Col: 6, Len: 4}) {
+		t.Fatalf("across the edge: %+v", got)
+	}
+	if got, _ := s2.find("5678"); len(got) != 1 || got[0] != (Match{Line: 0, Col: 4, Len: 4}) {
+		t.Fatalf("to the row's end: %+v", got)
+	}
+}

@@ -22,71 +22,124 @@ func (t *Terminal) Find(query string) (matches []Match, lines int) {
 func (s *screen) find(query string) ([]Match, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fold := query == asciiLower(query)
-	q := query
-	var out []Match
-	look := func(line int, text string, col func(byteOff int) int) {
-		if q == "" {
-			return
-		}
-		if fold {
-			text = asciiLower(text)
-		}
-		for from := 0; len(out) < maxMatches; {
-			i := strings.Index(text[from:], q)
-			if i < 0 {
-				return
-			}
-			start := from + i
-			c := col(start)
-			out = append(out, Match{Line: line, Col: c, Len: col(start+len(q)) - c})
-			from = start + len(q)
-		}
-	}
 	sbLen := 0
 	if !s.emu.IsAltScreen() {
 		sbLen = s.hist.len()
 	}
-	for i := 0; i < sbLen; i++ {
-		l := s.hist.line(i)
-		look(i, l.text, func(off int) int {
-			if l.offs == nil {
-				return off
-			}
-			// The cell whose text starts at or after off.
-			c := 0
-			for c < l.ncell && int(l.offs[c]) < off {
-				c++
-			}
-			return c
-		})
+	rows := sbLen + s.emu.Height()
+	if query == "" {
+		return nil, rows
 	}
-	rows, cols := s.emu.Height(), s.emu.Width()
-	var sb strings.Builder
-	offs := make([]int, 0, cols+1)
-	for y := 0; y < rows; y++ {
-		sb.Reset()
-		offs = offs[:0]
-		for x := 0; x < cols; x++ {
-			offs = append(offs, sb.Len())
-			c := s.cellAt(x, y)
-			switch {
-			case c == nil || (c.Content == "" && c.Width != 0):
-				sb.WriteByte(' ')
-			default:
-				sb.WriteString(c.Content) // "" for the second half of a wide character
-			}
+	fold := query == asciiLower(query)
+	var out []Match
+	// A line of text that autowrap split over rows is searched as one,
+	// so a match may run on into the next rows: its Len then counts the
+	// cells of each row it crosses.
+	var run []searchRow
+	for i := 0; i < rows && len(out) < maxMatches; i++ {
+		r := s.searchRowLocked(i, sbLen)
+		run = append(run, r)
+		if r.wrapped && i < rows-1 {
+			continue
 		}
-		offs = append(offs, sb.Len())
-		look(sbLen+y, sb.String(), func(off int) int {
-			c := 0
-			for c < cols && offs[c] < off {
-				c++
-			}
-			return c
-		})
+		out = searchRun(out, i-len(run)+1, run, query, fold)
+		run = run[:0]
 	}
-	return out, sbLen + rows
+	return out, rows
+}
+
+// searchRow is one row's text for the search, and where its cells are.
+type searchRow struct {
+	text    string
+	offs    []uint32 // cell i starts at text[offs[i]]; nil: one byte per cell
+	ncell   int
+	wrapped bool // its text goes on in the next row
+}
+
+// col is the cell whose text starts at or after byte off.
+func (r *searchRow) col(off int) int {
+	if r.offs == nil {
+		return min(off, r.ncell)
+	}
+	c := 0
+	for c < r.ncell && int(r.offs[c]) < off {
+		c++
+	}
+	return c
+}
+
+// searchRowLocked is row i of the scrollback (i < sbLen) or the screen;
+// s.mu is held.
+func (s *screen) searchRowLocked(i, sbLen int) searchRow {
+	if i < sbLen {
+		l := s.hist.line(i)
+		return searchRow{text: l.text, offs: l.offs, ncell: l.ncell, wrapped: l.wrapped}
+	}
+	y := i - sbLen
+	cols := s.emu.Width()
+	var sb strings.Builder
+	offs := make([]uint32, 0, cols+1)
+	for x := 0; x < cols; x++ {
+		offs = append(offs, uint32(sb.Len()))
+		c := s.cellAt(x, y)
+		switch {
+		case c == nil || (c.Content == "" && c.Width != 0):
+			sb.WriteByte(' ')
+		default:
+			sb.WriteString(c.Content) // "" for the second half of a wide character
+		}
+	}
+	offs = append(offs, uint32(sb.Len()))
+	return searchRow{text: sb.String(), offs: offs, ncell: cols, wrapped: s.emu.Wrapped(y)}
+}
+
+// searchRun adds the matches of query in a run of rows that make one line
+// of text (first is the run's first row) to out.
+func searchRun(out []Match, first int, run []searchRow, query string, fold bool) []Match {
+	text := run[0].text
+	starts := []int{0} // the byte where each row's text starts
+	if len(run) > 1 {
+		var sb strings.Builder
+		for k := range run {
+			if k > 0 {
+				starts = append(starts, sb.Len())
+			}
+			sb.WriteString(run[k].text)
+		}
+		text = sb.String()
+	}
+	if fold {
+		text = asciiLower(text)
+	}
+	// at is the row and cell of byte off; cells counts the cells from the
+	// run's start to (row k, cell c).
+	at := func(off int) (k, c int) {
+		for k = len(starts) - 1; k > 0 && starts[k] > off; k-- {
+		}
+		return k, run[k].col(off - starts[k])
+	}
+	cells := func(k, c int) int {
+		n := c
+		for j := 0; j < k; j++ {
+			n += run[j].ncell
+		}
+		return n
+	}
+	for from := 0; len(out) < maxMatches; {
+		i := strings.Index(text[from:], query)
+		if i < 0 {
+			break
+		}
+		start, end := from+i, from+i+len(query)
+		k0, c0 := at(start)
+		k1, c1 := at(end)
+		if c1 == 0 && k1 > k0 && end == starts[k1] {
+			k1, c1 = k1-1, run[k1-1].ncell // ends at a row's end
+		}
+		out = append(out, Match{Line: first + k0, Col: c0, Len: cells(k1, c1) - cells(k0, c0)})
+		from = end
+	}
+	return out
 }
 
 // asciiLower lowers ASCII letters only, keeping every byte offset.

@@ -2,6 +2,7 @@ package termview
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +119,31 @@ func TestKeyboardSelectionMovesByWords(t *testing.T) {
 	if len(copied) != 2 || copied[1] != "gamma\ndelta" {
 		t.Fatalf("$ b v w e y copied %q", copied)
 	}
+}
+
+// A match in a line that wrapped is marked on both rows it crosses.
+func TestFindMarksAMatchAcrossAWrap(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	_, _, w, _ := h.view.GetInnerRect()
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: fmt.Sprintf(`printf '%%s\n' "$(printf 'x%%.0s' {1..%d})needle"`, w-2), Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	h.waitLine("edle")
+	h.key(tcell.KeyRune, '/', tcell.ModAlt)
+	h.typeText("needle")
+	h.waitFor("the matches (the command line has one too)", func(rows []string) bool { return strings.Contains(rows[len(rows)-1], "2 of 2") })
+	h.rows()
+	ix, iy, _, _ := h.view.GetInnerRect()
+	_, ey := h.rowIs("edle")
+	for _, c := range []struct{ x, y int }{{w - 2, ey - 1}, {w - 1, ey - 1}, {0, ey}, {3, ey}} {
+		_, _, st, _ := h.scr.GetContent(ix+c.x, iy+c.y)
+		if _, bg, _ := st.Decompose(); bg != h.view.theme.Warning {
+			t.Errorf("cell %d,%d of the match is not marked", c.x, c.y)
+		}
+	}
+	if _, _, st, _ := h.scr.GetContent(ix+4, iy+ey); func() bool { _, bg, _ := st.Decompose(); return bg == h.view.theme.Warning }() {
+		t.Error("the cell after the match is marked")
+	}
+	h.key(tcell.KeyEscape, 0, tcell.ModNone)
 }

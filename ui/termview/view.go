@@ -385,11 +385,14 @@ func (v *View) drawFind(screen tcell.Screen, x, y, w, h int, d terminal.Drawn) {
 	f.pushed = d.Pushed
 	top := f.lines - h - d.ScrollBack // the line drawn on the first row
 	for i, m := range f.matches {
-		row := m.Line - top
-		if row < 0 || row >= h-1 {
-			continue
-		}
-		for c := m.Col; c < m.Col+m.Len && c < w; c++ {
+		// A match in a line autowrap split runs on into the next rows.
+		for k := 0; k < m.Len; k++ {
+			c := m.Col + k
+			row := m.Line - top + c/w
+			c %= w
+			if row < 0 || row >= h-1 {
+				continue
+			}
 			r, comb, st, _ := screen.GetContent(x+c, y+row)
 			if i == f.cur {
 				st = st.Background(v.theme.Warning).Foreground(tcell.ColorBlack)
