@@ -1,15 +1,11 @@
 package termview
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
-
-	"github.com/fawn-ide/fawn/terminal"
 )
 
 // Alt-V selects with the keyboard: the cursor starts at the shell's, moves
@@ -19,10 +15,7 @@ func TestKeyboardSelectsAndCopies(t *testing.T) {
 	h := newHarness(t, 60, 10)
 	var copied []string
 	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: `seq 1 30; printf 'alpha beta gamma\ndelta epsilon\n'`, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(`seq 1 30; printf 'alpha beta gamma\ndelta epsilon\n'`)
 	h.waitLine("delta epsilon")
 	_, dy := h.rowIs("delta epsilon")
 	h.waitLine("$") // the prompt after the output: the cursor is there
@@ -95,10 +88,7 @@ func TestKeyboardSelectionMovesByWords(t *testing.T) {
 	h := newHarness(t, 60, 10)
 	var copied []string
 	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'alpha beta gamma\ndelta epsilon\n'`, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(`printf 'alpha beta gamma\ndelta epsilon\n'`)
 	h.waitLine("delta epsilon")
 	h.waitLine("$")
 	_, ay := h.rowIs("alpha beta gamma")
@@ -125,10 +115,7 @@ func TestKeyboardSelectionMovesByWords(t *testing.T) {
 func TestFindMarksAMatchAcrossAWrap(t *testing.T) {
 	h := newHarness(t, 60, 10)
 	_, _, w, _ := h.view.GetInnerRect()
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: fmt.Sprintf(`printf '%%s\n' "$(printf 'x%%.0s' {1..%d})needle"`, w-2), Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(fmt.Sprintf(`printf '%%s\n' "$(printf 'x%%.0s' {1..%d})needle"`, w-2))
 	h.waitLine("edle")
 	h.key(tcell.KeyRune, '/', tcell.ModAlt)
 	h.typeText("needle")

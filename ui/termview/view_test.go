@@ -484,10 +484,7 @@ func TestLessAfterVim(t *testing.T) {
 func TestBellMarksTheTitleUntilFocused(t *testing.T) {
 	h := newHarness(t, 60, 8)
 	h.view.Blur()
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'ding\a\n'`, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(`printf 'ding\a\n'`)
 	h.waitFor("the bell mark", func(rows []string) bool { return strings.Contains(h.view.Title(), BellMark) })
 	if !strings.Contains(h.rows()[0], BellMark) {
 		t.Errorf("the drawn title has no bell: %q", h.rows()[0])
@@ -562,6 +559,16 @@ func TestFindInTheScrollback(t *testing.T) {
 	h.waitLine("back")
 }
 
+// run runs text as an agent command in the pane's shell; the test fails
+// unless it succeeds.
+func (h *harness) run(text string) {
+	h.t.Helper()
+	res, err := h.term.Run(context.Background(), terminal.Command{Text: text, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.ExitCode != 0 {
+		h.t.Fatalf("%s: %+v %v", text, res, err)
+	}
+}
+
 // rowOf is the pane row (inner) showing text, and the column it starts at.
 func (h *harness) rowOf(text string) (x, y int) {
 	for i, row := range h.inner() {
@@ -591,10 +598,7 @@ func TestMouseSelectsAndCopies(t *testing.T) {
 	h := newHarness(t, 60, 10)
 	var copied []string
 	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf 'alpha beta gamma\ndelta epsilon\n'`, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(`printf 'alpha beta gamma\ndelta epsilon\n'`)
 	h.waitLine("delta epsilon")
 	ix, iy, _, _ := h.view.GetInnerRect()
 	// The output rows, not the command line that printed them.
@@ -648,10 +652,7 @@ func TestHyperlinksAreShownAndOpened(t *testing.T) {
 	h := newHarness(t, 60, 10)
 	var opened []string
 	h.view.SetOnLink(func(u string) { opened = append(opened, u) })
-	res, err := h.term.Run(context.Background(), terminal.Command{Text: `printf '\e]8;;https://example.com/a\e\\first\e]8;;\e\\ plain\n\e]8;;file:///tmp/b.go\e\\second\e]8;;\e\\\n'`, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%+v %v", res, err)
-	}
+	h.run(`printf '\e]8;;https://example.com/a\e\\first\e]8;;\e\\ plain\n\e]8;;file:///tmp/b.go\e\\second\e]8;;\e\\\n'`)
 	h.waitLine("first plain")
 	ix, iy, _, _ := h.view.GetInnerRect()
 	_, fy := h.rowIs("first plain")
