@@ -5,7 +5,7 @@ GO      ?= go
 DIR     ?= .
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-PKGS    := ./... github.com/charmbracelet/x/vt
+PKGS    := ./... github.com/charmbracelet/x/vt github.com/bytedance/sonic github.com/bytedance/sonic/ast
 
 .PHONY: build run test test-short bench lint clean
 

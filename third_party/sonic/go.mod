@@ -1,0 +1,3 @@
+module github.com/bytedance/sonic
+
+go 1.24
