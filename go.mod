@@ -91,3 +91,5 @@ require (
 replace github.com/charmbracelet/x/vt => ./third_party/vt
 
 replace github.com/bytedance/sonic => ./third_party/sonic
+
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
