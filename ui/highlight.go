@@ -48,6 +48,10 @@ func (h *highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
 	return s
 }
 
+// warmLexers loads chroma's lexer registry (about 20 ms of parsing the
+// embedded definitions), which fawn's copy of chroma defers to first use.
+func warmLexers() { lexers.Registry() }
+
 // lexerFor finds a lexer by fence language ("go", "python", "sh") or, failing
 // that, by treating it as a file extension ("py", "rs"). Unknown languages get
 // nil: plain text is better than a wrong guess.

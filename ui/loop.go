@@ -145,6 +145,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 
 	a.draw()
 	a.offerRecovery()
+	// The lexers load off the path to the first frame, on another core,
+	// so the first file or code block shown does not wait for them.
+	go warmLexers()
 	var (
 		lastDraw  time.Time
 		drawTimer *time.Timer

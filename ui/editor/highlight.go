@@ -228,7 +228,7 @@ func (c *lexerCache) lexerFor(path string, content []byte) chroma.Lexer {
 	ext := filepath.Ext(base)
 	if c.byExt == nil {
 		c.byExt = map[string]chroma.Lexer{}
-		for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		for _, l := range lexers.Registry().Lexers {
 			cfg := l.Config()
 			for _, g := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
 				if !strings.HasPrefix(g, "*.") || strings.ContainsAny(g[2:], "*?[.") {
