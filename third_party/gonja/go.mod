@@ -1,0 +1,3 @@
+module github.com/nikolalohinski/gonja
+
+go 1.24
