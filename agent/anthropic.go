@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,16 +10,15 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 )
 
 // anthropicModel is fawn's eino chat model for Anthropic's Messages API,
-// over the core client of anthropic-sdk-go (no Bedrock or Vertex: their
-// cloud SDKs would more than double the binary and its start-up).
+// spoken directly over HTTP and server-sent events (anthropic_wire.go has
+// the request and event shapes). No SDK: the parts fawn uses are one POST
+// and one event stream, and the SDK with what it brought cost 5.6 MB of
+// fawn's binary. No Bedrock or Vertex either.
 //
 // Each streamed chunk carries one event's worth: a text, thinking or
 // argument delta, a call's start (index, ID, name), or at the end the stop
@@ -26,12 +26,14 @@ import (
 // the same from request to request (tools, system prompt, the history up to
 // the newest message), so Anthropic's prompt cache serves it.
 type anthropicModel struct {
-	msgs        anthropic.MessageService
+	client      *http.Client
+	url         string // …/v1/messages
+	apiKey      string
 	model       string
 	maxTokens   int64
 	temperature *float64
 	extra       map[string]any
-	tools       []anthropic.ToolUnionParam
+	tools       []aTool
 }
 
 // anthropicConfig is what newAnthropicModel needs from models.chat_model.
@@ -47,9 +49,12 @@ type anthropicConfig struct {
 
 const (
 	anthropicDefaultBase = "https://api.anthropic.com"
+	anthropicVersion     = "2023-06-01"
 	// anthropicDefaultMaxTokens is the output limit when
 	// models.chat_model.max_tokens is not set: Anthropic requires one.
 	anthropicDefaultMaxTokens = 8192
+	// anthropicErrorBodyLimit bounds how much of an error response is read.
+	anthropicErrorBodyLimit = 1 << 20
 )
 
 // Keys of schema.Message.Extra that this provider reads and writes.
@@ -68,25 +73,20 @@ func newAnthropicModel(c anthropicConfig) *anthropicModel {
 	if base == "" {
 		base = anthropicDefaultBase
 	}
-	// The SDK appends v1/messages itself; accept a base URL given with /v1.
-	base = strings.TrimSuffix(base, "/v1") + "/"
-	// Only these options: the SDK's defaults would also read the
-	// environment (other keys, tokens, base URLs, headers), and retry on
-	// their own; fawn's retries are the ones the user sees.
-	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithHTTPClient(c.HTTPClient),
-		option.WithMaxRetries(0),
-	}
-	if c.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(c.APIKey))
-	}
+	// Accept a base URL given with /v1.
+	base = strings.TrimSuffix(base, "/v1")
 	maxTokens := int64(c.MaxTokens)
 	if maxTokens <= 0 {
 		maxTokens = anthropicDefaultMaxTokens
 	}
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = newHTTPClient()
+	}
 	return &anthropicModel{
-		msgs:        anthropic.NewMessageService(opts...),
+		client:      hc,
+		url:         base + "/v1/messages",
+		apiKey:      c.APIKey,
 		model:       c.Model,
 		maxTokens:   maxTokens,
 		temperature: c.Temperature,
@@ -96,7 +96,7 @@ func newAnthropicModel(c anthropicConfig) *anthropicModel {
 
 // WithTools returns a copy of the model that offers these tools.
 func (m *anthropicModel) WithTools(infos []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
-	tools := make([]anthropic.ToolUnionParam, 0, len(infos))
+	tools := make([]aTool, 0, len(infos))
 	for _, info := range infos {
 		t, err := anthropicTool(info)
 		if err != nil {
@@ -109,46 +109,30 @@ func (m *anthropicModel) WithTools(infos []*schema.ToolInfo) (model.ToolCallingC
 	return &cp, nil
 }
 
-func anthropicTool(info *schema.ToolInfo) (anthropic.ToolUnionParam, error) {
-	in := anthropic.ToolInputSchemaParam{}
+// anthropicTool is a tool in Anthropic's shape: its JSON Schema, always an
+// object with properties, as input_schema.
+func anthropicTool(info *schema.ToolInfo) (aTool, error) {
+	in := map[string]any{}
 	if info.ParamsOneOf != nil {
 		js, err := info.ParamsOneOf.ToJSONSchema()
 		if err != nil {
-			return anthropic.ToolUnionParam{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
+			return aTool{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
 		}
 		if js != nil {
 			b, err := json.Marshal(js)
 			if err != nil {
-				return anthropic.ToolUnionParam{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
+				return aTool{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
 			}
-			var fields map[string]any
-			if err := json.Unmarshal(b, &fields); err != nil {
-				return anthropic.ToolUnionParam{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
-			}
-			in.Properties = fields["properties"]
-			if req, ok := fields["required"].([]any); ok {
-				for _, r := range req {
-					if s, ok := r.(string); ok {
-						in.Required = append(in.Required, s)
-					}
-				}
-			}
-			delete(fields, "properties")
-			delete(fields, "required")
-			delete(fields, "type")
-			if len(fields) > 0 {
-				in.ExtraFields = fields
+			if err := json.Unmarshal(b, &in); err != nil {
+				return aTool{}, fmt.Errorf("agent: the parameters of tool %s: %w", info.Name, err)
 			}
 		}
 	}
-	if in.Properties == nil {
-		in.Properties = map[string]any{}
+	in["type"] = "object"
+	if in["properties"] == nil {
+		in["properties"] = map[string]any{}
 	}
-	t := anthropic.ToolParam{Name: info.Name, InputSchema: in}
-	if info.Desc != "" {
-		t.Description = anthropic.String(info.Desc)
-	}
-	return anthropic.ToolUnionParam{OfTool: &t}, nil
+	return aTool{Name: info.Name, Description: info.Desc, InputSchema: in}, nil
 }
 
 // Generate is Stream read to the end.
@@ -176,48 +160,91 @@ func (m *anthropicModel) Generate(ctx context.Context, in []*schema.Message, opt
 }
 
 // Stream sends the request and returns the answer as it arrives. An HTTP
-// error comes back from Stream itself (as *anthropic.Error, with the
+// error comes back from Stream itself (as *anthropicError, with the
 // status); a failure mid-answer comes from the reader.
 func (m *anthropicModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	params, err := m.params(in, opts)
+	p, err := m.params(in, opts)
 	if err != nil {
 		return nil, err
 	}
-	var reqOpts []option.RequestOption
-	for k, v := range m.extra {
-		reqOpts = append(reqOpts, option.WithJSONSet(k, v))
+	body, err := p.body(m.extra)
+	if err != nil {
+		return nil, fmt.Errorf("agent: the Anthropic request: %w", err)
 	}
-	stream := m.msgs.NewStreaming(ctx, params, reqOpts...)
-	if err := stream.Err(); err != nil {
-		stream.Close()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("agent: the Anthropic request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Anthropic-Version", anthropicVersion)
+	if m.apiKey != "" {
+		req.Header.Set("X-Api-Key", m.apiKey)
+	}
+	resp, err := m.client.Do(req)
+	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode >= 400 {
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, anthropicErrorBodyLimit))
+		return nil, &anthropicError{StatusCode: resp.StatusCode, raw: string(raw)}
 	}
 	sr, sw := schema.Pipe[*schema.Message](16)
 	go func() {
 		defer sw.Close()
-		defer stream.Close()
-		readAnthropic(stream, sw)
+		defer resp.Body.Close()
+		readAnthropic(resp.Body, sw)
 	}()
 	return sr, nil
 }
 
+// anthropicError is an HTTP error response from the Messages API.
+type anthropicError struct {
+	StatusCode int
+	raw        string // the body as sent
+}
+
+func (e *anthropicError) Error() string {
+	if msg := anthropicMessage(e); msg != "" {
+		return fmt.Sprintf("anthropic: %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), msg)
+	}
+	return fmt.Sprintf("anthropic: %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+}
+
+// anthropicMessage is the server's own words in an error body, if any.
+func anthropicMessage(ae *anthropicError) string {
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if ae.raw != "" && json.Unmarshal([]byte(ae.raw), &body) == nil {
+		return body.Error.Message
+	}
+	return ""
+}
+
 // params builds the request: the system prompt, the tools and the history
 // in Anthropic's shape, with the cache breakpoints.
-func (m *anthropicModel) params(in []*schema.Message, opts []model.Option) (anthropic.MessageNewParams, error) {
+func (m *anthropicModel) params(in []*schema.Message, opts []model.Option) (*aRequest, error) {
 	common := model.GetCommonOptions(&model.Options{}, opts...)
-	p := anthropic.MessageNewParams{
-		Model:     anthropic.Model(m.model),
+	p := &aRequest{
+		Model:     m.model,
 		MaxTokens: m.maxTokens,
-		Tools:     m.tools,
+		Tools:     append([]aTool(nil), m.tools...),
+		Stream:    true,
 	}
 	if common.MaxTokens != nil {
 		p.MaxTokens = int64(*common.MaxTokens)
 	}
 	if m.temperature != nil {
-		p.Temperature = anthropic.Float(*m.temperature)
+		t := *m.temperature
+		p.Temperature = &t
 	}
 	if common.Temperature != nil {
-		p.Temperature = anthropic.Float(float64(*common.Temperature))
+		t := float64(*common.Temperature)
+		p.Temperature = &t
 	}
 	if len(common.Stop) > 0 {
 		p.StopSequences = common.Stop
@@ -226,7 +253,7 @@ func (m *anthropicModel) params(in []*schema.Message, opts []model.Option) (anth
 	for _, msg := range in {
 		if msg.Role == schema.System {
 			if strings.TrimSpace(msg.Content) != "" {
-				p.System = append(p.System, anthropic.TextBlockParam{Text: msg.Content})
+				p.System = append(p.System, aBlock{Type: "text", Text: msg.Content})
 			}
 			continue
 		}
@@ -234,10 +261,10 @@ func (m *anthropicModel) params(in []*schema.Message, opts []model.Option) (anth
 	}
 	msgs, err := anthropicMessages(history)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	p.Messages = msgs
-	markCachePrefix(&p)
+	markCachePrefix(p)
 	return p, nil
 }
 
@@ -246,27 +273,27 @@ func (m *anthropicModel) params(in []*schema.Message, opts []model.Option) (anth
 // next request reads all of this one from the cache) and the user message
 // before it, where the previous request ended and wrote its cache: that one
 // still hits when many blocks came since, or the newest message differs.
-func markCachePrefix(p *anthropic.MessageNewParams) {
-	cache := anthropic.NewCacheControlEphemeralParam()
-	if n := len(p.Tools); n > 0 && p.Tools[n-1].OfTool != nil {
-		p.Tools[n-1].OfTool.CacheControl = cache
+func markCachePrefix(p *aRequest) {
+	if n := len(p.Tools); n > 0 {
+		p.Tools[n-1].CacheControl = ephemeral
 	}
 	if n := len(p.System); n > 0 {
-		p.System[n-1].CacheControl = cache
+		p.System[n-1].CacheControl = ephemeral
 	}
 	marks := 0
 	for i := len(p.Messages) - 1; i >= 0 && marks < 2; i-- {
-		if p.Messages[i].Role == anthropic.MessageParamRoleUser && markBlock(p.Messages[i].Content, cache) {
+		if p.Messages[i].Role == "user" && markBlock(p.Messages[i].Content) {
 			marks++
 		}
 	}
 }
 
-// markBlock puts the breakpoint on the last block that can carry one.
-func markBlock(blocks []anthropic.ContentBlockParamUnion, cache anthropic.CacheControlEphemeralParam) bool {
+// markBlock puts the breakpoint on the last block that can carry one
+// (thinking blocks cannot).
+func markBlock(blocks []aBlock) bool {
 	for j := len(blocks) - 1; j >= 0; j-- {
-		if cc := blocks[j].GetCacheControl(); cc != nil {
-			*cc = cache
+		if t := blocks[j].Type; t != "thinking" && t != "redacted_thinking" {
+			blocks[j].CacheControl = ephemeral
 			return true
 		}
 	}
@@ -277,8 +304,8 @@ func markBlock(blocks []anthropic.ContentBlockParamUnion, cache anthropic.CacheC
 // assistant turns to alternate, every tool result in the user turn right
 // after its call, and no empty text: consecutive messages of one role
 // become one turn, tool results first, and empty messages are left out.
-func anthropicMessages(history []*schema.Message) ([]anthropic.MessageParam, error) {
-	var out []anthropic.MessageParam
+func anthropicMessages(history []*schema.Message) ([]aMessage, error) {
+	var out []aMessage
 	for _, msg := range history {
 		blocks, err := anthropicBlocks(msg)
 		if err != nil {
@@ -287,16 +314,16 @@ func anthropicMessages(history []*schema.Message) ([]anthropic.MessageParam, err
 		if len(blocks) == 0 {
 			continue
 		}
-		role := anthropic.MessageParamRoleUser
+		role := "user"
 		if msg.Role == schema.Assistant {
-			role = anthropic.MessageParamRoleAssistant
+			role = "assistant"
 		}
 		if n := len(out); n > 0 && out[n-1].Role == role {
 			prev := &out[n-1]
 			if msg.Role == schema.Tool {
 				// Results go before anything else of the turn.
 				k := 0
-				for k < len(prev.Content) && prev.Content[k].OfToolResult != nil {
+				for k < len(prev.Content) && prev.Content[k].Type == "tool_result" {
 					k++
 				}
 				prev.Content = append(prev.Content[:k], append(blocks, prev.Content[k:]...)...)
@@ -305,32 +332,29 @@ func anthropicMessages(history []*schema.Message) ([]anthropic.MessageParam, err
 			}
 			continue
 		}
-		out = append(out, anthropic.MessageParam{Role: role, Content: blocks})
+		out = append(out, aMessage{Role: role, Content: blocks})
 	}
 	return out, nil
 }
 
-func anthropicBlocks(msg *schema.Message) ([]anthropic.ContentBlockParamUnion, error) {
-	var blocks []anthropic.ContentBlockParamUnion
+func anthropicBlocks(msg *schema.Message) ([]aBlock, error) {
+	var blocks []aBlock
 	switch msg.Role {
 	case schema.Tool:
-		res := anthropic.ToolResultBlockParam{ToolUseID: msg.ToolCallID}
+		res := aBlock{Type: "tool_result", ToolUseID: msg.ToolCallID}
 		if strings.TrimSpace(msg.Content) != "" {
-			res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: msg.Content}})
+			res.Content = append(res.Content, aBlock{Type: "text", Text: msg.Content})
 		}
 		for _, part := range msg.UserInputMultiContent {
 			b, err := anthropicPart(part)
 			if err != nil {
 				return nil, err
 			}
-			switch {
-			case b.OfText != nil:
-				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfText: b.OfText})
-			case b.OfImage != nil:
-				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: b.OfImage})
+			if b.Type == "text" || b.Type == "image" {
+				res.Content = append(res.Content, b)
 			}
 		}
-		return []anthropic.ContentBlockParamUnion{{OfToolResult: &res}}, nil
+		return []aBlock{res}, nil
 
 	case schema.Assistant:
 		// Thinking is sent back only while the history still holds its text:
@@ -339,52 +363,54 @@ func anthropicBlocks(msg *schema.Message) ([]anthropic.ContentBlockParamUnion, e
 			blocks = append(blocks, thinkingBlocks(msg)...)
 		}
 		if strings.TrimSpace(msg.Content) != "" {
-			blocks = append(blocks, anthropic.NewTextBlock(msg.Content))
+			blocks = append(blocks, aBlock{Type: "text", Text: msg.Content})
 		}
 		for _, tc := range msg.ToolCalls {
 			args := json.RawMessage(tc.Function.Arguments)
 			if !json.Valid(args) {
 				args = json.RawMessage("{}")
 			}
-			blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, args, tc.Function.Name))
+			blocks = append(blocks, aBlock{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: args})
 		}
 		return blocks, nil
 	}
 
 	if strings.TrimSpace(msg.Content) != "" {
-		blocks = append(blocks, anthropic.NewTextBlock(msg.Content))
+		blocks = append(blocks, aBlock{Type: "text", Text: msg.Content})
 	}
 	for _, part := range msg.UserInputMultiContent {
 		b, err := anthropicPart(part)
 		if err != nil {
 			return nil, err
 		}
-		if b.OfText != nil || b.OfImage != nil {
+		if b.Type == "text" || b.Type == "image" {
 			blocks = append(blocks, b)
 		}
 	}
 	return blocks, nil
 }
 
-func anthropicPart(part schema.MessageInputPart) (anthropic.ContentBlockParamUnion, error) {
+// anthropicPart converts one part of a message; an empty text gives the
+// zero block, which the caller leaves out.
+func anthropicPart(part schema.MessageInputPart) (aBlock, error) {
 	switch part.Type {
 	case schema.ChatMessagePartTypeText:
 		if strings.TrimSpace(part.Text) == "" {
-			return anthropic.ContentBlockParamUnion{}, nil
+			return aBlock{}, nil
 		}
-		return anthropic.NewTextBlock(part.Text), nil
+		return aBlock{Type: "text", Text: part.Text}, nil
 	case schema.ChatMessagePartTypeImageURL:
 		img := part.Image
 		switch {
 		case img == nil:
 		case img.Base64Data != nil && *img.Base64Data != "":
-			return anthropic.NewImageBlockBase64(img.MIMEType, *img.Base64Data), nil
+			return aBlock{Type: "image", Source: &aSource{Type: "base64", MediaType: img.MIMEType, Data: *img.Base64Data}}, nil
 		case img.URL != nil && *img.URL != "":
-			return anthropic.NewImageBlock(anthropic.URLImageSourceParam{URL: *img.URL}), nil
+			return aBlock{Type: "image", Source: &aSource{Type: "url", URL: *img.URL}}, nil
 		}
-		return anthropic.ContentBlockParamUnion{}, errors.New("agent: an image part without data or URL")
+		return aBlock{}, errors.New("agent: an image part without data or URL")
 	}
-	return anthropic.ContentBlockParamUnion{}, fmt.Errorf("agent: Anthropic takes no %s parts", part.Type)
+	return aBlock{}, fmt.Errorf("agent: Anthropic takes no %s parts", part.Type)
 }
 
 // thinkingBlock is one thinking block of an answer, as kept in Extra.
@@ -394,9 +420,9 @@ type thinkingBlock struct {
 	Redacted  string `json:"redacted,omitempty"`
 }
 
-func thinkingBlocks(msg *schema.Message) []anthropic.ContentBlockParamUnion {
+func thinkingBlocks(msg *schema.Message) []aBlock {
 	raw, _ := msg.Extra[extraThinking].(string)
-	var out []anthropic.ContentBlockParamUnion
+	var out []aBlock
 	for _, line := range strings.Split(raw, "\n") {
 		var b thinkingBlock
 		if line == "" || json.Unmarshal([]byte(line), &b) != nil {
@@ -404,9 +430,10 @@ func thinkingBlocks(msg *schema.Message) []anthropic.ContentBlockParamUnion {
 		}
 		switch {
 		case b.Redacted != "":
-			out = append(out, anthropic.NewRedactedThinkingBlock(b.Redacted))
+			out = append(out, aBlock{Type: "redacted_thinking", Data: b.Redacted})
 		case b.Signature != "":
-			out = append(out, anthropic.NewThinkingBlock(b.Signature, b.Thinking))
+			text := b.Thinking
+			out = append(out, aBlock{Type: "thinking", Thinking: &text, Signature: b.Signature})
 		}
 	}
 	return out
@@ -437,47 +464,44 @@ var streamErrorStatus = map[string]int{
 	"overloaded_error":      529,
 }
 
-// asStreamError turns the SDK's error for an error event into a
-// streamError, so the status decides the retry as for an HTTP error.
-func asStreamError(err error) error {
-	var raw string
-	var ae *anthropic.Error
-	if errors.As(err, &ae) {
-		if ae.StatusCode >= 400 {
-			return err // an HTTP error: classify reads it as it is
-		}
-		// An error event: the SDK gives it the stream's own status, 200.
-		raw = ae.RawJSON()
-	} else if s := err.Error(); strings.Contains(s, "error while streaming") {
-		if i := strings.Index(s, "{"); i >= 0 {
-			raw = s[i:]
-		}
-	}
-	var body struct {
-		Error struct {
-			Type    string `json:"type"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if raw == "" || json.Unmarshal([]byte(raw), &body) != nil || body.Error.Type == "" {
-		return err
-	}
-	st, ok := streamErrorStatus[body.Error.Type]
+// newStreamError is the error an error event carries, with its status.
+func newStreamError(typ, message string) *streamError {
+	st, ok := streamErrorStatus[typ]
 	if !ok {
 		st = http.StatusInternalServerError
 	}
-	return &streamError{status: st, typ: body.Error.Type, message: body.Error.Message}
+	if typ == "" {
+		typ = "error"
+	}
+	return &streamError{status: st, typ: typ, message: message}
 }
 
 // errNoMessageStop: the stream ended cleanly but before message_stop, as
 // when a proxy cuts it between two events.
 var errNoMessageStop = fmt.Errorf("the answer ended before message_stop: %w", io.ErrUnexpectedEOF)
 
-// readAnthropic turns the SDK's events into eino chunks on sw.
-func readAnthropic(stream *ssestream.Stream[anthropic.MessageStreamEventUnion], sw *schema.StreamWriter[*schema.Message]) {
+// readAnthropic turns the event stream in body into eino chunks on sw.
+func readAnthropic(body io.Reader, sw *schema.StreamWriter[*schema.Message]) {
 	r := anthropicReader{calls: map[int64]*anthropicCall{}}
-	for stream.Next() {
-		ev := stream.Current()
+	events := newSSEReader(body)
+	for {
+		data, err := events.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errNoMessageStop
+			}
+			sw.Send(nil, err)
+			return
+		}
+		var ev aEvent
+		if err := json.Unmarshal(data, &ev); err != nil {
+			sw.Send(nil, fmt.Errorf("agent: an Anthropic event: %w", err))
+			return
+		}
+		if ev.Type == "error" {
+			sw.Send(nil, newStreamError(ev.Error.Type, ev.Error.Message))
+			return
+		}
 		chunk, done := r.event(&ev)
 		if chunk != nil && sw.Send(chunk, nil) {
 			return // the reader went away
@@ -486,11 +510,6 @@ func readAnthropic(stream *ssestream.Stream[anthropic.MessageStreamEventUnion], 
 			return
 		}
 	}
-	err := stream.Err()
-	if err == nil {
-		err = errNoMessageStop
-	}
-	sw.Send(nil, asStreamError(err))
 }
 
 // anthropicReader is the state of one streamed answer.
@@ -498,7 +517,7 @@ type anthropicReader struct {
 	calls    map[int64]*anthropicCall // content index → call
 	ncalls   int
 	thinking *thinkingBlock // the thinking block being streamed
-	usage    anthropic.MessageDeltaUsage
+	usage    aUsage
 	stop     string
 }
 
@@ -508,14 +527,12 @@ type anthropicCall struct {
 	whole bool // its input came whole in the start event
 }
 
-func (r *anthropicReader) event(ev *anthropic.MessageStreamEventUnion) (*schema.Message, bool) {
+func (r *anthropicReader) event(ev *aEvent) (*schema.Message, bool) {
 	switch ev.Type {
 	case "message_start":
-		u := ev.Message.Usage
-		r.usage.InputTokens = u.InputTokens
-		r.usage.OutputTokens = u.OutputTokens
-		r.usage.CacheReadInputTokens = u.CacheReadInputTokens
-		r.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+		if u := ev.Message.Usage; u != nil {
+			r.usage.merge(u)
+		}
 
 	case "content_block_start":
 		cb := ev.ContentBlock
@@ -536,7 +553,8 @@ func (r *anthropicReader) event(ev *anthropic.MessageStreamEventUnion) (*schema.
 			r.ncalls++
 			r.calls[ev.Index] = c
 			args := ""
-			if in, ok := cb.Input.(map[string]any); ok && len(in) > 0 {
+			var in map[string]any
+			if len(cb.Input) > 0 && json.Unmarshal(cb.Input, &in) == nil && len(in) > 0 {
 				b, _ := json.Marshal(in)
 				args, c.whole = string(b), true
 			}
@@ -585,21 +603,11 @@ func (r *anthropicReader) event(ev *anthropic.MessageStreamEventUnion) (*schema.
 
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			r.stop = string(ev.Delta.StopReason)
+			r.stop = ev.Delta.StopReason
 		}
 		// The counts are cumulative; a field left out keeps its value.
-		u := ev.Usage
-		if u.JSON.InputTokens.Valid() {
-			r.usage.InputTokens = u.InputTokens
-		}
-		if u.JSON.OutputTokens.Valid() {
-			r.usage.OutputTokens = u.OutputTokens
-		}
-		if u.JSON.CacheReadInputTokens.Valid() {
-			r.usage.CacheReadInputTokens = u.CacheReadInputTokens
-		}
-		if u.JSON.CacheCreationInputTokens.Valid() {
-			r.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+		if ev.Usage != nil {
+			r.usage.merge(ev.Usage)
 		}
 
 	case "message_stop":
@@ -612,19 +620,19 @@ func (r *anthropicReader) event(ev *anthropic.MessageStreamEventUnion) (*schema.
 // counts the cached prompt apart from input_tokens; fawn's prompt tokens
 // are all of it, as the context window sees them.
 func (r *anthropicReader) end() *schema.Message {
-	u := r.usage
-	prompt := int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens)
+	u := r.usage.values()
+	prompt := int(u.input + u.cacheRead + u.cacheWrite)
 	msg := &schema.Message{Role: schema.Assistant, ResponseMeta: &schema.ResponseMeta{
 		FinishReason: finishReason(r.stop),
 		Usage: &schema.TokenUsage{
 			PromptTokens:       prompt,
-			PromptTokenDetails: schema.PromptTokenDetails{CachedTokens: int(u.CacheReadInputTokens)},
-			CompletionTokens:   int(u.OutputTokens),
-			TotalTokens:        prompt + int(u.OutputTokens),
+			PromptTokenDetails: schema.PromptTokenDetails{CachedTokens: int(u.cacheRead)},
+			CompletionTokens:   int(u.output),
+			TotalTokens:        prompt + int(u.output),
 		},
 	}}
-	if u.CacheCreationInputTokens > 0 {
-		msg.Extra = map[string]any{extraCacheWrite: int(u.CacheCreationInputTokens)}
+	if u.cacheWrite > 0 {
+		msg.Extra = map[string]any{extraCacheWrite: int(u.cacheWrite)}
 	}
 	return msg
 }

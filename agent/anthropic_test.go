@@ -48,7 +48,7 @@ func TestAnthropicProvider(t *testing.T) {
 		t.Errorf("usage %+v: want 40 cached, 70 written, context 80", u)
 	}
 	reqs := h.srv.Requests()
-	// One request per attempt: the SDK did not retry the 429 itself.
+	// One request per attempt: the client did not retry the 429 itself.
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3 (429, tool call, answer)", len(reqs))
 	}

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/cloudwego/eino-ext/components/model/openai"
 )
 
@@ -109,7 +107,7 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 	f.status, f.retryAfter, f.hasAfter = status, after, hasAfter
 
 	var oe *openai.APIError
-	var ae *anthropic.Error
+	var ae *anthropicError
 	var se *streamError
 	switch {
 	case errors.As(err, &oe):
@@ -176,19 +174,6 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 		}
 	}
 	return f
-}
-
-func anthropicMessage(ae *anthropic.Error) string {
-	raw := ae.RawJSON()
-	var body struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if raw != "" && json.Unmarshal([]byte(raw), &body) == nil && body.Error.Message != "" {
-		return body.Error.Message
-	}
-	return ""
 }
 
 func isContextLength(s string) bool {
@@ -272,9 +257,7 @@ func withCapture(ctx context.Context, c *httpCapture) context.Context {
 }
 
 // transport wraps the HTTP transport of the providers: it records each
-// response's status and Retry-After for the retry logic, and marks error
-// responses so the Anthropic SDK does not retry them itself (fawn's retries
-// are the ones the user sees).
+// response's status and Retry-After for the retry logic.
 type transport struct {
 	base http.RoundTripper
 }
@@ -292,9 +275,6 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			c.contentType = resp.Header.Get("Content-Type")
 		}
 		c.mu.Unlock()
-	}
-	if err == nil && resp.StatusCode >= 400 {
-		resp.Header.Set("X-Should-Retry", "false")
 	}
 	return resp, err
 }
