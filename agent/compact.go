@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cloudwego/eino-ext/components/model/openai"
@@ -421,7 +422,7 @@ const charsPerToken = 4
 
 // requestChars counts the characters of a request, tool schemas included.
 func (s *Session) requestChars(msgs []*schema.Message) int {
-	n := s.toolChars
+	n := s.toolChars.get()
 	for _, m := range msgs {
 		n += 16 + len(m.Content) + len(m.ReasoningContent)
 		for _, tc := range m.ToolCalls {
@@ -463,6 +464,23 @@ func (s *Session) calibrate(msgs []*schema.Message, promptTokens int) {
 	s.mu.Lock()
 	s.tokensPerChar = r
 	s.mu.Unlock()
+}
+
+// schemaChars is the size of a set of tool schemas, counted once, when it
+// is first asked for (marshalling every schema costs about a millisecond).
+type schemaChars struct {
+	once  sync.Once
+	infos []*schema.ToolInfo
+	n     int
+}
+
+// get returns the count; a nil schemaChars (no tools) counts 0.
+func (c *schemaChars) get() int {
+	if c == nil {
+		return 0
+	}
+	c.once.Do(func() { c.n = toolSchemaChars(c.infos) })
+	return c.n
 }
 
 // toolSchemaChars counts the characters the tool schemas add to a request.

@@ -136,9 +136,10 @@ type Session struct {
 	noted    bool
 	usage    Usage
 	genTime  time.Duration // session total of model streaming time
-	// toolChars is the size of the bound tools' schemas; tokensPerChar
-	// what a character of request cost at the server's last report.
-	toolChars     int
+	// toolChars is the size of the bound tools' schemas (counted on first
+	// use: not on the way to the first frame); tokensPerChar what a
+	// character of request cost at the server's last report.
+	toolChars     *schemaChars
 	tokensPerChar float64
 }
 
@@ -252,7 +253,7 @@ func (s *Session) bind(ctx context.Context, ts []tools.Tool) error {
 			}
 			infos = append(infos, info)
 		}
-		s.toolChars = toolSchemaChars(infos)
+		s.toolChars = &schemaChars{infos: infos}
 		var err error
 		if chat, err = chat.WithTools(infos); err != nil {
 			return fmt.Errorf("agent: binding the tools to the model: %w", err)

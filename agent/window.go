@@ -113,7 +113,7 @@ func (s *Session) Context() ContextInfo {
 	ci.Window, ci.WindowSource = s.ContextWindow()
 	s.mu.Lock()
 	ratio := s.tokensPerChar
-	tchars := s.toolChars
+	toolChars := s.toolChars
 	ci.Reported = s.usage.ContextTokens
 	s.mu.Unlock()
 	if ratio <= 0 {
@@ -133,7 +133,7 @@ func (s *Session) Context() ContextInfo {
 	}
 	ci.Instructions = tok(instr)
 	ci.System = tok(max(len(sys)-instr, 0))
-	ci.Tools = tok(tchars)
+	ci.Tools = tok(toolChars.get())
 	for _, m := range s.conv.snapshot() {
 		ci.Messages++
 		switch m.Role {
