@@ -67,6 +67,9 @@ type Options struct {
 	// Recovery keeps unsaved editor buffers for a fawn that ends without
 	// saving them; nil turns that off.
 	Recovery *session.Recovery
+	// FirstFrame, when set, is called once the first frame is on the
+	// screen (fawn restores the garbage collector's pace there).
+	FirstFrame func()
 
 	// Stderr receives the crash-log message; nil means os.Stderr.
 	Stderr io.Writer

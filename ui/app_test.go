@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -202,4 +203,35 @@ func TestNotifyFromAnotherGoroutine(t *testing.T) {
 			t.Error("an error notice is not red")
 		}
 	})
+}
+
+// TestFirstFrameCalledOnceAfterTheFirstFrame: FirstFrame runs once, with
+// the first frame already on the screen, and not again for later frames.
+func TestFirstFrameCalledOnceAfterTheFirstFrame(t *testing.T) {
+	var calls atomic.Int32
+	var framesThen atomic.Uint64
+	var app *App
+	opts := Options{Agent: newScriptAgent(), FirstFrame: func() {
+		if calls.Add(1) == 1 {
+			framesThen.Store(app.frames.Load())
+		}
+	}}
+	opts.Screen = tcell.NewSimulationScreen("UTF-8")
+	opts.Config = &config.Config{DataDir: t.TempDir()}
+	app, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- app.Run(context.Background()) }()
+	waitFor(t, "the first frame", func() bool { return calls.Load() > 0 })
+	app.RequestDraw()
+	waitFor(t, "a second frame", func() bool { return app.frames.Load() > 1 })
+	app.Stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 || framesThen.Load() < 1 {
+		t.Errorf("FirstFrame called %d times, after %d frames; want once, after the first", calls.Load(), framesThen.Load())
+	}
 }

@@ -148,6 +148,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 	// The lexers load off the path to the first frame, on another core,
 	// so the first file or code block shown does not wait for them.
 	go warmLexers()
+	if a.opts.FirstFrame != nil {
+		a.opts.FirstFrame()
+	}
 	var (
 		lastDraw  time.Time
 		drawTimer *time.Timer

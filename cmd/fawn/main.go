@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -43,6 +44,7 @@ const (
 )
 
 func main() {
+	relaxGC()
 	// The first SIGINT, SIGTERM or SIGHUP cancels ctx with the signal as
 	// its cause (fawn exits 128+N); a second one kills at once.
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -60,6 +62,29 @@ func main() {
 	signal.Stop(sigs)
 	cancel(nil)
 	os.Exit(code)
+}
+
+// startupGCPercent is the garbage collector's pace until the first frame:
+// fawn allocates about 8 MB on the way there, most of it kept, and at the
+// default pace (100) three collections would run before anything is on the
+// screen. restoreGC puts the default (or the user's GOGC) back.
+const startupGCPercent = 400
+
+var gcPercent = -2 // the pace to restore; -2: relaxGC did not change it
+
+// relaxGC slows the collector for the start-up, unless GOGC is set.
+func relaxGC() {
+	if os.Getenv("GOGC") == "" {
+		gcPercent = debug.SetGCPercent(startupGCPercent)
+	}
+}
+
+// restoreGC puts the collector's pace back, once.
+func restoreGC() {
+	if gcPercent != -2 {
+		debug.SetGCPercent(gcPercent)
+		gcPercent = -2
+	}
 }
 
 // startProfiles starts what FAWN_CPUPROFILE and FAWN_MEMPROFILE ask for

@@ -119,6 +119,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		toolset = append(toolset, m.Tools()...)
 	}
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true})
+	restoreGC() // the start-up is over: the turn runs at the usual pace
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -224,6 +225,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	if store != nil {
 		opts.Recovery = store.Recovery()
 	}
+	opts.FirstFrame = restoreGC
 	app, err := ui.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
