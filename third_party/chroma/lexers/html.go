@@ -5,4 +5,6 @@ import (
 )
 
 // HTML lexer.
-var HTML = chroma.MustNewXMLLexer(embedded, "embedded/html.xml")
+var HTML = lazyLexer(func() chroma.Lexer { // fawn patch: built on first use
+	return chroma.MustNewXMLLexer(embedded, "embedded/html.xml")
+})

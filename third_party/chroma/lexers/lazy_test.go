@@ -46,3 +46,43 @@ func TestEmbeddedLexersLoadOnFirstUse(t *testing.T) {
 		t.Fatal("a lexer registered after the load is not found")
 	}
 }
+
+// fawn patch: the lexers built on first use (lazyLexer) are found and
+// tokenise like the others, HTML inside the delegating ones included.
+func TestLazyLexersWork(t *testing.T) {
+	for _, tc := range []struct{ file, name, text string }{
+		{"page.erb", "ERB", "<p><%= @name %></p>\n"},
+		{"play.sls", "YAML+Jinja", "key: {{ value }}\n"},
+		{"init.el", "EmacsLisp", "(defun f () (car x))\n"},
+		{"a.lisp", "Common Lisp", "(defun f (x) (car x))\n"},
+	} {
+		l := Match(tc.file)
+		if l == nil || l.Config().Name != tc.name {
+			t.Errorf("Match(%s) = %v, want %s", tc.file, l, tc.name)
+			continue
+		}
+		it, err := l.Tokenise(nil, tc.text)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		var text string
+		for tok := it(); tok != chroma.EOF; tok = it() {
+			if tok.Type == chroma.Error {
+				t.Errorf("%s: an error token %q", tc.name, tok.Value)
+			}
+			text += tok.Value
+		}
+		if text != tc.text {
+			t.Errorf("%s: tokens give back %q, want %q", tc.name, text, tc.text)
+		}
+	}
+	for _, name := range []string{"go-html-template", "go-text-template"} {
+		if l := Get(name); l == nil || l.Config() == nil {
+			t.Errorf("Get(%s) = %v", name, l)
+		}
+	}
+	if got := HTML.Config().Name; got != "HTML" {
+		t.Errorf("HTML.Config().Name = %q", got)
+	}
+}
