@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 )
 
@@ -162,6 +164,13 @@ type sseReader struct {
 	r *bufio.Reader
 }
 
+// maxSSEEvent bounds one event (its lines and its data): a server that
+// never ends a line cannot make fawn hold more than this.
+const maxSSEEvent = 16 << 20
+
+// errEventTooLong ends an answer whose event went past maxSSEEvent.
+var errEventTooLong = fmt.Errorf("agent: an event of the answer is longer than %d MB", maxSSEEvent>>20)
+
 func newSSEReader(r io.Reader) *sseReader {
 	return &sseReader{r: bufio.NewReaderSize(r, 32<<10)}
 }
@@ -174,7 +183,7 @@ func (s *sseReader) next() ([]byte, error) {
 	var data []byte
 	has := false
 	for {
-		line, err := s.r.ReadBytes('\n')
+		line, err := s.line(maxSSEEvent - len(data))
 		if err != nil {
 			return nil, err
 		}
@@ -197,5 +206,21 @@ func (s *sseReader) next() ([]byte, error) {
 			data = append(data, value...)
 			has = true
 		}
+	}
+}
+
+// line reads one line, newline included, of at most limit bytes.
+func (s *sseReader) line(limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, errEventTooLong
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, err
 	}
 }

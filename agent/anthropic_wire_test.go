@@ -42,3 +42,34 @@ func TestAnthropicErrorMessage(t *testing.T) {
 		t.Errorf("Error() = %q, message %q", got, anthropicMessage(e))
 	}
 }
+
+// endless is a reader of n bytes of 'x' with no newline: a hostile or
+// broken server's never-ending line.
+type endless struct{ n int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n <= 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), e.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return k, nil
+}
+
+// TestSSEReaderBoundsAnEvent: a line that never ends stops the answer at
+// maxSSEEvent with a clear error, not by holding the whole line.
+func TestSSEReaderBoundsAnEvent(t *testing.T) {
+	r := newSSEReader(io.MultiReader(strings.NewReader("data: "), &endless{n: maxSSEEvent + 1}))
+	if _, err := r.next(); !errors.Is(err, errEventTooLong) {
+		t.Fatalf("next = %v, want errEventTooLong", err)
+	}
+	// Many data lines that add up past the bound are stopped too.
+	line := "data: " + strings.Repeat("y", 1<<20) + "\n"
+	r = newSSEReader(strings.NewReader(strings.Repeat(line, 17) + "\n"))
+	if _, err := r.next(); !errors.Is(err, errEventTooLong) {
+		t.Fatalf("17 data lines of 1 MB: %v, want errEventTooLong", err)
+	}
+}
