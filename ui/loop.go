@@ -146,8 +146,12 @@ func (a *App) Run(ctx context.Context) (err error) {
 	a.draw()
 	a.offerRecovery()
 	// The lexers load off the path to the first frame, on another core,
-	// so the first file or code block shown does not wait for them.
-	go warmLexers()
+	// so the first file or code block shown does not wait for them; then
+	// the garbage of the start-up and of the load goes back to the system.
+	go func() {
+		warmLexers()
+		a.releaseMemory()
+	}()
 	if a.opts.FirstFrame != nil {
 		a.opts.FirstFrame()
 	}
