@@ -129,6 +129,12 @@ type App struct {
 	inbox []func()
 	wake  chan struct{}
 	dirty atomic.Bool
+	// others is set when something besides the chat and the status bar
+	// may have changed since the last frame; while it is not (answer
+	// text streaming in, spinners turning), a frame redraws only those
+	// two (chatFrame). partialFrames counts such frames (tests).
+	others        atomic.Bool
+	partialFrames atomic.Uint64
 	// frames counts draws (tests and benchmarks read it); frameHook, when
 	// set before Run, receives each draw's duration (benchmarks).
 	frames    atomic.Uint64
@@ -677,7 +683,11 @@ func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 		defer a.Recover()
 		for ev := range events {
 			ev := ev
-			a.post(func() {
+			post := a.post
+			if ev.Type == agent.EventText || ev.Type == agent.EventReasoning {
+				post = a.postChat // only the chat and the status bar change
+			}
+			post(func() {
 				a.router.Handle(ev)
 				switch ev.Type {
 				case agent.EventToolRunEnded:

@@ -60,11 +60,26 @@ func newCellBuffer(s tcell.Screen) *cellBuffer {
 
 // begin starts a frame at the real screen's size.
 func (f *cellBuffer) begin() {
+	if f.resized() {
+		f.w, f.h = f.Screen.Size()
+		f.cells = make([]bcell, f.w*f.h)
+		f.shown = make([]bcell, f.w*f.h)
+	}
+}
+
+// resized reports whether the real screen's size differs from the buffer's.
+func (f *cellBuffer) resized() bool {
 	w, h := f.Screen.Size()
-	if w != f.w || h != f.h {
-		f.w, f.h = w, h
-		f.cells = make([]bcell, w*h)
-		f.shown = make([]bcell, w*h)
+	return w != f.w || h != f.h
+}
+
+// fillRect fills a rectangle (clipped to the buffer) with r in style.
+func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
+	c := bcell{str: string(r), style: style, width: 1}
+	for row := max(y, 0); row < min(y+h, f.h); row++ {
+		for col := max(x, 0); col < min(x+w, f.w); col++ {
+			f.cells[row*f.w+col] = c
+		}
 	}
 }
 

@@ -516,6 +516,36 @@ func (l *Layout) Draw(screen tcell.Screen) {
 	}
 }
 
+// chatAlone reports whether the chat and the status bar can be redrawn on
+// their own (DrawChat): not when the screen is too small, nor while an
+// overlay is shown (it may cover the chat, or close over another pane).
+func (l *Layout) chatAlone() bool {
+	if l.TooSmall() {
+		return false
+	}
+	for _, o := range l.overlays {
+		if o.visible() {
+			return false
+		}
+	}
+	return true
+}
+
+// DrawChat redraws only the chat and the status bar, where the last full
+// Draw put them, over what buf holds from the last frame; the caller has
+// checked chatAlone.
+func (l *Layout) DrawChat(buf *cellBuffer) {
+	bg := tcell.StyleDefault.Background(l.th.Background)
+	for _, p := range []tview.Primitive{l.status, l.chat} {
+		if p == l.chat && l.zoomed && l.pane(l.zoomPane) != l.chat {
+			continue // another pane fills the screen
+		}
+		x, y, w, h := p.GetRect()
+		buf.fillRect(x, y, w, h, ' ', bg)
+		p.Draw(buf)
+	}
+}
+
 // modalOverlay returns the topmost visible modal overlay, or nil.
 func (l *Layout) modalOverlay() overlay {
 	for i := len(l.overlays) - 1; i >= 0; i-- {

@@ -52,6 +52,13 @@ func (r *Redraw) Request() {
 // and is coalesced: however often it is called, the screen is drawn at most
 // once per frame, and not at all when nobody asked.
 func (a *App) RequestDraw() {
+	a.others.Store(true)
+	a.requestFrame()
+}
+
+// requestFrame asks for a frame that redraws the chat and the status bar
+// (RequestDraw asks for everything).
+func (a *App) requestFrame() {
 	a.dirty.Store(true)
 	select {
 	case a.wake <- struct{}{}:
@@ -66,6 +73,15 @@ func (a *App) post(f func()) {
 	a.inbox = append(a.inbox, f)
 	a.mu.Unlock()
 	a.RequestDraw()
+}
+
+// postChat is post for a function that changes only what the chat and the
+// status bar show (a text delta): the frame after it redraws only those.
+func (a *App) postChat(f func()) {
+	a.mu.Lock()
+	a.inbox = append(a.inbox, f)
+	a.mu.Unlock()
+	a.requestFrame()
 }
 
 // QueueUpdate runs f on the UI goroutine (soon, not before it returns) and
@@ -246,6 +262,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 		a.drain()
 		if immediate {
+			a.others.Store(true)
 			a.dirty.Store(true)
 		}
 		// Draw when asked, at most once per frame; a burst of input (a paste
@@ -261,7 +278,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 					drawTimer, drawC = nil, nil
 				}
 				a.dirty.Store(false)
-				a.draw()
+				a.drawChanged()
 				lastDraw = time.Now()
 			} else if drawTimer == nil {
 				drawTimer = time.NewTimer(interval - since)
@@ -312,6 +329,25 @@ func (a *App) drain() {
 	}
 }
 
+// drawChanged is the event loop's frame: when nothing but the chat and the
+// status bar changed since the last frame (answer text streaming in,
+// spinners turning), it redraws only those two; otherwise everything.
+func (a *App) drawChanged() {
+	if a.others.Load() || a.buf == nil || a.buf.Screen != a.screen || a.buf.resized() || !a.layout.chatAlone() {
+		a.draw()
+		return
+	}
+	if a.frameHook != nil {
+		start := time.Now()
+		defer func() { a.frameHook(time.Since(start)) }()
+	}
+	// The other panes' cells are in the buffer as the last frame left them.
+	a.layout.DrawChat(a.buf)
+	a.buf.Show()
+	a.frames.Add(1)
+	a.partialFrames.Add(1)
+}
+
 // draw paints the whole screen into the cell buffer, which hands tcell only the
 // cells that changed; tcell sends those.
 func (a *App) draw() {
@@ -324,6 +360,7 @@ func (a *App) draw() {
 	}
 	s := a.buf
 	s.begin()
+	a.others.Store(false)
 	w, h := s.Size()
 	s.HideCursor()
 	s.SetCursorStyle(tcell.CursorStyleDefault) // the terminal pane sets its program's
