@@ -29,8 +29,23 @@ type recovery struct {
 	rc    *session.Recovery
 	seen  map[string]uint64 // path → buffer version kept (UI goroutine)
 	timer *time.Timer       // a keep is scheduled (UI goroutine)
-	io    sync.Mutex        // writes happen in order
+	io    sync.Mutex        // one write at a time
 	err   string            // the last write error told (UI goroutine)
+	// last is closed when the newest background write has finished; each
+	// background write waits for the one before it, and a write "now" (a
+	// signal, a crash) waits for them all, so an older version never lands
+	// over a newer one, and nothing a background write was to keep is lost
+	// to the process ending first.
+	lastMu sync.Mutex
+	last   chan struct{}
+}
+
+// pendingWrites returns what is closed once the background writes started
+// so far have finished (nil: none).
+func (r *recovery) pendingWrites() chan struct{} {
+	r.lastMu.Lock()
+	defer r.lastMu.Unlock()
+	return r.last
 }
 
 // scheduleKeep asks for the unsaved buffers to be kept soon; it is called
@@ -59,6 +74,16 @@ func (a *App) keepUnsaved(now bool) {
 	ed, ok := a.editor.(recoveryEditor)
 	if r == nil || !ok {
 		return
+	}
+	if now {
+		// A keep a moment ago may still be writing, or not have begun: its
+		// version counts as kept below, so it must land first.
+		if prev := r.pendingWrites(); prev != nil {
+			select {
+			case <-prev:
+			case <-time.After(3 * time.Second):
+			}
+		}
 	}
 	bufs := ed.UnsavedBuffers(r.seen)
 	cur := make(map[string]uint64, len(bufs))
@@ -102,7 +127,15 @@ func (a *App) keepUnsaved(now bool) {
 		_ = write()
 		return
 	}
+	r.lastMu.Lock()
+	prev, done := r.last, make(chan struct{})
+	r.last = done
+	r.lastMu.Unlock()
 	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
 		if err := write(); err != nil {
 			a.post(func() {
 				msg := "unsaved changes could not be kept for recovery: " + err.Error()
