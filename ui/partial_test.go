@@ -55,25 +55,28 @@ func TestChatFramesLeaveTheOtherPanes(t *testing.T) {
 }
 
 // TestStreamedAnswerDrawsChatFrames: a streamed answer in the running app
-// is drawn with chat-only frames, and the screen ends whole.
+// is drawn with chat-only frames, and the screen ends whole. (The test
+// reads only counters while the answer streams: reading the screen posts
+// to the UI goroutine, which asks for full frames.)
 func TestStreamedAnswerDrawsChatFrames(t *testing.T) {
 	release := make(chan struct{})
 	ag := newScriptAgent(func(ctx context.Context, emit func(agent.Event)) {
-		for i := range 30 {
+		for i := 0; ; i++ {
+			select {
+			case <-release:
+				emit(agent.Event{Type: agent.EventText, Text: " THE-END"})
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
 			emit(agent.Event{Type: agent.EventText, Text: "word" + strings.Repeat(" ", i%2) + " "})
-			time.Sleep(5 * time.Millisecond)
 		}
-		emit(agent.Event{Type: agent.EventText, Text: "THE-END"})
-		<-release
 	})
 	r := startApp(t, Options{Agent: ag, Root: "/proj"}, 120, 40)
 	r.typeText("go")
 	r.key(tcell.KeyEnter, 0, 0)
-	r.waitScreen("THE-END")
+	waitFor(t, "a chat-only frame while the answer streams", func() bool { return r.app.partialFrames.Load() > 0 })
 	close(release)
-	if r.app.partialFrames.Load() == 0 {
-		t.Error("no chat-only frame while the answer streamed")
-	}
+	r.waitScreen("THE-END")
 	if text := r.text(); !strings.Contains(text, "No editor.") || !strings.Contains(text, "Terminal") {
 		t.Errorf("the other panes are not on the screen after the answer:\n%s", text)
 	}
