@@ -78,3 +78,5 @@ replace github.com/bytedance/sonic => ./third_party/sonic
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 replace github.com/nikolalohinski/gonja => ./third_party/gonja
+
+replace gopkg.in/yaml.v3 => ./third_party/yamlv3
