@@ -11,9 +11,11 @@ TESTPKGS := $(PKGS) github.com/alecthomas/chroma/v2/lexers
 
 .PHONY: build run test test-short bench lint clean
 
+# CGO_ENABLED=0: only net's resolver and os/user would use cgo, and a
+# static binary starts without the dynamic loader (~1 ms) and builds faster.
 build:
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/fawn ./cmd/fawn
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/fawn ./cmd/fawn
 
 run: build
 	./bin/fawn $(DIR)

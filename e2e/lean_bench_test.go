@@ -230,7 +230,7 @@ func BenchmarkColdBuild(b *testing.B) {
 		out := filepath.Join(b.TempDir(), "fawn")
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./cmd/fawn")
 		cmd.Dir = ".."
-		cmd.Env = append(os.Environ(), "GOCACHE="+cache, "GOFLAGS=-mod=readonly")
+		cmd.Env = append(os.Environ(), "GOCACHE="+cache, "GOFLAGS=-mod=readonly", "CGO_ENABLED=0") // as make build
 		start := time.Now()
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			coldBuildErr = fmt.Errorf("%v\n%s", err, msg)

@@ -38,6 +38,7 @@ func plainFawn(b *testing.B) string {
 		_, here, _, _ := runtime.Caller(0)
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", plainBinary, "./cmd/fawn")
 		cmd.Dir = filepath.Join(filepath.Dir(here), "..")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build
 		if out, err := cmd.CombinedOutput(); err != nil {
 			plainErr = err
 			b.Logf("%s", out)
