@@ -138,19 +138,60 @@ func (s Server) hasMarker(dir string) string {
 // this runs before the first frame.
 const maxMarkerDirs = 50
 
+// rootDir is the project's root directory as the survey reads it: once
+// for every server, not once per server and marker.
+type rootDir struct {
+	path    string
+	read    bool
+	entries []os.DirEntry // sorted by name
+	names   map[string]bool
+}
+
+func (d *rootDir) list() []os.DirEntry {
+	if !d.read {
+		d.read = true
+		d.entries, _ = os.ReadDir(d.path)
+		d.names = make(map[string]bool, len(d.entries))
+		for _, e := range d.entries {
+			d.names[e.Name()] = true
+		}
+	}
+	return d.entries
+}
+
+// marker finds one of s's root markers at the root, as hasMarker does.
+func (d *rootDir) marker(s Server) string {
+	d.list()
+	for _, m := range s.RootMarkers {
+		switch {
+		case strings.ContainsAny(m, "*?["):
+			for _, e := range d.entries {
+				if ok, _ := filepath.Match(m, e.Name()); ok {
+					return e.Name()
+				}
+			}
+		case strings.ContainsRune(m, filepath.Separator):
+			if _, err := os.Stat(filepath.Join(d.path, m)); err == nil {
+				return m
+			}
+		case d.names[m]:
+			if _, err := os.Stat(filepath.Join(d.path, m)); err == nil {
+				return m // (not a dangling link)
+			}
+		}
+	}
+	return ""
+}
+
 // markerIn finds one of s's root markers in the project: at its root or in
 // a directory just below it (a monorepo's services). It returns the
 // marker's path relative to the root, or "".
-func (s Server) markerIn(root string) string {
-	if m := s.hasMarker(root); m != "" {
+func (s Server) markerIn(root *rootDir) string {
+	if m := root.marker(s); m != "" {
 		return m
 	}
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return ""
-	}
 	n := 0
-	for _, e := range entries {
+	for _, e := range root.list() {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == "node_modules" || e.Name() == "vendor" {
 			continue
 		}
@@ -161,7 +202,7 @@ func (s Server) markerIn(root string) string {
 			if strings.ContainsAny(m, "*?[") {
 				continue
 			}
-			if _, err := os.Stat(filepath.Join(root, e.Name(), m)); err == nil {
+			if _, err := os.Stat(filepath.Join(root.path, e.Name(), m)); err == nil {
 				return filepath.Join(e.Name(), m)
 			}
 		}
@@ -202,9 +243,13 @@ type candidate struct {
 	why string
 }
 
-// survey looks at every configured server for the project at root.
+// survey looks at every configured server for the project at root. The
+// root markers are looked for first: a project has one or two languages,
+// and looking for a server's binary means a look into every directory on
+// PATH.
 func survey(root string, servers []Server) []candidate {
 	var out []candidate
+	dir := &rootDir{path: root}
 	taken := map[string]string{} // extension → server that serves it
 	for _, s := range servers {
 		c := candidate{Server: s}
@@ -214,14 +259,14 @@ func survey(root string, servers []Server) []candidate {
 		case s.Command == "":
 			c.why = "no command configured"
 		default:
+			c.marker = s.markerIn(dir)
+			if c.marker == "" {
+				c.why = "no " + strings.Join(s.RootMarkers, ", ") + " in the project"
+				break
+			}
 			c.bin = s.lookPath()
 			if c.bin == "" {
 				c.why = s.Command + " is not installed (not found on PATH)"
-				break
-			}
-			c.marker = s.markerIn(root)
-			if c.marker == "" {
-				c.why = "no " + strings.Join(s.RootMarkers, ", ") + " in the project"
 				break
 			}
 			for _, ext := range s.Extensions {

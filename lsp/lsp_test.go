@@ -467,3 +467,36 @@ func TestBrokenServerFailsOnceAndSaysWhy(t *testing.T) {
 		t.Fatalf("statuses = %+v", st)
 	}
 }
+
+// TestSurveyReadsTheRootOnceAndFindsWhatHasMarkerFinds: the survey's
+// one listing of the root finds the marker hasMarker finds by looking
+// (globs, plain names, a marker in a subdirectory, a dangling link), and a
+// server whose marker is missing is not looked for on PATH.
+func TestSurveyReadsTheRootOnceAndFindsWhatHasMarkerFinds(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"b.py": "", "a.py": "", "go.mod": "module m\n", "build/flags.txt": ""})
+	if err := os.Symlink(filepath.Join(root, "gone"), filepath.Join(root, "Cargo.toml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Server{
+		{RootMarkers: []string{"*.py"}},
+		{RootMarkers: []string{"go.work", "go.mod"}},
+		{RootMarkers: []string{"Cargo.toml"}},
+		{RootMarkers: []string{"build/flags.txt"}},
+		{RootMarkers: []string{"*.rs", "nothing"}},
+	} {
+		if got, want := (&rootDir{path: root}).marker(s), s.hasMarker(root); got != want {
+			t.Fatalf("%v: listing found %q, hasMarker %q", s.RootMarkers, got, want)
+		}
+	}
+	got := map[string]string{}
+	for _, c := range survey(root, []Server{
+		{Name: "absent", Command: "no-such-server-xyz", RootMarkers: []string{"Cargo.toml"}},
+		{Name: "py", Command: "no-such-server-xyz", RootMarkers: []string{"*.py"}},
+	}) {
+		got[c.Name] = c.why + "|" + c.marker
+	}
+	if got["absent"] != "no Cargo.toml in the project|" || got["py"] != "no-such-server-xyz is not installed (not found on PATH)|a.py" {
+		t.Fatalf("survey = %v", got)
+	}
+}
