@@ -28,6 +28,11 @@ type cellBuffer struct {
 	shape     tcell.CursorStyle // this frame's
 	shapeSent tcell.CursorStyle // the terminal's; shapeUnknown after a Sync
 	cursorOn  bool              // this frame shows the cursor (tcell sends the shape only then)
+
+	// pal maps RGB colours to the palette of a terminal that takes no RGB
+	// colours (nil otherwise); last and lastOn are the last style mapped.
+	pal          *palette
+	last, lastOn tcell.Style
 }
 
 func (f *cellBuffer) ShowCursor(x, y int) {
@@ -55,7 +60,26 @@ type bcell struct {
 }
 
 func newCellBuffer(s tcell.Screen) *cellBuffer {
-	return &cellBuffer{Screen: s, shapeSent: shapeUnknown}
+	f := &cellBuffer{Screen: s, shapeSent: shapeUnknown}
+	if _, tty := s.Tty(); tty {
+		// A terminal with a palette of 8 to 256 colours (tcell says 1<<24
+		// for one that takes RGB, 0 for NO_COLOR).
+		if n := s.Colors(); n >= 8 && n <= 256 {
+			f.pal = newPalette(n)
+		}
+	}
+	return f
+}
+
+// onScreen is the style tcell is given for s.
+func (f *cellBuffer) onScreen(s tcell.Style) tcell.Style {
+	if f.pal == nil {
+		return s
+	}
+	if s != f.last {
+		f.last, f.lastOn = s, f.pal.style(s)
+	}
+	return f.lastOn
 }
 
 // begin starts a frame at the real screen's size.
@@ -214,7 +238,7 @@ func (f *cellBuffer) flush() {
 		}
 		if f.shown[i] != c {
 			f.shown[i] = c
-			f.Screen.Put(i%f.w, i/f.w, c.str, c.style)
+			f.Screen.Put(i%f.w, i/f.w, c.str, f.onScreen(c.style))
 		}
 		if c.width > 1 && i%f.w < f.w-1 {
 			// The right half of a wide character is not a cell of its own;

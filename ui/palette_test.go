@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/theme"
+)
+
+// TestPaletteMatchesTcell: for the themes' colours and thousands of others,
+// the palette picks what tcell.FindColor picks for a terminal of 256, 16
+// and 8 colours, so handing tcell the mapped colour changes nothing on the
+// screen.
+func TestPaletteMatchesTcell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var colors []tcell.Color
+	for _, name := range theme.Names {
+		th := theme.Get(name)
+		colors = append(colors, th.Foreground, th.Background, th.Paper, th.Dim, th.Accent, th.Border, th.Selection,
+			th.CursorLine, th.Added, th.Removed, th.Changed, th.Error, th.Warning, th.Success, th.UserText, th.CodeBg)
+	}
+	for range 3000 {
+		colors = append(colors, tcell.NewRGBColor(rng.Int32N(256), rng.Int32N(256), rng.Int32N(256)))
+	}
+	for _, n := range []int{256, 16, 8} {
+		p := newPalette(n)
+		var pal []tcell.Color
+		for i := range n {
+			pal = append(pal, tcell.PaletteColor(i))
+		}
+		for _, c := range colors {
+			if !c.IsRGB() {
+				continue // tcell maps only RGB colours (the theme's default background is not)
+			}
+			if got, want := p.nearest(c), tcell.FindColor(c, pal); got != want {
+				t.Fatalf("%d colours: %06x → %v, tcell picks %v", n, c.Hex(), got, want)
+			}
+		}
+		for _, c := range []tcell.Color{tcell.ColorDefault, tcell.ColorReset, tcell.PaletteColor(3)} {
+			if got := p.nearest(c); got != c {
+				t.Fatalf("%d colours: %v (not RGB) became %v", n, c, got)
+			}
+		}
+	}
+}
+
+// ttyScreen is a simulation screen that says it is a terminal, as a real
+// one of 256 colours does.
+type ttyScreen struct{ tcell.SimulationScreen }
+
+func (ttyScreen) Tty() (tcell.Tty, bool) { return nil, true }
+
+// TestFramesGiveAPaletteTerminalItsColours: on a terminal without RGB
+// colours the cells reach tcell on its palette (what tcell would send);
+// on a screen that is not a terminal they keep the theme's RGB colours.
+func TestFramesGiveAPaletteTerminalItsColours(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var s tcell.Screen = simScreen(t, 100, 30)
+		if tty {
+			s = ttyScreen{s.(tcell.SimulationScreen)}
+		}
+		a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.draw()
+		rgb, pal := 0, 0
+		sim := s.(interface {
+			GetContents() ([]tcell.SimCell, int, int)
+		})
+		cells, _, _ := sim.GetContents()
+		for _, c := range cells {
+			fg, bg, _ := c.Style.Decompose()
+			for _, col := range []tcell.Color{fg, bg} {
+				switch {
+				case col.IsRGB():
+					rgb++
+				case col.Valid():
+					pal++
+				}
+			}
+		}
+		if tty && (rgb != 0 || pal == 0) {
+			t.Fatalf("a 256-colour terminal got %d RGB colours and %d of its palette", rgb, pal)
+		}
+		if !tty && rgb == 0 {
+			t.Fatalf("a screen that is not a terminal got no RGB colours (%d of a palette)", pal)
+		}
+	}
+}
