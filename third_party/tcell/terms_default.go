@@ -1,0 +1,24 @@
+//go:build !tcell_minimal
+// +build !tcell_minimal
+
+// Copyright 2019 The TCell Authors
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use file except in compliance with the License.
+// You may obtain a copy of the license at
+//
+//    http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package tcell
+
+import (
+	// This imports the default terminal entries.  To disable, use the
+	// tcell_minimal build tag.
+	_ "github.com/gdamore/tcell/v2/terminfo/extended"
+)
