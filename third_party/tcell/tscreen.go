@@ -30,6 +30,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	gencoding "github.com/gdamore/encoding"
 	"golang.org/x/term"
 	"golang.org/x/text/transform"
 
@@ -136,6 +137,7 @@ type tScreen struct {
 	acs            map[rune]string
 	charset        string
 	encoder        transform.Transformer
+	utf8           bool // the charset's encoding is UTF-8 as it is [fawn]
 	decoder        transform.Transformer
 	fallback       map[rune]string
 	colors         map[Color]Color
@@ -195,6 +197,7 @@ func (t *tScreen) Init() error {
 
 	t.charset = getCharset()
 	if enc := GetEncoding(t.charset); enc != nil {
+		t.utf8 = enc == gencoding.UTF8
 		t.encoder = enc.NewEncoder()
 		t.decoder = enc.NewDecoder()
 	} else {
@@ -413,6 +416,15 @@ func (t *tScreen) encodeStr(s string) []byte {
 	return buf
 }
 
+// plainUTF8 reports whether encodeStr would give s back as it is: the
+// charset is UTF-8 and s is valid UTF-8, not empty, no longer than
+// encodeStr's buffer and not starting with SUB (which encodeStr takes for
+// an encoder's substitute). Then the cell is written without encodeStr's
+// four allocations. [fawn]
+func (t *tScreen) plainUTF8(s string) bool {
+	return t.utf8 && s != "" && len(s) <= 128 && s[0] != '\x1a' && utf8.ValidString(s)
+}
+
 func (t *tScreen) sendFgBg(fg Color, bg Color, attr AttrMask) AttrMask {
 	ti := t.ti
 	if t.Colors() == 0 {
@@ -608,8 +620,10 @@ func (t *tScreen) drawCell(x, y int) int {
 		width = 1
 	}
 
-	buf := t.encodeStr(str)
-	str = string(buf)
+	if !t.plainUTF8(str) {
+		buf := t.encodeStr(str)
+		str = string(buf)
+	}
 
 	if width > 1 && str == "?" {
 		// No FullWidth character support

@@ -1,0 +1,118 @@
+package tcell
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gdamore/tcell/v2/terminfo"
+)
+
+// captureTty is a terminal that keeps what is written to it: the real
+// tScreen draws on it as on a pty.
+type captureTty struct {
+	mu     sync.Mutex
+	out    bytes.Buffer
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newCaptureTty() *captureTty                      { return &captureTty{closed: make(chan struct{})} }
+func (c *captureTty) Start() error                    { return nil }
+func (c *captureTty) Stop() error                     { return nil }
+func (c *captureTty) Drain() error                    { return c.Close() } // wakes Read
+func (c *captureTty) NotifyResize(func())             {}
+func (c *captureTty) WindowSize() (WindowSize, error) { return WindowSize{Width: 40, Height: 4}, nil }
+func (c *captureTty) Read([]byte) (int, error)        { <-c.closed; return 0, io.EOF }
+func (c *captureTty) Close() error                    { c.once.Do(func() { close(c.closed) }); return nil }
+func (c *captureTty) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out.Write(b)
+}
+
+// cellTexts are the cells the fast path must write as encodeStr does:
+// ASCII, wide and combined characters, an emoji sequence, invalid UTF-8,
+// SUB, and a cluster longer than encodeStr's buffer.
+var cellTexts = []string{"a", " ", "─", "é", "e\u0301", "世", "👩‍💻", "\xff", "a\xffb", "\x1a", strings.Repeat("e\u0301", 70)}
+
+// TestPlainUTF8IsWhatEncodeStrGives: wherever plainUTF8 lets a cell skip
+// encodeStr, encodeStr would have given the cell's text back unchanged.
+func TestPlainUTF8IsWhatEncodeStrGives(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	_, s := drawCells(t, true)
+	fast := 0
+	for _, str := range cellTexts {
+		if s.plainUTF8(str) {
+			fast++
+			if got := string(s.encodeStr(str)); got != str {
+				t.Fatalf("plainUTF8(%q) but encodeStr gives %q", str, got)
+			}
+		}
+	}
+	if fast < 6 {
+		t.Fatalf("only %d of the texts take the fast path", fast)
+	}
+	for _, str := range []string{"\xff", "\x1a", "", strings.Repeat("é", 65)} {
+		if s.plainUTF8(str) {
+			t.Fatalf("plainUTF8(%q): this must go through encodeStr", str)
+		}
+	}
+}
+
+// TestFrameBytesAreTheEncodersBytes: a frame of those cells reaches the
+// terminal byte for byte as it does through the encoder, in UTF-8 and (with
+// no fast path at all) in ASCII.
+func TestFrameBytesAreTheEncodersBytes(t *testing.T) {
+	for _, locale := range []string{"en_US.UTF-8", "C"} {
+		t.Setenv("LC_ALL", locale)
+		fast, slow := frameBytes(t, true), frameBytes(t, false)
+		if fast != slow {
+			t.Fatalf("%s: the fast path wrote\n%q\nthe encoder\n%q", locale, fast, slow)
+		}
+		if locale != "C" && !strings.Contains(fast, "👩‍💻") {
+			t.Fatalf("the frame lacks the emoji: %q", fast)
+		}
+	}
+}
+
+func drawCells(t *testing.T, fastPath bool) (Screen, *tScreen) {
+	t.Helper()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr, err := NewTerminfoScreenFromTtyTerminfo(newCaptureTty(), ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	ts := scr.(*baseScreen).screenImpl.(*tScreen)
+	if !fastPath {
+		ts.utf8 = false
+	}
+	return scr, ts
+}
+
+func frameBytes(t *testing.T, fastPath bool) string {
+	t.Helper()
+	scr, ts := drawCells(t, fastPath)
+	tty := ts.tty.(*captureTty)
+	tty.mu.Lock()
+	tty.out.Reset()
+	tty.mu.Unlock()
+	x := 0
+	for i, str := range cellTexts {
+		scr.Put(x, i%4, str, StyleDefault.Foreground(PaletteColor(i)))
+		x += 3
+	}
+	scr.Show()
+	tty.mu.Lock()
+	defer tty.mu.Unlock()
+	return tty.out.String()
+}
