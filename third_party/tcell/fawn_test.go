@@ -3,9 +3,12 @@ package tcell
 import (
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/charmbracelet/x/vt"
 
 	"github.com/gdamore/tcell/v2/terminfo"
 )
@@ -115,4 +118,80 @@ func frameBytes(t *testing.T, fastPath bool) string {
 	tty.mu.Lock()
 	defer tty.mu.Unlock()
 	return tty.out.String()
+}
+
+// TestStyleDeltasLeaveTheTerminalAsFullResetsDo: frames of random styles
+// (palette and default colours, every attribute, underlines, hyperlinks),
+// drawn over one another, leave a real terminal emulator (fawn's vt) with
+// the same cells, styles and links as upstream's reset-then-set does, in
+// fewer bytes.
+func TestStyleDeltasLeaveTheTerminalAsFullResetsDo(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	const w, h = 30, 6
+	rng := rand.New(rand.NewPCG(7, 11))
+	colors := []Color{ColorDefault, PaletteColor(1), PaletteColor(12), PaletteColor(188), PaletteColor(236), ColorReset}
+	attrs := []AttrMask{AttrBold, AttrDim, AttrItalic, AttrReverse, AttrBlink, AttrStrikeThrough}
+	randomStyle := func() Style {
+		s := StyleDefault.Foreground(colors[rng.IntN(len(colors))]).Background(colors[rng.IntN(len(colors))])
+		for _, a := range attrs {
+			if rng.IntN(4) == 0 {
+				s = s.Attributes(s.attrs | a)
+			}
+		}
+		switch rng.IntN(10) {
+		case 0:
+			s = s.Underline(true)
+		case 1:
+			s = s.Underline(UnderlineStyleCurly, PaletteColor(9))
+		case 2:
+			s = s.Url("https://example.com/a")
+		}
+		return s
+	}
+	var frames [][]Style
+	for range 40 {
+		f := make([]Style, w*h)
+		for i := range f {
+			if rng.IntN(3) == 0 || len(frames) == 0 {
+				f[i] = randomStyle()
+			} else {
+				f[i] = frames[len(frames)-1][i] // unchanged cells are not sent
+			}
+		}
+		frames = append(frames, f)
+	}
+	run := func(noDelta bool) (*vt.Emulator, int) {
+		scr, ts := drawCells(t, true)
+		ts.noDelta = noDelta
+		tty := ts.tty.(*captureTty)
+		em := vt.NewEmulator(w, h)
+		total := 0
+		for n, f := range frames {
+			for i, st := range f {
+				scr.Put(i%w, i/w, string(rune('a'+(i+n)%26)), st)
+			}
+			scr.Show()
+			tty.mu.Lock()
+			out := tty.out.Bytes()
+			total += len(out)
+			em.Write(out)
+			tty.out.Reset()
+			tty.mu.Unlock()
+		}
+		return em, total
+	}
+	want, full := run(true)
+	got, delta := run(false)
+	for y := range h {
+		for x := range w {
+			g, e := got.CellAt(x, y), want.CellAt(x, y)
+			if g.Content != e.Content || !g.Style.Equal(&e.Style) || g.Link != e.Link {
+				t.Fatalf("cell %d,%d: %+v, with full resets %+v", x, y, *g, *e)
+			}
+		}
+	}
+	if delta >= full {
+		t.Fatalf("the deltas took %d bytes, full resets %d", delta, full)
+	}
+	t.Logf("%d bytes with deltas, %d with full resets", delta, full)
 }

@@ -138,6 +138,7 @@ type tScreen struct {
 	charset        string
 	encoder        transform.Transformer
 	utf8           bool // the charset's encoding is UTF-8 as it is [fawn]
+	noDelta        bool // every style change resets first, as upstream (for tests) [fawn]
 	decoder        transform.Transformer
 	fallback       map[rune]string
 	colors         map[Color]Color
@@ -425,6 +426,64 @@ func (t *tScreen) plainUTF8(s string) bool {
 	return t.utf8 && s != "" && len(s) <= 128 && s[0] != '\x1a' && utf8.ValidString(s)
 }
 
+// sendUrl sends style's hyperlink when it is not the current one.
+func (t *tScreen) sendUrl(style Style) {
+	// URL string can be long, so don't send it unless we really need to
+	if t.enterUrl != "" && t.curstyle.url != style.url {
+		if style.url != "" {
+			t.TPuts(t.ti.TParm(t.enterUrl, style.url, style.urlId))
+		} else {
+			t.TPuts(t.exitUrl)
+		}
+	}
+}
+
+// sendStyleDelta changes the terminal's current style (curstyle, known)
+// to style by sending only what differs, when that can be said without
+// resetting every attribute first: no attribute is turned off, no colour
+// goes back to the terminal's default, the underline is unchanged, and the
+// terminal has colours. It reports whether it did; otherwise nothing was
+// sent and drawCell resets and sends the whole style, as upstream always
+// does. A streamed answer changes style thousands of times between a few
+// colours: ESC [ 48;5;236m instead of ESC [ m ESC [ 38;5;188;48;5;236m.
+// [fawn]
+func (t *tScreen) sendStyleDelta(style Style) bool {
+	cur := t.curstyle
+	if cur == styleInvalid || t.noDelta || t.Colors() == 0 {
+		return false
+	}
+	if cur.attrs&^style.attrs != 0 || cur.ulStyle != style.ulStyle || cur.ulColor != style.ulColor ||
+		(style.attrs&^cur.attrs)&AttrUnderline != 0 {
+		return false
+	}
+	fg, bg := ColorDefault, ColorDefault
+	if style.fg != cur.fg {
+		if !style.fg.Valid() {
+			return false
+		}
+		fg = style.fg
+	}
+	if style.bg != cur.bg {
+		if !style.bg.Valid() {
+			return false
+		}
+		bg = style.bg
+	}
+	ti := t.ti
+	t.sendFgBg(fg, bg, AttrNone)
+	add := style.attrs &^ cur.attrs
+	for _, a := range []struct {
+		attr AttrMask
+		seq  string
+	}{{AttrBold, ti.Bold}, {AttrReverse, ti.Reverse}, {AttrBlink, ti.Blink}, {AttrDim, ti.Dim},
+		{AttrItalic, ti.Italic}, {AttrStrikeThrough, ti.StrikeThrough}} {
+		if add&a.attr != 0 {
+			t.TPuts(a.seq)
+		}
+	}
+	return true
+}
+
 func (t *tScreen) sendFgBg(fg Color, bg Color, attr AttrMask) AttrMask {
 	ti := t.ti
 	if t.Colors() == 0 {
@@ -541,6 +600,11 @@ func (t *tScreen) drawCell(x, y int) int {
 	if style == StyleDefault {
 		style = t.style
 	}
+	if style != t.curstyle && t.sendStyleDelta(style) {
+		// Only what changed was sent. [fawn]
+		t.sendUrl(style)
+		t.curstyle = style
+	}
 	if style != t.curstyle {
 		fg, bg, attrs := style.fg, style.bg, style.attrs
 
@@ -600,15 +664,7 @@ func (t *tScreen) drawCell(x, y int) int {
 			t.TPuts(ti.StrikeThrough)
 		}
 
-		// URL string can be long, so don't send it unless we really need to
-		if t.enterUrl != "" && t.curstyle.url != style.url {
-			if style.url != "" {
-				t.TPuts(ti.TParm(t.enterUrl, style.url, style.urlId))
-			} else {
-				t.TPuts(t.exitUrl)
-			}
-		}
-
+		t.sendUrl(style)
 		t.curstyle = style
 	}
 
@@ -736,6 +792,7 @@ func (t *tScreen) clearScreen() {
 	_ = t.sendFgBg(t.style.fg, t.style.bg, AttrNone)
 	t.TPuts(t.ti.Clear)
 	t.clear = false
+	t.curstyle = styleInvalid // [fawn]
 }
 
 func (t *tScreen) startBuffering() {
@@ -762,8 +819,8 @@ func (t *tScreen) draw() {
 	// clobber cursor position, because we're going to change it all
 	t.cx = -1
 	t.cy = -1
-	// make no style assumptions
-	t.curstyle = styleInvalid
+	// The terminal keeps the last frame's style: only tcell sends SGR
+	// sequences, and clearScreen, engage and disengage forget it. [fawn]
 
 	t.buf.Reset()
 	t.buffering = true
@@ -1175,6 +1232,7 @@ func (t *tScreen) Tty() (Tty, bool) {
 func (t *tScreen) engage() error {
 	t.Lock()
 	defer t.Unlock()
+	t.curstyle = styleInvalid // [fawn]
 	if t.tty == nil {
 		return ErrNoScreen
 	}
@@ -1261,6 +1319,7 @@ func (t *tScreen) disengage() {
 	}
 	t.TPuts(ti.ResetFgBg)
 	t.TPuts(ti.AttrOff)
+	t.curstyle = styleInvalid // [fawn]
 	t.TPuts(ti.ExitKeypad)
 	t.TPuts(ti.EnableAutoMargin)
 	t.TPuts(t.disableCsiU)
