@@ -49,6 +49,40 @@ type CellBuffer struct {
 	w     int
 	h     int
 	cells []cell
+	// rows[y] says a cell of row y may have changed since the row was
+	// last drawn: a frame visits only those rows. [fawn]
+	rows []bool
+}
+
+// touch notes that a cell of row y may have changed. [fawn]
+func (cb *CellBuffer) touch(y int) {
+	if y >= 0 && y < len(cb.rows) {
+		cb.rows[y] = true
+	}
+}
+
+// touchAll notes that any cell may have changed. [fawn]
+func (cb *CellBuffer) touchAll() {
+	if len(cb.rows) != cb.h {
+		cb.rows = make([]bool, cb.h)
+	}
+	for y := range cb.rows {
+		cb.rows[y] = true
+	}
+}
+
+// RowTouched reports whether a cell of row y may be dirty: when not, a
+// screen drawing the buffer can pass over the row. [fawn]
+func (cb *CellBuffer) RowTouched(y int) bool {
+	return y < 0 || y >= len(cb.rows) || cb.rows[y]
+}
+
+// RowDrawn notes that every dirty cell of row y was drawn (or is locked).
+// [fawn]
+func (cb *CellBuffer) RowDrawn(y int) {
+	if y >= 0 && y < len(cb.rows) {
+		cb.rows[y] = false
+	}
 }
 
 // SetContent sets the contents (primary rune, combining runes,
@@ -68,6 +102,7 @@ func (cb *CellBuffer) SetContent(x int, y int, mainc rune, combc []rune, style S
 func (cb *CellBuffer) Put(x int, y int, str string, style Style) (string, int) {
 	var width int = 0
 	if x >= 0 && y >= 0 && x < cb.w && y < cb.h {
+		cb.touch(y) // [fawn]
 		var cl string
 		c := &cb.cells[(y*cb.w)+x]
 		state := -1
@@ -158,6 +193,7 @@ func (cb *CellBuffer) Invalidate() {
 	for i := range cb.cells {
 		cb.cells[i].lastStr = ""
 	}
+	cb.touchAll() // [fawn]
 }
 
 // Dirty checks if a character at the given location needs to be
@@ -186,6 +222,9 @@ func (cb *CellBuffer) SetDirty(x, y int, dirty bool) {
 	if x >= 0 && y >= 0 && x < cb.w && y < cb.h {
 		c := &cb.cells[(y*cb.w)+x]
 		c.setDirty(dirty)
+		if dirty {
+			cb.touch(y) // [fawn]
+		}
 	}
 }
 
@@ -240,6 +279,7 @@ func (cb *CellBuffer) Resize(w, h int) {
 	cb.cells = newc
 	cb.h = h
 	cb.w = w
+	cb.touchAll() // [fawn]
 }
 
 // Fill fills the entire cell buffer array with the specified character
@@ -264,4 +304,5 @@ func (cb *CellBuffer) Fill(r rune, style Style) {
 		c.currStyle = cs
 		c.width = 1
 	}
+	cb.touchAll() // [fawn]
 }

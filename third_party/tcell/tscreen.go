@@ -838,6 +838,9 @@ func (t *tScreen) draw() {
 	}
 
 	for y := 0; y < t.h; y++ {
+		if !t.cells.RowTouched(y) {
+			continue // no cell of the row changed since it was drawn [fawn]
+		}
 		for x := 0; x < t.w; x++ {
 			width := t.drawCell(x, y)
 			if width > 1 {
@@ -850,6 +853,7 @@ func (t *tScreen) draw() {
 			}
 			x += width - 1
 		}
+		t.cells.RowDrawn(y) // [fawn]
 	}
 
 	// restore the cursor
