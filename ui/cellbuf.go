@@ -22,6 +22,12 @@ type cellBuffer struct {
 	cells []bcell // this frame
 	shown []bcell // what the real screen was given; str "" where unknown
 
+	// lo[y]..hi[y] are the columns of row y written since the last flush
+	// (none when lo > hi). Elsewhere a cell is what the last flush gave
+	// the real screen, unless shown does not know it: a frame that redraws
+	// only the chat compares only the chat's cells.
+	lo, hi []int
+
 	// The cursor shape: tcell sends it with every frame that shows the
 	// cursor (ESC [ 0 SP q and the like). The terminal keeps the last one,
 	// so it is handed to tcell only when it changes.
@@ -88,7 +94,17 @@ func (f *cellBuffer) begin() {
 		f.w, f.h = f.Screen.Size()
 		f.cells = make([]bcell, f.w*f.h)
 		f.shown = make([]bcell, f.w*f.h)
+		f.lo, f.hi = make([]int, f.h), make([]int, f.h)
+		for y := range f.h {
+			f.wrote(y, 0, f.w-1)
+		}
 	}
+}
+
+// wrote notes that columns x0..x1 of row y were written.
+func (f *cellBuffer) wrote(y, x0, x1 int) {
+	f.lo[y] = min(f.lo[y], x0)
+	f.hi[y] = max(f.hi[y], x1)
 }
 
 // resized reports whether the real screen's size differs from the buffer's.
@@ -100,9 +116,13 @@ func (f *cellBuffer) resized() bool {
 // fillRect fills a rectangle (clipped to the buffer) with r in style.
 func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
 	c := bcell{str: string(r), style: style, width: 1}
+	x0, x1 := max(x, 0), min(x+w, f.w)
 	for row := max(y, 0); row < min(y+h, f.h); row++ {
-		for col := max(x, 0); col < min(x+w, f.w); col++ {
+		for col := x0; col < x1; col++ {
 			f.cells[row*f.w+col] = c
+		}
+		if x0 < x1 {
+			f.wrote(row, x0, x1-1)
 		}
 	}
 }
@@ -140,6 +160,7 @@ func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) 
 			cl = " "
 		}
 		*c = bcell{str: cl, style: style, width: max(width, 1)}
+		f.wrote(y, x, x)
 	}
 	return str, width
 }
@@ -196,6 +217,9 @@ func (f *cellBuffer) Fill(r rune, style tcell.Style) {
 	for i := range f.cells {
 		f.cells[i] = c
 	}
+	for y := range f.h {
+		f.wrote(y, 0, f.w-1)
+	}
 }
 
 func (f *cellBuffer) Clear() { f.Fill(' ', tcell.StyleDefault) }
@@ -231,20 +255,35 @@ func (f *cellBuffer) Sync() {
 }
 
 func (f *cellBuffer) flush() {
-	for i := 0; i < len(f.cells); i++ {
-		c := f.cells[i]
-		if c.str == "" {
-			c = bcell{str: " ", width: 1}
+	for y := range f.h {
+		lo, hi := f.lo[y], f.hi[y]
+		for x := 0; x < f.w; x++ {
+			i := y*f.w + x
+			if (x < lo || x > hi) && f.shown[i].str != "" {
+				// Not written since the last flush, which gave it to
+				// the real screen: only a wide character's right half
+				// needs its care.
+				if f.cells[i].width > 1 && x < f.w-1 {
+					x++
+					f.shown[i+1] = bcell{}
+				}
+				continue
+			}
+			c := f.cells[i]
+			if c.str == "" {
+				c = bcell{str: " ", width: 1}
+			}
+			if f.shown[i] != c {
+				f.shown[i] = c
+				f.Screen.Put(x, y, c.str, f.onScreen(c.style))
+			}
+			if c.width > 1 && x < f.w-1 {
+				// The right half of a wide character is not a cell of its
+				// own; whatever comes there once it is gone must be sent.
+				x++
+				f.shown[i+1] = bcell{}
+			}
 		}
-		if f.shown[i] != c {
-			f.shown[i] = c
-			f.Screen.Put(i%f.w, i/f.w, c.str, f.onScreen(c.style))
-		}
-		if c.width > 1 && i%f.w < f.w-1 {
-			// The right half of a wide character is not a cell of its own;
-			// whatever comes there once it is gone must be sent.
-			i++
-			f.shown[i] = bcell{}
-		}
+		f.lo[y], f.hi[y] = f.w, -1
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -111,5 +112,55 @@ func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
 	s.Show()
 	if r := rowOf("line 23"); r != 19 {
 		t.Errorf("after Settle the last row is on row %d, want the bottom:\n%s", r, screenText(s))
+	}
+}
+
+// TestPartialFramesReachTheScreenAsWholeOnes: frames that write only some
+// rectangles of the buffer (as a frame that redraws only the chat does),
+// with wide characters coming and going at the rectangles' edges, leave
+// the real screen with what a frame compared cell by cell leaves: the
+// buffer's content. Cells outside the written rectangles are not handed
+// to tcell again.
+func TestPartialFramesReachTheScreenAsWholeOnes(t *testing.T) {
+	const w, h = 24, 6
+	real := simScreen(t, w, h)
+	f := newCellBuffer(real)
+	rng := rand.New(rand.NewPCG(3, 5))
+	glyphs := []string{"a", "b", "世", "界", " ", "é"}
+	styles := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Bold(true), tcell.StyleDefault.Foreground(tcell.PaletteColor(3))}
+	f.begin()
+	f.Fill(' ', tcell.StyleDefault)
+	f.Show()
+	for n := range 300 {
+		// One rectangle per frame, filled then written with a few glyphs.
+		x0, y0 := rng.IntN(w), rng.IntN(h)
+		rw, rh := 1+rng.IntN(w-x0), 1+rng.IntN(h-y0)
+		if n%7 == 0 {
+			f.fillRect(x0, y0, rw, rh, ' ', styles[rng.IntN(len(styles))])
+		}
+		for range 1 + rng.IntN(8) {
+			x, y := x0+rng.IntN(rw), y0+rng.IntN(rh)
+			f.Put(x, y, glyphs[rng.IntN(len(glyphs))], styles[rng.IntN(len(styles))])
+		}
+		f.Show()
+		// What a whole comparison would give: the buffer, left to right,
+		// a wide character covering the next cell.
+		cells, _, _ := real.GetContents()
+		for y := range h {
+			for x := 0; x < w; x++ {
+				str, style, width := f.Get(x, y)
+				got := cells[y*w+x]
+				if width > 1 && x == w-1 {
+					continue // a wide character does not fit in the last column
+				}
+				if string(got.Runes) != str || got.Style != style {
+					t.Fatalf("frame %d: cell %d,%d is %q %v on the screen, %q %v in the buffer\n%s",
+						n, x, y, string(got.Runes), got.Style, str, style, screenText(real))
+				}
+				if width > 1 {
+					x++
+				}
+			}
+		}
 	}
 }
