@@ -129,6 +129,12 @@ type App struct {
 	inbox []func()
 	wake  chan struct{}
 	dirty atomic.Bool
+	// timerSet is set while the loop waits on a frame timer: it wakes by
+	// itself then, drains the inbox and draws, so a text delta queued
+	// meanwhile (postChat) does not wake it. An answer streams in about
+	// a thousand deltas a second and is drawn thirty times.
+	timerSet atomic.Bool
+	wakes    atomic.Uint64 // times the loop woke for the wake channel (tests)
 	// others is set when something besides the chat and the status bar
 	// may have changed since the last frame; while it is not (answer
 	// text streaming in, spinners turning), a frame redraws only those

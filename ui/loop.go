@@ -81,6 +81,10 @@ func (a *App) postChat(f func()) {
 	a.mu.Lock()
 	a.inbox = append(a.inbox, f)
 	a.mu.Unlock()
+	a.dirty.Store(true)
+	if a.timerSet.Load() {
+		return // the frame timer wakes the loop, which drains the inbox first
+	}
 	a.requestFrame()
 }
 
@@ -254,8 +258,10 @@ func (a *App) Run(ctx context.Context) (err error) {
 				immediate = true
 			}
 		case <-a.wake:
+			a.wakes.Add(1)
 		case <-drawC:
 			drawC, drawTimer = nil, nil
+			a.timerSet.Store(false) // before the drain: see postChat
 		case <-tickC:
 			a.rctx.frame++
 			a.dirty.Store(true)
@@ -276,6 +282,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 				if drawTimer != nil {
 					drawTimer.Stop()
 					drawTimer, drawC = nil, nil
+					a.timerNoLonger()
 				}
 				a.dirty.Store(false)
 				a.drawChanged()
@@ -283,6 +290,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 			} else if drawTimer == nil {
 				drawTimer = time.NewTimer(interval - since)
 				drawC = drawTimer.C
+				a.timerSet.Store(true)
 			}
 		}
 		if !a.dirty.Load() {
@@ -311,6 +319,22 @@ type eventCallback interface {
 
 // animating reports whether anything on screen moves by itself.
 func (a *App) animating() bool { return a.router.busy() }
+
+// timerNoLonger is called when the loop stops its frame timer: a delta
+// queued after the drain, while the timer was still set, did not wake the
+// loop, so it wakes itself for it.
+func (a *App) timerNoLonger() {
+	a.timerSet.Store(false)
+	a.mu.Lock()
+	pending := len(a.inbox) > 0
+	a.mu.Unlock()
+	if pending {
+		select {
+		case a.wake <- struct{}{}:
+		default:
+		}
+	}
+}
 
 // drain runs everything queued for the UI goroutine.
 func (a *App) drain() {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +80,42 @@ func TestStreamedAnswerDrawsChatFrames(t *testing.T) {
 	r.waitScreen("THE-END")
 	if text := r.text(); !strings.Contains(text, "No editor.") || !strings.Contains(text, "Terminal") {
 		t.Errorf("the other panes are not on the screen after the answer:\n%s", text)
+	}
+}
+
+// TestDeltasWaitingForAFrameDoNotWakeTheLoop: while the loop waits for its
+// frame timer, answer deltas are queued without waking it (the timer's
+// wake drains them), so a stream of deltas wakes the loop about once per
+// frame rather than once per delta; every delta still reaches the chat,
+// the last one included.
+func TestDeltasWaitingForAFrameDoNotWakeTheLoop(t *testing.T) {
+	const n = 150
+	var want []string
+	for i := range n {
+		want = append(want, fmt.Sprintf("w%03d", i))
+	}
+	started := make(chan struct{})
+	ag := newScriptAgent(func(ctx context.Context, emit func(agent.Event)) {
+		<-started
+		for _, w := range want {
+			emit(agent.Event{Type: agent.EventText, Text: w + " "})
+			time.Sleep(time.Millisecond)
+		}
+		emit(agent.Event{Type: agent.EventText, Text: "END"})
+	})
+	r := startApp(t, Options{Agent: ag, Root: "/proj"}, 120, 50)
+	r.typeText("go")
+	r.key(tcell.KeyEnter, 0, 0)
+	before := r.app.wakes.Load()
+	close(started)
+	r.waitScreen("END")
+	if woke := r.app.wakes.Load() - before; woke > n/3 {
+		t.Errorf("%d deltas woke the loop %d times", n+1, woke)
+	}
+	text := r.text()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Fatalf("%s is not in the chat:\n%s", w, text)
+		}
 	}
 }
