@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -108,8 +109,12 @@ func (in Input) message() *schema.Message {
 	return m
 }
 
-// visionNames are the model families that take images, for models.*.vision: auto.
-var visionNames = regexp.MustCompile(`(?i)(^|[/:])(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|o[134](-|$)|chatgpt-4o|claude|gemini|gemma-?3|llava|bakllava|pixtral|moondream|minicpm-v|llama-?3\.2-vision|llama-?4|grok-[0-9.]+-vision|grok-4)|vision|[-_.]vl([-_.:]|$)`)
+// visionNames are the model families that take images, for models.*.vision:
+// auto. Compiled on first use: it is the largest of fawn's own start-up
+// costs (GODEBUG=inittrace=1).
+var visionNames = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|[/:])(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|o[134](-|$)|chatgpt-4o|claude|gemini|gemma-?3|llava|bakllava|pixtral|moondream|minicpm-v|llama-?3\.2-vision|llama-?4|grok-[0-9.]+-vision|grok-4)|vision|[-_.]vl([-_.:]|$)`)
+})
 
 // AcceptsImages says whether the model in use (or switched to) takes images:
 // models.*.vision yes or no, or, when auto, Anthropic's models and the
@@ -128,7 +133,7 @@ func (s *Session) AcceptsImages() bool {
 	case mc.Type == "anthropic":
 		return true
 	}
-	return visionNames.MatchString(mc.Model)
+	return visionNames().MatchString(mc.Model)
 }
 
 // checkImages refuses images a model cannot take, saying what to do.
