@@ -11,9 +11,9 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-var wwwURLRegxp = regexp.MustCompile(`^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:lll
+var wwwURLRegxp = util.MustCompileLazy(`^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:lll
 
-var urlRegexp = regexp.MustCompile(`^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:lll
+var urlRegexp = util.MustCompileLazy(`^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:lll
 
 // An LinkifyConfig struct is a data structure that holds configuration of the
 // Linkify extension.
@@ -143,16 +143,32 @@ type linkifyParser struct {
 // text that seems like a URL.
 func NewLinkifyParser(opts ...LinkifyOption) parser.InlineParser {
 	p := &linkifyParser{
+		// URLRegexp and WWWRegexp nil stand for the defaults, compiled
+		// on first use (urlPattern, wwwPattern). [fawn]
 		LinkifyConfig: LinkifyConfig{
 			AllowedProtocols: nil,
-			URLRegexp:        urlRegexp,
-			WWWRegexp:        wwwURLRegxp,
 		},
 	}
 	for _, o := range opts {
 		o.SetLinkifyOption(&p.LinkifyConfig)
 	}
 	return p
+}
+
+// urlPattern is the configured URL pattern or the default. [fawn]
+func (s *linkifyParser) urlPattern() *regexp.Regexp {
+	if s.LinkifyConfig.URLRegexp != nil {
+		return s.LinkifyConfig.URLRegexp
+	}
+	return urlRegexp.Regexp()
+}
+
+// wwwPattern is the configured www. pattern or the default. [fawn]
+func (s *linkifyParser) wwwPattern() *regexp.Regexp {
+	if s.LinkifyConfig.WWWRegexp != nil {
+		return s.LinkifyConfig.WWWRegexp
+	}
+	return wwwURLRegxp.Regexp()
 }
 
 func (s *linkifyParser) Trigger() []byte {
@@ -187,18 +203,18 @@ func (s *linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Cont
 	var typ ast.AutoLinkType = ast.AutoLinkURL
 	if s.LinkifyConfig.AllowedProtocols == nil {
 		if bytes.HasPrefix(line, protoHTTP) || bytes.HasPrefix(line, protoHTTPS) || bytes.HasPrefix(line, protoFTP) {
-			m = s.LinkifyConfig.URLRegexp.FindSubmatchIndex(line)
+			m = s.urlPattern().FindSubmatchIndex(line)
 		}
 	} else {
 		for _, prefix := range s.LinkifyConfig.AllowedProtocols {
 			if bytes.HasPrefix(line, prefix) {
-				m = s.LinkifyConfig.URLRegexp.FindSubmatchIndex(line)
+				m = s.urlPattern().FindSubmatchIndex(line)
 				break
 			}
 		}
 	}
 	if m == nil && bytes.HasPrefix(line, domainWWW) {
-		m = s.LinkifyConfig.WWWRegexp.FindSubmatchIndex(line)
+		m = s.wwwPattern().FindSubmatchIndex(line)
 		protocol = []byte("http")
 	}
 	if m != nil && m[0] != 0 {

@@ -3,7 +3,6 @@ package extension
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -137,10 +136,10 @@ func isTableDelim(bs []byte) bool {
 	return !allSep
 }
 
-var tableDelimLeft = regexp.MustCompile(`^\s*\:\-+\s*$`)
-var tableDelimRight = regexp.MustCompile(`^\s*\-+\:\s*$`)
-var tableDelimCenter = regexp.MustCompile(`^\s*\:\-+\:\s*$`)
-var tableDelimNone = regexp.MustCompile(`^\s*\-+\s*$`)
+var tableDelimLeft = util.MustCompileLazy(`^\s*\:\-+\s*$`)
+var tableDelimRight = util.MustCompileLazy(`^\s*\-+\:\s*$`)
+var tableDelimCenter = util.MustCompileLazy(`^\s*\:\-+\:\s*$`)
+var tableDelimNone = util.MustCompileLazy(`^\s*\-+\s*$`)
 
 type tableParagraphTransformer struct {
 }

@@ -27,10 +27,10 @@ func (s *rawHTMLParser) Trigger() []byte {
 func (s *rawHTMLParser) Parse(parent ast.Node, block text.Reader, pc Context) ast.Node {
 	line, _ := block.PeekLine()
 	if len(line) > 1 && util.IsAlphaNumeric(line[1]) {
-		return s.parseMultiLineRegexp(openTagRegexp, block, pc)
+		return s.parseMultiLineRegexp(openTagRegexp.Regexp(), block, pc)
 	}
 	if len(line) > 2 && line[1] == '/' && util.IsAlphaNumeric(line[2]) {
-		return s.parseMultiLineRegexp(closeTagRegexp, block, pc)
+		return s.parseMultiLineRegexp(closeTagRegexp.Regexp(), block, pc)
 	}
 	if bytes.HasPrefix(line, openComment) {
 		return s.parseComment(block, pc)
@@ -55,8 +55,8 @@ var closeCommentCacheKey = NewContextKey()
 var tagnamePattern = `([A-Za-z][A-Za-z0-9-]*)`
 var spaceOrOneNewline = `(?:[ \t]|(?:\r\n|\n){0,1})`
 var attributePattern = `(?:[\r\n \t]+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:[\r\n \t]*=[\r\n \t]*(?:[^\"'=<>` + "`" + `\x00-\x20]+|'[^']*'|"[^"]*"))?)` //nolint:lll
-var openTagRegexp = regexp.MustCompile("^<" + tagnamePattern + attributePattern + `*` + spaceOrOneNewline + `*/?>`)
-var closeTagRegexp = regexp.MustCompile("^</" + tagnamePattern + spaceOrOneNewline + `*>`)
+var openTagRegexp = util.MustCompileLazy("^<" + tagnamePattern + attributePattern + `*` + spaceOrOneNewline + `*/?>`)
+var closeTagRegexp = util.MustCompileLazy("^</" + tagnamePattern + spaceOrOneNewline + `*>`)
 
 var openProcessingInstruction = []byte("<?")
 var closeProcessingInstruction = []byte("?>")
