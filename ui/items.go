@@ -54,9 +54,9 @@ func (u *userItem) copyText() string { return u.text }
 // assistantItem is a block of the model's answer, rendered as Markdown. A turn
 // has one per stretch of text between tool calls.
 type assistantItem struct {
-	text   strings.Builder
-	ver    uint64
-	chunks []mdChunk // renders of the text's top-level chunks
+	text strings.Builder
+	ver  uint64
+	md   mdCache // renders of the text's top-level chunks
 }
 
 func (a *assistantItem) append(s string) {
@@ -67,9 +67,7 @@ func (a *assistantItem) append(s string) {
 func (a *assistantItem) rev(*renderCtx) uint64 { return a.ver }
 
 func (a *assistantItem) render(c *renderCtx, width int) []Line {
-	var lines []Line
-	lines, a.chunks = c.md.renderChunked(a.text.String(), width, a.chunks)
-	return lines
+	return c.md.renderChunked(a.text.String(), width, &a.md)
 }
 
 func (a *assistantItem) copyText() string { return a.text.String() }

@@ -132,33 +132,58 @@ func fenceOf(line string) string {
 // mdChunk caches the render of one chunk of a message.
 type mdChunk struct {
 	text  string
-	width int
 	lines []Line
+	end   int // len(mdCache.out) after this chunk's lines
 }
 
-// renderChunked renders src chunk by chunk, reusing cache entries whose text
-// and width are unchanged; it returns the lines and the updated cache.
-func (m *markdown) renderChunked(src string, width int, cache []mdChunk) ([]Line, []mdChunk) {
-	chunks := splitBlocks(src)
-	var out []Line
-	next := make([]mdChunk, 0, len(chunks))
-	for i, c := range chunks {
-		var lines []Line
-		if i < len(cache) && cache[i].text == c && cache[i].width == width {
-			lines = cache[i].lines
-		} else {
-			lines = m.render(c, width)
-		}
-		next = append(next, mdChunk{c, width, lines})
-		if len(lines) == 0 {
-			continue
-		}
-		if len(out) > 0 {
-			out = append(out, nil)
-		}
-		out = append(out, lines...)
+// mdCache is what renderChunked keeps of a message between renders.
+type mdCache struct {
+	src    string // the text last rendered
+	width  int
+	chunks []mdChunk
+	out    []Line // the lines of all the chunks, blank lines between
+}
+
+// renderChunked renders src chunk by chunk, reusing the chunks whose text
+// and width are unchanged since the last render (kept in c). When src goes
+// on from the text last rendered (an answer streaming in), only the last
+// chunk is split again and the lines before it stay as they are: a
+// frame's work does not grow with the answer.
+func (m *markdown) renderChunked(src string, width int, c *mdCache) []Line {
+	keep := 0 // chunks kept as they are, lines and all
+	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
+		keep = len(c.chunks) - 1
 	}
-	return out, next
+	resume := 0
+	for _, ch := range c.chunks[:keep] {
+		resume += len(ch.text)
+	}
+	var out []Line
+	if keep > 0 {
+		out = c.out[:c.chunks[keep-1].end]
+	}
+	old := c.chunks
+	chunks := c.chunks[:keep:keep]
+	if keep == 0 {
+		chunks = nil
+	}
+	for i, text := range splitBlocks(src[resume:]) {
+		var lines []Line
+		if j := keep + i; j < len(old) && old[j].text == text && c.width == width {
+			lines = old[j].lines
+		} else {
+			lines = m.render(text, width)
+		}
+		if len(lines) > 0 {
+			if len(out) > 0 {
+				out = append(out, nil)
+			}
+			out = append(out, lines...)
+		}
+		chunks = append(chunks, mdChunk{text: text, lines: lines, end: len(out)})
+	}
+	c.src, c.width, c.chunks, c.out = src, width, chunks, out
+	return out
 }
 
 // render lays src out at width.

@@ -132,21 +132,40 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 		if strings.Join(chunks, "") != d {
 			t.Errorf("chunks of %q do not add up to it: %q", d, chunks)
 		}
-		got, _ := rc.md.renderChunked(d, 40, nil)
+		got := rc.md.renderChunked(d, 40, &mdCache{})
 		want := rc.md.render(d, 40)
 		if linesText(got) != linesText(want) {
 			t.Errorf("chunked render of %q differs:\n%s\n--- whole:\n%s", d, linesText(got), linesText(want))
 		}
 	}
-	// Streaming: the cache is reused for the chunks that did not change.
-	var cache []mdChunk
-	var lines []Line
-	for i := 1; i <= len(sampleMarkdown); i += 7 {
-		lines, cache = rc.md.renderChunked(sampleMarkdown[:i], 40, cache)
+	// Streaming: each document grows a few bytes at a time (the width
+	// changing now and then, as when the pane is resized), and every
+	// render is what rendering that text at once gives; the kept lines are
+	// not rebuilt.
+	for _, d := range docs {
+		var cache mdCache
+		width := 40
+		for i := 1; i <= len(d); i += 3 {
+			if i%50 == 1 {
+				width = 30 + i%20
+			}
+			got := rc.md.renderChunked(d[:i], width, &cache)
+			if want := rc.md.renderChunked(d[:i], width, &mdCache{}); linesText(got) != linesText(want) {
+				t.Fatalf("streamed render of %q at width %d differs:\n%q\n--- at once:\n%q", d[:i], width, linesText(got), linesText(want))
+			}
+		}
+		// A text that does not go on from the last one starts over.
+		if got, want := rc.md.renderChunked(docs[0], width, &cache), rc.md.render(docs[0], width); linesText(got) != linesText(want) {
+			t.Fatalf("a new text after %q renders differently", d)
+		}
 	}
-	lines, _ = rc.md.renderChunked(sampleMarkdown, 40, cache)
-	if linesText(lines) != linesText(rc.md.render(sampleMarkdown, 40)) {
-		t.Error("a streamed render differs from the whole")
+	var cache mdCache
+	long := strings.Repeat(sampleMarkdown+"\n\n", 20)
+	rc.md.renderChunked(long, 40, &cache)
+	first := &cache.out[0]
+	rc.md.renderChunked(long+"More text.", 40, &cache)
+	if &cache.out[0] != first || len(cache.chunks) < 20 {
+		t.Errorf("a streamed render rebuilt the lines of the chunks before the last")
 	}
 }
 
