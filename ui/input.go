@@ -25,6 +25,8 @@ type Input struct {
 	commands *Commands
 
 	hintWidth int // the width the placeholder was fitted to
+	hint      string
+	hintStyle tcell.Style
 
 	history []string
 	histPos int    // len(history) when not browsing
@@ -62,7 +64,7 @@ func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
 	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands, mentionAt: -1}
 	in.SetBackgroundColor(th.Background)
 	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
-	in.SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.Background))
+	in.hintStyle = tcell.StyleDefault.Foreground(th.Dim).Background(th.Background)
 	in.SetSelectedStyle(tcell.StyleDefault.Background(th.Selection).Foreground(th.Foreground))
 	in.SetWrap(true)
 	in.fitPlaceholder(80)
@@ -132,7 +134,21 @@ func (in *Input) fitPlaceholder(width int) {
 		}
 		b.WriteString(p.text)
 	}
-	in.SetPlaceholder(b.String())
+	in.hint = b.String()
+}
+
+// Draw draws the text area and, while it is empty, the hint. (tview's
+// own placeholder builds a TextView at every frame to draw it, a tenth of
+// a frame that redraws the chat while an answer streams; the hint always
+// fits on one row.)
+func (in *Input) Draw(screen tcell.Screen) {
+	in.TextArea.Draw(screen)
+	if in.GetTextLength() == 0 && in.hint != "" {
+		if x, y, w, h := in.GetInnerRect(); w > 0 && h > 0 {
+			fill(screen, x, y, w, h, in.hintStyle) // as tview's TextView does
+			drawText(screen, x, y, w, in.hint, in.hintStyle)
+		}
+	}
 }
 
 // AddHistory remembers a sent message for Up/Down.
