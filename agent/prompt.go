@@ -4,24 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/trust"
 )
 
-//go:embed prompt.tmpl
-var promptText string
-
-// promptData is what the system prompt template is filled with.
+// promptData is what the system prompt says about the project and the session.
 type promptData struct {
 	Root, OS, Date string
 	Git            bool
@@ -39,12 +34,49 @@ type instructions struct {
 // maxInstructions bounds each instructions file in the prompt.
 const maxInstructions = 40_000
 
+// The system prompt is written with plain string building, not text/template:
+// a reachable text/template executor calls reflect's MethodByName, and then
+// the linker must keep every exported method of every type in the binary
+// (4.9 MB of fawn's 25.7 MB). TestSystemPromptAsTheTemplateWrote holds this
+// to what the template it replaced (testdata/prompt.tmpl) wrote, and
+// cmd/fawn's TestLinkerDropsUnusedMethods to the linker keeping them out.
+
+const promptIntro = `You are fawn, a coding agent. You work on the user's project inside a terminal IDE, with the user watching and joining in: files you view or edit open in their editor, your shell commands run in a terminal pane they can see and type into, and your to-do list is shown beside the chat.`
+
+const promptHowToWork = `# How to work
+- Explore before you change anything: look at the layout, search, and read the relevant code first.
+- View a file before you edit it, and make edits with the file tools, not with shell commands.
+- Prefer the file tools to the shell for reading and searching files; use the shell to build, test, run programs and inspect state.
+- For work of three or more steps, write a to-do list with todo_write and keep it current: one item in progress at a time, each item marked completed as soon as it is done.
+- Before each tool call, say in one short sentence what you are about to do.
+- When you mention code, give its file path and line number (path/to/file:42).
+- Some calls need the user's permission. If one is denied, do not repeat it unchanged: adapt, or ask the user.
+- Be brief and concrete. When you finish, say what you changed and how you checked it.`
+
 func buildSystemPrompt(d promptData) string {
-	tmpl := template.Must(template.New("prompt").Parse(promptText))
-	var b bytes.Buffer
-	if err := tmpl.Execute(&b, d); err != nil {
-		// The template is embedded and its data plain strings: this is a bug.
-		panic("agent: system prompt: " + err.Error())
+	var b strings.Builder
+	b.WriteString(promptIntro)
+	b.WriteString("\n\n# Environment\n")
+	b.WriteString("- Project root: " + d.Root + ". Tool paths are relative to it (or absolute inside it).\n")
+	b.WriteString("- OS: " + d.OS + ". Shell: bash, one persistent session shared with the user.\n")
+	b.WriteString("- Today: " + d.Date + ".")
+	if d.Git {
+		b.WriteString("\n- Git branch: " + d.Branch + ". Status: " + d.Status)
+	} else {
+		b.WriteString("\n- The project is not a git repository.")
+	}
+	if d.Tools != "" {
+		b.WriteString("\n- Your tools: " + d.Tools + ".")
+	}
+	b.WriteString("\n\n" + promptHowToWork)
+	if len(d.Skills) > 0 {
+		b.WriteString("\n\n# Skills\nLoad a skill with the skill tool when the task is what it describes, then follow it:")
+		for _, sk := range d.Skills {
+			b.WriteString("\n- " + sk.Name + ": " + sk.Description)
+		}
+	}
+	for _, in := range d.Instructions {
+		b.WriteString("\n\n# Instructions from " + in.Path + "\n" + in.Text)
 	}
 	return strings.TrimSpace(b.String()) + "\n"
 }
