@@ -162,11 +162,10 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache) []Line {
 	if keep > 0 {
 		out = c.out[:c.chunks[keep-1].end]
 	}
+	// The new chunks go into the old ones' array: chunk keep+i is read
+	// from old before it is written, and the ones after it later still.
 	old := c.chunks
-	chunks := c.chunks[:keep:keep]
-	if keep == 0 {
-		chunks = nil
-	}
+	chunks := c.chunks[:keep]
 	for i, text := range splitBlocks(src[resume:]) {
 		var lines []Line
 		if j := keep + i; j < len(old) && old[j].text == text && c.width == width {

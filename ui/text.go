@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -17,6 +18,19 @@ type Span struct {
 
 // Line is one screen row: spans drawn left to right.
 type Line []Span
+
+// equal reports whether l and o are the same spans.
+func (l Line) equal(o Line) bool {
+	if len(l) != len(o) {
+		return false
+	}
+	for i := range l {
+		if l[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
 
 // Width is the number of cells the line occupies.
 func (l Line) Width() int {
@@ -114,6 +128,7 @@ type wrapper struct {
 	lines  []Line
 
 	cur      []cell
+	rest     []cell // scratch: what moves to the next row at a break
 	curW     int
 	prefixW  int
 	breakAt  int // index in cur after which a break is allowed (-1 none)
@@ -130,13 +145,24 @@ func wrapLine(spans []Span, width int, first, indent Line) []Line {
 
 func wrapSpans(spans []Span, width int, first, indent Line, hard bool) []Line {
 	w := wrapper{width: width, first: first, indent: indent, hard: hard}
+	if sc, ok := wrapScratch.Get().(*[2][]cell); ok {
+		w.cur, w.rest = sc[0][:0], sc[1][:0]
+	}
 	w.start()
 	for _, s := range spans {
 		w.add(s.Text, s.Style)
 	}
 	w.flush(true)
+	clear(w.cur[:cap(w.cur)]) // let go of the clusters' strings
+	clear(w.rest[:cap(w.rest)])
+	wrapScratch.Put(&[2][]cell{w.cur, w.rest})
 	return w.lines
 }
+
+// wrapScratch holds the row buffers of finished wraps: a streaming answer
+// wraps its last paragraph every frame, and growing a row of cells anew
+// each time was most of what a frame allocated.
+var wrapScratch sync.Pool
 
 func (w *wrapper) start() {
 	p := w.indent
@@ -195,10 +221,10 @@ func (w *wrapper) place(g string, width int, style tcell.Style, canBreak bool) {
 			return
 		}
 		if w.breakAt >= 0 {
-			rest := append([]cell(nil), w.cur[w.breakAt+1:]...)
+			w.rest = append(w.rest[:0], w.cur[w.breakAt+1:]...)
 			w.cur = w.cur[:w.breakAt+1]
 			w.flush(false)
-			for _, c := range rest {
+			for _, c := range w.rest {
 				w.cur = append(w.cur, c)
 				w.curW += c.w
 			}
