@@ -3,12 +3,14 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -348,4 +350,79 @@ func BenchmarkMemory(b *testing.B) {
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MB-heap-session")
 		runtime.KeepAlive(a)
 	}
+}
+
+// BenchmarkStreamFrame is one frame while an answer streams into a chat of
+// 40 items, at the end-to-end benchmark's rate (880 tokens/s of 5 bytes at
+// 30 frames/s: ~150 bytes of Markdown a frame): the text reaches the
+// answer and the chat-only frame is drawn and shown on a 120×40 screen.
+func BenchmarkStreamFrame(b *testing.B) {
+	b.Setenv("LC_ALL", "en_US.UTF-8")
+	ti, err := tcell.LookupTerminfo("xterm-256color")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tty := &nullTty{closed: make(chan struct{})}
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Fini()
+	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range sessionEvents(40) {
+		a.router.Handle(e)
+	}
+	var text strings.Builder
+	for i := 0; text.Len() < 1<<20; i++ {
+		text.WriteString(answerText(i) + "\n\n")
+	}
+	answer := text.String()
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
+	a.draw()
+	const perFrame = 150
+	off := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if off+perFrame > len(answer) {
+			b.StopTimer()
+			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
+			off = 0
+			a.draw()
+			b.StartTimer()
+		}
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off : off+perFrame]})
+		off += perFrame
+		a.drawChanged()
+	}
+	if a.partialFrames.Load() == 0 {
+		b.Fatal("no chat-only frame drawn")
+	}
+	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
+}
+
+// nullTty is a 120×40 terminal that counts what it is sent: the real
+// tScreen draws on it as on a pty.
+type nullTty struct {
+	n      atomic.Int64
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (t *nullTty) Start() error                { return nil }
+func (t *nullTty) Stop() error                 { return nil }
+func (t *nullTty) Drain() error                { return t.Close() }
+func (t *nullTty) NotifyResize(func())         {}
+func (t *nullTty) Read([]byte) (int, error)    { <-t.closed; return 0, io.EOF }
+func (t *nullTty) Close() error                { t.once.Do(func() { close(t.closed) }); return nil }
+func (t *nullTty) Write(p []byte) (int, error) { t.n.Add(int64(len(p))); return len(p), nil }
+func (t *nullTty) WindowSize() (tcell.WindowSize, error) {
+	return tcell.WindowSize{Width: benchW, Height: benchH}, nil
 }

@@ -27,6 +27,18 @@ type cellBuffer struct {
 	// the real screen, unless shown does not know it: a frame that redraws
 	// only the chat compares only the chat's cells.
 	lo, hi []int
+	// sent[y]: a flush has gone through row y since the real screen was
+	// last cleared, so every cell of it the real screen needs is in shown
+	// (a wide character's unknown right half is never sent while the wide
+	// character stays). Such a row not written since is skipped whole.
+	sent []bool
+
+	// partial: this frame is drawn over the last one's cells (a chat-only
+	// frame) rather than on a cleared screen; frame counts the flushes.
+	// A widget that knows what it drew in the last frame redraws only what
+	// changed when partial (MessageList keeps its rows).
+	partial bool
+	frame   uint64
 
 	// The cursor shape: tcell sends it with every frame that shows the
 	// cursor (ESC [ 0 SP q and the like). The terminal keeps the last one,
@@ -39,6 +51,12 @@ type cellBuffer struct {
 	// colours (nil otherwise); last and lastOn are the last style mapped.
 	pal          *palette
 	last, lastOn tcell.Style
+
+	// lastPut is the text of the last Put that was one whole cluster, and
+	// lastWidth its width: the next Put of the same text skips the
+	// grapheme segmentation.
+	lastPut   string
+	lastWidth int
 }
 
 func (f *cellBuffer) ShowCursor(x, y int) {
@@ -95,6 +113,7 @@ func (f *cellBuffer) begin() {
 		f.cells = make([]bcell, f.w*f.h)
 		f.shown = make([]bcell, f.w*f.h)
 		f.lo, f.hi = make([]int, f.h), make([]int, f.h)
+		f.sent = make([]bool, f.h)
 		for y := range f.h {
 			f.wrote(y, 0, f.w-1)
 		}
@@ -131,6 +150,7 @@ func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
 // every cell (after a resize or a Sync the real screen starts over).
 func (f *cellBuffer) invalidate() {
 	clear(f.shown)
+	clear(f.sent)
 	f.shapeSent = shapeUnknown
 }
 
@@ -146,21 +166,38 @@ func (f *cellBuffer) at(x, y int) *bcell {
 func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) {
 	var cl string
 	width := 0
-	state := -1
-	for width == 0 && str != "" {
-		var g string
-		g, str, width, state = uniseg.FirstGraphemeClusterInString(str, state)
-		cl += g
-		if g == "" {
-			break
+	if str != "" && str == f.lastPut {
+		// The same text as the last Put: one cluster (borders, rules).
+		cl, width, str = f.lastPut, f.lastWidth, ""
+	} else {
+		whole := str
+		state := -1
+		for width == 0 && str != "" {
+			var g string
+			g, str, width, state = uniseg.FirstGraphemeClusterInString(str, state)
+			cl += g
+			if g == "" {
+				break
+			}
+		}
+		if str == "" && width > 0 {
+			f.lastPut, f.lastWidth = whole, width
 		}
 	}
 	if c := f.at(x, y); c != nil {
 		if cl == "" {
 			cl = " "
 		}
-		*c = bcell{str: cl, style: style, width: max(width, 1)}
-		f.wrote(y, x, x)
+		n := bcell{str: cl, style: style, width: max(width, 1)}
+		if *c != n {
+			*c = n
+			f.wrote(y, x, x)
+		}
+		// Unchanged, the cell is left out of the row's written columns:
+		// outside them a cell holds what the last flush gave the real
+		// screen (or the real screen's is unknown), and that still holds.
+		// A chat-only frame redraws the chat's border without widening
+		// every row's columns to the chat's width.
 	}
 	return str, width
 }
@@ -257,6 +294,9 @@ func (f *cellBuffer) Sync() {
 func (f *cellBuffer) flush() {
 	for y := range f.h {
 		lo, hi := f.lo[y], f.hi[y]
+		if lo > hi && f.sent[y] {
+			continue // as the last flush left it
+		}
 		for x := 0; x < f.w; x++ {
 			i := y*f.w + x
 			if (x < lo || x > hi) && f.shown[i].str != "" {
@@ -269,12 +309,12 @@ func (f *cellBuffer) flush() {
 				}
 				continue
 			}
-			c := f.cells[i]
+			c := &f.cells[i]
 			if c.str == "" {
-				c = bcell{str: " ", width: 1}
+				*c = bcell{str: " ", width: 1}
 			}
-			if f.shown[i] != c {
-				f.shown[i] = c
+			if f.shown[i] != *c {
+				f.shown[i] = *c
 				f.Screen.Put(x, y, c.str, f.onScreen(c.style))
 			}
 			if c.width > 1 && x < f.w-1 {
@@ -284,6 +324,8 @@ func (f *cellBuffer) flush() {
 				f.shown[i+1] = bcell{}
 			}
 		}
+		f.sent[y] = true
 		f.lo[y], f.hi[y] = f.w, -1
 	}
+	f.frame++
 }

@@ -43,6 +43,12 @@ func (c *Chat) Draw(screen tcell.Screen) {
 			screen.Put(x+i, y+listH, "─", sep)
 		}
 	}
+	if buf, ok := screen.(*cellBuffer); ok && buf.partial {
+		// Drawn over the last frame: the list clears the rows it redraws,
+		// the separator covers its row, and the input's rows are cleared
+		// here.
+		buf.fillRect(x, y+h-rows, w, rows, ' ', tcell.StyleDefault.Background(c.th.Background))
+	}
 	mark := tcell.StyleDefault.Foreground(c.th.Accent).Bold(true)
 	if c.busy != nil && c.busy() {
 		mark = tcell.StyleDefault.Foreground(c.th.Dim)
@@ -51,8 +57,8 @@ func (c *Chat) Draw(screen tcell.Screen) {
 	c.input.fitPlaceholder(w - prompt)
 	c.input.SetRect(x+prompt, y+h-rows, w-prompt, rows)
 	c.input.Draw(screen)
-	if c.input.HasFocus() {
-		c.input.drawCompletion(screen, x, y+listH, w, listH)
+	if c.input.HasFocus() && c.input.drawCompletion(screen, x, y+listH, w, listH) {
+		c.list.forgetRows() // the popup covers some of its rows
 	}
 }
 

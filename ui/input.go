@@ -476,14 +476,15 @@ func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitiv
 	}
 }
 
-// drawCompletion draws the popup upwards from the row above y.
-func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) {
+// drawCompletion draws the popup upwards from the row above y, and says
+// whether there was one.
+func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) bool {
 	if in.mentioning() && maxRows > 0 {
 		in.drawMentions(screen, x, y, w, maxRows)
-		return
+		return true
 	}
 	if !in.Completing() || maxRows <= 0 {
-		return
+		return false
 	}
 	n := min(len(in.matches), maxRows, 8)
 	// Keep the selection in the visible window.
@@ -507,6 +508,7 @@ func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) {
 		end := drawText(screen, x+1, row, w-1, name, st)
 		drawText(screen, max(end+2, x+18), row, x+w-max(end+2, x+18), cmd.Help, st.Foreground(in.th.Dim).Bold(false))
 	}
+	return true
 }
 
 // drawMentions draws the @ list upwards from the row above y.

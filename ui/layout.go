@@ -540,8 +540,12 @@ func (l *Layout) DrawChat(buf *cellBuffer) {
 		if p == l.chat && l.zoomed && l.pane(l.zoomPane) != l.chat {
 			continue // another pane fills the screen
 		}
-		x, y, w, h := p.GetRect()
-		buf.fillRect(x, y, w, h, ' ', bg)
+		if p == l.status {
+			x, y, w, h := p.GetRect()
+			buf.fillRect(x, y, w, h, ' ', bg)
+		}
+		// The chat's frame draws its border, and the chat every cell
+		// inside it (the list only the rows that changed).
 		p.Draw(buf)
 	}
 }

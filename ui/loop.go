@@ -368,7 +368,9 @@ func (a *App) drawChanged() {
 		defer func() { a.frameHook(time.Since(start)) }()
 	}
 	// The other panes' cells are in the buffer as the last frame left them.
+	a.buf.partial = true
 	a.layout.DrawChat(a.buf)
+	a.buf.partial = false
 	a.buf.Show()
 	a.frames.Add(1)
 	a.partialFrames.Add(1)

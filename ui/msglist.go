@@ -79,6 +79,15 @@ type MessageList struct {
 	width, height int // of the last draw's content area
 	rows          []rowRef
 
+	// kept is what each row showed after the last draw, for a chat-only
+	// frame (drawn over the last frame's cells) to redraw only the rows
+	// that changed: while an answer streams, the last line or two.
+	// keptFrame is the cell buffer's frame they are in (0: none);
+	// keptRect the area they were drawn in.
+	kept      []keptRow
+	keptFrame uint64
+	keptRect  [4]int
+
 	// onActivate runs when the user presses Enter on or clicks an item; line
 	// is the item's row that was clicked (-1 for the keyboard).
 	onActivate func(it chatItem, line int)
@@ -330,15 +339,30 @@ func (l *MessageList) reveal(i int) {
 
 // Draw draws the visible rows only.
 func (l *MessageList) Draw(screen tcell.Screen) {
-	// No Box background fill: the app cleared the screen this frame.
+	// No Box background fill: the app cleared the screen this frame, or,
+	// in a chat-only frame, left the last one's cells, which the rows
+	// below replace where they changed.
 	x, y, w, h := l.GetInnerRect()
 	if w != l.width || h != l.height {
 		l.pinned = false // a new size starts from the bottom
 	}
 	l.width, l.height = w, h
 	l.rows = l.rows[:0]
+	buf, _ := screen.(*cellBuffer)
+	partial := buf != nil && buf.partial
+	keep := partial && l.keptFrame == buf.frame && l.keptRect == [4]int{x, y, w, h} && len(l.kept) == h
+	l.keptFrame = 0
 	if w <= gutter || h <= 0 || len(l.entries) == 0 {
+		if partial {
+			buf.fillRect(x, y, w, h, ' ', l.background())
+		}
 		return
+	}
+	if !keep {
+		l.kept = l.kept[:0]
+		for range h {
+			l.kept = append(l.kept, keptRow{})
+		}
 	}
 	if l.follow {
 		l.followAnchor()
@@ -347,6 +371,23 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 		l.anchorFromBottom()
 	}
 	bar := tcell.StyleDefault.Foreground(l.ctx.th.Accent)
+	bg := l.background()
+	// drawRow draws line (nil: nothing) in row, unless the row shows it
+	// already.
+	drawRow := func(row int, line Line, sel bool) {
+		k := &l.kept[row]
+		if keep && k.valid && k.sel == sel && k.line.equal(line) {
+			return
+		}
+		if partial {
+			buf.fillRect(x, y+row, w, 1, ' ', bg)
+		}
+		if sel {
+			screen.Put(x, y+row, "▌", bar)
+		}
+		drawLine(screen, x+gutter, y+row, w-gutter, line)
+		k.valid, k.sel, k.line = true, sel, append(k.line[:0], line...)
+	}
 	row := 0
 	for i := l.top; i < len(l.entries) && row < h; i++ {
 		lines := l.entries[i].get(l.ctx, l.contentWidth())
@@ -355,17 +396,18 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 			start = l.topOff
 		}
 		for j := start; j < len(lines) && row < h; j++ {
-			if i == l.sel {
-				screen.Put(x, y+row, "▌", bar)
-			}
-			drawLine(screen, x+gutter, y+row, w-gutter, lines[j])
+			drawRow(row, lines[j], i == l.sel)
 			l.rows = append(l.rows, rowRef{i, j})
 			row++
 		}
 		if i < len(l.entries)-1 && row < h && start <= len(lines) {
+			drawRow(row, nil, false)
 			l.rows = append(l.rows, rowRef{-1, -1})
 			row++
 		}
+	}
+	for ; row < h; row++ {
+		drawRow(row, nil, false)
 	}
 	if !l.follow && h > 1 {
 		// Say that the newest items are below, so nothing seems lost.
@@ -373,8 +415,27 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 		tw := textWidth(tag)
 		if tw < w {
 			drawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.th.Background).Background(l.ctx.th.Accent))
+			l.kept[h-1].valid = false
 		}
 	}
+	if buf != nil {
+		l.keptFrame, l.keptRect = buf.frame+1, [4]int{x, y, w, h}
+	}
+}
+
+// keptRow is what a row of the list shows.
+type keptRow struct {
+	line  Line
+	sel   bool
+	valid bool
+}
+
+// forgetRows makes the next draw redraw every row: something else drew
+// over the list (the input's completion popup).
+func (l *MessageList) forgetRows() { l.keptFrame = 0 }
+
+func (l *MessageList) background() tcell.Style {
+	return tcell.StyleDefault.Background(l.ctx.th.Background)
 }
 
 // InputHandler handles the Messages key table: selection, copy, expand, open.

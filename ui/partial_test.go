@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +119,135 @@ func TestDeltasWaitingForAFrameDoNotWakeTheLoop(t *testing.T) {
 			t.Fatalf("%s is not in the chat:\n%s", w, text)
 		}
 	}
+}
+
+// TestChatOnlyFramesDrawWhatFullFramesDraw: a chat-only frame redraws only
+// the rows of the list that changed and leaves the rest as the last frame
+// drew them. After chains of such frames, each following a random change
+// to the chat (answer text with wide characters, new items, a new turn, a
+// selection, scrolling away from the bottom and back, the input growing,
+// the command popup over the list), the screen is what a full frame draws,
+// cell by cell.
+func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
+	a, s := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
+	// compare draws a full frame over the chat-only one and fails where
+	// the two differ.
+	compared := 0
+	compare := func(step string) {
+		t.Helper()
+		got := cellsOf(s)
+		a.draw()
+		want := cellsOf(s)
+		for i := range want {
+			if got[i] != want[i] {
+				w, _ := s.Size()
+				t.Fatalf("%s: after a chat-only frame cell %d,%d is %q, a full frame draws %q\n--- chat-only frame\n%s",
+					step, i%w, i/w, got[i], want[i], screenText(s))
+			}
+		}
+		compared++
+	}
+	chatFrame := func() {
+		t.Helper()
+		before := a.partialFrames.Load()
+		a.drawChanged()
+		if a.partialFrames.Load() == before {
+			t.Fatal("a full frame where a chat-only one was expected")
+		}
+	}
+	for _, e := range sessionEvents(12) {
+		a.router.Handle(e)
+	}
+	a.draw()
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
+	for range 30 {
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: "Some words to fill the chat. "})
+	}
+	chatFrame()
+	// The popup over the list, then gone.
+	a.input.SetText("/", true)
+	a.input.updateCompletion()
+	if !a.input.Completing() {
+		t.Fatal("no command popup for /")
+	}
+	chatFrame()
+	a.input.SetText("", true)
+	a.input.updateCompletion()
+	chatFrame()
+	compare("after the popup closed")
+	// One row up (the tag "more below" on the last row, which the jump
+	// scrolling of a streamed answer leaves empty), then back down.
+	// The answer ends in two rows alike, so that one row down the last
+	// row shows what it showed one row up.
+	a.router.Handle(agent.Event{Type: agent.EventText, Text: "\n\n```\nsame\nsame\n```\n"})
+	for _, back := range []func(){func() { a.list.ScrollBy(1) }, a.list.ScrollToBottom} {
+		a.list.ScrollToBottom()
+		chatFrame()
+		a.list.ScrollBy(-1)
+		chatFrame()
+		if !strings.Contains(screenText(s), "more below") {
+			t.Fatal("no tag after scrolling up")
+		}
+		back()
+		chatFrame()
+		compare("after scrolling back to the bottom")
+	}
+
+	rng := rand.New(rand.NewPCG(7, 11))
+	pieces := []string{"word ", "**bold** ", "`code` ", "世界 ", "👩‍💻 ", "\n\n", "- item\n", "```go\nfunc f() {}\n```\n\n", "a-very-long-unbreakable-word ", "é "}
+	calls, popups := 0, 0
+	for n := range 600 {
+		switch k := rng.IntN(100); {
+		case k < 70:
+			var b strings.Builder
+			for range 1 + rng.IntN(6) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			a.router.Handle(agent.Event{Type: agent.EventText, Text: b.String()})
+		case k < 75:
+			id := fmt.Sprintf("t%d", calls)
+			calls++
+			a.router.Handle(agent.Event{Type: agent.EventToolCallStarted, ID: id, Name: "bash"})
+			a.router.Handle(agent.Event{Type: agent.EventToolCallReady, ID: id, Name: "bash", Args: `{"command":"ls"}`})
+			a.router.Handle(agent.Event{Type: agent.EventToolRunStarted, ID: id, Name: "bash"})
+			a.router.Handle(agent.Event{Type: agent.EventToolRunEnded, ID: id, Name: "bash", Result: "a\nb", Duration: time.Millisecond})
+		case k < 78:
+			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: fmt.Sprintf("question %d", n)})
+		case k < 84:
+			a.list.Select(rng.IntN(len(a.list.entries)+1) - 1)
+		case k < 90:
+			a.list.ScrollBy(rng.IntN(21) - 10)
+		case k < 93:
+			a.list.ScrollToBottom()
+		case k < 97:
+			a.input.SetText(strings.Repeat("line\n", rng.IntN(4)), true)
+		default:
+			a.input.SetText("/", true)
+			a.input.updateCompletion()
+			if a.input.Completing() {
+				popups++
+			}
+		}
+		before := a.partialFrames.Load()
+		a.drawChanged()
+		if a.partialFrames.Load() == before || rng.IntN(2) == 0 {
+			continue // a full frame, or a chain of chat-only frames goes on
+		}
+		compare(fmt.Sprintf("step %d", n))
+	}
+	if compared < 200 || popups == 0 {
+		t.Fatalf("only %d chat-only frames compared, %d with the popup", compared, popups)
+	}
+}
+
+// cellsOf is each cell of the screen: its text and style.
+func cellsOf(s tcell.SimulationScreen) []string {
+	cells, _, _ := s.GetContents()
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		fg, bg, attr := c.Style.Decompose()
+		out[i] = fmt.Sprintf("%s|%v|%v|%v", string(c.Runes), fg, bg, attr)
+	}
+	return out
 }
