@@ -105,6 +105,11 @@ func (cb *CellBuffer) Put(x int, y int, str string, style Style) (string, int) {
 		cb.touch(y) // [fawn]
 		var cl string
 		c := &cb.cells[(y*cb.w)+x]
+		if len(str) == 1 && str[0] >= 0x20 && str[0] < 0x7f {
+			// One printable ASCII character: the cluster and width
+			// uniseg gives it. [fawn]
+			cl, width, str = str, 1, ""
+		}
 		state := -1
 		for width == 0 && str != "" {
 			var g string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/vt"
+	"github.com/rivo/uniseg"
 
 	"github.com/gdamore/tcell/v2/terminfo"
 )
@@ -19,6 +20,7 @@ type captureTty struct {
 	size   WindowSize
 	mu     sync.Mutex
 	out    bytes.Buffer
+	writes int
 	closed chan struct{}
 	once   sync.Once
 }
@@ -36,6 +38,7 @@ func (c *captureTty) Close() error                    { c.once.Do(func() { close
 func (c *captureTty) Write(b []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.writes++
 	return c.out.Write(b)
 }
 
@@ -216,4 +219,50 @@ func TestStyleDeltasLeaveTheTerminalAsFullResetsDo(t *testing.T) {
 		t.Fatalf("the deltas took %d bytes, full resets %d", delta, full)
 	}
 	t.Logf("%d bytes with deltas, %d with full resets", delta, full)
+}
+
+// TestPrintableASCIIIsWhatUnisegSays: the fast path of CellBuffer.Put
+// takes a printable ASCII character as one cluster one cell wide, as
+// uniseg does.
+func TestPrintableASCIIIsWhatUnisegSays(t *testing.T) {
+	for b := byte(0x20); b < 0x7f; b++ {
+		str := string([]byte{b})
+		g, rest, width, _ := uniseg.FirstGraphemeClusterInString(str, -1)
+		if g != str || rest != "" || width != 1 {
+			t.Fatalf("uniseg: %q is %q, rest %q, width %d", str, g, rest, width)
+		}
+		var cb CellBuffer
+		cb.Resize(2, 1)
+		if rest, w := cb.Put(0, 0, str, StyleDefault); rest != "" || w != 1 {
+			t.Fatalf("Put(%q) = %q, %d", str, rest, w)
+		}
+		if got, _, w := cb.Get(0, 0); got != str || w != 1 {
+			t.Fatalf("after Put(%q) the cell is %q, width %d", str, got, w)
+		}
+	}
+}
+
+// TestAFrameIsOneWrite: a frame reaches the terminal in one write, the
+// end of synchronized output included, and only once.
+func TestAFrameIsOneWrite(t *testing.T) {
+	scr, ts := drawCells(t, true, 20, 3)
+	if ts.startSyncOut == "" {
+		t.Fatal("xterm-256color: no synchronized output")
+	}
+	tty := ts.tty.(*captureTty)
+	for i := range 3 {
+		tty.mu.Lock()
+		tty.out.Reset()
+		tty.writes = 0
+		tty.mu.Unlock()
+		scr.Put(i, 1, "x", StyleDefault.Bold(true))
+		scr.Show()
+		tty.mu.Lock()
+		out, writes := tty.out.String(), tty.writes
+		tty.mu.Unlock()
+		if writes != 1 || !strings.HasPrefix(out, ts.startSyncOut) || !strings.HasSuffix(out, ts.endSyncOut) ||
+			strings.Count(out, ts.endSyncOut) != 1 {
+			t.Fatalf("frame %d: %d writes of %q", i, writes, out)
+		}
+	}
 }

@@ -825,9 +825,12 @@ func (t *tScreen) draw() {
 	t.buf.Reset()
 	t.buffering = true
 	t.startBuffering()
+	ended := false
 	defer func() {
 		t.buffering = false
-		t.endBuffering()
+		if !ended {
+			t.endBuffering()
+		}
 	}()
 
 	// hide the cursor while we move stuff around
@@ -859,6 +862,10 @@ func (t *tScreen) draw() {
 	// restore the cursor
 	t.showCursor()
 
+	// The end of synchronized output goes with the frame, in one write
+	// rather than two. [fawn]
+	t.endBuffering()
+	ended = true
 	_, _ = t.buf.WriteTo(t.tty)
 }
 
