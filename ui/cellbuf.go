@@ -146,6 +146,33 @@ func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
 	}
 }
 
+// kept is what a widget drew in a frame, for a chat-only frame to skip
+// drawing it again where it would draw the same (its cells are still in
+// the buffer).
+type kept struct {
+	frame uint64 // the frame it was drawn in, counted as cellBuffer.frame; 0: none
+	rect  [4]int
+	style tcell.Style
+	a, b  Line
+}
+
+// keep reports whether a widget that last drew k would draw the same
+// again: this is a chat-only frame, the last frame drew k, and the rect,
+// style and lines are k's. Either way k becomes this frame's drawing.
+func keep(screen tcell.Screen, k *kept, rect [4]int, style tcell.Style, a, b Line) bool {
+	f, ok := screen.(*cellBuffer)
+	if !ok {
+		return false
+	}
+	same := f.partial && k.frame != 0 && k.frame == f.frame && k.rect == rect && k.style == style && k.a.equal(a) && k.b.equal(b)
+	k.frame = f.frame + 1
+	if !same {
+		k.rect, k.style = rect, style
+		k.a, k.b = append(k.a[:0], a...), append(k.b[:0], b...)
+	}
+	return same
+}
+
 // invalidate forgets what the real screen holds, so the next Show sends
 // every cell (after a resize or a Sync the real screen starts over).
 func (f *cellBuffer) invalidate() {

@@ -48,6 +48,7 @@ type frame struct {
 	child tview.Primitive
 	th    *theme.Theme
 	title func() Line
+	kept  kept // the border the last frame drew
 }
 
 func newFrame(child tview.Primitive, th *theme.Theme, title func() Line) *frame {
@@ -72,7 +73,9 @@ func (f *frame) Draw(screen tcell.Screen) {
 	if f.title != nil {
 		title = f.title()
 	}
-	drawBorder(screen, x, y, w, h, f.borderStyle(), title)
+	if style := f.borderStyle(); !keep(screen, &f.kept, [4]int{x, y, w, h}, style, title, nil) {
+		drawBorder(screen, x, y, w, h, style, title)
+	}
 	if w > 2 && h > 2 {
 		f.child.SetRect(x+1, y+1, w-2, h-2)
 		f.child.Draw(screen)
@@ -535,17 +538,13 @@ func (l *Layout) chatAlone() bool {
 // Draw put them, over what buf holds from the last frame; the caller has
 // checked chatAlone.
 func (l *Layout) DrawChat(buf *cellBuffer) {
-	bg := tcell.StyleDefault.Background(l.th.Background)
 	for _, p := range []tview.Primitive{l.status, l.chat} {
 		if p == l.chat && l.zoomed && l.pane(l.zoomPane) != l.chat {
 			continue // another pane fills the screen
 		}
-		if p == l.status {
-			x, y, w, h := p.GetRect()
-			buf.fillRect(x, y, w, h, ' ', bg)
-		}
-		// The chat's frame draws its border, and the chat every cell
-		// inside it (the list only the rows that changed).
+		// The status bar fills its row, the chat's frame draws its border
+		// and the chat every cell inside it; each skips what is as the
+		// last frame drew it.
 		p.Draw(buf)
 	}
 }

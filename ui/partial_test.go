@@ -126,8 +126,8 @@ func TestDeltasWaitingForAFrameDoNotWakeTheLoop(t *testing.T) {
 // drew them. After chains of such frames, each following a random change
 // to the chat (answer text with wide characters, new items, a new turn, a
 // selection, scrolling away from the bottom and back, the input growing,
-// the command popup over the list), the screen is what a full frame draws,
-// cell by cell.
+// the command popup over the list, a full frame with the focus elsewhere
+// or back), the screen is what a full frame draws, cell by cell.
 func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 	a, s := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
 	// compare draws a full frame over the chat-only one and fails where
@@ -220,8 +220,17 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 			a.list.ScrollBy(rng.IntN(21) - 10)
 		case k < 93:
 			a.list.ScrollToBottom()
-		case k < 97:
+		case k < 95:
 			a.input.SetText(strings.Repeat("line\n", rng.IntN(4)), true)
+		case k < 97:
+			// The focus moves (the borders change colour), drawn with a
+			// full frame as the key that moves it is.
+			if rng.IntN(2) == 0 {
+				a.setFocus(a.editor)
+			} else {
+				a.setFocus(a.input)
+			}
+			a.draw()
 		default:
 			a.input.SetText("/", true)
 			a.input.updateCompletion()

@@ -30,6 +30,7 @@ type statusInfo struct {
 // "copied 12 lines") replaces the hint for a few seconds.
 type StatusBar struct {
 	*tview.Box
+	kept       kept // the row the last frame drew
 	th         *theme.Theme
 	info       func() statusInfo
 	flash      string
@@ -131,7 +132,6 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 func (s *StatusBar) Draw(screen tcell.Screen) {
 	x, y, w, _ := s.GetRect()
 	base := tcell.StyleDefault.Foreground(s.th.Foreground).Background(s.th.CursorLine)
-	fill(screen, x, y, w, 1, base)
 	in := s.info()
 	right := Line{{in.Hint + " ", base.Foreground(s.th.Dim)}}
 	if s.flash != "" && time.Now().Before(s.flashUntil) {
@@ -140,8 +140,9 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 	segs := s.segments(in)
 	sep := Span{" │ ", base.Foreground(s.th.Border)}
 	// Drop the least important parts until everything fits.
+	var line Line
 	for n := len(segs); n >= 1; n-- {
-		line := Line{{" ", base}}
+		line = Line{{" ", base}}
 		for i, seg := range segs[:n] {
 			if i > 0 {
 				line = append(line, sep)
@@ -149,11 +150,19 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 			line = append(line, seg...)
 		}
 		if line.Width()+right.Width()+1 <= w || n == 1 {
-			drawLine(screen, x, y, w, truncateLine(line, w))
-			if rw := right.Width(); line.Width()+rw+1 <= w {
-				drawLine(screen, x+w-rw, y, rw, right)
-			}
-			return
+			break
 		}
+	}
+	line = truncateLine(line, w)
+	if len(segs) == 0 || line.Width()+right.Width()+1 > w {
+		right = nil
+	}
+	if keep(screen, &s.kept, [4]int{x, y, w, 1}, base, line, right) {
+		return // the row shows this already
+	}
+	fill(screen, x, y, w, 1, base)
+	drawLine(screen, x, y, w, line)
+	if rw := right.Width(); rw > 0 {
+		drawLine(screen, x+w-rw, y, rw, right)
 	}
 }
