@@ -49,39 +49,60 @@ type CellBuffer struct {
 	w     int
 	h     int
 	cells []cell
-	// rows[y] says a cell of row y may have changed since the row was
-	// last drawn: a frame visits only those rows. [fawn]
-	rows []bool
+	// lo[y]..hi[y] are the columns of row y where a cell may have changed
+	// since the row was last drawn (none when lo > hi): a frame visits
+	// only those. wide[y] says row y may hold a wide character; then a
+	// frame visits the whole row, to keep to the cells' boundaries.
+	// [fawn]
+	lo, hi []int
+	wide   []bool
 }
 
-// touch notes that a cell of row y may have changed. [fawn]
-func (cb *CellBuffer) touch(y int) {
-	if y >= 0 && y < len(cb.rows) {
-		cb.rows[y] = true
+// touch notes that cells x0..x1 of row y may have changed. [fawn]
+func (cb *CellBuffer) touch(y, x0, x1 int) {
+	if y >= 0 && y < len(cb.lo) {
+		cb.lo[y] = min(cb.lo[y], x0)
+		cb.hi[y] = max(cb.hi[y], x1)
 	}
 }
 
 // touchAll notes that any cell may have changed. [fawn]
 func (cb *CellBuffer) touchAll() {
-	if len(cb.rows) != cb.h {
-		cb.rows = make([]bool, cb.h)
+	if len(cb.lo) != cb.h {
+		cb.lo, cb.hi = make([]int, cb.h), make([]int, cb.h)
+		cb.wide = make([]bool, cb.h)
+		for y := range cb.wide {
+			cb.wide[y] = true // not known
+		}
 	}
-	for y := range cb.rows {
-		cb.rows[y] = true
+	for y := range cb.lo {
+		cb.lo[y], cb.hi[y] = 0, cb.w-1
 	}
 }
 
 // RowTouched reports whether a cell of row y may be dirty: when not, a
 // screen drawing the buffer can pass over the row. [fawn]
 func (cb *CellBuffer) RowTouched(y int) bool {
-	return y < 0 || y >= len(cb.rows) || cb.rows[y]
+	return y < 0 || y >= len(cb.lo) || cb.lo[y] <= cb.hi[y]
 }
 
-// RowDrawn notes that every dirty cell of row y was drawn (or is locked).
-// [fawn]
-func (cb *CellBuffer) RowDrawn(y int) {
-	if y >= 0 && y < len(cb.rows) {
-		cb.rows[y] = false
+// RowSpan returns the columns of row y a screen drawing the buffer must
+// go through: those where a cell may be dirty, or the whole row when it
+// may hold a wide character. [fawn]
+func (cb *CellBuffer) RowSpan(y int) (x0, x1 int) {
+	if y < 0 || y >= len(cb.lo) || cb.wide[y] {
+		return 0, cb.w - 1
+	}
+	return max(cb.lo[y], 0), min(cb.hi[y], cb.w-1)
+}
+
+// RowDrawn notes that every dirty cell of row y was drawn (or is
+// locked), and whether the columns gone through held a wide character
+// (RowSpan goes through a part of a row only when it has none). [fawn]
+func (cb *CellBuffer) RowDrawn(y int, wide bool) {
+	if y >= 0 && y < len(cb.lo) {
+		cb.lo[y], cb.hi[y] = cb.w, -1
+		cb.wide[y] = wide
 	}
 }
 
@@ -102,7 +123,6 @@ func (cb *CellBuffer) SetContent(x int, y int, mainc rune, combc []rune, style S
 func (cb *CellBuffer) Put(x int, y int, str string, style Style) (string, int) {
 	var width int = 0
 	if x >= 0 && y >= 0 && x < cb.w && y < cb.h {
-		cb.touch(y) // [fawn]
 		var cl string
 		c := &cb.cells[(y*cb.w)+x]
 		if len(str) == 1 && str[0] >= 0x20 && str[0] < 0x7f {
@@ -118,6 +138,10 @@ func (cb *CellBuffer) Put(x int, y int, str string, style Style) (string, int) {
 			if g == "" {
 				break
 			}
+		}
+		cb.touch(y, x, x+max(width, 1)-1) // [fawn]
+		if width > 1 && y < len(cb.wide) {
+			cb.wide[y] = true // [fawn]
 		}
 
 		// Wide characters: we want to mark the "wide" cells
@@ -228,7 +252,7 @@ func (cb *CellBuffer) SetDirty(x, y int, dirty bool) {
 		c := &cb.cells[(y*cb.w)+x]
 		c.setDirty(dirty)
 		if dirty {
-			cb.touch(y) // [fawn]
+			cb.touch(y, x, x) // [fawn]
 		}
 	}
 }

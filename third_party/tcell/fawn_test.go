@@ -266,3 +266,58 @@ func TestAFrameIsOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedColumnsDrawAsWholeRows: a frame goes through only the
+// columns of a row where cells were put, unless the row may hold a wide
+// character. Over 60 frames of a few cells each (ASCII, wide, combined and
+// emoji characters, in random places, some over a wide character's halves,
+// some unchanged), then a resize, a fill and more frames, the terminal
+// shows what it shows when every frame goes through whole rows, as
+// upstream does.
+func TestChangedColumnsDrawAsWholeRows(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	const w, h = 24, 5
+	glyphs := []string{"a", "b", " ", "世", "界", "e\u0301", "👩‍💻", "─"}
+	styles := []Style{StyleDefault, StyleDefault.Bold(true), StyleDefault.Foreground(PaletteColor(3))}
+	run := func(wholeRows bool) *vt.Emulator {
+		rng := rand.New(rand.NewPCG(5, 9))
+		scr, ts := drawCells(t, true, w, h)
+		ts.wholeRows = wholeRows
+		tty := ts.tty.(*captureTty)
+		em := vt.NewEmulator(w, h)
+		show := func() {
+			scr.Show()
+			tty.mu.Lock()
+			em.Write(tty.out.Bytes())
+			tty.out.Reset()
+			tty.mu.Unlock()
+		}
+		frames := func(n int) {
+			for range n {
+				for range 1 + rng.IntN(5) {
+					scr.Put(rng.IntN(w), rng.IntN(h), glyphs[rng.IntN(len(glyphs))], styles[rng.IntN(len(styles))])
+				}
+				show()
+			}
+		}
+		show()
+		frames(60)
+		ts.cells.Resize(w-4, h) // as a smaller terminal would
+		ts.cells.Resize(w, h)
+		show()
+		frames(20)
+		scr.Fill(' ', StyleDefault)
+		show()
+		frames(20)
+		return em
+	}
+	want, got := run(true), run(false)
+	for y := range h {
+		for x := range w {
+			g, e := got.CellAt(x, y), want.CellAt(x, y)
+			if g.Content != e.Content || g.Width != e.Width || !g.Style.Equal(&e.Style) {
+				t.Fatalf("cell %d,%d: %+v, going through whole rows %+v", x, y, *g, *e)
+			}
+		}
+	}
+}

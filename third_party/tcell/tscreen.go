@@ -139,6 +139,7 @@ type tScreen struct {
 	encoder        transform.Transformer
 	utf8           bool // the charset's encoding is UTF-8 as it is [fawn]
 	noDelta        bool // every style change resets first, as upstream (for tests) [fawn]
+	wholeRows      bool // a frame goes through whole rows, as upstream (for tests) [fawn]
 	decoder        transform.Transformer
 	fallback       map[rune]string
 	colors         map[Color]Color
@@ -844,9 +845,17 @@ func (t *tScreen) draw() {
 		if !t.cells.RowTouched(y) {
 			continue // no cell of the row changed since it was drawn [fawn]
 		}
-		for x := 0; x < t.w; x++ {
+		// Only the columns where a cell may have changed, unless the row
+		// may hold a wide character. [fawn]
+		x0, x1 := t.cells.RowSpan(y)
+		if t.wholeRows {
+			x0, x1 = 0, t.w-1
+		}
+		wide := false
+		for x := x0; x <= x1 && x < t.w; x++ {
 			width := t.drawCell(x, y)
 			if width > 1 {
+				wide = true // [fawn]
 				if x+1 < t.w {
 					// this is necessary so that if we ever
 					// go back to drawing that cell, we
@@ -856,7 +865,7 @@ func (t *tScreen) draw() {
 			}
 			x += width - 1
 		}
-		t.cells.RowDrawn(y) // [fawn]
+		t.cells.RowDrawn(y, wide) // [fawn]
 	}
 
 	// restore the cursor
