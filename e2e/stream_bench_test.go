@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -139,6 +141,15 @@ func (r *ptyRun) waitQuiet(b *testing.B, min, d time.Duration) {
 	}
 }
 
+// waitExit waits up to d for the program to end (its pty to close).
+func (r *ptyRun) waitExit(b *testing.B, d time.Duration) {
+	select {
+	case <-r.done:
+	case <-time.After(d):
+		b.Logf("%s did not end within %v", r.cmd.Path, d)
+	}
+}
+
 func (r *ptyRun) stop() {
 	_ = r.cmd.Process.Kill()
 	r.f.Close()
@@ -161,10 +172,21 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 	args := []string{"--base-url", srv.URL(), "--model", "scripted"}
 	streamFor := time.Duration(len(text)/bytesPerToken) * time.Second / tokensPerSec
 
+	// FAWN_BENCH_CPUPROFILE=DIR: each run of the IDE and of headless fawn
+	// writes a CPU profile there (ide-N.prof, head-N.prof, for go tool
+	// pprof with the binary), to see where the difference goes.
+	profDir := os.Getenv("FAWN_BENCH_CPUPROFILE")
+	profiled := func(env []string, name string) []string {
+		if profDir == "" {
+			return env
+		}
+		return append(append([]string(nil), env...), "FAWN_CPUPROFILE="+filepath.Join(profDir, name))
+	}
+
 	var ideCPU, headCPU time.Duration
 	var written int64
 	for i := 0; i < b.N; i++ {
-		r := startPty(b, env, append(append([]string{bin}, args...), project)...)
+		r := startPty(b, profiled(env, fmt.Sprintf("ide-%d.prof", i)), append(append([]string{bin}, args...), project)...)
 		r.waitFor(b, "Ask fawn")
 		time.Sleep(300 * time.Millisecond) // let the start-up settle (the shell pane, git)
 		cpu0, bytes0 := procCPU(r.cmd.Process.Pid), r.bytes.Load()
@@ -174,10 +196,16 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 		r.waitQuiet(b, streamFor, 700*time.Millisecond)
 		ideCPU += procCPU(r.cmd.Process.Pid) - cpu0
 		written += r.bytes.Load() - bytes0
+		if profDir != "" {
+			// The profile is written as fawn ends: end it as a user's
+			// SIGTERM would, not with stop's kill.
+			_ = r.cmd.Process.Signal(syscall.SIGTERM)
+			r.waitExit(b, 10*time.Second)
+		}
 		r.stop()
 
 		cmd := exec.Command(bin, append(append(args, "-p", "explain"), project)...)
-		cmd.Env = env
+		cmd.Env = profiled(env, fmt.Sprintf("head-%d.prof", i))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("headless: %v\n%s", err, out)
 		}
