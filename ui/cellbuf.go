@@ -52,6 +52,13 @@ type cellBuffer struct {
 	pal          *palette
 	last, lastOn tcell.Style
 
+	// styles are the styles cells refer to, ids their indices; lastStyle
+	// and lastID are the last one looked up (a run of cells shares one).
+	styles    []tcell.Style
+	ids       map[tcell.Style]styleID
+	lastStyle tcell.Style
+	lastID    styleID
+
 	// lastPut is the text of the last Put that was one whole cluster, and
 	// lastWidth its width: the next Put of the same text skips the
 	// grapheme segmentation.
@@ -77,14 +84,25 @@ const shapeUnknown tcell.CursorStyle = -1
 // fawn sets none).
 func (f *cellBuffer) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) { f.shape = cs }
 
+// bcell is a cell: its text, its width and its style as an index into the
+// buffer's styles. A tcell.Style is 72 bytes; a cell 24, which is what a
+// frame reads and compares, and what the collector scans.
 type bcell struct {
 	str   string
-	style tcell.Style
-	width int
+	width int32
+	style styleID
 }
+
+// styleID is a style's index in cellBuffer.styles; 0 is tcell.StyleDefault.
+type styleID uint32
+
+// maxStyles is how many styles the buffer keeps before it drops those no
+// cell uses any more (links make a style each).
+const maxStyles = 4096
 
 func newCellBuffer(s tcell.Screen) *cellBuffer {
 	f := &cellBuffer{Screen: s, shapeSent: shapeUnknown}
+	f.resetStyles()
 	if _, tty := s.Tty(); tty {
 		// A terminal with a palette of 8 to 256 colours (tcell says 1<<24
 		// for one that takes RGB, 0 for NO_COLOR).
@@ -106,8 +124,53 @@ func (f *cellBuffer) onScreen(s tcell.Style) tcell.Style {
 	return f.lastOn
 }
 
+// resetStyles starts the styles with the default one alone.
+func (f *cellBuffer) resetStyles() {
+	f.styles = []tcell.Style{tcell.StyleDefault}
+	f.ids = map[tcell.Style]styleID{tcell.StyleDefault: 0}
+	f.lastStyle, f.lastID = tcell.StyleDefault, 0
+}
+
+// id is style's index, added if new.
+func (f *cellBuffer) id(style tcell.Style) styleID {
+	if style == f.lastStyle {
+		return f.lastID
+	}
+	id, ok := f.ids[style]
+	if !ok {
+		id = styleID(len(f.styles))
+		f.styles = append(f.styles, style)
+		f.ids[style] = id
+	}
+	f.lastStyle, f.lastID = style, id
+	return id
+}
+
+// compactStyles keeps only the styles cells use, once there are more than
+// maxStyles: a long session's links would otherwise each keep one.
+func (f *cellBuffer) compactStyles() {
+	if len(f.styles) <= maxStyles {
+		return
+	}
+	old := f.styles
+	f.resetStyles()
+	remap := make(map[styleID]styleID)
+	for _, cells := range [][]bcell{f.cells, f.shown} {
+		for i := range cells {
+			c := &cells[i]
+			n, ok := remap[c.style]
+			if !ok {
+				n = f.id(old[c.style])
+				remap[c.style] = n
+			}
+			c.style = n
+		}
+	}
+}
+
 // begin starts a frame at the real screen's size.
 func (f *cellBuffer) begin() {
+	f.compactStyles()
 	if f.resized() {
 		f.w, f.h = f.Screen.Size()
 		f.cells = make([]bcell, f.w*f.h)
@@ -134,7 +197,7 @@ func (f *cellBuffer) resized() bool {
 
 // fillRect fills a rectangle (clipped to the buffer) with r in style.
 func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
-	c := bcell{str: string(r), style: style, width: 1}
+	c := bcell{str: string(r), style: f.id(style), width: 1}
 	x0, x1 := max(x, 0), min(x+w, f.w)
 	for row := max(y, 0); row < min(y+h, f.h); row++ {
 		for col := x0; col < x1; col++ {
@@ -215,7 +278,7 @@ func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) 
 		if cl == "" {
 			cl = " "
 		}
-		n := bcell{str: cl, style: style, width: max(width, 1)}
+		n := bcell{str: cl, style: f.id(style), width: int32(max(width, 1))}
 		if *c != n {
 			*c = n
 			f.wrote(y, x, x)
@@ -262,9 +325,9 @@ func (f *cellBuffer) Get(x, y int) (string, tcell.Style, int) {
 		return "", tcell.StyleDefault, 0
 	}
 	if c.str == "" {
-		return " ", c.style, 1
+		return " ", f.styles[c.style], 1
 	}
-	return c.str, c.style, c.width
+	return c.str, f.styles[c.style], int(c.width)
 }
 
 func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
@@ -277,7 +340,7 @@ func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 }
 
 func (f *cellBuffer) Fill(r rune, style tcell.Style) {
-	c := bcell{str: string(r), style: style, width: 1}
+	c := bcell{str: string(r), style: f.id(style), width: 1}
 	for i := range f.cells {
 		f.cells[i] = c
 	}
@@ -342,7 +405,7 @@ func (f *cellBuffer) flush() {
 			}
 			if f.shown[i] != *c {
 				f.shown[i] = *c
-				f.Screen.Put(x, y, c.str, f.onScreen(c.style))
+				f.Screen.Put(x, y, c.str, f.onScreen(f.styles[c.style]))
 			}
 			if c.width > 1 && x < f.w-1 {
 				// The right half of a wide character is not a cell of its

@@ -164,3 +164,63 @@ func TestPartialFramesReachTheScreenAsWholeOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestStylesAreDroppedWhenNoCellUsesThem: cells keep their styles as
+// indices into the buffer's table; once the table holds more than
+// maxStyles (every link is a style of its own), a frame starts by keeping
+// only the styles cells use. The first row keeps its cells for many frames
+// and now and then gets a few from a small set of styles; the other rows
+// get new links every frame. Every cell, in the buffer and on the screen,
+// has the style last put in it, before and after the table shrinks.
+func TestStylesAreDroppedWhenNoCellUsesThem(t *testing.T) {
+	const w, h = 20, 4
+	real := simScreen(t, w, h)
+	f := newCellBuffer(real)
+	rng := rand.New(rand.NewPCG(1, 2))
+	link := func(n int) tcell.Style {
+		return tcell.StyleDefault.Foreground(tcell.PaletteColor(n % 200)).Url(fmt.Sprintf("https://example.com/%d", n))
+	}
+	few := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Bold(true), link(1), link(2), link(3)}
+	want := make([]tcell.Style, w*h)
+	n, compactions := 0, 0
+	for frame := range 4 * maxStyles / (w * (h - 1)) {
+		before := len(f.styles)
+		f.begin()
+		if len(f.styles) < before {
+			compactions++
+		}
+		for y := range h {
+			for x := range w {
+				i := y*w + x
+				switch {
+				case y == 0 && frame == 0:
+					want[i] = link(100000 + x)
+				case y == 0 && rng.IntN(8) == 0:
+					want[i] = few[rng.IntN(len(few))]
+				case y == 0:
+					continue // kept from an earlier frame
+				default:
+					want[i] = link(n)
+					n++
+				}
+				f.Put(x, y, "x", want[i])
+			}
+		}
+		f.Show()
+		if len(f.styles) > maxStyles+w*h+2 {
+			t.Fatalf("frame %d: %d styles kept", frame, len(f.styles))
+		}
+		cells, _, _ := real.GetContents()
+		for i := range w * h {
+			if _, style, _ := f.Get(i%w, i/w); style != want[i] {
+				t.Fatalf("frame %d: cell %d is %v in the buffer, want %v", frame, i, style, want[i])
+			}
+			if cells[i].Style != want[i] {
+				t.Fatalf("frame %d: cell %d is %v on the screen, want %v", frame, i, cells[i].Style, want[i])
+			}
+		}
+	}
+	if compactions < 2 {
+		t.Fatalf("the styles were dropped %d times", compactions)
+	}
+}
