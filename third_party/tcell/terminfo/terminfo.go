@@ -174,7 +174,71 @@ func (pb *paramsBuffer) PutString(s string) {
 // TParm takes a terminfo parameterized string, such as setaf or cup, and
 // evaluates the string, and returns the result with the parameter
 // applied.
+//
+// Results are remembered (fawn's patch): a frame asks for the same few
+// cursor moves and colours again and again, and evaluating the string
+// each time allocated a dozen times per call.
 func (t *Terminfo) TParm(s string, p ...any) string {
+	k, ok := tparmKeyOf(s, p)
+	if !ok {
+		return t.tparm(s, p...)
+	}
+	tparmMemo.mu.Lock()
+	v, hit := tparmMemo.m[k]
+	tparmMemo.mu.Unlock()
+	if hit {
+		return v
+	}
+	v = t.tparm(s, p...)
+	tparmMemo.mu.Lock()
+	if len(tparmMemo.m) >= tparmMemoSize {
+		clear(tparmMemo.m)
+	}
+	tparmMemo.m[k] = v
+	tparmMemo.mu.Unlock()
+	return v
+}
+
+// tparmMemoSize bounds the remembered results: a full screen's cursor
+// positions and more colours than a frame uses. When it is full it
+// starts over.
+const tparmMemoSize = 8192
+
+// tparmMemo holds TParm's results by string and parameters. The result of
+// a string depends on nothing else unless it uses variables (%P, %g),
+// and those are never remembered.
+var tparmMemo = struct {
+	mu sync.Mutex
+	m  map[tparmKey]string
+}{m: make(map[tparmKey]string)}
+
+// tparmKey is a call of TParm with up to six int parameters.
+type tparmKey struct {
+	s string
+	n int
+	p [6]int
+}
+
+// tparmKeyOf returns the key of TParm(s, p...), or false when the call
+// is not one to remember: a parameter that is not an int, more than six
+// of them, or a string that uses variables.
+func tparmKeyOf(s string, p []any) (tparmKey, bool) {
+	k := tparmKey{s: s, n: len(p)}
+	if len(p) > len(k.p) || strings.Contains(s, "%P") || strings.Contains(s, "%g") {
+		return k, false
+	}
+	for i, v := range p {
+		n, ok := v.(int)
+		if !ok {
+			return k, false
+		}
+		k.p[i] = n
+	}
+	return k, true
+}
+
+// tparm is upstream's TParm: it evaluates s with the parameters p.
+func (t *Terminfo) tparm(s string, p ...any) string {
 	var stk stack
 	var a string
 	var ai, bi int
