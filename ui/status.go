@@ -30,7 +30,11 @@ type statusInfo struct {
 // "copied 12 lines") replaces the hint for a few seconds.
 type StatusBar struct {
 	*tview.Box
-	kept       kept // the row the last frame drew
+	kept kept // the row the last frame drew
+	// memo is what the last Draw was given and laid out: a frame whose
+	// status is the same (most frames of a streamed answer) reuses the
+	// layout instead of formatting it again.
+	memo       statusMemo
 	th         *theme.Theme
 	info       func() statusInfo
 	flash      string
@@ -129,18 +133,65 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 	return segs
 }
 
+// statusMemo is the key and the result of a status bar's layout.
+type statusMemo struct {
+	key         statusKey
+	line, right Line
+	ok          bool
+}
+
+// statusKey is everything a status bar's layout depends on, by value.
+type statusKey struct {
+	in            statusInfo
+	session, last agent.Usage
+	flash         string
+	w             int
+	th            *theme.Theme
+}
+
 func (s *StatusBar) Draw(screen tcell.Screen) {
 	x, y, w, _ := s.GetRect()
 	base := tcell.StyleDefault.Foreground(s.th.Foreground).Background(s.th.CursorLine)
 	in := s.info()
-	right := Line{{in.Hint + " ", base.Foreground(s.th.Dim)}}
+	key := statusKey{in: in, w: w, th: s.th}
 	if s.flash != "" && time.Now().Before(s.flashUntil) {
-		right = Line{{s.flash + " ", base.Foreground(s.th.Success)}}
+		key.flash = s.flash
+	}
+	if u := in.Session; u != nil {
+		key.session = *u
+	}
+	if u := in.Last; u != nil {
+		key.last = *u
+	}
+	key.in.Session, key.in.Last = nil, nil // compared by value above
+	if !in.Busy || in.State == "waiting for you" {
+		key.in.Frame = 0 // no spinner: the frame does not show
+	}
+	if !s.memo.ok || s.memo.key != key {
+		line, right := s.layout(in, key.flash, base, w)
+		s.memo = statusMemo{key: key, line: line, right: right, ok: true}
+	}
+	line, right := s.memo.line, s.memo.right
+	if keep(screen, &s.kept, [4]int{x, y, w, 1}, base, line, right) {
+		return // the row shows this already
+	}
+	fill(screen, x, y, w, 1, base)
+	drawLine(screen, x, y, w, line)
+	if rw := right.Width(); rw > 0 {
+		drawLine(screen, x+w-rw, y, rw, right)
+	}
+}
+
+// layout lays out what the status bar shows at width w: the parts on the
+// left, the hint (or the flash message, if one shows) on the right.
+func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int) (line, right Line) {
+	right = Line{{in.Hint + " ", base.Foreground(s.th.Dim)}}
+	if flash != "" {
+		right = Line{{flash + " ", base.Foreground(s.th.Success)}}
 	}
 	segs := s.segments(in)
 	sep := Span{" │ ", base.Foreground(s.th.Border)}
 	// Drop the least important parts until everything fits.
-	var line Line
 	for n := len(segs); n >= 1; n-- {
 		line = Line{{" ", base}}
 		for i, seg := range segs[:n] {
@@ -157,12 +208,5 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 	if len(segs) == 0 || line.Width()+right.Width()+1 > w {
 		right = nil
 	}
-	if keep(screen, &s.kept, [4]int{x, y, w, 1}, base, line, right) {
-		return // the row shows this already
-	}
-	fill(screen, x, y, w, 1, base)
-	drawLine(screen, x, y, w, line)
-	if rw := right.Width(); rw > 0 {
-		drawLine(screen, x+w-rw, y, rw, right)
-	}
+	return line, right
 }

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -62,4 +65,70 @@ func TestStatusMarksAnEstimatedContext(t *testing.T) {
 	if got := text(in); !strings.Contains(got, "ctx ~30%") {
 		t.Errorf("estimated: %s", got)
 	}
+}
+
+// The status bar reuses its last layout while what it shows is unchanged;
+// every change still shows: usage counted up in place (the same pointer),
+// the spinner turning, a flash coming and going, a new width. Each step is
+// compared with what a status bar that never drew before draws.
+func TestStatusBarShowsEveryChange(t *testing.T) {
+	th := theme.Get("dark")
+	session := &agent.Usage{}
+	last := &agent.Usage{}
+	in := statusInfo{Model: "openai/gpt-4o", Mode: agent.ModeAsk, State: "idle", ContextWindow: 128000,
+		Session: session, Hint: "F1 help · Ctrl-Q quit"}
+	info := func() statusInfo { return in }
+	kept := newStatusBar(&th, info)
+	screens := [2]tcell.SimulationScreen{tcell.NewSimulationScreen("UTF-8"), tcell.NewSimulationScreen("UTF-8")}
+	for _, s := range screens {
+		if err := s.Init(); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Fini()
+		s.SetSize(100, 1)
+	}
+	w := 100
+	steps := []func(){
+		func() {},
+		func() { in.State, in.Busy = "thinking", true },
+		func() { in.Frame++ },
+		func() { in.Frame++ },
+		func() { session.InputTokens, session.OutputTokens, session.ContextTokens = 1200, 3, 1200 },
+		func() { session.OutputTokens += 400 },
+		func() { session.ContextEstimated = true },
+		func() { kept.Flash("copied 3 lines", time.Now().Add(time.Hour)) },
+		func() { in.Frame++ },
+		func() { kept.Flash("copied 4 lines", time.Now().Add(-time.Second)) }, // already over
+		func() { in.State = "waiting for you" },
+		func() { in.Frame++ },
+		func() { in.Mode = agent.ModeYolo },
+		func() { in.Last = last; last.Duration, last.TokensPerSecond = 3*time.Second, 41 },
+		func() { last.CachedTokens, last.InputTokens = 500, 1000 },
+		func() { w = 40 },
+		func() { w = 100; in.Busy, in.State = false, "idle" },
+		func() { in.Model = "anthropic/claude-sonnet-4-5" },
+	}
+	for i, step := range steps {
+		step()
+		fresh := newStatusBar(&th, info)
+		fresh.flash, fresh.flashUntil = kept.flash, kept.flashUntil
+		for j, s := range []*StatusBar{kept, fresh} {
+			screens[j].Clear()
+			s.SetRect(0, 0, w, 1)
+			s.Draw(screens[j])
+		}
+		if got, want := screenRow(screens[0], 0, 100), screenRow(screens[1], 0, 100); got != want {
+			t.Fatalf("step %d: the status bar shows\n%q\nwhere a fresh one shows\n%q", i, got, want)
+		}
+	}
+}
+
+// screenRow is row y of a simulation screen as text, with each cell's style.
+func screenRow(s tcell.SimulationScreen, y, w int) string {
+	var b strings.Builder
+	for x := 0; x < w; x++ {
+		str, st, _ := s.Get(x, y)
+		fmt.Fprintf(&b, "%s[%v]", str, st)
+	}
+	return b.String()
 }
