@@ -408,6 +408,71 @@ func BenchmarkStreamFrame(b *testing.B) {
 	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
 }
 
+// BenchmarkStreamCodeFrame is one frame while an answer streams a long
+// code block (a 400-line Go file, as when the model shows a whole file),
+// 150 bytes a frame, as BenchmarkStreamFrame: a frame's work must not grow
+// with the lines of the block already shown.
+func BenchmarkStreamCodeFrame(b *testing.B) {
+	b.Setenv("LC_ALL", "en_US.UTF-8")
+	ti, err := tcell.LookupTerminfo("xterm-256color")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tty := &nullTty{closed: make(chan struct{})}
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Fini()
+	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range sessionEvents(10) {
+		a.router.Handle(e)
+	}
+	answer := "Here is the whole file:\n\n```go\n" + goFile(400) + "```\n\nThat is all."
+	const perFrame = 150
+	off := len(answer) // start a new answer at the first frame
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if off+perFrame > len(answer) {
+			b.StopTimer()
+			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show me the file"})
+			off = 0
+			a.draw()
+			b.StartTimer()
+		}
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off : off+perFrame]})
+		off += perFrame
+		a.drawChanged()
+	}
+	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
+}
+
+// goFile is n lines of Go source: functions with comments, strings, a
+// raw string over several lines and a block comment.
+func goFile(n int) string {
+	var b strings.Builder
+	b.WriteString("package demo\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n")
+	for i := 0; strings.Count(b.String(), "\n") < n; i++ {
+		fmt.Fprintf(&b, "// step%d joins the parts of a line, the %d-th of them.\n", i, i)
+		fmt.Fprintf(&b, "func step%d(parts []string, width int) (string, error) {\n", i)
+		b.WriteString("\tif width <= 0 {\n\t\treturn \"\", fmt.Errorf(\"width %d: too small\", width)\n\t}\n")
+		b.WriteString("\tvar out strings.Builder\n\tfor i, p := range parts {\n\t\tif i > 0 {\n\t\t\tout.WriteByte(' ')\n\t\t}\n\t\tout.WriteString(p)\n\t}\n")
+		if i%3 == 0 {
+			b.WriteString("\t/* The usage text,\n\t   kept as written. */\n\tconst usage = `usage: step [-w width]\n\n  joins its arguments`\n\t_ = usage\n")
+		}
+		b.WriteString("\treturn out.String(), nil\n}\n\n")
+	}
+	return b.String()
+}
+
 // nullTty is a 120×40 terminal that counts what it is sent: the real
 // tScreen draws on it as on a pty.
 type nullTty struct {

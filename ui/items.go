@@ -57,6 +57,8 @@ type assistantItem struct {
 	text strings.Builder
 	ver  uint64
 	md   mdCache // renders of the text's top-level chunks
+	// open: the answer is still streaming into this block (see finish).
+	open bool
 }
 
 func (a *assistantItem) append(s string) {
@@ -64,10 +66,19 @@ func (a *assistantItem) append(s string) {
 	a.ver++
 }
 
+// finish says no more text comes into this block: it is rendered again,
+// its code highlighted whole (it was lexed from near its end as it grew).
+func (a *assistantItem) finish() {
+	if a.open {
+		a.open = false
+		a.ver++
+	}
+}
+
 func (a *assistantItem) rev(*renderCtx) uint64 { return a.ver }
 
 func (a *assistantItem) render(c *renderCtx, width int) []Line {
-	return c.md.renderChunked(a.text.String(), width, &a.md)
+	return c.md.renderChunked(a.text.String(), width, &a.md, a.open)
 }
 
 func (a *assistantItem) copyText() string { return a.text.String() }

@@ -28,7 +28,29 @@ type markdown struct {
 	// answer streams, every frame re-renders it, and lexing is the costly part.
 	code     map[codeKey][]Line
 	codeUsed map[codeKey]bool
+	// grown is the code block last highlighted while an answer streamed;
+	// its next, longer version is lexed from near where it grew. wrap
+	// keeps the rows its lines were wrapped into.
+	grown grownCode
+	wrap  codeWrap
 }
+
+// grownCode is a streaming code block's text and highlighted lines.
+type grownCode struct {
+	lang, code string
+	lines      []Line
+	approx     bool // lexed in part (highlightGrown)
+}
+
+// verifyLines is how many non-empty lines already shown a code block's
+// new lines are lexed again from, and must come out as before, for the
+// lines above them to be kept (see highlightGrown).
+const verifyLines = 4
+
+// growMin is the shortest block highlightGrown lexes in part: a shorter one
+// is lexed whole in a millisecond or two, and stays exact. (A variable for
+// the tests.)
+var growMin = 2048
 
 type codeKey struct{ lang, code string }
 
@@ -52,14 +74,31 @@ func warmMarkdown() {
 	goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(doc)))
 }
 
-// highlight returns the highlighted lines of a code block, cached.
-func (m *markdown) highlight(lang, code string) []Line {
+// highlight returns the highlighted lines of a code block, cached. While
+// an answer streams (streaming), a block that grew since the last call is
+// lexed only from near its end (highlightGrown); approx says so, and the
+// block is highlighted whole once the answer has moved past it.
+func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, approx bool) {
 	k := codeKey{lang, code}
 	if l, ok := m.code[k]; ok {
 		m.codeUsed[k] = true
-		return l
+		if streaming {
+			m.grown = grownCode{lang: lang, code: code, lines: l}
+		}
+		return l, false
+	}
+	if streaming {
+		if g := &m.grown; g.lines != nil && g.lang == lang && g.code == code {
+			return g.lines, g.approx // a frame where the block did not grow
+		}
+		if l, ok := m.highlightGrown(lang, code); ok {
+			return l, true
+		}
 	}
 	l := m.hl.lines(lang, code)
+	if streaming {
+		m.grown = grownCode{lang: lang, code: code, lines: l}
+	}
 	if len(m.code) > 512 {
 		// Keep what was used since the last sweep; drop the rest.
 		for k := range m.code {
@@ -71,7 +110,65 @@ func (m *markdown) highlight(lang, code string) []Line {
 	}
 	m.code[k] = l
 	m.codeUsed[k] = true
-	return l
+	return l, false
+}
+
+// highlightGrown highlights code, the last streaming block with more text
+// at its end, without lexing it all again: a frame's work would grow with
+// the block (chroma lexes ~1 µs a byte; a 400-line file ~10 ms). It lexes
+// from a few non-empty lines above the last line shown (and up to one
+// that starts in the first column), on its own, and
+// keeps the lines above only if the lines lexed again come out as they
+// were: then the lexer, started afresh there, is in the state it was in
+// there (not inside a comment or a multi-line string). If they do not, it
+// starts further up, three times as far each time. It returns false when
+// the block did not grow or it would lex most of the block anyway.
+func (m *markdown) highlightGrown(lang, code string) ([]Line, bool) {
+	g := &m.grown
+	// The parser ends a block's last line with a newline, whole or not.
+	shown := strings.TrimSuffix(g.code, "\n")
+	if g.lines == nil || g.lang != lang || len(shown) < growMin || len(code) <= len(shown) || code[:len(shown)] != shown {
+		return nil, false
+	}
+	// The last line shown may have grown; the ones above it are whole. (A
+	// lexer that ends the text with a newline adds an empty line.)
+	last := min(len(g.lines), strings.Count(shown, "\n")+1) - 1
+	from, seen := last, 0
+	off := strings.LastIndexByte(shown, '\n') + 1 // where line from starts
+	for want := verifyLines; ; want *= 3 {
+		// Up to want non-empty lines, and on to one that starts in the
+		// first column: more likely where nothing from above goes on.
+		for from > 0 && (seen < want || code[off] == ' ' || code[off] == '\t' || code[off] == '\n') {
+			from--
+			off = strings.LastIndexByte(code[:off-1], '\n') + 1
+			if len(g.lines[from]) > 0 {
+				seen++
+			}
+		}
+		if seen < want || from < last/4 {
+			return nil, false // lexing the block whole is about as cheap
+		}
+		tail := m.hl.lines(lang, code[off:])
+		if len(tail) >= last-from && linesEqual(tail[:last-from], g.lines[from:last]) {
+			lines := make([]Line, 0, from+len(tail))
+			lines = append(append(lines, g.lines[:from]...), tail...)
+			*g = grownCode{lang: lang, code: code, lines: lines, approx: true}
+			return lines, true
+		}
+	}
+}
+
+// linesEqual says whether a and b hold the same lines.
+func linesEqual(a, b []Line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitBlocks cuts Markdown into top-level chunks that render the same apart
@@ -134,6 +231,10 @@ type mdChunk struct {
 	text  string
 	lines []Line
 	end   int // len(mdCache.out) after this chunk's lines
+	// approx: a code block in it was highlighted from near its end while
+	// it streamed (markdown.highlight); it is rendered again, whole, once
+	// it is no longer the streaming end of the answer.
+	approx bool
 }
 
 // mdCache is what renderChunked keeps of a message between renders.
@@ -148,8 +249,9 @@ type mdCache struct {
 // and width are unchanged since the last render (kept in c). When src goes
 // on from the text last rendered (an answer streaming in), only the last
 // chunk is split again and the lines before it stay as they are: a
-// frame's work does not grow with the answer.
-func (m *markdown) renderChunked(src string, width int, c *mdCache) []Line {
+// frame's work does not grow with the answer. streaming says more text
+// may come at src's end.
+func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []Line {
 	keep := 0 // chunks kept as they are, lines and all
 	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
 		keep = len(c.chunks) - 1
@@ -166,12 +268,15 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache) []Line {
 	// from old before it is written, and the ones after it later still.
 	old := c.chunks
 	chunks := c.chunks[:keep]
-	for i, text := range splitBlocks(src[resume:]) {
+	parts := splitBlocks(src[resume:])
+	for i, text := range parts {
 		var lines []Line
-		if j := keep + i; j < len(old) && old[j].text == text && c.width == width {
-			lines = old[j].lines
+		approx := false
+		tail := streaming && i == len(parts)-1 // where the text grows
+		if j := keep + i; j < len(old) && old[j].text == text && c.width == width && (!old[j].approx || tail) {
+			lines, approx = old[j].lines, old[j].approx
 		} else {
-			lines = m.render(text, width)
+			lines, approx = m.render(text, width, tail)
 		}
 		if len(lines) > 0 {
 			if len(out) > 0 {
@@ -179,22 +284,23 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache) []Line {
 			}
 			out = append(out, lines...)
 		}
-		chunks = append(chunks, mdChunk{text: text, lines: lines, end: len(out)})
+		chunks = append(chunks, mdChunk{text: text, lines: lines, end: len(out), approx: approx})
 	}
 	c.src, c.width, c.chunks, c.out = src, width, chunks, out
 	return out
 }
 
-// render lays src out at width.
-func (m *markdown) render(src string, width int) []Line {
+// render lays src out at width. streaming lets a code block that grew be
+// highlighted from near its end; approx says one was.
+func (m *markdown) render(src string, width int, streaming bool) (lines []Line, approx bool) {
 	if width < 4 {
 		width = 4
 	}
 	source := []byte(src)
 	doc := m.md.Parser().Parse(text.NewReader(source))
-	r := &mdRender{m: m, src: source, width: width, th: m.th}
+	r := &mdRender{m: m, src: source, width: width, th: m.th, streaming: streaming}
 	r.blocks(doc)
-	return r.out
+	return r.out, r.approx
 }
 
 // codeBlocks returns the text of src's code blocks, as written.
@@ -238,6 +344,8 @@ type mdRender struct {
 	prefix []*mdPrefix
 	// blankPending asks for an empty line before the next block.
 	blankPending bool
+	// streaming and approx: see markdown.render.
+	streaming, approx bool
 }
 
 func (r *mdRender) base() tcell.Style {
@@ -408,7 +516,8 @@ func (r *mdRender) list(n *ast.List) {
 
 func (r *mdRender) code(lang, code string) {
 	r.flushBlank()
-	hl := r.m.highlight(lang, code)
+	hl, approx := r.m.highlight(lang, code, r.streaming)
+	r.approx = r.approx || approx
 	bg := tcell.StyleDefault.Background(r.th.CodeBg)
 	lead, rest := r.prefixes()
 	avail := r.width - rest.Width()
@@ -429,14 +538,64 @@ func (r *mdRender) code(lang, code string) {
 	// A row too long for the width continues on the next, marked "↪", cut
 	// at a space where there is one so a command stays readable.
 	cont := Span{"↪", bg.Foreground(r.th.Dim)}
-	for _, l := range hl {
+	var cw *codeWrap
+	if r.streaming {
+		cw = r.m.wrap.of(lang, lead, rest, avail)
+	}
+	for i, l := range hl {
+		if cw != nil && i < len(cw.lines) && sameLine(cw.lines[i], l) {
+			r.out = append(r.out, cw.rows[i]...)
+			lead = rest
+			continue
+		}
 		p := next()
 		first := append(p, pad)
 		indent := append(append(Line(nil), rest...), cont)
+		start := len(r.out)
 		for _, wl := range wrapCode(l, rest.Width()+avail, first, indent) {
 			r.out = append(r.out, padTo(wl, rest.Width()+avail, bg))
 		}
+		if cw != nil {
+			cw.set(i, l, r.out[start:len(r.out):len(r.out)])
+		}
 	}
+	if cw != nil {
+		cw.lines, cw.rows = cw.lines[:len(hl)], cw.rows[:len(hl)]
+	}
+}
+
+// codeWrap keeps the rows a streaming code block's lines were wrapped
+// into, line by line, so that a frame wraps only the lines lexed again
+// (highlightGrown keeps the others, the very same Lines).
+type codeWrap struct {
+	lang       string
+	lead, rest Line // the container prefixes
+	width      int
+	lines      []Line   // the highlighted line each entry holds the rows of
+	rows       [][]Line // its rows, as the block's output has them
+}
+
+// of returns the rows kept for a block with these prefixes and width,
+// forgetting them if they were wrapped for others.
+func (cw *codeWrap) of(lang string, lead, rest Line, width int) *codeWrap {
+	if cw.lang != lang || cw.width != width || !cw.lead.equal(lead) || !cw.rest.equal(rest) {
+		*cw = codeWrap{lang: lang, lead: append(Line(nil), lead...), rest: append(Line(nil), rest...), width: width}
+	}
+	return cw
+}
+
+// set keeps line i's rows.
+func (cw *codeWrap) set(i int, line Line, rows []Line) {
+	for len(cw.lines) <= i {
+		cw.lines, cw.rows = append(cw.lines, nil), append(cw.rows, nil)
+	}
+	cw.lines[i], cw.rows[i] = line, rows
+}
+
+// sameLine says whether a and b are the same Line, not equal copies: a
+// line highlightGrown kept.
+func sameLine(a, b Line) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // wrapCode breaks one line of code into rows of at most width cells: after

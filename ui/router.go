@@ -115,7 +115,7 @@ func (r *Router) Handle(ev agent.Event) {
 			return
 		}
 		if r.text == nil {
-			r.text = &assistantItem{}
+			r.text = &assistantItem{open: true}
 			r.list.Append(r.text)
 			r.partial = append(r.partial, r.text)
 		}
@@ -129,7 +129,7 @@ func (r *Router) Handle(ev agent.Event) {
 			r.reasoning = newReasoning()
 			r.list.Append(r.reasoning)
 			r.partial = append(r.partial, r.reasoning)
-			r.text = nil
+			r.endText()
 		}
 		r.reasoning.append(ev.Text)
 	case agent.EventToolCallStarted, agent.EventToolArgs, agent.EventToolCallReady,
@@ -153,10 +153,19 @@ func (r *Router) Handle(ev agent.Event) {
 				kind = noticeError
 			}
 			r.list.Append(&noticeItem{kind: kind, text: "⚙ " + agent.HookLine(ev)})
-			r.text = nil
+			r.endText()
 		}
 	case agent.EventTurnEnded:
 		r.endTurn(ev)
+	}
+}
+
+// endText ends the answer block text streams into: the next text starts
+// a new one.
+func (r *Router) endText() {
+	if r.text != nil {
+		r.text.finish()
+		r.text = nil
 	}
 }
 
@@ -168,7 +177,8 @@ func (r *Router) beginTurn() {
 	r.partial = r.partial[:0]
 	r.turnActive = true
 	r.cancelled = false
-	r.text, r.reasoning, r.retry = nil, nil, nil
+	r.endText()
+	r.reasoning, r.retry = nil, nil
 	r.lastError = ""
 	r.turnCards = r.turnCards[:0]
 }
@@ -192,7 +202,7 @@ func (r *Router) tool(ev agent.Event) {
 		r.turnCards = append(r.turnCards, c)
 		r.list.Append(c)
 		// Text after a tool call starts a new block below its card.
-		r.text = nil
+		r.endText()
 		if r.reasoning != nil {
 			r.reasoning.finish()
 			r.reasoning = nil
@@ -247,7 +257,8 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 		r.list.Remove(it)
 	}
 	r.partial = r.partial[:0]
-	r.text, r.reasoning = nil, nil
+	r.endText()
+	r.reasoning = nil
 	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, fmtDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
 	if r.retry == nil {
 		r.retry = &noticeItem{kind: noticeRetry}
@@ -296,7 +307,8 @@ func (r *Router) endTurn(ev agent.Event) {
 	case r.cancelled:
 		r.list.Append(&noticeItem{kind: noticeCancel, text: "cancelled"})
 	}
-	r.text, r.reasoning, r.retry = nil, nil, nil
+	r.endText()
+	r.reasoning, r.retry = nil, nil
 	r.turnActive = false
 	r.running = 0
 }

@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/agent"
+)
+
+// growSamples are code blocks long enough to be lexed in part as they
+// stream, full of what a lexer carries from line to line: block comments,
+// multi-line strings and docstrings (blank lines inside), heredocs.
+func growSamples() map[string]string {
+	var py, js, sh strings.Builder
+	for i := 0; py.Len() < 1500; i++ {
+		fmt.Fprintf(&py, "def step%d(parts, width=%d):\n    \"\"\"Join the parts.\n\n    def inside(): not code\n    \"\"\"\n", i, i)
+		fmt.Fprintf(&py, "    if width <= 0:\n        raise ValueError(f\"width {width}\")  # too small\n    return ' '.join(parts)\n\n")
+	}
+	for i := 0; js.Len() < 1500; i++ {
+		fmt.Fprintf(&js, "/* step %d:\n   joins the parts,\n\n   function notCode() {} */\n", i)
+		fmt.Fprintf(&js, "export function step%d(parts, width) {\n  const usage = `usage:\n  step [-w width]\n\n  ${parts.length} parts`;\n  return parts.join(' ') + usage;\n}\n\n", i)
+	}
+	for i := 0; sh.Len() < 1500; i++ {
+		fmt.Fprintf(&sh, "step%d() {\n  cat <<EOF\nusage: step [-w width]\n  if then fi; \"not code\"\n\nEOF\n  echo \"$1\" | tr a-z A-Z  # %d\n}\n\n", i, i)
+	}
+	return map[string]string{"go": goFile(50), "python": py.String(), "javascript": js.String(), "bash": sh.String()}
+}
+
+// A code block that grows as an answer streams is lexed from near its end
+// (highlightGrown); at every step it reads and is coloured exactly as the
+// block lexed whole.
+func TestGrowingCodeIsHighlightedAsWhole(t *testing.T) {
+	defer func(n int) { growMin = n }(growMin)
+	growMin = 128 // the samples are short, to be quick to lex whole at every step
+	rc := darkCtx()
+	for lang, code := range growSamples() {
+		m := newMarkdown(rc.th)
+		rng := rand.New(rand.NewSource(int64(len(code))))
+		steps, approx := 0, 0
+		for i := 1; i < len(code); i += 1 + rng.Intn(60) {
+			got, ap := m.highlight(lang, code[:i], true)
+			if want := m.hl.lines(lang, code[:i]); !linesEqual(got, want) {
+				for j := range min(len(got), len(want)) {
+					if !got[j].equal(want[j]) {
+						t.Fatalf("%s, %d bytes in: line %d is\n%v\nlexed whole:\n%v", lang, i, j, got[j], want[j])
+					}
+				}
+				t.Fatalf("%s, %d bytes in: %d lines, lexed whole %d", lang, i, len(got), len(want))
+			}
+			if i > 2*growMin {
+				steps++
+			}
+			if ap && i > 2*growMin {
+				approx++
+			}
+		}
+		t.Logf("%s: %d of %d steps lexed in part", lang, approx, steps)
+		if approx < steps/2 {
+			t.Errorf("%s: %d of %d steps lexed in part; the test does not test it", lang, approx, steps)
+		}
+	}
+}
+
+// Answers that stream long code blocks, through the list as frames read
+// them: every frame shows what the same text rendered at once shows (the
+// code lexed in part and the rows of its lines kept from frame to frame
+// included); a block lexed in part is rendered whole once the answer moves
+// past it or ends.
+func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
+	defer func(n int) { growMin = n }(growMin)
+	growMin = 128 // the blocks are short, to be quick to render whole at every step
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(100, 30)
+	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const width = 90
+	ref := newMarkdown(a.rctx.th) // renders the text at once, on its own caches
+	answers := []string{
+		"The file:\n\n```go\n" + goFile(50) + "```\n\nAnd a list:\n\n- one\n- two\n\n```js\n" + growSamples()["javascript"] + "```\n\nThat is all.",
+		// The block is the answer's end (the model never closed it): no
+		// chunk comes after it, and finishing the answer renders it whole.
+		"It ends with the file:\n\n```go\n" + goFile(60) + "var a = 1\n",
+	}
+	for n, answer := range answers {
+		a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+		var item *assistantItem
+		var e *entry // the list's cache of the item's lines, as a frame reads them
+		sawApprox := false
+		for off, step := 0, 97; off < len(answer); off += step {
+			if len(answer)-off < 24 {
+				step = 1 // the last lines a byte at a time
+			}
+			a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+step, len(answer))]})
+			item = a.router.text
+			e = a.list.entries[len(a.list.entries)-1]
+			if e.item != item {
+				t.Fatal("the answer is not the list's last item")
+			}
+			w := width
+			if off/97%7 == 3 {
+				w = 61 // a resize now and then: the rows kept are wrapped again
+			}
+			got := e.get(a.rctx, w)
+			want := ref.renderAll(item.text.String(), w)
+			if !linesEqual(got, want) {
+				t.Fatalf("answer %d, %d bytes in: it shows differently from the same text rendered at once", n, off)
+			}
+			for i, ch := range item.md.chunks {
+				sawApprox = sawApprox || ch.approx
+				if ch.approx && i < len(item.md.chunks)-1 {
+					t.Fatalf("answer %d, %d bytes in: chunk %d, not the last, is still lexed in part", n, off, i)
+				}
+			}
+		}
+		if !sawApprox {
+			t.Fatalf("answer %d: no code block was lexed in part: the test does not test it", n)
+		}
+		if last := item.md.chunks[len(item.md.chunks)-1]; n == 1 && !last.approx {
+			t.Fatal("the block at the answer's end was not lexed in part: the test does not test finishing it")
+		}
+		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+		if item.open {
+			t.Fatalf("answer %d: the answer block is still open after the turn", n)
+		}
+		fresh := newMarkdown(a.rctx.th)
+		if got, want := e.get(a.rctx, width), fresh.renderAll(answer, width); !linesEqual(got, want) {
+			t.Fatalf("answer %d: the finished answer is not rendered as the same text at once", n)
+		}
+		for i, ch := range item.md.chunks {
+			if ch.approx {
+				t.Fatalf("answer %d: chunk %d is still lexed in part after the turn", n, i)
+			}
+		}
+	}
+}
