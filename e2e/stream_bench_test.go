@@ -180,7 +180,7 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 		if profDir == "" {
 			return env
 		}
-		return append(append([]string(nil), env...), "FAWN_CPUPROFILE="+filepath.Join(profDir, name))
+		return append(append([]string(nil), env...), "FAWN_CPUPROFILE="+filepath.Join(profDir, name), "FAWN_MEMPROFILE="+filepath.Join(profDir, strings.TrimSuffix(name, ".prof")+".mem"))
 	}
 
 	var ideCPU, headCPU time.Duration
