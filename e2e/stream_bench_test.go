@@ -174,7 +174,8 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 
 	// FAWN_BENCH_CPUPROFILE=DIR: each run of the IDE and of headless fawn
 	// writes a CPU profile there (ide-N.prof, head-N.prof, for go tool
-	// pprof with the binary), to see where the difference goes.
+	// pprof with the binary) and a heap profile (ide-N.mem, head-N.mem),
+	// to see where the difference goes.
 	profDir := os.Getenv("FAWN_BENCH_CPUPROFILE")
 	profiled := func(env []string, name string) []string {
 		if profDir == "" {
