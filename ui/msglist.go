@@ -69,11 +69,12 @@ type MessageList struct {
 	top, topOff int // first visible entry and row within it
 	sel         int // selected entry, -1 for none
 	// pinned: while following, the anchor stays put as long as everything
-	// below it fits, and moves only when new rows no longer fit, then by
-	// half a view more than needed (jump scrolling, as terminals do). An
-	// answer streaming in then moves the lines on screen a few times a
-	// second, not every frame: each move repaints the whole list. Unpinned,
-	// the next draw puts the last row at the bottom.
+	// below it fits, and moves only when new rows no longer fit, then so
+	// the newest row is a quarter of the way down the view (jump
+	// scrolling, as terminals do). An answer streaming in then moves the
+	// lines on screen a few times a second, not every frame: each move
+	// repaints the whole list. Unpinned, the next draw puts the last row
+	// at the bottom.
 	pinned bool
 
 	width, height int // of the last draw's content area
@@ -244,7 +245,7 @@ func (l *MessageList) showAnchor() {
 
 // followAnchor places the anchor while following: at the bottom when not
 // pinned; else where it is while the rows below it fit, and when they no
-// longer do, so the newest row is half a view above the bottom.
+// longer do, so the newest row is a quarter of the way down the view.
 func (l *MessageList) followAnchor() {
 	if !l.pinned || l.top >= len(l.entries) || l.topOff >= l.blockHeight(l.top) {
 		l.anchorFromBottom()
