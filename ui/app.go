@@ -203,6 +203,7 @@ func New(opts Options) (*App, error) {
 	a.keys.explorer = explorer.DefaultKeys()
 
 	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
+	a.rctx.md.async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
 	a.commands = newCommands()
 	a.list = newMessageList(a.rctx, a.keys.messages)
 	a.input = newInput(&a.th, a.keys.chat, a.commands)

@@ -16,6 +16,7 @@ type highlighter struct {
 	style *chroma.Style
 	base  tcell.Style
 	cache map[chroma.TokenType]tcell.Style
+	lexed int // bytes lexed so far (tests read it)
 }
 
 func newHighlighter(th *theme.Theme) *highlighter {
@@ -73,6 +74,7 @@ func lexerFor(lang string) chroma.Lexer {
 // tabs expanded.
 func (h *highlighter) lines(lang, code string) []Line {
 	code = strings.TrimSuffix(code, "\n")
+	h.lexed += len(code)
 	lexer := lexerFor(lang)
 	if lexer == nil {
 		return h.plain(code)

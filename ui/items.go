@@ -75,7 +75,14 @@ func (a *assistantItem) finish() {
 	}
 }
 
-func (a *assistantItem) rev(*renderCtx) uint64 { return a.ver }
+// rev also moves when a code block lexed whole comes in while a block of
+// this answer shows lexed in part.
+func (a *assistantItem) rev(c *renderCtx) uint64 {
+	if a.md.approx {
+		return a.ver + c.md.gen<<32
+	}
+	return a.ver
+}
 
 func (a *assistantItem) render(c *renderCtx, width int) []Line {
 	return c.md.renderChunked(a.text.String(), width, &a.md, a.open)

@@ -33,6 +33,14 @@ type markdown struct {
 	// keeps the rows its lines were wrapped into.
 	grown grownCode
 	wrap  codeWrap
+	// async, when set, runs work on another goroutine and the function it
+	// returns on the UI goroutine (then draws): a block lexed in part is
+	// then lexed whole off the UI goroutine, its lines go into code from
+	// there, and gen counts them; pending holds the block's lines
+	// meanwhile. Without async it is lexed whole at once.
+	async   func(work func() (done func()))
+	pending map[codeKey][]Line
+	gen     uint64
 }
 
 // grownCode is a streaming code block's text and highlighted lines.
@@ -76,8 +84,10 @@ func warmMarkdown() {
 
 // highlight returns the highlighted lines of a code block, cached. While
 // an answer streams (streaming), a block that grew since the last call is
-// lexed only from near its end (highlightGrown); approx says so, and the
-// block is highlighted whole once the answer has moved past it.
+// lexed only from near its end (highlightGrown); approx says so. Once the
+// answer has moved past it, the block is lexed whole: on another
+// goroutine when async is set (lexWhole), showing the lines lexed in part
+// till then, else at once.
 func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, approx bool) {
 	k := codeKey{lang, code}
 	if l, ok := m.code[k]; ok {
@@ -87,11 +97,27 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 		}
 		return l, false
 	}
+	if l, ok := m.pending[k]; ok {
+		return l, true // being lexed whole
+	}
+	g := &m.grown
 	if streaming {
-		if g := &m.grown; g.lines != nil && g.lang == lang && g.code == code {
+		if g.lines != nil && g.lang == lang && g.code == code {
 			return g.lines, g.approx // a frame where the block did not grow
 		}
 		if l, ok := m.highlightGrown(lang, code); ok {
+			return l, true
+		}
+	} else if m.async != nil {
+		// A block lexed in part is done growing (perhaps with its last
+		// lines in this frame): lex it whole off the UI goroutine (a long
+		// block takes longer than a frame), show it lexed in part till then.
+		l, ok := g.lines, g.approx && g.lang == lang && g.code == code
+		if !ok {
+			l, ok = m.highlightGrown(lang, code)
+		}
+		if ok {
+			m.lexWhole(k, l)
 			return l, true
 		}
 	}
@@ -99,6 +125,12 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 	if streaming {
 		m.grown = grownCode{lang: lang, code: code, lines: l}
 	}
+	m.keep(k, l)
+	return l, false
+}
+
+// keep caches the lines of a code block lexed whole.
+func (m *markdown) keep(k codeKey, l []Line) {
 	if len(m.code) > 512 {
 		// Keep what was used since the last sweep; drop the rest.
 		for k := range m.code {
@@ -110,7 +142,25 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 	}
 	m.code[k] = l
 	m.codeUsed[k] = true
-	return l, false
+}
+
+// lexWhole lexes block k whole on a goroutine of its own, showing lines
+// (lexed in part) meanwhile; when done, the UI goroutine caches the result
+// and counts a new generation, which renders again the messages that
+// showed a block lexed in part (assistantItem.rev).
+func (m *markdown) lexWhole(k codeKey, lines []Line) {
+	if m.pending == nil {
+		m.pending = map[codeKey][]Line{}
+	}
+	m.pending[k] = lines
+	m.async(func() func() {
+		l := newHighlighter(m.th).lines(k.lang, k.code) // its own style cache
+		return func() {
+			delete(m.pending, k)
+			m.keep(k, l)
+			m.gen++
+		}
+	})
 }
 
 // highlightGrown highlights code, the last streaming block with more text
@@ -233,8 +283,11 @@ type mdChunk struct {
 	end   int // len(mdCache.out) after this chunk's lines
 	// approx: a code block in it was highlighted from near its end while
 	// it streamed (markdown.highlight); it is rendered again, whole, once
-	// it is no longer the streaming end of the answer.
-	approx bool
+	// it is no longer the streaming end of the answer (tail) and then
+	// whenever a block lexed whole comes in (gen, markdown.gen when it was
+	// rendered).
+	approx, tail bool
+	gen          uint64
 }
 
 // mdCache is what renderChunked keeps of a message between renders.
@@ -243,6 +296,7 @@ type mdCache struct {
 	width  int
 	chunks []mdChunk
 	out    []Line // the lines of all the chunks, blank lines between
+	approx bool   // a chunk's code was lexed in part
 }
 
 // renderChunked renders src chunk by chunk, reusing the chunks whose text
@@ -255,6 +309,12 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	keep := 0 // chunks kept as they are, lines and all
 	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
 		keep = len(c.chunks) - 1
+		for i, ch := range c.chunks[:keep] {
+			if ch.approx { // waiting for its code lexed whole
+				keep = i
+				break
+			}
+		}
 	}
 	resume := 0
 	for _, ch := range c.chunks[:keep] {
@@ -269,24 +329,31 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	old := c.chunks
 	chunks := c.chunks[:keep]
 	parts := splitBlocks(src[resume:])
+	anyApprox := false
+	for _, ch := range chunks {
+		anyApprox = anyApprox || ch.approx
+	}
 	for i, text := range parts {
-		var lines []Line
-		approx := false
-		tail := streaming && i == len(parts)-1 // where the text grows
-		if j := keep + i; j < len(old) && old[j].text == text && c.width == width && (!old[j].approx || tail) {
-			lines, approx = old[j].lines, old[j].approx
+		ch := mdChunk{text: text, tail: streaming && i == len(parts)-1, gen: m.gen}
+		// A chunk lexed in part is kept while it is the streaming end, or
+		// while it waits for its code lexed whole; not once that came in.
+		if j := keep + i; j < len(old) && old[j].text == text && c.width == width &&
+			(!old[j].approx || ch.tail || (!old[j].tail && old[j].gen == m.gen)) {
+			ch.lines, ch.approx, ch.gen = old[j].lines, old[j].approx, old[j].gen
 		} else {
-			lines, approx = m.render(text, width, tail)
+			ch.lines, ch.approx = m.render(text, width, ch.tail)
 		}
-		if len(lines) > 0 {
+		if len(ch.lines) > 0 {
 			if len(out) > 0 {
 				out = append(out, nil)
 			}
-			out = append(out, lines...)
+			out = append(out, ch.lines...)
 		}
-		chunks = append(chunks, mdChunk{text: text, lines: lines, end: len(out), approx: approx})
+		ch.end = len(out)
+		chunks = append(chunks, ch)
+		anyApprox = anyApprox || ch.approx
 	}
-	c.src, c.width, c.chunks, c.out = src, width, chunks, out
+	c.src, c.width, c.chunks, c.out, c.approx = src, width, chunks, out, anyApprox
 	return out
 }
 
@@ -539,7 +606,7 @@ func (r *mdRender) code(lang, code string) {
 	// at a space where there is one so a command stays readable.
 	cont := Span{"↪", bg.Foreground(r.th.Dim)}
 	var cw *codeWrap
-	if r.streaming {
+	if r.streaming || approx {
 		cw = r.m.wrap.of(lang, lead, rest, avail)
 	}
 	for i, l := range hl {
@@ -566,7 +633,8 @@ func (r *mdRender) code(lang, code string) {
 
 // codeWrap keeps the rows a streaming code block's lines were wrapped
 // into, line by line, so that a frame wraps only the lines lexed again
-// (highlightGrown keeps the others, the very same Lines).
+// (highlightGrown keeps the others, the very same Lines); also while the
+// block, done, waits to be lexed whole (markdown.lexWhole).
 type codeWrap struct {
 	lang       string
 	lead, rest Line // the container prefixes
