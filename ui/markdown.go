@@ -55,6 +55,11 @@ type grownCode struct {
 // lines above them to be kept (see highlightGrown).
 const verifyLines = 4
 
+// plainLine is the longest line a streaming code block is lexed with: past
+// it (a model's answer with a huge line) the block shows plain until done,
+// as lexing it every frame would take tens of milliseconds a frame.
+const plainLine = 4 << 10
+
 // growMin is the shortest block highlightGrown lexes in part: a shorter one
 // is lexed whole in a millisecond or two, and stays exact. (A variable for
 // the tests.)
@@ -106,6 +111,13 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 			return g.lines, g.approx // a frame where the block did not grow
 		}
 		if l, ok := m.highlightGrown(lang, code); ok {
+			return l, true
+		}
+		if longestLine(code) > plainLine {
+			// A line too long to lex every frame (highlightGrown works
+			// by lines): plain until the block is done.
+			l := m.hl.plain(strings.TrimSuffix(code, "\n"))
+			*g = grownCode{lang: lang, code: code, lines: l, approx: true}
 			return l, true
 		}
 	} else if m.async != nil {
@@ -206,6 +218,20 @@ func (m *markdown) highlightGrown(lang, code string) ([]Line, bool) {
 			return lines, true
 		}
 	}
+}
+
+// longestLine is the length in bytes of s's longest line.
+func longestLine(s string) int {
+	longest := 0
+	for s != "" {
+		n := strings.IndexByte(s, '\n')
+		if n < 0 {
+			n = len(s)
+		}
+		longest = max(longest, n)
+		s = s[min(n+1, len(s)):]
+	}
+	return longest
 }
 
 // linesEqual says whether a and b hold the same lines.

@@ -158,3 +158,46 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		}
 	}
 }
+
+// A code block with a huge line (a hostile or broken answer) is not lexed
+// every frame while it streams: it shows plain, then lexed whole when done.
+func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(100, 30)
+	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
+	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+	lexed, frames := a.rctx.md.hl.lexed, 0
+	for off := 0; off < len(answer); off += 1000 {
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
+		a.list.entries[len(a.list.entries)-1].get(a.rctx, 90)
+		frames++
+	}
+	// Lexed every frame, the block would be ~frames²/2 KB.
+	if got := a.rctx.md.hl.lexed - lexed; got > 2*len(answer) {
+		t.Errorf("%d frames lexed %d bytes of a %d-byte answer on the UI goroutine", frames, got, len(answer))
+	}
+	a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+	item := a.list.entries[len(a.list.entries)-1].item.(*assistantItem)
+	e := a.list.entries[len(a.list.entries)-1]
+	e.get(a.rctx, 90)
+	for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
+		if time.Now().After(deadline) {
+			t.Fatal("the block is still shown plain 30 s after the turn")
+		}
+		time.Sleep(5 * time.Millisecond)
+		a.drain()
+		e.get(a.rctx, 90)
+	}
+	if got, want := e.get(a.rctx, 90), newMarkdown(a.rctx.th).renderAll(answer, 90); !linesEqual(got, want) {
+		t.Fatal("the finished answer is not rendered as the same text at once")
+	}
+}
