@@ -357,27 +357,7 @@ func BenchmarkMemory(b *testing.B) {
 // 30 frames/s: ~150 bytes of Markdown a frame): the text reaches the
 // answer and the chat-only frame is drawn and shown on a 120×40 screen.
 func BenchmarkStreamFrame(b *testing.B) {
-	b.Setenv("LC_ALL", "en_US.UTF-8")
-	ti, err := tcell.LookupTerminfo("xterm-256color")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tty := &nullTty{closed: make(chan struct{})}
-	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Init(); err != nil {
-		b.Fatal(err)
-	}
-	defer s.Fini()
-	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, e := range sessionEvents(40) {
-		a.router.Handle(e)
-	}
+	a, tty := ttyApp(b, 40)
 	var text strings.Builder
 	for i := 0; text.Len() < 1<<20; i++ {
 		text.WriteString(answerText(i) + "\n\n")
@@ -413,27 +393,7 @@ func BenchmarkStreamFrame(b *testing.B) {
 // 150 bytes a frame, as BenchmarkStreamFrame: a frame's work must not grow
 // with the lines of the block already shown.
 func BenchmarkStreamCodeFrame(b *testing.B) {
-	b.Setenv("LC_ALL", "en_US.UTF-8")
-	ti, err := tcell.LookupTerminfo("xterm-256color")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tty := &nullTty{closed: make(chan struct{})}
-	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Init(); err != nil {
-		b.Fatal(err)
-	}
-	defer s.Fini()
-	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, e := range sessionEvents(10) {
-		a.router.Handle(e)
-	}
+	a, tty := ttyApp(b, 10)
 	answer := "Here is the whole file:\n\n```go\n" + goFile(400) + "```\n\nThat is all."
 	const perFrame = 150
 	off := len(answer) // start a new answer at the first frame
@@ -471,6 +431,33 @@ func goFile(n int) string {
 		b.WriteString("\treturn out.String(), nil\n}\n\n")
 	}
 	return b.String()
+}
+
+// ttyApp is an App on a real tScreen over a nullTty (xterm-256color, UTF-8)
+// holding a session of n chat items; the screen is closed when b ends.
+func ttyApp(b *testing.B, n int) (*App, *nullTty) {
+	b.Setenv("LC_ALL", "en_US.UTF-8")
+	ti, err := tcell.LookupTerminfo("xterm-256color")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tty := &nullTty{closed: make(chan struct{})}
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Init(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.Fini)
+	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range sessionEvents(n) {
+		a.router.Handle(e)
+	}
+	return a, tty
 }
 
 // nullTty is a 120×40 terminal that counts what it is sent: the real

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
-
 	"github.com/fawn-ide/fawn/agent"
 )
 
@@ -74,16 +72,7 @@ func TestGrowingCodeIsHighlightedAsWhole(t *testing.T) {
 func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 	defer func(n int) { growMin = n }(growMin)
 	growMin = 128 // the blocks are short, to be quick to render whole at every step
-	s := tcell.NewSimulationScreen("UTF-8")
-	if err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Fini()
-	s.SetSize(100, 30)
-	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
 	const width = 90
 	ref := newMarkdown(a.rctx.th) // renders the text at once, on its own caches
 	answers := []string{
@@ -162,16 +151,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 // A code block with a huge line (a hostile or broken answer) is not lexed
 // every frame while it streams: it shows plain, then lexed whole when done.
 func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
-	s := tcell.NewSimulationScreen("UTF-8")
-	if err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Fini()
-	s.SetSize(100, 30)
-	a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
 	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
 	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
 	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
