@@ -362,11 +362,24 @@ func BenchmarkStreamFrame(b *testing.B) {
 	for i := 0; text.Len() < 1<<20; i++ {
 		text.WriteString(answerText(i) + "\n\n")
 	}
-	answer := text.String()
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
-	a.draw()
+	streamFrames(b, a, tty, text.String())
+}
+
+// BenchmarkStreamCodeFrame is one frame while an answer streams a long
+// code block (a 400-line Go file, as when the model shows a whole file),
+// 150 bytes a frame, as BenchmarkStreamFrame: a frame's work must not grow
+// with the lines of the block already shown.
+func BenchmarkStreamCodeFrame(b *testing.B) {
+	a, tty := ttyApp(b, 10)
+	streamFrames(b, a, tty, "Here is the whole file:\n\n```go\n"+goFile(400)+"```\n\nThat is all.")
+}
+
+// streamFrames is the loop of the stream benchmarks: each op, 150 more
+// bytes of answer reach the chat and a chat-only frame is drawn and shown;
+// the answer starts over in a new turn (not timed) when it is all shown.
+func streamFrames(b *testing.B, a *App, tty *nullTty, answer string) {
 	const perFrame = 150
-	off := 0
+	off := len(answer) // start a turn at the first op
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -384,33 +397,6 @@ func BenchmarkStreamFrame(b *testing.B) {
 	}
 	if a.partialFrames.Load() == 0 {
 		b.Fatal("no chat-only frame drawn")
-	}
-	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
-}
-
-// BenchmarkStreamCodeFrame is one frame while an answer streams a long
-// code block (a 400-line Go file, as when the model shows a whole file),
-// 150 bytes a frame, as BenchmarkStreamFrame: a frame's work must not grow
-// with the lines of the block already shown.
-func BenchmarkStreamCodeFrame(b *testing.B) {
-	a, tty := ttyApp(b, 10)
-	answer := "Here is the whole file:\n\n```go\n" + goFile(400) + "```\n\nThat is all."
-	const perFrame = 150
-	off := len(answer) // start a new answer at the first frame
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if off+perFrame > len(answer) {
-			b.StopTimer()
-			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
-			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show me the file"})
-			off = 0
-			a.draw()
-			b.StartTimer()
-		}
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off : off+perFrame]})
-		off += perFrame
-		a.drawChanged()
 	}
 	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
 }
