@@ -95,12 +95,17 @@ func TestUnsavedBufferSurvivesAKill(t *testing.T) {
 		t.Errorf("restoring wrote the file: %q", b)
 	}
 	// SIGTERM right after an edit: kept before fawn ends.
+	// The restored tab already shows "notes.txt", so wait for the finder
+	// itself, its query and its closing: keys typed while it is still open
+	// go to its query, not to the file.
 	tm2.Keys("C-p")
-	tm2.WaitFor("notes.txt")
+	tm2.WaitFor("Open file")
 	tm2.Type("notes")
+	tm2.WaitFor("> notes")
 	tm2.Keys("Enter")
+	tm2.WaitGone("Open file")
 	tm2.Type("BY-SIGTERM ")
-	tm2.WaitFor("BY-SIGTERM ")
+	tm2.WaitFor("BY-SIGTERM KEPT-BY-TIMER alpha")
 	if err := syscall.Kill(tm2.fawnPID(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
