@@ -10,26 +10,27 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/gitcmd"
 )
 
 // gitIndex reads files' contents from git's index, for the files a command
 // changed that the book had not seen. The index's copy is used only when the
 // index's stamp of the file (size, mtime, inode) is the one the scan saw
 // before the command: then the index holds exactly the bytes that were on
-// disk. Git is run with its file-system monitor and hooks off, so a
-// project's git config cannot make this run anything else.
+// disk. Git runs through gitcmd, so a project's git config cannot make this
+// run anything else; it runs no filter either, which these two commands
+// never need.
 type gitIndex struct {
 	root string
 }
 
-// gitArgs are the options every git call gets.
-var gitArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.quotePath=off", "--literal-pathspecs"}
+// gitOptions are git's options for both commands: paths unquoted and
+// taken as they are.
+var gitOptions = []string{"-c", "core.quotePath=off", "--literal-pathspecs"}
 
-func (g *gitIndex) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), gitArgs...), args...)...)
-	cmd.Dir = g.root
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
-	return cmd
+func (g *gitIndex) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	return gitcmd.Git{Dir: g.root, Options: gitOptions}.Command(ctx, args...)
 }
 
 // indexEntry is one path of `git ls-files -s --debug`.
@@ -50,7 +51,10 @@ func (g *gitIndex) lookup(paths []string, before Tree) map[string][]byte {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := g.command(ctx, append([]string{"ls-files", "-s", "--debug", "--"}, paths...)...)
+	cmd, err := g.command(ctx, append([]string{"ls-files", "-s", "--debug", "--"}, paths...)...)
+	if err != nil {
+		return nil
+	}
 	out, err := cmd.Output()
 	if err != nil {
 		return nil
@@ -131,7 +135,10 @@ func parseLsFiles(out []byte) map[string]*indexEntry {
 
 // catFile returns the contents of objects.
 func (g *gitIndex) catFile(ctx context.Context, objects []string) map[string][]byte {
-	cmd := g.command(ctx, "cat-file", "--batch")
+	cmd, err := g.command(ctx, "cat-file", "--batch")
+	if err != nil {
+		return nil
+	}
 	cmd.Stdin = strings.NewReader(strings.Join(objects, "\n") + "\n")
 	out, err := cmd.Output()
 	if err != nil {

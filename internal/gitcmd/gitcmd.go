@@ -54,6 +54,10 @@ type Git struct {
 	// it only for a directory the user trusted. Drivers that the
 	// repository's configuration defines, or redefines, never run.
 	UserFilters bool
+	// Options are git's own options for every command, before the
+	// subcommand ("-c", "core.quotePath=off", "--literal-pathspecs"). The
+	// package's options come after them, so none can undo those.
+	Options []string
 }
 
 // waitDelay bounds how long a finished or killed git may keep fawn waiting
@@ -186,7 +190,7 @@ func firstLine(b []byte) string {
 }
 
 func (g Git) command(ctx context.Context, env []string, args ...string) *exec.Cmd {
-	full := safeConfig()
+	full := append(append([]string(nil), g.Options...), safeConfig()...)
 	if len(args) > 0 {
 		full = append(full, args[0])
 		full = append(full, subcommandArgs(args[0])...)

@@ -335,3 +335,19 @@ func TestChildHoldingThePipeDoesNotHold(t *testing.T) {
 		t.Fatal("a child holding git's stderr held the caller")
 	}
 }
+
+// A caller's Options come before the package's and cannot undo them.
+func TestOptionsCannotUndoTheProtections(t *testing.T) {
+	isolate(t)
+	repo := newRepo(t)
+	m := hostile(t, repo)
+	dirty(t, repo)
+	get := func(key string) string { return strings.TrimSpace(plainGit(t, repo, "config", key)) }
+	g := Git{Dir: repo, Options: []string{"-c", "core.fsmonitor=" + get("core.fsmonitor"), "-c", "core.hooksPath=" + get("core.hooksPath")}}
+	if _, err := g.Output(context.Background(), "commit", "-q", "-a", "-m", "all"); err != nil {
+		t.Fatal(err)
+	}
+	if got := markers(t, m); len(got) > 0 {
+		t.Fatalf("the repository's programs ran: %v", got)
+	}
+}
