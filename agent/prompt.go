@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/fawn-ide/fawn/internal/gitcmd"
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -93,7 +94,7 @@ func (s *Session) promptData() promptData {
 	if d.Root == "" {
 		d.Root, _ = os.Getwd()
 	}
-	d.Git, d.Branch, d.Status = gitState(d.Root)
+	d.Git, d.Branch, d.Status = gitState(d.Root, s.trusted)
 	for _, sk := range s.skills {
 		if sk.Err == nil {
 			d.Skills = append(d.Skills, sk)
@@ -148,25 +149,30 @@ func osName() string {
 	return name + " " + runtime.GOARCH
 }
 
-// gitState reports the branch and a short status of the repository at root.
-func gitState(root string) (ok bool, branch, status string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	run := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0") // never take the index lock from under the user
-		out, err := cmd.Output()
-		return string(out), err
-	}
-	b, err := run("rev-parse", "--abbrev-ref", "HEAD")
-	if err != nil {
+// gitState reports the branch and a short status of the repository at
+// root. The branch is read from .git's files; the status needs git to read
+// the project's files, which it may do through filters the user's git
+// config names, so only in a trusted project (gitcmd keeps the
+// repository's own config from running anything either way).
+func gitState(root string, trusted bool) (ok bool, branch, status string) {
+	head, err := gitcmd.ReadHead(root)
+	if errors.Is(err, gitcmd.ErrNoRepository) {
 		return false, "", ""
 	}
-	branch = strings.TrimSpace(b)
-	st, err := run("status", "--porcelain")
+	branch = "unknown"
+	if err == nil {
+		branch = head.String()
+	}
+	if !trusted {
+		return true, branch, "not read (the project is not trusted)."
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	out, err := gitcmd.Git{Dir: root, UserFilters: true}.Output(ctx, "status", "--porcelain")
 	if err != nil {
 		return true, branch, "unknown (git status failed)"
 	}
+	st := string(out)
 	lines := strings.Split(strings.TrimRight(st, "\n"), "\n")
 	if strings.TrimSpace(st) == "" {
 		return true, branch, "clean."

@@ -21,6 +21,7 @@ import (
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/subagent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // Options configure a Session.
@@ -65,6 +66,11 @@ type Options struct {
 	// HookEnv is the environment hooks run in (nil: fawn's own without
 	// shell.unset_env, as the agent's shell has it).
 	HookEnv []string
+	// Trust is the project's trust for this run (nil: not trusted). In a
+	// project that is not trusted the system prompt's git state comes from
+	// .git's files alone: the branch, and no status (git status could read
+	// files through filters the user's git config names).
+	Trust *trust.Decision
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -77,6 +83,8 @@ type Session struct {
 	toolByName  map[string]tools.Tool
 	names       []string
 	interactive bool
+	// trusted is Options.Trust.Trusted(): git may read the project's files.
+	trusted bool
 
 	chat         model.ToolCallingChatModel
 	modelCfg     config.Model  // the model in use; SetModel changes it
@@ -160,6 +168,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		store:        o.Store,
 		env:          o.Env,
 		interactive:  o.Interactive,
+		trusted:      o.Trust.Trusted(),
 		toolByName:   map[string]tools.Tool{},
 		conv:         &conversation{},
 		ids:          newIDSet(),

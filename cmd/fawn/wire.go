@@ -118,7 +118,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: d})
 	restoreGC() // the start-up is over: the turn runs at the usual pace
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -171,7 +171,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
