@@ -15,7 +15,7 @@
 //     else: no model key or other secret, no GIT_DIR or GIT_CONFIG_* of the
 //     user's shell; GIT_OPTIONAL_LOCKS=0 (never take the index lock from
 //     under the user), GIT_TERMINAL_PROMPT=0, GIT_NO_LAZY_FETCH=1;
-//   - options that switch off what runs programs ([safeConfig]): no
+//   - options that switch off what runs programs (safeConfig): no
 //     file-system monitor, hooks from /dev/null, bare repositories only
 //     when named (safe.bareRepository=explicit), no network protocol, no
 //     submodule recursion, no pager, no automatic gc;
@@ -26,9 +26,17 @@
 //   - its own process group, killed whole when the context ends, and a
 //     WaitDelay, so a child that keeps git's pipes open cannot hold fawn.
 //
+// The system's git config (/etc/gitconfig) is read as git reads it: it is
+// the administrator's, like the user's own, not the repository's.
+//
 // Where the directory is not trusted, callers run nothing that could read
 // file contents through a filter and read what they need from .git's files
 // instead ([ReadHead]).
+//
+// Finding the drivers needs git 2.26 (config --show-scope); an older git
+// fails that step and Command runs nothing. safe.bareRepository needs git
+// 2.38; an older git takes up an embedded bare repository, but still runs
+// none of its programs.
 package gitcmd
 
 import (
@@ -109,10 +117,10 @@ func subcommandArgs(sub string) []string {
 	return nil
 }
 
-// Env is the environment every git command runs in, built from environ
+// cleanEnv is the environment every git command runs in, built from environ
 // (fawn's own): only what git needs to find itself, the user's own
 // configuration and the locale.
-func Env(environ []string) []string {
+func cleanEnv(environ []string) []string {
 	var env []string
 	for _, kv := range environ {
 		k, v, ok := strings.Cut(kv, "=")
@@ -147,7 +155,7 @@ func absolutePath(path string) string {
 // filter drivers to neutralise; an error says that failed (the directory
 // is not readable, or its git config is not).
 func (g Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
-	env := Env(os.Environ())
+	env := cleanEnv(os.Environ())
 	drivers, err := g.filterDrivers(ctx, env)
 	if err != nil {
 		return nil, err
