@@ -16,9 +16,17 @@
 // Claude Code's names are aliases: Bash is bash; Edit, Write and MultiEdit
 // are text_editor's edits; Read is any read of a file.
 //
-// Deny beats ask beats allow. A compound command (a && b, a; b, a | b,
-// $(…), `…`) is allowed only when every part is, and denied when any part
-// is.
+// Deny beats ask beats allow. A command is read with a real shell parser
+// (mvdan.cc/sh) and rules are compared with its words as bash passes them,
+// quotes removed. An allow rule allows only a plain command line: simple
+// commands joined by ;, newlines, &&, || or |, each allowed on its own,
+// with literal words only — no $VAR, $(…), `…`, <(…), glob, ~ or {a,b},
+// no VAR=value prefix, no redirection but to /dev/null or between
+// descriptors (2>&1), no here-document, subshell, block, function or &.
+// Anything else is left to the permission mode, which asks. Deny and ask
+// rules speak of a command wherever it sits: inside substitutions,
+// subshells and functions, behind command, env, sudo, xargs, …, in the
+// strings of eval and bash -c, and in every part of the raw text.
 package rules
 
 import (
@@ -27,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Effect is what a rule says about a call.
@@ -63,6 +72,8 @@ type Rule struct {
 	// is set for a bash "…:*" rule, Spec then being the prefix.
 	Spec   string
 	Prefix bool
+	// words are a bash Spec's words as the shell reads them.
+	words []string
 	// Source says where the rule came from ("~/.config/fawn/config.yaml:12").
 	Source string
 }
@@ -118,6 +129,7 @@ func Parse(raw string, effect Effect, source string) (Rule, error) {
 			if p, ok := strings.CutSuffix(spec, ":*"); ok {
 				spec, r.Prefix = strings.TrimSpace(p), true
 			}
+			r.words = specWords(spec)
 		} else {
 			if !doublestar.ValidatePattern(spec) {
 				return r, fmt.Errorf("%q: %q is not a valid path pattern", raw, spec)
@@ -164,35 +176,69 @@ func (s *Set) Decide(c Call) (Effect, *Rule) {
 	return s.strongest(func(r *Rule) bool { return r.matches(c, c.Command) })
 }
 
-// decideCommand decides each part of a compound command: any denied part
-// denies it, any asking part asks, and it is allowed only when every part
-// is.
+// decideCommand decides a command line. Deny and ask rules speak of any
+// command found anywhere in it, read by the shell parser (inside
+// substitutions, behind wrappers such as sudo or env, in eval and bash -c
+// strings) and, so that no deny rule ever matches less than it did, of
+// every part of the raw text split at ;, &&, |, …. An allow rule allows
+// the line only when the parser proves it plain (see shellCommand) and
+// every command of it is allowed; anything else is left to the mode, which
+// asks.
 func (s *Set) decideCommand(c Call) (Effect, *Rule) {
+	sc := parseShell(c.Command)
+	worst := None
+	var worstRule *Rule
+	consider := func(match func(*Rule) bool) {
+		if e, r := s.strongest(func(r *Rule) bool { return r.Effect >= Ask && match(r) }); e > worst {
+			worst, worstRule = e, r
+		}
+	}
+	for _, w := range sc.found {
+		consider(func(r *Rule) bool { return r.matchesWords(c, w) })
+	}
 	parts := Split(c.Command)
 	if len(parts) == 0 {
 		parts = []string{strings.TrimSpace(c.Command)}
 	}
-	worst, allowed := None, 0
-	var worstRule, allowRule *Rule
 	for _, p := range parts {
-		e, r := s.strongest(func(r *Rule) bool { return r.matches(c, p) })
-		switch {
-		case e == Allow:
-			allowed++
-			if allowRule == nil {
-				allowRule = r
-			}
-		case e > worst:
-			worst, worstRule = e, r
-		}
+		consider(func(r *Rule) bool { return r.matches(c, p) })
 	}
-	if worst == Deny || worst == Ask {
+	if worst != None {
 		return worst, worstRule
 	}
-	if allowed == len(parts) {
-		return Allow, allowRule
+	// A bare bash rule allows every command, plain or not.
+	if e, r := s.strongest(func(r *Rule) bool { return r.Effect == Allow && r.Tool == "bash" && r.Spec == "" && c.Tool == "bash" }); e == Allow {
+		return Allow, r
 	}
-	return None, nil
+	if !sc.plain {
+		return None, nil
+	}
+	var first *Rule
+	for _, w := range sc.cmds {
+		e, r := s.strongest(func(r *Rule) bool { return r.Effect == Allow && r.matchesWords(c, w) })
+		if e != Allow {
+			return None, nil
+		}
+		if first == nil {
+			first = r
+		}
+	}
+	return Allow, first
+}
+
+// matchesWords reports whether bash rule r speaks of the command words.
+func (r *Rule) matchesWords(c Call, words []string) bool {
+	if r.Tool != "bash" || c.Tool != "bash" {
+		return false
+	}
+	if r.Spec == "" {
+		return true
+	}
+	spec := r.words
+	if spec == nil {
+		spec = specWords(r.Spec)
+	}
+	return wordsMatch(spec, words, r.Prefix)
 }
 
 // strongest is the strongest effect of the rules that match.
@@ -373,11 +419,12 @@ func closing(s string, i int) int {
 func Suggest(c Call) string {
 	switch {
 	case c.Exec && c.Tool == "bash":
-		parts := Split(c.Command)
-		if len(parts) == 0 {
-			return "bash"
+		var w []string
+		if sc := parseShell(c.Command); len(sc.cmds) > 0 {
+			w = sc.cmds[0]
+		} else if parts := Split(c.Command); len(parts) > 0 {
+			w = strings.Fields(parts[0])
 		}
-		w := strings.Fields(parts[0])
 		if len(w) == 0 {
 			return "bash"
 		}
@@ -385,7 +432,16 @@ func Suggest(c Call) string {
 		if len(w) > 1 && subcommands[w[0]] && !strings.HasPrefix(w[1], "-") {
 			n = 2
 		}
-		return "bash(" + strings.Join(w[:n], " ") + ":*)"
+		words := make([]string, n)
+		for i, x := range w[:n] {
+			// A word with a blank or a quote is written as the shell
+			// would read it back, so the rule names the same word.
+			words[i] = x
+			if q, err := syntax.Quote(x, syntax.LangBash); err == nil {
+				words[i] = q
+			}
+		}
+		return "bash(" + strings.Join(words, " ") + ":*)"
 	case c.Path != "":
 		return c.Tool + "(" + c.Path + ")"
 	}
