@@ -257,6 +257,15 @@ func (s *Session) ruleCall(name string, act tools.Action) rules.Call {
 	return c
 }
 
+// readDenied names the deny rule that forbids reading rel, or "": the
+// tools' check (tools.Env.ReadDenied).
+func (s *Session) readDenied(rel string) string {
+	if r := s.ruleSet().ReadDenied(rel); r != nil {
+		return r.Raw + ruleFrom(r)
+	}
+	return ""
+}
+
 // ruleFrom says where a rule was set, for a message.
 func ruleFrom(r *rules.Rule) string {
 	if r.Source == "" {

@@ -200,6 +200,9 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		return nil, fmt.Errorf("agent: permissions: %w", err)
 	}
 	s.saveRule = o.SaveRule
+	// The tools that search and list leave out what the read deny rules
+	// forbid, by the check text_editor view meets in permit.
+	o.Env.ReadDenied = s.readDenied
 	s.skills = o.Skills
 	if s.hooks, err = newHooks(cfg, o.Env.Root, o.HookEnv); err != nil {
 		return nil, fmt.Errorf("agent: hooks: %w", err)

@@ -241,6 +241,18 @@ func (r *Rule) matchesWords(c Call, words []string) bool {
 	return wordsMatch(spec, words, r.Prefix)
 }
 
+// ReadDenied is the deny rule that forbids reading the file or directory
+// rel (slash-separated, relative to the project), or nil: what Decide says
+// of a read, which is what text_editor view meets. The tools that search
+// and list ask it of every entry they meet, so that Read(.env) hides .env
+// from grep, glob, ls and tree too.
+func (s *Set) ReadDenied(rel string) *Rule {
+	if e, r := s.Decide(Call{Tool: "read", Read: true, Path: rel}); e == Deny {
+		return r
+	}
+	return nil
+}
+
 // strongest is the strongest effect of the rules that match.
 func (s *Set) strongest(match func(*Rule) bool) (Effect, *Rule) {
 	best := None

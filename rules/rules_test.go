@@ -117,3 +117,29 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("edit: %s", got)
 	}
 }
+
+// TestReadDenied: the check every reading tool makes names the deny rule
+// for a file, for a directory a rule covers whole, and for nothing else.
+func TestReadDenied(t *testing.T) {
+	s := set(t, []string{"Read(docs/**)"}, []string{"Read(notes.txt)"}, []string{"Read(.env)", "Read(secrets/**)", "Read(*.pem)"})
+	for rel, want := range map[string]string{
+		".env":            "Read(.env)",
+		"sub/.env":        "Read(.env)",
+		"secrets":         "Read(secrets/**)",
+		"secrets/a/b.txt": "Read(secrets/**)",
+		"keys/x.pem":      "Read(*.pem)",
+		"secretsaside/a":  "",
+		".envrc":          "",
+		"notes.txt":       "", // an ask rule does not hide
+		"docs/readme.md":  "",
+		"main.go":         "",
+	} {
+		got := ""
+		if r := s.ReadDenied(rel); r != nil {
+			got = r.Raw
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", rel, got, want)
+		}
+	}
+}

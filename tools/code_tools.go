@@ -92,6 +92,9 @@ func (c *CodeTool) parse(argsJSON string) (*codeQuery, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := c.env.checkReadable(abs); err != nil {
+			return nil, err
+		}
 		q.abs, q.rel = abs, c.env.Rel(abs)
 	}
 	switch c.name {
@@ -195,6 +198,19 @@ func (c *CodeTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	if err != nil {
 		return "", err
 	}
+	// A place in a file the user's rules forbid reading is left out: its
+	// line would show the file's content.
+	deny := c.env.denyFilter()
+	kept := locs[:0:0]
+	for _, l := range locs {
+		if !deny.hides(c.env.Rel(l.Path)) {
+			kept = append(kept, l)
+		}
+	}
+	locs = kept
+	if len(locs) == 0 && deny.note() != "" {
+		return fmt.Sprintf("No %s to show for %s:%d:%d.\n%s", c.name, q.rel, q.line, q.col, deny.note()), nil
+	}
 	if len(locs) == 0 {
 		return fmt.Sprintf("No %s found for %s:%d:%d (is there an identifier there?).", c.name, q.rel, q.line, q.col), nil
 	}
@@ -213,10 +229,24 @@ func (c *CodeTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		}
 		fmt.Fprintf(&b, "%s:%d:%d: %s\n", c.env.Rel(l.Path), l.Line, l.Col, clip(l.Text, 200))
 	}
+	if n := deny.note(); n != "" {
+		b.WriteString(n)
+	}
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
 func (c *CodeTool) symbols(q *codeQuery, syms []CodeSymbol) string {
+	deny := c.env.denyFilter()
+	kept := syms[:0:0]
+	for _, s := range syms {
+		if s.Path == "" || !deny.hides(c.env.Rel(s.Path)) {
+			kept = append(kept, s)
+		}
+	}
+	syms = kept
+	if len(syms) == 0 && deny.note() != "" {
+		return fmt.Sprintf("No symbol of the project to show for %q.\n%s", q.query, deny.note())
+	}
 	if len(syms) == 0 {
 		if q.abs != "" {
 			return "No symbols in " + q.rel + "."
@@ -239,5 +269,6 @@ func (c *CodeTool) symbols(q *codeQuery, syms []CodeSymbol) string {
 			fmt.Fprintf(&b, "%s %s%s: %s:%d\n", s.Kind, s.Name, detail, c.env.Rel(s.Path), s.Line)
 		}
 	}
+	b.WriteString(deny.note())
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -34,6 +34,11 @@ type Env struct {
 	// Code, when set, is the project's language servers: text_editor
 	// appends what an edit broke to its result, and the code tools ask them.
 	Code CodeIntel
+	// ReadDenied, when set, returns the user's deny rule that forbids the
+	// agent to read rel (slash-separated, relative to Root), or "". Every
+	// tool that reads or lists honours it (see deny.go). It is called
+	// from concurrent walkers.
+	ReadDenied func(rel string) string
 }
 
 // ChangeRecorder keeps what the agent changes in the project (a checkpoint

@@ -91,6 +91,9 @@ func (g *Glob) parse(argsJSON string) (*globQuery, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := g.env.checkReadable(abs); err != nil {
+		return nil, err
+	}
 	q := &globQuery{pattern: pat, abs: abs, rel: g.env.Rel(abs), limit: globDefaultLimit}
 	if a.Limit.Set && a.Limit.N > 0 {
 		q.limit = min(a.Limit.N, 5000)
@@ -137,7 +140,8 @@ func (g *Glob) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 		mod time.Time
 	}
 	var found []match
-	err = walkTree(ctx, g.env.Root, q.abs, walkOptions{maxDepth: q.maxDepth}, func(e walkEntry) error {
+	deny := g.env.denyFilter()
+	err = walkTree(ctx, g.env.Root, q.abs, walkOptions{maxDepth: q.maxDepth, deny: deny}, func(e walkEntry) error {
 		if e.d.IsDir() {
 			return nil
 		}
@@ -182,6 +186,9 @@ func (g *Glob) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 		fmt.Fprintf(&b, "[%d of %d files shown, newest first; narrow the pattern or set limit]", shown, len(found))
 	case len(found) > 0:
 		fmt.Fprintf(&b, "[%s, newest first]", plural(len(found), "file", "files"))
+	}
+	if n := deny.note(); n != "" {
+		b.WriteString("\n" + n)
 	}
 	if timedOut {
 		fmt.Fprintf(&b, "\n[the search stopped after %s: results are partial; narrow the pattern or path]", g.timeLimit)

@@ -225,6 +225,9 @@ func (g *Grep) parse(argsJSON string) (*grepQuery, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := g.env.checkReadable(abs); err != nil {
+		return nil, err
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -279,7 +282,7 @@ func (g *Grep) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeLimit)
 	defer cancel()
-	s := &grepSearch{q: q, ctx: ctx, maxFileSize: g.maxFileSize}
+	s := &grepSearch{q: q, ctx: ctx, maxFileSize: g.maxFileSize, deny: g.env.denyFilter()}
 	if q.isFile {
 		data, tooLarge, err := readInto(q.abs, nil, g.maxFileSize)
 		if err != nil {
@@ -313,6 +316,7 @@ type grepSearch struct {
 	q           *grepQuery
 	ctx         context.Context
 	maxFileSize int64
+	deny        *denyFilter // the user's Read deny rules
 
 	bufs       sync.Pool // *[]byte read buffers, reused across files
 	mu         sync.Mutex
@@ -332,7 +336,7 @@ func (s *grepSearch) run(root string) error {
 	// Reading files is mostly waiting on system calls: more workers than
 	// processors keep the processors busy.
 	workers := 2 * max(runtime.GOMAXPROCS(0), 2)
-	return walkParallel(s.ctx, root, q.abs, walkOptions{withIgnored: q.glob != "" && !q.globNeg}, workers, func(e walkEntry) error {
+	return walkParallel(s.ctx, root, q.abs, walkOptions{withIgnored: q.glob != "" && !q.globNeg, deny: s.deny}, workers, func(e walkEntry) error {
 		relSearch := e.rel
 		if q.rel != "." {
 			relSearch = strings.TrimPrefix(strings.TrimPrefix(e.rel, q.rel), string(filepath.Separator))
@@ -691,6 +695,9 @@ func (s *grepSearch) report(timedOut bool, limit time.Duration) string {
 	}
 	if s.unreadable > 0 {
 		notes = append(notes, fmt.Sprintf("[%s could not be read]", plural(s.unreadable, "file", "files")))
+	}
+	if n := s.deny.note(); n != "" {
+		notes = append(notes, n)
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
 	if len(notes) > 0 {

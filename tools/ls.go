@@ -66,6 +66,9 @@ func (l *Ls) parse(argsJSON string) (*lsQuery, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := l.env.checkReadable(abs); err != nil {
+		return nil, err
+	}
 	q := &lsQuery{abs: abs, rel: l.env.Rel(abs), all: bool(a.All)}
 	for _, set := range []struct {
 		in  []string
@@ -113,7 +116,8 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	}
 	var entries []lsEntry
 	hidden := 0
-	err = walkTree(ctx, l.env.Root, q.abs, walkOptions{withIgnored: true, maxDepth: 1}, func(e walkEntry) error {
+	deny := l.env.denyFilter()
+	err = walkTree(ctx, l.env.Root, q.abs, walkOptions{withIgnored: true, maxDepth: 1, deny: deny}, func(e walkEntry) error {
 		name := e.d.Name()
 		if len(q.match) > 0 && !matchesAny(q.match, name) || matchesAny(q.ignore, name) {
 			return nil
@@ -182,6 +186,9 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "[%s hidden by ignore rules; all: true shows them]\n", plural(hidden, "entry", "entries"))
+	}
+	if n := deny.note(); n != "" {
+		b.WriteString(n + "\n")
 	}
 	return Truncate(strings.TrimSuffix(b.String(), "\n"), 0, maxResultBytes), nil
 }

@@ -139,6 +139,9 @@ func (t *TextEditor) InvokableRun(ctx context.Context, argsJSON string, _ ...too
 		return "", err
 	}
 	if a.Command == "view" {
+		if err := t.env.checkReadable(abs); err != nil {
+			return "", err
+		}
 		return t.view(ctx, abs, a.ViewRange)
 	}
 	e, err := t.prepare(a, abs)
@@ -633,7 +636,8 @@ func countRest(r *bufio.Reader, lineNo int, pendingRead bool) (int, error) {
 func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, error) {
 	var entries []string
 	more := 0
-	err := walkTree(ctx, t.env.Root, abs, walkOptions{maxDepth: dirListDepth}, func(e walkEntry) error {
+	deny := t.env.denyFilter()
+	err := walkTree(ctx, t.env.Root, abs, walkOptions{maxDepth: dirListDepth, deny: deny}, func(e walkEntry) error {
 		if len(entries) >= maxDirListing {
 			if more++; more >= 10*maxDirListing {
 				return fs.SkipAll // enough to say there are many
@@ -655,7 +659,7 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 		return "", pathError(rel, err)
 	}
 	if len(entries) == 0 {
-		return fmt.Sprintf("%s/ is empty (or holds only ignored files).", rel), nil
+		return strings.TrimSuffix(fmt.Sprintf("%s/ is empty (or holds only ignored files).\n%s", rel, deny.note()), "\n"), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/ (%d levels deep, ignored files hidden):\n", rel, dirListDepth)
@@ -668,6 +672,9 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 		fmt.Fprintf(&b, "… at least %d more entries: use ls or tree on a subdirectory, or glob\n", more)
 	case more > 0:
 		fmt.Fprintf(&b, "… %d more entries: use ls or tree on a subdirectory, or glob\n", more)
+	}
+	if n := deny.note(); n != "" {
+		b.WriteString(n + "\n")
 	}
 	return Truncate(b.String(), 0, maxResultBytes), nil
 }

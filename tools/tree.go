@@ -73,6 +73,9 @@ func (t *Tree) parse(argsJSON string) (*treeQuery, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.env.checkReadable(abs); err != nil {
+		return nil, err
+	}
 	q := &treeQuery{abs: abs, rel: t.env.Rel(abs), depth: treeDefaultDepth}
 	d := a.MaxDepth
 	if !d.Set {
@@ -119,7 +122,8 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	nodes := map[string]*treeNode{q.abs: root}
 	dirs, files, walked := 0, 0, 0
 	stopped := errors.New("walk limit")
-	err = walkTree(ctx, t.env.Root, q.abs, walkOptions{maxDepth: q.depth}, func(e walkEntry) error {
+	deny := t.env.denyFilter()
+	err = walkTree(ctx, t.env.Root, q.abs, walkOptions{maxDepth: q.depth, deny: deny}, func(e walkEntry) error {
 		if walked++; walked > treeMaxWalk {
 			return stopped
 		}
@@ -153,6 +157,9 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	fmt.Fprintf(&b, "\n%s, %s%s", plural(dirs, "directory", "directories"), plural(files, "file", "files"), partial)
 	if q.depth < treeMaxDepth {
 		fmt.Fprintf(&b, " within depth %d", q.depth)
+	}
+	if n := deny.note(); n != "" {
+		b.WriteString("\n" + n)
 	}
 	return Truncate(b.String(), 0, maxResultBytes), nil
 }

@@ -17,6 +17,9 @@ type walkOptions struct {
 	withIgnored bool
 	// maxDepth stops descending below this depth (1 = only dir's entries); 0 = no limit.
 	maxDepth int
+	// deny leaves out (and does not enter) what the user's rules forbid
+	// reading; nil: nothing is.
+	deny *denyFilter
 }
 
 // walkEntry is one entry reported by walkTree.
@@ -162,6 +165,9 @@ func (w *walker) walkDir(abs, rel string, n *ignoreNode, depth int, top bool) er
 		if ign && !w.opt.withIgnored {
 			continue
 		}
+		if w.opt.deny.hides(filepath.Join(rel, name)) {
+			continue
+		}
 		e := walkEntry{
 			abs:     filepath.Join(abs, name),
 			rel:     filepath.Join(rel, name),
@@ -267,6 +273,9 @@ func walkOne(set *ignoreSet, t dirTask, opt walkOptions, fn func(walkEntry) erro
 		isDir := d.IsDir()
 		ign := set.ignored(t.node, name, isDir)
 		if ign && !opt.withIgnored {
+			continue
+		}
+		if opt.deny.hides(filepath.Join(t.rel, name)) {
 			continue
 		}
 		e := walkEntry{abs: filepath.Join(t.abs, name), rel: filepath.Join(t.rel, name), d: d, depth: t.depth, ignored: ign}

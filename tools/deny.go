@@ -1,0 +1,64 @@
+package tools
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+)
+
+// The user's Read() deny rules (Read(.env), Read(secrets/**)) hold for
+// every tool that reads or lists, as Claude Code documents them: the agent
+// refuses a call whose own path is denied before it runs, and the tools
+// themselves never open a denied file nor name one in a listing or a
+// search, saying how many entries they left out. Env.ReadDenied is the one
+// check, the same the agent makes of text_editor view.
+
+// readDenied is the rule that forbids reading abs, or "" (also when no
+// check is set).
+func (e *Env) readDenied(abs string) string {
+	if e.ReadDenied == nil || !within(e.Root, abs) {
+		return ""
+	}
+	return e.ReadDenied(filepath.ToSlash(e.Rel(abs)))
+}
+
+// checkReadable refuses a path the user's deny rules forbid reading.
+func (e *Env) checkReadable(abs string) error {
+	if rule := e.readDenied(abs); rule != "" {
+		return fmt.Errorf("%s may not be read: the user's permission rule deny %s forbids it. Do not try to read it another way; do what you can without it", filepath.ToSlash(e.Rel(abs)), rule)
+	}
+	return nil
+}
+
+// denyFilter leaves the denied entries out of a walk and counts them.
+// Its methods are safe on nil (no rules) and from concurrent walkers.
+type denyFilter struct {
+	env    *Env
+	hidden atomic.Int64
+}
+
+// denyFilter is nil when there is no check to make.
+func (e *Env) denyFilter() *denyFilter {
+	if e.ReadDenied == nil {
+		return nil
+	}
+	return &denyFilter{env: e}
+}
+
+// hides reports whether the entry at rel (relative to the root) is denied,
+// counting it.
+func (f *denyFilter) hides(rel string) bool {
+	if f == nil || f.env.ReadDenied(filepath.ToSlash(rel)) == "" {
+		return false
+	}
+	f.hidden.Add(1)
+	return true
+}
+
+// note says how many entries were left out; "" for none.
+func (f *denyFilter) note() string {
+	if f == nil || f.hidden.Load() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[%s hidden by the user's Read deny rules]", plural(int(f.hidden.Load()), "entry", "entries"))
+}
