@@ -25,7 +25,7 @@ func (e *Env) readDenied(abs string) string {
 // checkReadable refuses a path the user's deny rules forbid reading.
 func (e *Env) checkReadable(abs string) error {
 	if rule := e.readDenied(abs); rule != "" {
-		return fmt.Errorf("%s may not be read: the user's permission rule deny %s forbids it. Do not try to read it another way; do what you can without it", filepath.ToSlash(e.Rel(abs)), rule)
+		return fmt.Errorf("%s may not be read: denied by the user's permission rule %s. Do not try to read it another way; do what you can without it and say what was not done", filepath.ToSlash(e.Rel(abs)), rule)
 	}
 	return nil
 }

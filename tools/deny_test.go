@@ -100,7 +100,7 @@ func TestReadDenyRulesHoldForEveryReadingTool(t *testing.T) {
 		{tree, map[string]any{"path": "secrets"}},
 	} {
 		out, err := runTool(t, c.tool, c.args)
-		if err == nil || !strings.Contains(err.Error(), "Read(") {
+		if err == nil || !strings.Contains(err.Error(), "denied by the user's permission rule Read(") {
 			t.Errorf("%s %v: %q, %v; want the deny rule's refusal", c.tool.Name(), c.args, out, err)
 		}
 		if err != nil && strings.Contains(err.Error(), "hunter") {
