@@ -431,9 +431,13 @@ func closing(s string, i int) int {
 func Suggest(c Call) string {
 	switch {
 	case c.Exec && c.Tool == "bash":
+		// The first command as the parser reads it: the one the line starts
+		// with, not one inside its substitutions, and never an assignment.
 		var w []string
 		if sc := parseShell(c.Command); len(sc.cmds) > 0 {
 			w = sc.cmds[0]
+		} else if len(sc.found) > 0 {
+			w = sc.found[0]
 		} else if parts := Split(c.Command); len(parts) > 0 {
 			w = strings.Fields(parts[0])
 		}

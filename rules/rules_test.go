@@ -108,6 +108,10 @@ func TestSuggest(t *testing.T) {
 		"ls -la":              "bash(ls:*)",
 		"git -C x status":     "bash(git:*)",
 		"npm run build && ls": "bash(npm run:*)",
+		"go test $(touch x)":  "bash(go test:*)",
+		"FOO=1 go test":       "bash(go test:*)",
+		"'my tool' -v":        "bash('my tool':*)",
+		"cd x && go test":     "bash(cd:*)",
 	} {
 		if got := Suggest(bash(cmd)); got != want {
 			t.Errorf("%q: %s, want %s", cmd, got, want)
