@@ -162,3 +162,50 @@ func TestHostileRulesReadDenyHoldsForSearchAndListings(t *testing.T) {
 		}
 	}
 }
+
+// Finding 2 in the IDE, where trust changes the outcome: a project whose
+// .fawn/config.yaml allows bash(go test:*) and bash(echo:*), trusted at
+// the prompt. Its rules are in force (echo runs without a question), but
+// a go test line with a process substitution or a redirection into
+// .git/hooks shows the permission dialog; denied there, nothing is
+// written.
+func TestHostileRulesTrustedProjectRuleStillAsksForShellSyntax(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo plain-ok"}`)}},
+		{Text: "Plain ran."},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"go test <(touch marker-procsub)"}`)}},
+		{Text: "Refused one."},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"go test ./... > .git/hooks/pre-commit"}`)}},
+		{Text: "Refused two."},
+	}})
+	dir := project(t)
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), "permissions:\n  allow: [\"bash(go test:*)\", \"bash(echo:*)\"]\n")
+	tm := Start(t, 150, 42, dir, []string{"FAWN_HOME=" + t.TempDir()}, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Trust this folder?", "bash(go test:*)")
+	tm.Keys("y")
+	tm.WaitFor("Ask fawn")
+
+	tm.prompt("echo")
+	if s := tm.WaitFor("Plain ran.", "plain-ok"); strings.Contains(s, "always (add a rule)") {
+		t.Fatalf("the trusted project's rule did not allow echo:\n%s", s)
+	}
+	tm.prompt("test")
+	tm.WaitFor("always (add a rule)", "touch marker-procsub")
+	tm.Keys("n")
+	tm.WaitFor("Refused one.")
+	tm.prompt("again")
+	tm.WaitFor("always (add a rule)", ".git/hooks/pre-commit")
+	tm.Keys("n")
+	tm.WaitFor("Refused two.")
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+	if _, err := os.Stat(filepath.Join(dir, "marker-procsub")); err == nil {
+		t.Error("the process substitution ran")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("the redirection wrote .git/hooks/pre-commit")
+	}
+}
