@@ -3,6 +3,7 @@ package rules
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -42,7 +43,7 @@ func parseShell(cmd string) shellCommand {
 	if !ok {
 		return sc
 	}
-	sc.plain = len(f.Stmts) > 0 && !hasControl(cmd)
+	sc.plain = len(f.Stmts) > 0 && utf8.ValidString(cmd) && !hasControl(cmd)
 	for _, st := range f.Stmts {
 		if !sc.plainStmt(st) {
 			sc.plain = false
@@ -93,6 +94,9 @@ func (sc *shellCommand) plainStmt(st *syntax.Stmt) bool {
 				return false
 			}
 			words[i] = s
+		}
+		if strings.HasPrefix(words[0], "%") {
+			return false // a job: %1 is fg %1
 		}
 		sc.cmds = append(sc.cmds, words)
 		return true
@@ -168,7 +172,9 @@ func wordValue(w *syntax.Word) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				inDouble(&b, l.Value)
+				if !inDouble(&b, l.Value) {
+					return "", false
+				}
 			}
 		default:
 			return "", false
@@ -184,13 +190,15 @@ func unquoted(b *strings.Builder, s string) bool {
 		c := s[i]
 		switch {
 		case c == '\\':
-			if i+1 < len(s) {
-				i++
-				if s[i] != '\n' {
-					b.WriteByte(s[i])
-				}
+			if i+1 == len(s) {
+				return false // a backslash ending the line joins the next
 			}
-		case strings.IndexByte("*?[]{}~", c) >= 0:
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+			}
+		case strings.IndexByte("*?[]{}~!", c) >= 0:
+			// ! is history expansion where the user's shell has it on.
 			return false
 		default:
 			b.WriteByte(c)
@@ -199,9 +207,13 @@ func unquoted(b *strings.Builder, s string) bool {
 	return true
 }
 
-// inDouble removes the backslashes bash removes inside double quotes.
-func inDouble(b *strings.Builder, s string) {
+// inDouble removes the backslashes bash removes inside double quotes; it
+// reports false for a ! (history expansion happens inside them too).
+func inDouble(b *strings.Builder, s string) bool {
 	for i := 0; i < len(s); i++ {
+		if s[i] == '!' {
+			return false
+		}
 		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
 			i++
 			if s[i] != '\n' {
@@ -211,6 +223,7 @@ func inDouble(b *strings.Builder, s string) {
 		}
 		b.WriteByte(s[i])
 	}
+	return true
 }
 
 // literalPrefix is the words of a command up to the first that is not
