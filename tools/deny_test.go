@@ -113,3 +113,20 @@ func TestReadDenyRulesHoldForEveryReadingTool(t *testing.T) {
 		t.Errorf("with no rule, grep hid .env:\n%s", out)
 	}
 }
+
+// TestCodeToolsRefuseDeniedFiles: planning a definition lookup reads the
+// line to find the symbol, and its error quotes the line; for a denied
+// file it is refused before anything is read.
+func TestCodeToolsRefuseDeniedFiles(t *testing.T) {
+	env := denyEnv(t)
+	def := &CodeTool{env: env, toolInfo: toolInfo{name: "definition"}}
+	_, err := def.Plan(t.Context(), argsJSON(t, map[string]any{"path": ".env", "line": 1, "symbol": "NOT_THERE"}))
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "denied by the user's permission rule Read(.env)") {
+		t.Errorf("definition on .env: %v", err)
+	}
+	// An allowed file still gets the helpful error.
+	_, err = def.Plan(t.Context(), argsJSON(t, map[string]any{"path": "main.go", "line": 1, "symbol": "NOT_THERE"}))
+	if err == nil || !strings.Contains(err.Error(), "which reads: package main") {
+		t.Errorf("definition on main.go: %v", err)
+	}
+}
