@@ -32,6 +32,7 @@ func FuzzPlainLinesRunWhatTheParserSays(f *testing.F) {
 		`go test "a\"b" 'c\d' e\ f "\$x" "\\"`, "go test a#b #c", "go test ''", `go test ""`,
 		"go test \t x", "go test ;", "go test\n\n\nls", "go test 'multi\nline'", "go test x\\#y",
 		`go test "it's"`, `go test 'say "hi"'`, "go test -- -x=1,2", "go test ./...?", "go test é", "%", "%1 x", "go test \\",
+		"go\u00a0test x", "go test x\uff1b touch y", "go test a\u2028b", "go test ./...;touch X", "go test\\\ntouch X",
 	} {
 		f.Add(s)
 	}
