@@ -5,8 +5,8 @@
 //
 // A rule is `tool` or `tool(specifier)`:
 //
-//	bash(go test:*)       a command that is "go test" or starts with "go test "
-//	bash(make lint)       exactly this command
+//	bash(go test:*)       a command whose words start with go, test
+//	bash(make lint)       exactly this command (the words make, lint)
 //	bash                  every command
 //	text_editor(docs/**)  an edit (or read) of a path matching the pattern,
 //	                      gitignore-style, relative to the project
@@ -23,7 +23,8 @@
 // with literal words only — no $VAR, $(…), `…`, <(…), glob, ~ or {a,b},
 // no VAR=value prefix, no redirection but to /dev/null or between
 // descriptors (2>&1), no here-document, subshell, block, function or &.
-// Anything else is left to the permission mode, which asks. Deny and ask
+// Anything else is left to the permission mode, which asks; a ! or a %
+// job, a line not valid UTF-8 or with control characters too. Deny and ask
 // rules speak of a command wherever it sits: inside substitutions,
 // subshells and functions, behind command, env, sudo, xargs, …, in the
 // strings of eval and bash -c, and in every part of the raw text.
@@ -332,11 +333,12 @@ func (r *Rule) pathMatches(rel string) bool {
 	return ok
 }
 
-// Split cuts a shell command into the simple commands it runs: at &&, ||,
-// ;, |, & and newlines outside quotes, and the insides of $(…) and `…`
-// are commands of their own. It is deliberately conservative: what it
-// cannot read (an unclosed quote) stays one part, so it matches no prefix
-// rule it should not.
+// Split cuts a shell command's raw text at &&, ||, ;, |, & and newlines
+// outside quotes; the insides of $(…) and `…` are parts of their own.
+// It is not how bash reads a line (the parser is): deny and ask rules are
+// matched against its parts as well, so that none matches less than it
+// did when this was the only reading, and what it cannot read (an
+// unclosed quote) stays one part.
 func Split(cmd string) []string {
 	var parts []string
 	var cur strings.Builder
