@@ -3,13 +3,13 @@ package config
 import (
 	"bytes"
 	"fmt"
-	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fawn-ide/fawn/secret"
 )
 
 // Redact hides a secret, keeping what helps recognise it: "sk-…wxyz".
@@ -29,82 +29,16 @@ func Redact(s string) string {
 
 // secretName says whether a key holds a secret, wherever it sits.
 func secretName(key string) bool {
-	k := strings.ToLower(key[strings.LastIndexByte(key, '.')+1:])
-	for _, w := range []string{"key", "token", "secret", "password", "authorization"} {
-		if strings.Contains(k, w) && !strings.HasSuffix(k, "keys") {
-			return true
-		}
-	}
-	return false
+	return secret.LooksSecret(key[strings.LastIndexByte(key, '.')+1:])
 }
 
-// RedactURL hides the credentials a URL carries: a password (or a
-// token-like user name) and the values of query parameters with secret
-// names ("http://u:redacted@host/v1?api_key=redacted"). Anything that is
-// not a URL with a host comes back as it is.
-func RedactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || u.Scheme == "" {
-		return s
-	}
-	changed := false
-	if u.User != nil {
-		name := u.User.Username()
-		if len(name) >= 12 || secretName(name) {
-			name = "redacted"
-		}
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(name, "redacted")
-		} else {
-			u.User = url.User(name)
-		}
-		changed = true
-	}
-	if u.RawQuery != "" {
-		q := u.Query()
-		for k, vs := range q {
-			// ${VAR} is a reference, not a secret: the user must see it.
-			if (secretName(k) || secretParam(k)) && !(len(vs) == 1 && strings.HasPrefix(vs[0], "$")) {
-				q[k] = []string{"redacted"}
-				changed = true
-			}
-		}
-		if changed {
-			u.RawQuery = q.Encode()
-		}
-	}
-	if !changed {
-		return s
-	}
-	return u.String()
-}
+// RedactURL hides the credentials a URL carries; it is secret.URL, the one
+// function fawn shows or stores a URL through.
+func RedactURL(s string) string { return secret.URL(s) }
 
-// secretParam names query parameters that carry credentials without
-// saying "key" or "token": signed URLs, OAuth codes.
-func secretParam(name string) bool {
-	switch strings.ToLower(name) {
-	case "sig", "signature", "code", "auth", "apikey", "access_token", "x-amz-signature", "x-amz-credential", "x-goog-signature":
-		return true
-	}
-	return false
-}
-
-var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>\x60]+`)
-
-// RedactURLs redacts every URL in a text (an error message, a log line).
-func RedactURLs(text string) string {
-	if !strings.Contains(text, "://") {
-		return text
-	}
-	return urlInText.ReplaceAllStringFunc(text, func(u string) string {
-		trail := ""
-		for len(u) > 0 && strings.ContainsRune(").,;:]}", rune(u[len(u)-1])) {
-			trail = u[len(u)-1:] + trail
-			u = u[:len(u)-1]
-		}
-		return RedactURL(u) + trail
-	})
-}
+// RedactURLs redacts every URL in a text (an error message, a log line)
+// with secret.URL.
+func RedactURLs(text string) string { return secret.URLs(text) }
 
 // redactValue redacts the secrets inside v (strings under secret-looking
 // names, and the credentials of any URL).
