@@ -244,6 +244,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 			if st == 0 {
 				st = http.StatusInternalServerError
 			}
+			if f.Body != "" {
+				writeBody(w, st, f.Body)
+				return
+			}
 			typ := "api_error"
 			if st == 529 {
 				typ = "overloaded_error"

@@ -100,6 +100,9 @@ type Fault struct {
 	Status int `json:"status,omitempty"`
 	// Message is the error message in the body of an HTTP error.
 	Message string `json:"message,omitempty"`
+	// Body, when set, is the whole body of a ServerError, sent as
+	// text/plain in place of the provider's error object: a proxy's page.
+	Body string `json:"body,omitempty"`
 	// RetryAfter is the Retry-After header of a RateLimit, in seconds (default 1; -1: no header).
 	RetryAfter int `json:"retry_after,omitempty"`
 	// After is how many SSE chunks are sent before a Drop, Stall or Malformed.

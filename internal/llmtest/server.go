@@ -248,6 +248,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			if st == 0 {
 				st = http.StatusInternalServerError
 			}
+			if f.Body != "" {
+				writeBody(w, st, f.Body)
+				return
+			}
 			writeError(w, st, "server_error", orDefault(f.Message, "The server had an error while processing your request."))
 			return
 		case ContextLength:
@@ -449,6 +453,13 @@ func writeErrorCode(w http.ResponseWriter, status int, typ, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
+}
+
+// writeBody answers status with body as plain text.
+func writeBody(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
 }
 
 func orDefault(s, def string) string {

@@ -576,3 +576,13 @@ func TestAnthropicChecks(t *testing.T) {
 		}
 	}
 }
+
+// A ServerError with a Body answers that body as it is, as a proxy's page.
+func TestServerErrorBody(t *testing.T) {
+	s := Start(t, Script{Responses: []Response{{Fault: &Fault{Kind: ServerError, Status: 401, Body: "<h1>401</h1> Authorization: Bearer sk-x"}}}})
+	resp := post(t, s, streamBody)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 401 || string(b) != "<h1>401</h1> Authorization: Bearer sk-x" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Errorf("status %d, %s: %q", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+}
