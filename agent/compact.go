@@ -103,7 +103,7 @@ func (s *Session) Compact(ctx context.Context, focus string) <-chan Event {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		t := &turn{q: q, start: time.Now(), gen: s.conv.generation(), rec: rec}
+		t := &turn{q: q, start: time.Now(), gen: s.conv.generation(), rec: rec, redact: s.redact}
 		defer func() {
 			s.mu.Lock()
 			s.running = false

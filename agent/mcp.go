@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -212,14 +213,24 @@ type mcpServer struct {
 	once     sync.Once
 }
 
+// endpoint is where the server is, as /mcp shows it: a URL without its
+// password.
 func (s *mcpServer) endpoint() string {
 	if s.cfg.URL != "" {
-		return s.cfg.URL
+		return secret.URL(s.cfg.URL)
 	}
 	return strings.TrimSpace(s.cfg.Command + " " + strings.Join(s.cfg.Args, " "))
 }
 
 func (s *mcpServer) set(ch MCPChange) {
+	if ch.Err != "" {
+		// The server's own words may hold the secrets it was given.
+		values := make([]string, 0, len(s.cfg.Env))
+		for _, v := range s.cfg.Env {
+			values = append(values, v)
+		}
+		ch.Err = secret.NewRedactor(values...).String(ch.Err)
+	}
 	s.mu.Lock()
 	s.state = ch.State
 	if ch.Err != "" {

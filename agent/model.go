@@ -338,7 +338,8 @@ func (s *Session) describe(f *failure, attempts int) error {
 	if server == "" && f.err != nil {
 		server = f.err.Error()
 	}
-	server = clip(server, 300)
+	// A server may echo the key it was sent, or a proxy the whole request.
+	server = clip(s.redact.String(server), 300)
 	tries := ""
 	if attempts > 1 {
 		tries = fmt.Sprintf(" (%d attempts)", attempts)

@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/subagent"
@@ -71,6 +72,10 @@ type Options struct {
 	// .git's files alone: the branch, and no status (git status could read
 	// files through filters the user's git config names).
 	Trust *trust.Decision
+	// Redactor hides the secrets fawn knows in every error the session
+	// shows or records (nil: the keys of Config, and what looks like a
+	// key).
+	Redactor *secret.Redactor
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -100,6 +105,9 @@ type Session struct {
 	maxSteps     int
 	demoNote     string
 	httpClient   *http.Client
+	// redact hides secrets in the errors the session reports: a server
+	// may echo the key it was sent.
+	redact *secret.Redactor
 
 	runner compose.Runnable[[]*schema.Message, *schema.Message]
 	conv   *conversation
@@ -181,6 +189,10 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		maxTokens:    cfg.Models.Chat.MaxTokens,
 		modelCfg:     cfg.Models.Chat,
 		demoDelay:    o.DemoChunkDelay,
+		redact:       o.Redactor,
+	}
+	if s.redact == nil {
+		s.redact = secret.NewRedactor(configKeys(cfg)...)
 	}
 	if s.retryBase <= 0 {
 		s.retryBase = time.Second
@@ -392,7 +404,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	s.mu.Lock()
 	rec := s.rec
 	s.mu.Unlock()
-	t := &turn{q: q, start: time.Now(), gen: s.conv.generation(), rec: rec}
+	t := &turn{q: q, start: time.Now(), gen: s.conv.generation(), rec: rec, redact: s.redact}
 	defer func() {
 		s.mu.Lock()
 		s.running = false
@@ -446,6 +458,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 			turnErr = s.settle(ctx, t, err)
 		}
 	}
+	turnErr = s.redact.Error(turnErr) // it is recorded below, not only shown
 	if turnErr != nil && !errors.Is(turnErr, ErrCancelled) {
 		t.emit(Event{Type: EventError, Err: turnErr})
 	}
@@ -661,11 +674,23 @@ func (s *Session) systemPrompt() string {
 	return s.system
 }
 
+// baseURL is the model server's URL as messages show it: without its
+// password.
 func (s *Session) baseURL() string {
 	if s.baseURLValue == "" {
 		return "(default)"
 	}
-	return s.baseURLValue
+	return secret.URL(s.baseURLValue)
+}
+
+// configKeys are the model keys of cfg, for a session no one gave a
+// Redactor.
+func configKeys(cfg *config.Config) []string {
+	keys := []string{cfg.Models.Chat.APIKey}
+	for _, m := range cfg.Models.Named {
+		keys = append(keys, m.APIKey)
+	}
+	return keys
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -164,7 +164,7 @@ func (s *Session) runTask(ctx context.Context, callID string, d subagent.Def, pr
 	}()
 
 	relay := func(ev Event) { s.relay(parent, callID, d.Name, ev) }
-	t := &turn{relay: relay, start: time.Now(), gen: sub.conv.generation()}
+	t := &turn{relay: relay, start: time.Now(), gen: sub.conv.generation(), redact: sub.redact}
 	t.input = schema.UserMessage(prompt)
 	_, runErr := sub.runner.Invoke(withTurn(ctx, t), []*schema.Message{t.input},
 		compose.WithRuntimeMaxSteps(2*sub.maxSteps+10))
@@ -293,6 +293,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		httpClient:   s.httpClient,
 		baseChat:     base,
 		started:      true,
+		redact:       s.redact,
 	}
 	if sub.stallTimeout <= 0 {
 		sub.stallTimeout = 90 * time.Second

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/secret"
 )
 
 // ErrCancelled ends a turn whose context was cancelled (the user's Esc,
@@ -25,6 +27,9 @@ type turn struct {
 	// relay, when set, takes the turn's events instead of q: a subagent's
 	// turn passes them on to the main turn (Session.relay).
 	relay func(Event)
+	// redact hides secrets in the errors the turn reports (a nil one only
+	// what looks like a key).
+	redact *secret.Redactor
 	// mu guards the counts the calls of a batch update, which may run in
 	// parallel (task calls).
 	mu    sync.Mutex
@@ -90,6 +95,11 @@ func (t *turn) takeImages() []toolImage {
 }
 
 func (t *turn) emit(ev Event) {
+	if ev.Err != nil {
+		// Every error the user sees or a session records passes here: a
+		// server's words, a tool's, a hook's, whatever their origin.
+		ev.Err = t.redact.Error(ev.Err)
+	}
 	if t.relay != nil {
 		t.relay(ev)
 		return

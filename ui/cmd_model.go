@@ -9,6 +9,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -109,7 +110,7 @@ func hostLabel(mc config.Model) string {
 	case mc.BaseURL == "" && mc.Type == "anthropic":
 		return "api.anthropic.com"
 	}
-	host := mc.BaseURL
+	host := secret.URL(mc.BaseURL) // a user:password@ in it stays off the screen
 	if i := strings.Index(host, "://"); i >= 0 {
 		host = host[i+3:]
 	}
