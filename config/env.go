@@ -62,3 +62,24 @@ func CleanEnv(environ []string, sh Shell) (env, removed []string) {
 	sort.Strings(removed)
 	return env, slices.Compact(removed)
 }
+
+// KeyEnv names the variables of environ that hold model keys: those named
+// like a provider's key (DefaultUnsetEnv's patterns, whatever
+// shell.unset_env says) and those the configuration read a key from
+// (sh.KeyVars), except those shell.keep_env keeps for the shell. fawn takes
+// them out of its own environment once the configuration has read them
+// (secret.Unsetenv), so that no child inherits them or reads them in
+// /proc/PID/environ. Only key-shaped names: fawn itself needs PATH, HOME
+// and the rest of what shell.unset_env may name.
+func KeyEnv(environ []string, sh Shell) []string {
+	keys := DefaultUnsetEnv()
+	var names []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if (matchesAny(name, keys) || slices.Contains(sh.KeyVars, name)) && !matchesAny(name, sh.KeepEnv) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
+}

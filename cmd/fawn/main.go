@@ -26,6 +26,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -255,12 +256,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The project's files are untrusted input: the configuration is read
 	// first without the keys that need trust, and again with them once the
 	// directory is trusted (remembered, --trust, or the user said yes).
-	opts := config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags()}
+	//
+	// The environment is read once: the model keys leave fawn's own
+	// environment as soon as the configuration has read them (dropKeys),
+	// before any child starts, and a second load reads them from here.
+	opts := config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags(), Env: os.Environ()}
 	cfg, rep, err := config.Load(opts)
+	red := dropKeys(opts.Env, cfg, stderr)
 	ts := checkTrust(dir, cfg, rep)
 	decision := ts.decide(c.trust)
 	if decision != nil && err == nil {
 		cfg, rep, err = loadTrusted(opts, decision, cfg, rep)
+		red = dropKeys(opts.Env, cfg, stderr)
 	}
 	if c.sub == "config" {
 		if decision == nil {
@@ -269,7 +276,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return configCommand(c, cfg, rep, err, ts, decision, stdout, stderr)
 	}
 	if c.sub == "sessions" || c.sub == "export" {
-		return sessionsCommand(c, cfg, err, stdout, stderr)
+		return sessionsCommand(c, cfg, red, err, stdout, stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -290,7 +297,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if n := ignoredNotice(decision, true); n != "" {
 			fmt.Fprintln(stderr, "fawn:", n)
 		}
-		return headless(ctx, c, cfg, decision, stdout, stderr)
+		return headless(ctx, c, cfg, decision, red, stdout, stderr)
 	}
 	var extra []string
 	if decision == nil {
@@ -320,11 +327,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				fmt.Fprintln(stderr, "fawn: fix the configuration above (`fawn config --check` lists every problem)")
 				return exitUsage
 			}
+			red = dropKeys(opts.Env, cfg, stderr)
 		default:
 			decision = trust.Deny(dir, ts.items, ts.verdict.State)
 		}
 	}
-	return interactive(ctx, c, cfg, rep, decision, extra, stderr)
+	return interactive(ctx, c, cfg, rep, decision, red, extra, stderr)
+}
+
+// dropKeys takes the model keys cfg was read with out of fawn's own
+// environment (os.Environ and /proc/PID/environ: see package secret), and
+// returns the redactor of every secret fawn now knows: those values, and
+// the keys, URL passwords and MCP environment values of cfg. environ is the
+// environment fawn started with.
+func dropKeys(environ []string, cfg *config.Config, stderr io.Writer) *secret.Redactor {
+	names := config.KeyEnv(environ, cfg.Shell)
+	values := secrets(cfg)
+	lookup := config.Lookup(environ)
+	for _, n := range names {
+		v, _ := lookup(n)
+		values = append(values, v)
+	}
+	if err := secret.Unsetenv(names...); err != nil {
+		fmt.Fprintln(stderr, "fawn: warning:", err)
+	}
+	return secret.NewRedactor(values...)
 }
 
 // flags maps the flags that set configuration keys.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 )
 
@@ -85,24 +87,25 @@ func takeID(rest []string) (string, []string) {
 }
 
 // newStore is the project's session store, or nil when there is no data
-// directory. Every key of the configuration is a secret it never writes.
-func newStore(cfg *config.Config) *session.Store {
+// directory. Every secret red knows is one it never writes.
+func newStore(cfg *config.Config, red *secret.Redactor) *session.Store {
 	if cfg.DataDir == "" {
 		return nil
 	}
-	st, err := session.New(cfg.DataDir, cfg.ProjectDir, session.Options{Secrets: secrets(cfg), Fawn: version})
+	st, err := session.New(cfg.DataDir, cfg.ProjectDir, session.Options{Secrets: red.Values(), Fawn: version})
 	if err != nil {
 		return nil
 	}
 	return st
 }
 
-// secrets are the values of the configuration that must never be written
-// to a session: API keys, and what MCP servers get in their environment.
+// secrets are the values of the configuration that must never be shown or
+// written to a session: API keys, the passwords of the model servers' URLs,
+// and what MCP servers get in their environment.
 func secrets(cfg *config.Config) []string {
-	out := []string{cfg.Models.Chat.APIKey}
+	out := []string{cfg.Models.Chat.APIKey, urlPassword(cfg.Models.Chat.BaseURL)}
 	for _, m := range cfg.Models.Named {
-		out = append(out, m.APIKey)
+		out = append(out, m.APIKey, urlPassword(m.BaseURL))
 	}
 	for _, srv := range cfg.Tools.MCPServers {
 		for _, v := range srv.Env {
@@ -110,6 +113,15 @@ func secrets(cfg *config.Config) []string {
 		}
 	}
 	return out
+}
+
+// urlPassword is the password in a URL's user information, or "".
+func urlPassword(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		p, _ := u.User.Password()
+		return p
+	}
+	return ""
 }
 
 // resumeFlags carries the session --continue or --resume ID names on from
@@ -149,12 +161,12 @@ func resumeFlags(c *cli, sess *agent.Session, headless bool) (res *agent.Resumed
 }
 
 // sessionsCommand runs `fawn sessions` and `fawn export`.
-func sessionsCommand(c *cli, cfg *config.Config, loadErr error, stdout, stderr io.Writer) int {
+func sessionsCommand(c *cli, cfg *config.Config, red *secret.Redactor, loadErr error, stdout, stderr io.Writer) int {
 	if cfg == nil {
 		fmt.Fprintln(stderr, loadErr)
 		return exitUsage
 	}
-	st := newStore(cfg)
+	st := newStore(cfg, red)
 	if st == nil {
 		fmt.Fprintln(stderr, "fawn: sessions are not kept: there is no data directory ($FAWN_HOME or $XDG_DATA_HOME)")
 		return exitFailure

@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/lsp"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
 	"github.com/fawn-ide/fawn/subagent"
@@ -98,7 +99,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	return w, nil
 }
 
-func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, stdout, stderr io.Writer) int {
+func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {
 	ws, err := newWorkspace(cfg, d)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -118,7 +119,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg), SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: d})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg, red), Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: d})
 	restoreGC() // the start-up is over: the turn runs at the usual pace
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -152,7 +153,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	return code
 }
 
-func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, extra []string, stderr io.Writer) int {
+func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, red *secret.Redactor, extra []string, stderr io.Writer) int {
 	ws, err := newWorkspace(cfg, decision)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -170,8 +171,8 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	tv.SetBorder(false) // the app frames every pane and shows the view's live title
 	keys := []*keymap.Table{edKeys, termKeys}
 
-	store := newStore(cfg)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
+	store := newStore(cfg, red)
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
