@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Mark is what a secret is replaced with.
@@ -51,18 +52,29 @@ func (r *Redactor) With(values ...string) *Redactor {
 	return NewRedactor(append(r.Values(), values...)...)
 }
 
-var (
+// patterns are the shapes of credentials, compiled on first use (not at
+// start-up: most runs never show an error).
+type patterns struct {
 	// skKey is the shape of OpenAI's and Anthropic's keys and of the many
 	// servers that copy them (sk-proj-…, sk-ant-api03-…, sk-or-v1-…).
-	skKey = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{12,}`)
+	skKey *regexp.Regexp
 	// googleKey is a Google API key (Gemini).
-	googleKey = regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{30,}`)
+	googleKey *regexp.Regexp
 	// authScheme is an Authorization header's value: "Bearer <token>".
-	authScheme = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})`)
+	authScheme *regexp.Regexp
 	// namedValue is a value under a secret-sounding name: api_key=…,
 	// "x-api-key": "…", token: ….
-	namedValue = regexp.MustCompile(`(?i)([a-z_-]*(?:key|token|secret|password)["']?)(\s*[:=]\s*["']?)([^\s"',;&)}\]]{8,})`)
-)
+	namedValue *regexp.Regexp
+}
+
+var credentials = sync.OnceValue(func() *patterns {
+	return &patterns{
+		skKey:      regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{12,}`),
+		googleKey:  regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{30,}`),
+		authScheme: regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})`),
+		namedValue: regexp.MustCompile(`(?i)([a-z_-]*(?:key|token|secret|password)["']?)(\s*[:=]\s*["']?)([^\s"',;&)}\]]{8,})`),
+	}
+})
 
 // String returns s with every secret replaced by [redacted] (a URL's by
 // "redacted", as URL does).
@@ -75,17 +87,18 @@ func (r *Redactor) String(s string) string {
 		}
 	}
 	s = URLs(s)
-	s = skKey.ReplaceAllString(s, Mark)
-	s = googleKey.ReplaceAllString(s, Mark)
-	s = authScheme.ReplaceAllStringFunc(s, func(m string) string {
-		g := authScheme.FindStringSubmatch(m)
+	p := credentials()
+	s = p.skKey.ReplaceAllString(s, Mark)
+	s = p.googleKey.ReplaceAllString(s, Mark)
+	s = p.authScheme.ReplaceAllStringFunc(s, func(m string) string {
+		g := p.authScheme.FindStringSubmatch(m)
 		if !tokenLike(g[3]) {
 			return m
 		}
 		return g[1] + g[2] + Mark
 	})
-	s = namedValue.ReplaceAllStringFunc(s, func(m string) string {
-		g := namedValue.FindStringSubmatch(m)
+	s = p.namedValue.ReplaceAllStringFunc(s, func(m string) string {
+		g := p.namedValue.FindStringSubmatch(m)
 		if !tokenLike(g[3]) || g[3] == Mark {
 			return m
 		}
