@@ -15,6 +15,9 @@
 package tcell
 
 import (
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/rivo/uniseg"
 )
 
@@ -132,9 +135,18 @@ func (cb *CellBuffer) Put(x int, y int, str string, style Style) (string, int) {
 		}
 		state := -1
 		for width == 0 && str != "" {
-			var g string
-			g, str, width, state = uniseg.FirstGraphemeClusterInString(str, state)
+			g, rest, w, st := uniseg.FirstGraphemeClusterInString(str, state)
+			if p, ok := controlPicture(g); ok {
+				// A control character is never written raw: it is a cell
+				// of its own showing its picture, and it does not join
+				// the zero-width clusters before it. [fawn]
+				if cl == "" {
+					cl, width, str = p, 1, rest
+				}
+				break
+			}
 			cl += g
+			str, width, state = rest, w, st
 			if g == "" {
 				break
 			}
@@ -320,6 +332,9 @@ func (cb *CellBuffer) Fill(r rune, style Style) {
 	// PERF: convert the rune to a string once. all cells share the same
 	// underlying value so a single allocation suffices.
 	s := string(r)
+	if p, ok := controlPicture(s); ok {
+		s = p // [fawn]
+	}
 	for i := range cb.cells {
 		c := &cb.cells[i]
 		c.currStr = s
@@ -334,4 +349,38 @@ func (cb *CellBuffer) Fill(r rune, style Style) {
 		c.width = 1
 	}
 	cb.touchAll() // [fawn]
+}
+
+// controlPicture reports whether the grapheme cluster g holds a character
+// a terminal would act on, or one that reorders the text after it on a
+// terminal that does bidi, or bytes that are not UTF-8, and gives the one
+// cell shown instead: a C0 control's or DEL's control picture (ESC as ␛),
+// U+FFFD for the others. Writing the cluster raw would let text drawn on
+// the screen (a file name, a model's answer) send its own escape
+// sequences: write the clipboard (OSC 52), set the title, clear the
+// screen. fawn shows such characters visibly before they get here; this
+// is the last guard. [fawn]
+func controlPicture(g string) (string, bool) {
+	for i := 0; i < len(g); i++ {
+		if c := g[i]; c < 0x20 || c == 0x7f || c >= utf8.RuneSelf {
+			return controlPictureSlow(g)
+		}
+	}
+	return "", false
+}
+
+func controlPictureSlow(g string) (string, bool) {
+	for i := 0; i < len(g); {
+		r, size := utf8.DecodeRuneInString(g[i:])
+		switch {
+		case r < 0x20:
+			return string(0x2400 + r), true
+		case r == 0x7f:
+			return "\u2421", true
+		case r >= 0x80 && r < 0xa0, r == utf8.RuneError && size == 1, unicode.Is(unicode.Bidi_Control, r):
+			return "\ufffd", true
+		}
+		i += size
+	}
+	return "", false
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/vt"
 	"github.com/rivo/uniseg"
@@ -320,4 +322,98 @@ func TestChangedColumnsDrawAsWholeRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hostileTexts are cell texts that, written raw, would write the
+// clipboard, set the title, clear the screen or reorder what follows.
+var hostileTexts = []string{
+	"\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\a",
+	"\x1b]0;PWNED\a",
+	"\x1b[2J",
+	"\u009b2J",
+	"\u009d0;PWNED\u009c",
+	"\u0301\x1b]52;c;eA==\a", // a control after a zero-width cluster
+	"\u202eabc",
+	"\xc2\x9b",
+	"\x9b",
+	"\x07",
+	"\x7f",
+}
+
+// TestControlsAreNeverWrittenRaw: whatever text a cell is given, a
+// control character never reaches the terminal: the frame holds no BEL,
+// no OSC 52 or OSC 0, no C1 control and no bidi override, and the cell
+// shows the control's picture.
+func TestControlsAreNeverWrittenRaw(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	scr, ts := drawCells(t, true, 60, len(hostileTexts)+2)
+	tty := ts.tty.(*captureTty)
+	for y, str := range hostileTexts {
+		scr.PutStr(0, y, str)
+		scr.Put(50, y, str, StyleDefault)
+	}
+	scr.SetTitle("fawn \x1b]52;c;eA==\a\u009b")
+	scr.Show()
+	tty.mu.Lock()
+	out := tty.out.String()
+	tty.mu.Unlock()
+	for _, bad := range []string{"\a", "\x1b]52", "\x1b]0;", "PWNED\x1b", "\x7f"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the terminal got %q:\n%q", bad, out)
+		}
+	}
+	for i, r := range out {
+		if (r >= 0x80 && r < 0xa0) || r == '\u202e' || (r == utf8.RuneError && !strings.HasPrefix(out[i:], "\ufffd")) {
+			t.Errorf("the terminal got %U at %d:\n%q", r, i, out)
+		}
+	}
+	for _, want := range []string{"␛]52;c;Y3Vy", "␛]0;PWNED␇", "␛[2J", "\ufffd2J", "␡"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the frame lacks %q:\n%q", want, out)
+		}
+	}
+
+	sim := NewSimulationScreen("UTF-8")
+	if err := sim.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Fini()
+	sim.SetSize(20, 2)
+	sim.PutStr(0, 0, "a\x1b]b")
+	sim.Fill('\x1b', StyleDefault)
+	sim.PutStr(0, 1, "a\x1b]b")
+	for x, want := range []string{"a", "␛", "]", "b", "␛"} {
+		if got, _, _ := sim.Get(x, 1); got != want {
+			t.Errorf("cell %d shows %q, want %q", x, got, want)
+		}
+	}
+}
+
+// FuzzCellText: no text put in a cell comes back from it holding a
+// control character, a C1 control, a bidi control or bytes that are not
+// UTF-8.
+func FuzzCellText(f *testing.F) {
+	for _, s := range append(hostileTexts, cellTexts...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var cb CellBuffer
+		cb.Resize(8, 1)
+		for x := 0; x < 8 && s != ""; x++ {
+			var w int
+			s, w = cb.Put(x, 0, s, StyleDefault)
+			if w == 0 && s != "" {
+				continue
+			}
+		}
+		for x := range 8 {
+			got, _, _ := cb.Get(x, 0)
+			for i, r := range got {
+				if r < 0x20 || (r >= 0x7f && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r) ||
+					(r == utf8.RuneError && !strings.HasPrefix(got[i:], "\ufffd")) {
+					t.Fatalf("cell %d holds %q", x, got)
+				}
+			}
+		}
+	})
 }

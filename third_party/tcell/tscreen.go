@@ -1384,9 +1384,9 @@ func (t *tScreen) GetCells() *CellBuffer {
 
 func (t *tScreen) SetTitle(title string) {
 	t.Lock()
-	t.title = title
+	t.title = stripOSCControls(title) // never raw: a control would end the title's OSC [fawn]
 	if t.setTitle != "" && t.running {
-		t.TPuts(t.ti.TParm(t.setTitle, title))
+		t.TPuts(t.ti.TParm(t.setTitle, t.title))
 	}
 	t.Unlock()
 }
