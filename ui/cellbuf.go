@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // cellBuffer is the screen the widgets draw on: a grid of cells that Show
@@ -263,14 +265,23 @@ func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) 
 		whole := str
 		state := -1
 		for width == 0 && str != "" {
-			var g string
-			g, str, width, state = uniseg.FirstGraphemeClusterInString(str, state)
+			g, rest, w, st := uniseg.FirstGraphemeClusterInString(str, state)
+			if p, bad := safetext.Cell(g); bad {
+				// A control character a caller forgot to show is a cell
+				// of its own showing its picture, never sent raw: the
+				// terminal would act on it.
+				if cl == "" {
+					cl, width, str = p, 1, rest
+				}
+				break
+			}
 			cl += g
+			str, width, state = rest, w, st
 			if g == "" {
 				break
 			}
 		}
-		if str == "" && width > 0 {
+		if str == "" && width > 0 && cl == whole {
 			f.lastPut, f.lastWidth = whole, width
 		}
 	}
@@ -341,6 +352,9 @@ func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 
 func (f *cellBuffer) Fill(r rune, style tcell.Style) {
 	c := bcell{str: string(r), style: f.id(style), width: 1}
+	if p, bad := safetext.Cell(c.str); bad {
+		c.str = p
+	}
 	for i := range f.cells {
 		f.cells[i] = c
 	}

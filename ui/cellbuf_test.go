@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // countingScreen is a simulation screen that counts the cells handed to it.
@@ -222,5 +223,43 @@ func TestStylesAreDroppedWhenNoCellUsesThem(t *testing.T) {
 	}
 	if compactions < 2 {
 		t.Fatalf("the styles were dropped %d times", compactions)
+	}
+}
+
+// recordingScreen is a simulation screen that keeps every text handed to it.
+type recordingScreen struct {
+	tcell.SimulationScreen
+	texts []string
+}
+
+func (r *recordingScreen) Put(x, y int, str string, style tcell.Style) (string, int) {
+	r.texts = append(r.texts, str)
+	return r.SimulationScreen.Put(x, y, str, style)
+}
+
+// TestCellBufferNeverHandsOnAControl: text a widget forgot to make safe
+// reaches the real screen with each control character as a cell of its
+// own showing its picture, even after a zero-width character and when the
+// same text is put twice (the buffer remembers the last one).
+func TestCellBufferNeverHandsOnAControl(t *testing.T) {
+	real := &recordingScreen{SimulationScreen: simScreen(t, 40, 3)}
+	f := newCellBuffer(real)
+	f.begin()
+	f.PutStrStyled(0, 0, "a\x1b]52;c;eA==\a", tcell.StyleDefault)
+	f.PutStrStyled(0, 1, "e\u0301\x1b[2J\u009b1m\u202ex", tcell.StyleDefault)
+	f.Put(0, 2, "\x1b", tcell.StyleDefault)
+	f.Put(1, 2, "\x1b", tcell.StyleDefault)
+	f.Put(5, 2, "\u0301\x1b]0;title\a", tcell.StyleDefault)
+	f.Show()
+	for _, s := range real.texts {
+		if p, bad := safetext.Cell(s); bad {
+			t.Errorf("the real screen was handed %q (%q)", s, p)
+		}
+	}
+	lines := screenLines(real.SimulationScreen)
+	for i, want := range []string{"a␛]52;c;eA==␇", "e\u0301␛[2J\ufffd1m\ufffdx", "␛␛"} {
+		if !strings.HasPrefix(strings.TrimLeft(lines[i], " "), want) {
+			t.Errorf("row %d shows %q, want %q", i, lines[i], want)
+		}
 	}
 }

@@ -74,6 +74,40 @@ func Rune(r rune) (string, bool) {
 	return b.String(), true
 }
 
+// Cell reports whether the grapheme cluster g, already placed in one
+// cell by a layer below layout (the screen's cell buffer), holds a
+// character named in the package doc other than the ones Exact adds, and
+// gives the one cell shown instead: a C0 control's or DEL's picture (⏎ and
+// ⇥ for a newline and a tab), U+FFFD for the others. It is the last guard
+// for a caller that forgot Line or Text; their forms, wider than a cell,
+// are what the user should see.
+func Cell(g string) (string, bool) {
+	for i := 0; i < len(g); i++ {
+		if c := g[i]; c < 0x20 || c == 0x7f || c >= utf8.RuneSelf {
+			return cellSlow(g)
+		}
+	}
+	return "", false
+}
+
+func cellSlow(g string) (string, bool) {
+	for i := 0; i < len(g); {
+		r, size := utf8.DecodeRuneInString(g[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return "\ufffd", true
+		case unsafe(r, line):
+			if r < 0x20 || r == 0x7f {
+				p, _ := Rune(r)
+				return p, true
+			}
+			return "\ufffd", true
+		}
+		i += size
+	}
+	return "", false
+}
+
 // IsSafe reports whether Line(s) == s: no character of s is shown
 // differently.
 func IsSafe(s string) bool { return safe(s, line) }

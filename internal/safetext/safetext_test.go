@@ -143,6 +143,13 @@ func check(t *testing.T, s string) {
 				t.Fatalf("%s changed harmless text %q to %q", c.name, s, got)
 			}
 		}
+		p, bad := Cell(s)
+		if bad != (Line(s) != s) {
+			t.Fatalf("Cell(%q) = %q, %v but Line gives %q", s, p, bad, Line(s))
+		}
+		if bad && (utf8.RuneCountInString(p) != 1 || !IsSafe(p)) {
+			t.Fatalf("Cell(%q) = %q: not one safe character", s, p)
+		}
 		if IsSafe(s) != (Line(s) == s) {
 			t.Fatalf("IsSafe(%q) = %v but Line gives %q", s, IsSafe(s), Line(s))
 		}
