@@ -12,6 +12,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
@@ -322,6 +323,12 @@ func (t *Tabs) drawFinder(screen tcell.Screen, x, y, w, h int) {
 			} else if off < strings.LastIndexByte(m.path, '/')+1 {
 				cs = cs.Foreground(t.th.Dim)
 			}
+			if shown, control := safetext.Rune(r); control {
+				// A control character in a file's name shows (␛), never
+				// raw.
+				col += putString(screen, col, y+2+i, limit-col, shown, cs.Foreground(t.th.Warning))
+				continue
+			}
 			_, n := screen.Put(col, y+2+i, string(r), cs)
 			col += max(1, n)
 		}
@@ -345,8 +352,11 @@ func (t *Tabs) finderClick(mx, my int) bool {
 	return true
 }
 
-// putString draws s from x, at most w columns, and returns the columns used.
+// putString draws s from x, at most w columns, and returns the columns
+// used. Control characters show as safetext shows them (␛): s may be a
+// file's name or a message with one.
 func putString(screen tcell.Screen, x, y, w int, s string, st tcell.Style) int {
+	s = safetext.Line(s)
 	used := 0
 	for s != "" && used < w {
 		rest, n := screen.Put(x+used, y, s, st)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // prompt is a question on a tab's status line: either a line of text (find,
@@ -124,6 +126,7 @@ func (p *prompt) rows() int {
 func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent, dim, errColor tcell.Color) int {
 	col := x
 	put := func(s string, st tcell.Style) {
+		s = safetext.Line(s) // a question may name a file
 		for s != "" && col < x+w {
 			var n int
 			s, n = screen.Put(col, y, s, st)

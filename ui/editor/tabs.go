@@ -16,6 +16,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -1450,7 +1451,7 @@ func (t *Tabs) drawStrip(screen tcell.Screen, x, y, w int) {
 	labels := make([]string, len(t.tabs))
 	widths := make([]int, len(t.tabs))
 	for i, tb := range t.tabs {
-		l := " " + tb.title
+		l := " " + safetext.Line(tb.title) // a file's name: never raw
 		if tb.path != "" && tb.buf.Modified() {
 			l += " " + string(markUnsaved)
 		}

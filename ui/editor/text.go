@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
+
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // cell is one grapheme cluster of a line as it lands on screen.
@@ -18,9 +20,10 @@ type cell struct {
 
 // cells calls fn for each grapheme cluster of line, in order, until fn
 // returns false. Tabs stop every tabWidth columns; control characters show
-// as their Unicode control pictures (␍ for a stray CR), clusters with no
-// width as a middle dot, and invalid UTF-8 as U+FFFD, so nothing the file
-// holds is invisible or breaks the layout.
+// as safetext shows them (their Unicode control pictures, ␍ for a stray CR,
+// <U+009B> for a C1 control or a bidi override), clusters with no width as
+// a middle dot, and invalid UTF-8 as U+FFFD, so nothing the file holds is
+// invisible, breaks the layout or reaches the terminal raw.
 func cells(line string, tabWidth int, fn func(c cell) bool) {
 	col, off := 0, 0
 	state := -1
@@ -38,18 +41,21 @@ func cells(line string, tabWidth int, fn func(c cell) bool) {
 			c = cell{off: off, end: off + len(cluster), col: col, width: width, text: cluster}
 		}
 		r, size := utf8.DecodeRuneInString(c.text)
+		shown, control := safetext.Rune(r)
 		switch {
 		case r == '\t':
 			c.width = tabWidth - col%tabWidth
 			c.text = ""
-		case r < 0x20 || r == 0x7f:
+		case control:
+			// A control character (its picture, ␛ for ESC), a C1
+			// control or a bidi override (<U+202E>), shown as safetext
+			// shows them everywhere: written raw it would act on the
+			// terminal or reorder the text after it. A control is a
+			// cluster of its own (a CR LF aside, which a line never
+			// holds whole).
 			c.special = true
-			c.width = 1
-			if r == 0x7f {
-				c.text = "\u2421"
-			} else {
-				c.text = string(rune(0x2400 + r))
-			}
+			c.text = shown
+			c.width = uniseg.StringWidth(shown)
 		case r == utf8.RuneError && size <= 1:
 			c.special = true
 			c.width = 1

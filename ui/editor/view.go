@@ -458,7 +458,15 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 				}
 				return true
 			}
-			screen.Put(tx+sx, y+sy, c.text, st)
+			if c.special && c.width > 1 {
+				// A picture wider than a cell (<U+009B>): ASCII, a
+				// character a column.
+				for i := range len(c.text) {
+					screen.Put(tx+sx+i, y+sy, c.text[i:i+1], st)
+				}
+			} else {
+				screen.Put(tx+sx, y+sy, c.text, st)
+			}
 			drawn = sx + c.width
 			return true
 		})
