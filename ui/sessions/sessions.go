@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -70,16 +70,11 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// clean makes text from a session file safe to draw: one line, no control
-// characters, not too long.
+// clean makes text from a session file safe to draw: one line, runs of
+// white space as one space, control characters shown (safetext), not too
+// long.
 func clean(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
+	s = safetext.Line(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:99]) + "…"
 	}

@@ -17,12 +17,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -102,7 +102,7 @@ func (v *View) body(width int) []line {
 	}
 	blank := func() { out = append(out, nil) }
 
-	para(Visible(v.opts.Dir), bold, 0)
+	para(safetext.Exact(v.opts.Dir), bold, 0)
 	blank()
 	shown := v.opts.Items
 	if v.opts.Changed {
@@ -115,12 +115,12 @@ func (v *View) body(width int) []line {
 	for _, it := range shown {
 		head := "• " + trust.Label(it.Kind)
 		if it.Name != "" {
-			head += " " + Visible(it.Name)
+			head += " " + safetext.Exact(it.Name)
 		}
 		para(head, bold, 0)
-		para(Visible(it.Detail), warn, 4)
+		para(safetext.Exact(it.Detail), warn, 4)
 		if it.Source != "" {
-			para("in "+Visible(rel(v.opts.Dir, it.Source)), dim, 4)
+			para("in "+safetext.Exact(rel(v.opts.Dir, it.Source)), dim, 4)
 		}
 	}
 	blank()
@@ -249,7 +249,7 @@ func Run(ctx context.Context, screen tcell.Screen, opts Options) (Answer, error)
 	}
 	defer screen.Fini()
 	screen.EnableMouse(tcell.MouseButtonEvents)
-	screen.SetTitle("fawn — trust " + filepath.Base(opts.Dir) + "?")
+	screen.SetTitle("fawn — trust " + safetext.Line(filepath.Base(opts.Dir)) + "?")
 	v := New(opts)
 	events := make(chan tcell.Event, 16)
 	quit := make(chan struct{})
@@ -304,31 +304,6 @@ func rel(dir, source string) string {
 		return r
 	}
 	return source
-}
-
-// Visible makes every character that would act on the terminal or hide
-// text visible: a newline as ⏎, a tab as ⇥, other control characters as
-// their control picture (␛), and invisible or reordering formatting
-// characters as <U+202E>.
-func Visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString("⏎")
-		case r == '\t':
-			b.WriteString("⇥")
-		case r < 0x20:
-			b.WriteRune(0x2400 + r)
-		case r == 0x7f:
-			b.WriteRune('␡')
-		case r >= 0x80 && r < 0xa0, r == unicode.ReplacementChar, unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // wrap breaks text into rows of at most width cells, at spaces when it can
