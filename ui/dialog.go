@@ -8,6 +8,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
 )
@@ -204,8 +205,9 @@ type cmdPart struct {
 
 // commandLines is cmd as the permission dialog shows it, hiding nothing: a
 // run of blank lines is one marker line ("⏎×60"), a long run of spaces is a
-// marker ("␠×200"), and control characters are shown in caret notation
-// ("^M", "^[") instead of being dropped or acted on by the terminal.
+// marker ("␠×200"), and control and invisible characters are shown as
+// safetext.Exact shows them ("␍", "␛", "<U+202E>") instead of being
+// dropped or acted on by the terminal.
 func commandLines(cmd string) [][]cmdPart {
 	var out [][]cmdPart
 	blank := 0
@@ -256,12 +258,15 @@ func commandLine(l string) []cmdPart {
 				b.WriteString(strings.Repeat(" ", j-i))
 			}
 			i = j - 1
-		case r < ' ' || r == 0x7f:
-			emit(cmdPart{"^" + string(rune(r^0x40)), true})
-		case r >= 0x80 && r < 0xa0, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
-			emit(cmdPart{fmt.Sprintf("<U+%04X>", r), true})
 		default:
-			b.WriteRune(r)
+			// What the user approves must be exactly what runs: every
+			// control and invisible character is a marker (safetext's
+			// Exact form: ␍, ␛, <U+202E>, <U+200B>).
+			if shown := safetext.Exact(string(r)); shown != string(r) {
+				emit(cmdPart{shown, true})
+			} else {
+				b.WriteRune(r)
+			}
 		}
 	}
 	if b.Len() > 0 {

@@ -158,8 +158,8 @@ func TestDialogHidesNothingOfACommand(t *testing.T) {
 		want      []string
 	}{
 		{"blank lines", "echo harmless" + strings.Repeat("\n", 61) + "touch x", []string{"$ echo harmless", "⏎×60", "touch x"}},
-		{"carriage return", "echo harmless\rrm -rf ~", []string{"echo harmless^Mrm -rf ~"}},
-		{"escape", "echo ok \x1b[8mrm -rf ~\x1b[0m", []string{"^[[8mrm -rf ~^[[0m"}},
+		{"carriage return", "echo harmless\rrm -rf ~", []string{"echo harmless␍rm -rf ~"}},
+		{"escape", "echo ok \x1b[8mrm -rf ~\x1b[0m", []string{"␛[8mrm -rf ~␛[0m"}},
 		{"spaces", "echo harmless" + strings.Repeat(" ", 300) + "; touch x", []string{"echo harmless␠×300; touch x"}},
 		{"bidi", "echo \u202egnirts", []string{"<U+202E>gnirts"}},
 	} {

@@ -7,6 +7,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -113,9 +114,10 @@ func (h *highlighter) plain(code string) []Line {
 }
 
 // expandTabs replaces tabs with spaces to the next stop of 4, continuing from
-// column *col, and drops other control characters.
+// column *col, drops a CR (of a CR LF line ending) and shows other control
+// characters as safetext does (␛): a code block is the model's text.
 func expandTabs(s string, col *int) string {
-	if !strings.ContainsAny(s, "\t\r\x1b") {
+	if safetext.IsSafe(s) {
 		*col += len(s)
 		return s
 	}
@@ -126,10 +128,11 @@ func expandTabs(s string, col *int) string {
 			n := 4 - *col%4
 			b.WriteString(strings.Repeat(" ", n))
 			*col += n
-		case r < ' ':
+		case r == '\r':
 		default:
-			b.WriteRune(r)
-			*col++
+			shown := safetext.Line(string(r))
+			b.WriteString(shown)
+			*col += len([]rune(shown))
 		}
 	}
 	return b.String()

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -295,9 +296,12 @@ func (s *Strip) Draw(screen tcell.Screen) {
 	s.labels = s.labels[:0]
 	lx := x + 2
 	for i, t := range s.tabs {
-		label := " " + t.title() + " "
+		// A title may be a program's (OSC 2 in the pane) or the agent's
+		// command: shown, never raw.
+		title := safetext.Line(t.title())
+		label := " " + title + " "
 		if s.marked[i] {
-			label = " " + t.title() + " • "
+			label = " " + title + " • "
 		}
 		st := tcell.StyleDefault.Foreground(s.th.Dim)
 		if i == s.active {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // frameInterval bounds drawing to about 60 frames a second.
@@ -134,7 +136,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}
 	title := "fawn"
 	if a.opts.Root != "" {
-		title = "fawn — " + filepath.Base(a.opts.Root)
+		title = "fawn — " + safetext.Line(filepath.Base(a.opts.Root))
 	}
 	s.SetTitle(title)
 

@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -185,11 +186,15 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 // layout lays out what the status bar shows at width w: the parts on the
 // left, the hint (or the flash message, if one shows) on the right.
 func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int) (line, right Line) {
-	right = Line{{in.Hint + " ", base.Foreground(s.th.Dim)}}
+	right = Line{{safetext.Line(in.Hint) + " ", base.Foreground(s.th.Dim)}}
 	if flash != "" {
-		right = Line{{flash + " ", base.Foreground(s.th.Success)}}
+		// A message may name a file or quote a server.
+		right = Line{{safetext.Line(flash) + " ", base.Foreground(s.th.Success)}}
 	}
 	segs := s.segments(in)
+	for i := range segs {
+		segs[i] = safeLine(segs[i]) // a model's name may be a server's
+	}
 	sep := Span{" │ ", base.Foreground(s.th.Border)}
 	// Drop the least important parts until everything fits.
 	for n := len(segs); n >= 1; n-- {

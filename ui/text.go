@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // Span is a run of text drawn in one style. Text never contains a newline.
@@ -50,6 +52,21 @@ func (l Line) String() string {
 	return b.String()
 }
 
+// safeLine is l with every span's text shown as safetext.Line shows it;
+// l itself when nothing in it needs showing.
+func safeLine(l Line) Line {
+	for i, s := range l {
+		if !safetext.IsSafe(s.Text) {
+			out := append(Line(nil), l...)
+			for j := i; j < len(out); j++ {
+				out[j].Text = safetext.Line(out[j].Text)
+			}
+			return out
+		}
+	}
+	return l
+}
+
 // linesText joins lines' text with newlines (what a copy puts on the clipboard).
 func linesText(lines []Line) string {
 	var b strings.Builder
@@ -79,36 +96,32 @@ func textWidth(s string) int {
 	return uniseg.StringWidth(s)
 }
 
-// sanitize makes s safe to draw: tabs become spaces up to the next multiple of
-// tabWidth, carriage returns and other control characters are dropped (an
-// escape sequence drawn raw would corrupt the screen).
+// sanitize makes one row of untrusted text safe to draw: tabs become
+// spaces up to the next multiple of tabWidth, the CR of a CR LF line
+// ending is dropped, and every other control character shows as
+// safetext.Line shows it (ESC as ␛): drawn raw, an escape sequence would
+// act on the terminal.
 func sanitize(s string, tabWidth int) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if safetext.IsSafe(s) {
 		return s
 	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			n := tabWidth - col%tabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		case r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// dropped
-		default:
+	s = strings.TrimSuffix(s, "\r")
+	if strings.IndexByte(s, '\t') >= 0 {
+		var b strings.Builder
+		col := 0
+		for _, r := range s {
+			if r == '\t' {
+				n := tabWidth - col%tabWidth
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
 			b.WriteRune(r)
 			col++
 		}
+		s = b.String()
 	}
-	return b.String()
+	return safetext.Line(s)
 }
 
 // cell is one grapheme cluster placed during wrapping.
@@ -334,6 +347,11 @@ func drawLine(screen tcell.Screen, x, y, width int, l Line) int {
 	end := x + width
 	for _, s := range l {
 		text := s.Text
+		if !safetext.IsSafe(text) {
+			// Text that was not made safe where it was laid out (sanitize,
+			// wrapText) still shows its controls, and never raw.
+			text = safetext.Line(text)
+		}
 		for text != "" && x < end {
 			if text[0] < utf8.RuneSelf {
 				screen.Put(x, y, text[:1], s.Style)
