@@ -28,6 +28,7 @@ import (
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -757,16 +758,9 @@ func (e *Explorer) footLines(width int) []string {
 	return out
 }
 
-// printable shows a name from the disk safely: control characters (a file
-// name may hold an escape sequence) become "?".
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
-}
+// printable shows a name from the disk safely: a file name may hold an
+// escape sequence, shown as safetext shows it (␛), never raw.
+func printable(s string) string { return safetext.Line(s) }
 
 // cut keeps the first w cells of s.
 func cut(s string, w int) string {

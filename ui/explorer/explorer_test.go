@@ -242,7 +242,7 @@ func TestTreeFollowsTheDisk(t *testing.T) {
 // A file name holding an escape sequence is drawn harmlessly.
 func TestHostileNamesAreDrawnSafely(t *testing.T) {
 	f := newFixture(t, map[string]string{"evil\x1b]0;pwned\x07.txt": "x"})
-	if s := f.screen(60, 5); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "evil?]0;pwned?.txt") {
+	if s := f.screen(60, 5); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "evil␛]0;pwned␇.txt") {
 		t.Errorf("screen:\n%q", s)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -445,17 +446,14 @@ func (p *Picker) Draw(screen tcell.Screen) {
 	put(screen, x+w-2-width(hint), y+h-1, width(hint), hint, dim)
 }
 
-func width(s string) int { return uniseg.StringWidth(s) }
+// width is how many cells put takes to draw s.
+func width(s string) int { return uniseg.StringWidth(safetext.Line(s)) }
 
 // put draws s from x in at most w cells and returns the cells used.
-// Control characters (items may come from a server or a file) become "?".
+// Control characters (items may come from a server or a file) show as
+// safetext shows them (␛), never raw.
 func put(screen tcell.Screen, x, y, w int, s string, st tcell.Style) int {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
+	s = safetext.Line(s)
 	used := 0
 	state := -1
 	for s != "" {
