@@ -26,6 +26,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
@@ -58,11 +59,36 @@ func main() {
 		}
 	}()
 	stopProfiles := startProfiles(os.Stderr)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stdout, stderr := terminalText(os.Stdout), terminalText(os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, stdout, stderr)
+	flushText(stdout, stderr)
 	stopProfiles()
 	signal.Stop(sigs)
 	cancel(nil)
 	os.Exit(code)
+}
+
+// terminalText is f, or, when f is a terminal, a writer that shows control
+// characters as safetext does: a model's answer, a session's title or a
+// project's configuration printed there must not drive the terminal (ESC
+// ] 52 would write the user's clipboard). Written to a file or a pipe the
+// bytes are the model's, exactly: they are data for whatever reads them.
+// Any character device counts as a terminal (/dev/null too: no one sees
+// it).
+func terminalText(f *os.File) io.Writer {
+	if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		return safetext.NewWriter(f)
+	}
+	return f
+}
+
+// flushText writes what terminalText's writers hold back.
+func flushText(ws ...io.Writer) {
+	for _, w := range ws {
+		if sw, ok := w.(*safetext.Writer); ok {
+			_ = sw.Flush()
+		}
+	}
 }
 
 // startupGCPercent is the garbage collector's pace until the first frame:

@@ -9,12 +9,12 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 )
@@ -265,15 +265,9 @@ func age(t, now time.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
-// printable drops control characters, so a title cannot drive the terminal.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
+// printable shows control characters as safetext does (␛), so a title
+// cannot drive the terminal.
+func printable(s string) string { return safetext.Line(s) }
 
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {
