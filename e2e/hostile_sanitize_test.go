@@ -52,9 +52,8 @@ func sanitizeEscaped(tm *Term) string {
 	if strings.Contains(string(out), "curl") || strings.Contains(string(out), "evil") {
 		got = append(got, "the clipboard was written: tmux buffers "+strings.TrimSpace(string(out)))
 	}
-	title, _ := exec.Command("tmux", "-S", tm.socket, "display-message", "-p", "-t", tm.name, "#{pane_title}").CombinedOutput()
-	if strings.Contains(string(title), "PWNED") {
-		got = append(got, "the title became "+strings.TrimSpace(string(title)))
+	if title := sanitizeTitle(tm); strings.Contains(title, "PWNED") {
+		got = append(got, "the title became "+title)
 	}
 	return strings.Join(got, "; ")
 }
@@ -132,4 +131,26 @@ func TestHostileSanitizeHeadlessAnswer(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out) != sanitizeAnswer() {
 		t.Fatalf("into a pipe: exit %d, stdout %q (want the answer as it is), stderr %s", code, out, errs)
 	}
+}
+
+// A project whose directory's name holds OSC 52 and CSI 2J: fawn's window
+// title names the project with the sequences shown, and they reach the
+// terminal neither from the title nor from anywhere the name is drawn.
+func TestHostileSanitizeProjectDirectoryName(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte(sanitizePayload))
+	base := "proj\x1b]52;c;" + b64 + "\a\x1b[2J"
+	dir := filepath.Join(t.TempDir(), base)
+	writeFile(t, filepath.Join(dir, "README.md"), "# Widget\n")
+	tm := sanitizeTerm(t, dir)
+	sanitizeWaitDrawn(t, tm, "Ask fawn")
+	want := "fawn — proj␛]52;c;" + b64 + "␇␛[2J"
+	tm.WaitUntil("the title "+want, func(string) bool { return sanitizeTitle(tm) == want })
+	if esc := sanitizeEscaped(tm); esc != "" {
+		t.Fatalf("the directory's name reached the terminal: %s", esc)
+	}
+}
+
+func sanitizeTitle(tm *Term) string {
+	out, _ := exec.Command("tmux", "-S", tm.socket, "display-message", "-p", "-t", tm.name, "#{pane_title}").CombinedOutput()
+	return strings.TrimSpace(string(out))
 }
