@@ -743,6 +743,7 @@ func (e *Explorer) footLines(width int) []string {
 	default:
 		text = e.flash
 	}
+	text = safetext.Line(text) // a path or an error may hold a control character
 	if text == "" || width < 4 {
 		return nil
 	}

@@ -239,10 +239,15 @@ func TestTreeFollowsTheDisk(t *testing.T) {
 	}
 }
 
-// A file name holding an escape sequence is drawn harmlessly.
+// A file name holding an escape sequence (or a C1 CSI) is drawn
+// harmlessly, in the tree and in a message naming it.
 func TestHostileNamesAreDrawnSafely(t *testing.T) {
-	f := newFixture(t, map[string]string{"evil\x1b]0;pwned\x07.txt": "x"})
-	if s := f.screen(60, 5); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "evil␛]0;pwned␇.txt") {
+	f := newFixture(t, map[string]string{"evil\x1b]0;pwned\x07\u009b.txt": "x"})
+	if s := f.screen(60, 5); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "evil␛]0;pwned␇<U+009B>.txt") {
 		t.Errorf("screen:\n%q", s)
+	}
+	f.ex.flash = "cannot move evil\x1b]0;pwned\x07\u009b.txt"
+	if s := f.screen(60, 5); !strings.Contains(s, "cannot move evil␛]0;pwned␇<U+009B>.txt") {
+		t.Errorf("the message:\n%s", s)
 	}
 }
