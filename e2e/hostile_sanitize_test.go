@@ -154,3 +154,27 @@ func sanitizeTitle(tm *Term) string {
 	out, _ := exec.Command("tmux", "-S", tm.socket, "display-message", "-p", "-t", tm.name, "#{pane_title}").CombinedOutput()
 	return strings.TrimSpace(string(out))
 }
+
+// The trust prompt of a project whose MCP server's command holds the
+// sequences shows them, and declined ("n", not now), the IDE opens and
+// shows the agent's view of the file as safely as before.
+func TestHostileSanitizeTrustPromptDeclined(t *testing.T) {
+	project := sanitizeProject(t)
+	b64 := base64.StdEncoding.EncodeToString([]byte(sanitizePayload))
+	writeFile(t, filepath.Join(project, ".fawn", "config.yaml"),
+		"tools:\n  mcp_servers:\n    x:\n      command: sh\n      args: [\"-c\", \"true \\e]52;c;"+b64+"\\a\\e]0;PWNED-TITLE\\a\"]\n")
+	args, err := json.Marshal(map[string]string{"command": "view", "path": sanitizeName()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Looking.", ToolCalls: []llmtest.ToolCall{call("text_editor", string(args))}},
+		{Text: "Seen it."},
+	}})
+	tm := sanitizeTerm(t, project, "--base-url", srv.URL(), "--model", "scripted")
+	sanitizeWaitDrawn(t, tm, "Trust this folder?", "true ␛]52;c;")
+	tm.Keys("n")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("look at the readme")
+	sanitizeWaitDrawn(t, tm, "Seen it.", "harmless content", sanitizeShown)
+}
