@@ -354,12 +354,12 @@ func (cb *CellBuffer) Fill(r rune, style Style) {
 // controlPicture reports whether the grapheme cluster g holds a character
 // a terminal would act on, or one that reorders the text after it on a
 // terminal that does bidi, or bytes that are not UTF-8, and gives the one
-// cell shown instead: a C0 control's or DEL's control picture (ESC as ␛),
-// U+FFFD for the others. Writing the cluster raw would let text drawn on
-// the screen (a file name, a model's answer) send its own escape
-// sequences: write the clipboard (OSC 52), set the title, clear the
-// screen. fawn shows such characters visibly before they get here; this
-// is the last guard. [fawn]
+// cell shown instead: a C0 control's or DEL's control picture (ESC as ␛; a
+// newline as ⏎ and a tab as ⇥), U+FFFD for the others. Writing the cluster
+// raw would let text drawn on the screen (a file name, a model's answer)
+// send its own escape sequences: write the clipboard (OSC 52), set the
+// title, clear the screen. fawn shows such characters visibly before they
+// get here; this is the last guard. [fawn]
 func controlPicture(g string) (string, bool) {
 	for i := 0; i < len(g); i++ {
 		if c := g[i]; c < 0x20 || c == 0x7f || c >= utf8.RuneSelf {
@@ -373,6 +373,10 @@ func controlPictureSlow(g string) (string, bool) {
 	for i := 0; i < len(g); {
 		r, size := utf8.DecodeRuneInString(g[i:])
 		switch {
+		case r == '\n':
+			return "\u23ce", true // ⏎, as fawn shows a newline on one row
+		case r == '\t':
+			return "\u21e5", true // ⇥
 		case r < 0x20:
 			return string(0x2400 + r), true
 		case r == 0x7f:
