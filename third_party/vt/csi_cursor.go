@@ -10,6 +10,7 @@ import (
 func (e *Emulator) nextTab(n int) {
 	x, y := e.scr.CursorPosition()
 	scroll := e.scr.ScrollRegion()
+	e.work += uint64(n)
 	for range n {
 		ts := e.tabstops.Next(x)
 		if ts < x {
@@ -39,6 +40,7 @@ func (e *Emulator) prevTab(n int) {
 		leftmargin = scroll.Min.X
 	}
 
+	e.work += uint64(n)
 	for range n {
 		ts := e.tabstops.Prev(x)
 		if ts > x {
@@ -99,9 +101,24 @@ func (e *Emulator) carriageReturn() {
 // repeatPreviousCharacter repeats the previous character n times. This is
 // equivalent to typing the same character n times. This performs the same as
 // [ansi.REP].
+//
+// fawn: a count past what the screen can show is cut to one that leaves
+// the same screen and cursor (see FAWN.md, fix 14). Without autowrap the
+// cursor stops at the right edge after a row's worth. With it, once every
+// row has been filled, each further row's worth scrolls in another row of
+// the same character and returns the cursor to the same column: the state
+// repeats every width characters (REP only repeats characters one cell
+// wide), so only the count modulo the width matters past the screen's
+// area plus two rows. The scrollback gets fewer rows of the character.
 func (e *Emulator) repeatPreviousCharacter(n int) {
 	if e.lastChar == 0 {
 		return
+	}
+	w, h := max(e.Width(), 1), max(e.Height(), 1)
+	if !e.isModeSet(ansi.ModeAutoWrap) {
+		n = min(n, w)
+	} else if limit := (h + 2) * w; n > limit {
+		n = limit + (n-limit)%w
 	}
 	for range n {
 		e.handlePrint(e.lastChar)

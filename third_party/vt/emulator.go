@@ -71,6 +71,10 @@ type Emulator struct {
 	// Indicates if the terminal is closed.
 	closed bool
 
+	// work counts the steps outside the screens' cells (tab stops
+	// visited); see Work.
+	work uint64
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
@@ -507,6 +511,13 @@ func (e *Emulator) Wrapped(y int) bool {
 // writes back.
 func (e *Emulator) SetWrapped(y int, on bool) {
 	e.scr.setWrapped(y, on)
+}
+
+// Work counts the cells the emulator has written, moved or visited since
+// it was made, both screens together: what the output it was given cost.
+// fawn's fuzz test bounds it per byte of input (see FAWN.md, fix 14).
+func (e *Emulator) Work() uint64 {
+	return e.scrs[0].work + e.scrs[1].work + e.work
 }
 
 // IsAltScreen returns whether the terminal is in alternate screen mode.

@@ -466,42 +466,42 @@ func (e *Emulator) registerDefaultEscHandlers() {
 func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('@', func(params ansi.Params) bool {
 		// Insert Character [ansi.ICH]
-		n := count(params)
+		n := e.count(params)
 		e.scr.InsertCell(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('A', func(params ansi.Params) bool {
 		// Cursor Up [ansi.CUU]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(0, -n)
 		return true
 	})
 
 	e.RegisterCsiHandler('B', func(params ansi.Params) bool {
 		// Cursor Down [ansi.CUD]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(0, n)
 		return true
 	})
 
 	e.RegisterCsiHandler('C', func(params ansi.Params) bool {
 		// Cursor Forward [ansi.CUF]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(n, 0)
 		return true
 	})
 
 	e.RegisterCsiHandler('D', func(params ansi.Params) bool {
 		// Cursor Backward [ansi.CUB]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(-n, 0)
 		return true
 	})
 
 	e.RegisterCsiHandler('E', func(params ansi.Params) bool {
 		// Cursor Next Line [ansi.CNL]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(0, n)
 		e.carriageReturn()
 		return true
@@ -509,7 +509,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('F', func(params ansi.Params) bool {
 		// Cursor Previous Line [ansi.CPL]
-		n := count(params)
+		n := e.count(params)
 		e.moveCursor(0, -n)
 		e.carriageReturn()
 		return true
@@ -517,7 +517,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('G', func(params ansi.Params) bool {
 		// Cursor Horizontal Absolute [ansi.CHA]
-		n := count(params)
+		n := e.count(params)
 		_, y := e.scr.CursorPosition()
 		e.setCursor(n-1, y)
 		return true
@@ -542,7 +542,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('I', func(params ansi.Params) bool {
 		// Cursor Horizontal Tabulation [ansi.CHT]
-		n := count(params)
+		n := e.count(params)
 		e.nextTab(n)
 		return true
 	})
@@ -603,7 +603,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('L', func(params ansi.Params) bool {
 		// Insert Line [ansi.IL]
-		n := count(params)
+		n := e.count(params)
 		if e.scr.InsertLine(n) {
 			// Move the cursor to the left margin.
 			e.scr.setCursorX(0, true)
@@ -613,7 +613,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('M', func(params ansi.Params) bool {
 		// Delete Line [ansi.DL]
-		n := count(params)
+		n := e.count(params)
 		if e.scr.DeleteLine(n) {
 			// If the line was deleted successfully, move the cursor to the
 			// left.
@@ -625,21 +625,21 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('P', func(params ansi.Params) bool {
 		// Delete Character [ansi.DCH]
-		n := count(params)
+		n := e.count(params)
 		e.scr.DeleteCell(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('S', func(params ansi.Params) bool {
 		// Scroll Up [ansi.SU]
-		n := count(params)
+		n := e.count(params)
 		e.scr.ScrollUp(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('T', func(params ansi.Params) bool {
 		// Scroll Down [ansi.SD]
-		n := count(params)
+		n := e.count(params)
 		e.scr.ScrollDown(n)
 		return true
 	})
@@ -655,35 +655,37 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('X', func(params ansi.Params) bool {
 		// Erase Character [ansi.ECH]
-		n := count(params)
+		n := e.count(params)
 		e.eraseCharacter(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('Z', func(params ansi.Params) bool {
 		// Cursor Backward Tabulation [ansi.CBT]
-		n := count(params)
+		n := e.count(params)
 		e.prevTab(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('`', func(params ansi.Params) bool {
 		// Horizontal Position Absolute [ansi.HPA]
-		e.cursorTo(count(params)-1, -1)
+		e.cursorTo(e.count(params)-1, -1)
 		return true
 	})
 
 	e.RegisterCsiHandler('a', func(params ansi.Params) bool {
 		// Horizontal Position Relative [ansi.HPR]
 		x, y := e.scr.CursorPosition()
-		e.setCursor(x+count(params), y)
+		e.setCursor(x+e.count(params), y)
 		return true
 	})
 
 	e.RegisterCsiHandler('b', func(params ansi.Params) bool {
-		// Repeat Previous Character [ansi.REP]
-		n := count(params)
-		e.repeatPreviousCharacter(n)
+		// Repeat Previous Character [ansi.REP]: its count is not capped by
+		// count, which would cut it to a row; repeatPreviousCharacter caps
+		// it.
+		n, _, _ := params.Param(0, 1)
+		e.repeatPreviousCharacter(max(n, 1))
 		return true
 	})
 
@@ -722,14 +724,14 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 	e.RegisterCsiHandler('d', func(params ansi.Params) bool {
 		// Vertical Position Absolute [ansi.VPA]
-		e.cursorTo(-1, count(params)-1)
+		e.cursorTo(-1, e.count(params)-1)
 		return true
 	})
 
 	e.RegisterCsiHandler('e', func(params ansi.Params) bool {
 		// Vertical Position Relative [ansi.VPR]
 		x, y := e.scr.CursorPosition()
-		e.setCursor(x, y+count(params))
+		e.setCursor(x, y+e.count(params))
 		return true
 	})
 
@@ -870,6 +872,12 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		if top >= bottom {
 			return false
 		}
+		// fawn: a margin below the screen made the region reach rows that
+		// do not exist, and the next scroll panicked; it is cut to the
+		// screen (see FAWN.md, fix 14).
+		if bottom = min(bottom, height); top > bottom {
+			return false
+		}
 
 		// Rect is [x, y) which means y is exclusive. So the top margin
 		// is the top of the screen minus one.
@@ -903,6 +911,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			if left >= right {
 				return false
 			}
+			if right = min(right, width); left > right {
+				return false // fawn: as DECSTBM's bottom
+			}
 
 			e.scr.setHorizontalMargins(left-1, right)
 
@@ -920,10 +931,13 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 // count returns the first parameter of a sequence whose parameter is a
 // count or a 1-based position: missing or 0 both mean 1, as in xterm
-// (CSI 0 C moves one column, like CSI C).
-func count(params ansi.Params) int {
+// (CSI 0 C moves one column, like CSI C). fawn: it is capped to the
+// screen's larger side, past which no count or position changes what
+// the sequence does; a count of 99999999 would otherwise be carried out
+// one cell or one tab stop at a time (see FAWN.md, fix 14).
+func (e *Emulator) count(params ansi.Params) int {
 	n, _, _ := params.Param(0, 1)
-	return max(n, 1)
+	return min(max(n, 1), max(e.Width(), e.Height(), 1))
 }
 
 // cursorTo moves the cursor to the 0-based column x and row y counted from

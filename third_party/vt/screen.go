@@ -17,6 +17,9 @@ type Screen struct {
 	scroll uv.Rectangle
 	// scrollback is the scrollback buffer for lines scrolled off the top.
 	scrollback *Scrollback
+	// work counts the cells written, moved or visited (fawn: see
+	// Emulator.Work).
+	work uint64
 	// wrapped[y] says row y was filled and its text went on to the next
 	// row (autowrap), so the two are one line of text: a host reflowing
 	// the screen to another width rejoins them.
@@ -91,6 +94,7 @@ func NewScreen(w, h int) *Screen {
 // cursor styles, and resets the scroll region.
 func (s *Screen) Reset() {
 	s.buf.Clear()
+	s.work += uint64(s.buf.Width() * s.buf.Height())
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
@@ -120,6 +124,7 @@ func (s *Screen) CellAt(x int, y int) *uv.Cell {
 // SetCell sets the cell at the given x, y position.
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 	s.buf.SetCell(x, y, c)
+	s.work++
 }
 
 // Height returns the height of the screen.
@@ -181,6 +186,7 @@ func (s *Screen) isLineEmpty(line uv.Line) bool {
 func (s *Screen) ClearArea(area uv.Rectangle) {
 	s.unwrapArea(area)
 	s.buf.ClearArea(area)
+	s.work += areaWork(area)
 	s.touchArea(area)
 }
 
@@ -193,6 +199,7 @@ func (s *Screen) Fill(c *uv.Cell) {
 func (s *Screen) FillArea(c *uv.Cell, area uv.Rectangle) {
 	s.unwrapArea(area)
 	s.buf.FillArea(c, area)
+	s.work += areaWork(area)
 	s.touchArea(area)
 }
 
@@ -349,6 +356,7 @@ func (s *Screen) InsertCell(n int) {
 
 	x, y := s.cur.X, s.cur.Y
 	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.work += uint64(max(s.scroll.Dx(), 0))
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
@@ -360,6 +368,7 @@ func (s *Screen) DeleteCell(n int) {
 
 	x, y := s.cur.X, s.cur.Y
 	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.work += uint64(max(s.scroll.Dx(), 0))
 }
 
 // ScrollUp scrolls the content up n lines within the given region. Lines
@@ -401,6 +410,7 @@ func (s *Screen) InsertLine(n int) bool {
 
 	s.shiftWrapped(y, s.scroll.Max.Y, n)
 	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
+	s.work += areaWork(s.scroll)
 
 	return true
 }
@@ -432,6 +442,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
+		s.work += uint64(linesToSave * s.buf.Width())
 		for i := range linesToSave {
 			if line := s.buf.Line(y + i); line != nil {
 				s.scrollback.push(line, s.Wrapped(y+i))
@@ -441,8 +452,15 @@ func (s *Screen) DeleteLine(n int) bool {
 
 	s.shiftWrapped(y, scroll.Max.Y, -n)
 	s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
+	s.work += areaWork(scroll)
 
 	return true
+}
+
+// areaWork is the cells uv visits to fill or move area: every one of its
+// cells, in bounds or not.
+func areaWork(area uv.Rectangle) uint64 {
+	return uint64(max(area.Dx(), 0)) * uint64(max(area.Dy(), 0))
 }
 
 // blankCell returns the cursor blank cell with the background color set to the

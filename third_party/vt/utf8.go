@@ -45,6 +45,48 @@ func (e *Emulator) handlePrint(r rune) {
 	}
 
 	e.grapheme = utf8.AppendRune(e.grapheme, r)
+	if len(e.grapheme) > 2*maxCluster {
+		e.flushComplete()
+	}
+}
+
+// maxCluster is the most bytes of one grapheme cluster a cell keeps (fawn,
+// see FAWN.md, fix 15). Real clusters are far shorter (a family emoji is 25
+// bytes, a flag with tags 28, thirty combining marks 60); without a cap a
+// character followed by a gigabyte of combining marks grew one cell, and
+// the buffer it was composed in, to a gigabyte.
+const maxCluster = 128
+
+// flushComplete prints the clusters in the buffer but the last, which may
+// still grow, and keeps at most maxCluster bytes of that one: the marks
+// past the cap are dropped. It runs each time the buffer passes twice the
+// cap, so a long run of marks is segmented in linear time.
+func (e *Emulator) flushComplete() {
+	graphemes := e.grapheme
+	for {
+		cluster, width := ansi.FirstGraphemeCluster(graphemes, ansi.GraphemeWidth)
+		if len(cluster) == 0 {
+			break
+		}
+		if len(cluster) == len(graphemes) {
+			break // the last one
+		}
+		e.handleGrapheme(capCluster(cluster), width)
+		graphemes = graphemes[len(cluster):]
+	}
+	e.grapheme = append(e.grapheme[:0], capCluster(graphemes)...)
+}
+
+// capCluster cuts a cluster to maxCluster bytes, at a character boundary.
+func capCluster(c []byte) string {
+	if len(c) <= maxCluster {
+		return string(c)
+	}
+	n := maxCluster
+	for n > 0 && !utf8.RuneStart(c[n]) {
+		n--
+	}
+	return string(c[:n])
 }
 
 // flushGrapheme flushes the current grapheme buffer, if any, and handles the
@@ -64,7 +106,7 @@ func (e *Emulator) flushGrapheme() {
 		if len(cluster) == 0 {
 			break
 		}
-		e.handleGrapheme(string(cluster), width)
+		e.handleGrapheme(capCluster(cluster), width)
 		graphemes = graphemes[len(cluster):]
 	}
 	e.grapheme = e.grapheme[:0] // Reset the grapheme buffer.
