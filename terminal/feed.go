@@ -24,6 +24,13 @@ const (
 	hardCap       = 32 << 20
 	hardKeep      = 1 << 20
 	feedPiece     = 4 << 10
+	// Hostile output costs up to a few screenfuls of cells per byte
+	// (counts are capped to the screen, not to nothing): past pieceWork
+	// cells the pieces shrink, down to minPiece bytes, so that the emulator
+	// is never held long and the calls that wait for it (search, copy)
+	// wait little.
+	pieceWork = 4 << 20
+	minPiece  = 64
 	// Redraws are coalesced to at most 60 a second.
 	frameInterval = time.Second / 60
 )
@@ -61,6 +68,14 @@ func (b *backlog) push(p []byte) {
 	}
 }
 
+// poke wakes the feeder with nothing new to feed (a resize to carry out).
+func (b *backlog) poke() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
 func (b *backlog) take() ([]byte, int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -90,6 +105,7 @@ func (t *Terminal) feed() {
 			return
 		case <-t.log.wake:
 		}
+		t.applyPendingSize()
 		for {
 			p, dropped := t.log.take()
 			if len(p) == 0 && dropped == 0 {
@@ -122,10 +138,20 @@ func (t *Terminal) feed() {
 // writePieces feeds p to the emulator a few KiB at a time, so a draw never
 // waits long for the emulator's lock; it reports false once closed.
 func (t *Terminal) writePieces(p []byte) bool {
+	if t.piece == 0 {
+		t.piece = feedPiece
+	}
 	for len(p) > 0 {
-		n := min(len(p), feedPiece)
-		t.scr.write(p[:n])
+		t.applyPendingSize()
+		n := min(len(p), t.piece)
+		work := t.scr.write(p[:n])
 		p = p[n:]
+		switch {
+		case work > pieceWork:
+			t.piece = max(t.piece/2, minPiece)
+		case work < pieceWork/4 && t.piece < feedPiece:
+			t.piece = min(t.piece*2, feedPiece)
+		}
 		t.markDirty()
 		select {
 		case <-t.done:

@@ -2,11 +2,13 @@ package terminal
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -23,9 +25,15 @@ import (
 // colours) through a synchronous pipe; a goroutine drains it into the pty's
 // writer queue, or the first query (vim sends several) would block the
 // feeder forever.
+//
+// The UI never waits for mu, which the feeder holds while the emulator
+// parses: what the UI reads between frames (modes, title, bells, size) is
+// published under pubMu at the end of every write, and a draw that finds mu
+// taken shows the last frame rendered (see drawTo).
 type screen struct {
 	mu        sync.Mutex
 	emu       *vt.Emulator
+	colors    Colors
 	hist      history
 	pushed    uint64 // lines ever moved into hist
 	modes     Modes
@@ -54,7 +62,44 @@ type screen struct {
 
 	histTimer *time.Timer // a scrollback reflow waiting for the width to stay put
 
-	replyDone chan struct{}
+	replyDone chan struct{} // closed when the current emulator's replies are drained
+
+	pubMu sync.Mutex
+	pub   published
+	// pendingNonce is a new shell's marker nonce, taken up by the next
+	// write: a shell starts without waiting for the emulator.
+	pendingNonce atomic.Pointer[string]
+
+	// frameMu guards frame, the last frame rendered, which a draw that
+	// finds the emulator busy shows again; frameWanted asks the feeder to
+	// render one between two writes.
+	frameMu     sync.Mutex
+	frame       frame
+	frameWanted atomic.Bool
+	restarts    int // emulators replaced after a panic
+}
+
+// published is what the UI reads without waiting for the emulator.
+type published struct {
+	modes      Modes
+	title      string
+	bells      uint64
+	cols, rows int
+}
+
+// publish copies what the UI reads; s.mu is held.
+func (s *screen) publish() {
+	m := s.modes
+	m.AltScreen = s.emu.IsAltScreen()
+	s.pubMu.Lock()
+	s.pub = published{modes: m, title: s.title, bells: s.bells, cols: s.emu.Width(), rows: s.emu.Height()}
+	s.pubMu.Unlock()
+}
+
+func (s *screen) published() published {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	return s.pub
 }
 
 // Colors are the pane's default colours, as programs that ask (OSC 10 and
@@ -89,12 +134,21 @@ type Modes struct {
 
 func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *screen {
 	s := &screen{
-		emu:       vt.NewEmulator(cols, rows),
-		hist:      history{max: scrollback},
-		light:     light(colors.Background),
-		reply:     reply,
-		replyDone: make(chan struct{}),
+		hist:   history{max: scrollback},
+		light:  light(colors.Background),
+		reply:  reply,
+		colors: colors,
 	}
+	s.newEmulator(cols, rows)
+	s.publish()
+	return s
+}
+
+// newEmulator gives the screen a new emulator, with fawn's handlers and a
+// goroutine draining its replies; s.mu is held or the screen is new.
+func (s *screen) newEmulator(cols, rows int) {
+	colors := s.colors
+	s.emu = vt.NewEmulator(cols, rows)
 	if colors.Foreground != nil {
 		s.emu.SetDefaultForegroundColor(colors.Foreground)
 	}
@@ -189,11 +243,13 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 			}
 		},
 	})
-	go func() {
-		defer close(s.replyDone)
+	done := make(chan struct{})
+	s.replyDone = done
+	go func(emu *vt.Emulator, reply func([]byte)) {
+		defer close(done)
 		buf := make([]byte, 4096)
 		for {
-			n, err := s.emu.Read(buf)
+			n, err := emu.Read(buf)
 			if n > 0 {
 				reply(append([]byte(nil), buf[:n]...))
 			}
@@ -201,8 +257,52 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 				return
 			}
 		}
-	}()
-	return s
+	}(s.emu, s.reply)
+}
+
+// closeReplies ends the reply goroutine of the current emulator and
+// returns the channel closed once it has; s.mu is held.
+func (s *screen) closeReplies() chan struct{} {
+	// Closing the pipe directly rather than through emu.Close keeps the
+	// emulator's closed flag untouched, which its Read reads unlocked.
+	if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
+		_ = pw.Close()
+	}
+	return s.replyDone
+}
+
+// maxRestarts is how many times a screen replaces an emulator that
+// panicked before it stops showing output (each one was reset by a
+// panic on the bytes that reached it).
+const maxRestarts = 100
+
+// recovered replaces an emulator that panicked on output with a new one of
+// the same size, keeping the scrollback, and says so on the new screen:
+// the pane goes on showing the shell, which never noticed. s.mu is held.
+func (s *screen) recovered(p any) {
+	cols, rows := s.emu.Width(), s.emu.Height()
+	_ = s.closeReplies()
+	s.restarts++
+	s.frozen, s.leftAlt, s.internal, s.margins = nil, false, false, false
+	s.modes, s.cursorOff, s.shape = Modes{}, false, 0
+	s.newEmulator(cols, rows)
+	msg := fmt.Sprintf("the terminal display failed (%v) and was reset; the shell goes on", p)
+	_, _ = s.emu.WriteString("\x1b[7m[fawn: " + sanitizeNotice(msg) + "]\x1b[27m\r\n")
+	s.drain()
+}
+
+// sanitizeNotice keeps a panic's message to one printable line.
+func sanitizeNotice(m string) string {
+	m = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, m)
+	if len(m) > 200 {
+		m = m[:200] + "…"
+	}
+	return m
 }
 
 // shellMark notes a marker of the shell's (OSC 6973;nonce;kind…) as the
@@ -221,11 +321,18 @@ func (s *screen) shellMark(data []byte) {
 	}
 }
 
-// setNonce tells the screen the current shell's marker nonce.
+// setNonce tells the screen the current shell's marker nonce, which the
+// next write takes up: the caller (a shell starting, with Terminal.mu
+// held) must not wait for a write in progress.
 func (s *screen) setNonce(nonce string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nonce, s.atPrompt = nonce, false
+	s.pendingNonce.Store(&nonce)
+}
+
+// takeNonce takes up a new shell's nonce; s.mu is held.
+func (s *screen) takeNonce() {
+	if n := s.pendingNonce.Swap(nil); n != nil {
+		s.nonce, s.atPrompt = *n, false
+	}
 }
 
 // setMode tracks the modes input encoding depends on; it runs inside
@@ -322,19 +429,30 @@ func (s *screen) close() {
 	if s.histTimer != nil {
 		s.histTimer.Stop()
 	}
+	done := s.closeReplies()
 	s.mu.Unlock()
-	// Closing the pipe directly rather than through emu.Close keeps the
-	// emulator's closed flag untouched, which its Read reads unlocked.
-	if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
-		_ = pw.Close()
-	}
-	<-s.replyDone
+	<-done
 }
 
-// write feeds output to the emulator.
-func (s *screen) write(p []byte) {
+// write feeds output to the emulator and returns the work it took (cells
+// written, moved or visited). A panic in the emulator is recovered: the
+// screen restarts with a new emulator (recovered).
+func (s *screen) write(p []byte) (work uint64) {
 	s.mu.Lock()
+	s.takeNonce()
+	before := s.emu.Work()
 	defer func() {
+		if r := recover(); r != nil {
+			if s.restarts < maxRestarts {
+				s.recovered(r)
+			}
+			before = s.emu.Work()
+		}
+		work = s.emu.Work() - before
+		s.publish()
+		if s.frameWanted.Swap(false) {
+			s.renderFrame()
+		}
 		out := s.replies
 		s.replies = nil
 		s.mu.Unlock()
@@ -342,6 +460,9 @@ func (s *screen) write(p []byte) {
 			s.reply(out)
 		}
 	}()
+	if s.restarts >= maxRestarts {
+		return 0
+	}
 	// DECALN (ESC # 8), which vt ignores, fills the screen with E and
 	// homes the cursor: vttest draws its frames on it. The stream is cut
 	// around it so that what follows lands on the filled screen.
@@ -369,6 +490,7 @@ func (s *screen) write(p []byte) {
 			s.internalWrite("\x1b[?1047h\x1b[3J\x1b[?1047l")
 		}
 	}
+	return 0 // set by the deferred function
 }
 
 // decaln is the screen alignment test (DECALN).
@@ -416,6 +538,22 @@ func (s *screen) drain() {
 func (s *screen) resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.resizeLocked(cols, rows)
+}
+
+// tryResize resizes unless the emulator is busy, and says whether it did.
+func (s *screen) tryResize(cols, rows int) bool {
+	if !s.mu.TryLock() {
+		return false
+	}
+	defer s.mu.Unlock()
+	s.resizeLocked(cols, rows)
+	return true
+}
+
+// resizeLocked is resize with s.mu held.
+func (s *screen) resizeLocked(cols, rows int) {
+	defer s.publish()
 	if cols == s.emu.Width() && rows == s.emu.Height() {
 		return
 	}
@@ -434,31 +572,18 @@ func (s *screen) resize(cols, rows int) {
 	s.emu.Resize(cols, rows)
 }
 
+// size, getModes, getBells and getTitle read what the last write
+// published: they never wait for the emulator.
 func (s *screen) size() (cols, rows int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.emu.Width(), s.emu.Height()
+	p := s.published()
+	return p.cols, p.rows
 }
 
-func (s *screen) getModes() Modes {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.modes
-	m.AltScreen = s.emu.IsAltScreen()
-	return m
-}
+func (s *screen) getModes() Modes { return s.published().modes }
 
-func (s *screen) getBells() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.bells
-}
+func (s *screen) getBells() uint64 { return s.published().bells }
 
-func (s *screen) getTitle() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.title
-}
+func (s *screen) getTitle() string { return s.published().title }
 
 // text returns the visible screen as plain text, trailing spaces trimmed.
 func (s *screen) text() string {
@@ -542,10 +667,95 @@ type Drawn struct {
 	CursorShape tcell.CursorStyle
 }
 
-// drawTo draws the emulator's cells into the w×h area at x, y of scr.
+// cellSetter is what a frame is rendered into.
+type cellSetter interface {
+	SetContent(x, y int, primary rune, combining []rune, style tcell.Style)
+}
+
+// frame is the pane's area as last rendered from the emulator.
+type frame struct {
+	w, h  int
+	cells []frameCell
+	drawn Drawn
+	// What the UI last asked for, which the feeder renders when the UI
+	// found the emulator busy.
+	wantW, wantH int
+	want         DrawOptions
+}
+
+type frameCell struct {
+	r    rune
+	comb []rune
+	st   tcell.Style
+}
+
+func (f *frame) SetContent(x, y int, r rune, comb []rune, st tcell.Style) {
+	if x >= 0 && y >= 0 && x < f.w && y < f.h {
+		f.cells[y*f.w+x] = frameCell{r: r, comb: comb, st: st}
+	}
+}
+
+// drawTo draws the emulator's cells into the w×h area at x, y of scr. It
+// never waits for the emulator: when a write holds it, the last frame is
+// drawn again and the feeder renders a new one once the write is over
+// (and asks for a draw).
 func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	locked := s.mu.TryLock()
+	s.frameMu.Lock()
+	defer s.frameMu.Unlock()
+	s.frame.wantW, s.frame.wantH, s.frame.want = w, h, o
+	if locked {
+		s.renderFrameLocked()
+		s.mu.Unlock()
+	} else {
+		s.frameWanted.Store(true)
+	}
+	return s.blit(scr, x, y, w, h, o.Style)
+}
+
+// renderFrame renders the frame the UI last asked for; s.mu is held.
+func (s *screen) renderFrame() {
+	s.frameMu.Lock()
+	defer s.frameMu.Unlock()
+	s.renderFrameLocked()
+}
+
+// renderFrameLocked renders the frame; s.mu and s.frameMu are held.
+func (s *screen) renderFrameLocked() {
+	f := &s.frame
+	f.w, f.h = max(f.wantW, 0), max(f.wantH, 0)
+	if n := f.w * f.h; cap(f.cells) >= n {
+		f.cells = f.cells[:n]
+	} else {
+		f.cells = make([]frameCell, n)
+	}
+	f.drawn = s.render(f, f.w, f.h, f.want)
+}
+
+// blit draws the frame at x, y of scr, blank where it does not cover the
+// w×h area; s.frameMu is held.
+func (s *screen) blit(scr tcell.Screen, x, y, w, h int, base tcell.Style) Drawn {
+	f := &s.frame
+	for row := 0; row < h; row++ {
+		for col := 0; col < w; col++ {
+			if col < f.w && row < f.h {
+				c := &f.cells[row*f.w+col]
+				scr.SetContent(x+col, y+row, c.r, c.comb, c.st)
+			} else {
+				scr.SetContent(x+col, y+row, ' ', nil, base)
+			}
+		}
+	}
+	d := f.drawn
+	if d.CursorX >= w || d.CursorY >= h {
+		d.CursorVisible = false
+	}
+	return d
+}
+
+// render draws the emulator's cells into a w×h area of dst; s.mu is held.
+func (s *screen) render(scr cellSetter, w, h int, o DrawOptions) Drawn {
+	x, y := 0, 0
 	e := s.emu
 	sbLen := 0
 	if !e.IsAltScreen() {
@@ -604,7 +814,7 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 	return d
 }
 
-func (s *screen) drawHistLine(scr tcell.Screen, x, y, w int, l *histLine, base tcell.Style, fg, bg tcell.Color) {
+func (s *screen) drawHistLine(scr cellSetter, x, y, w int, l *histLine, base tcell.Style, fg, bg tcell.Color) {
 	n := 0
 	if l != nil {
 		n = l.cells()

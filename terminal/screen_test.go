@@ -87,7 +87,7 @@ func TestScrollbackKeepsTextAndStyles(t *testing.T) {
 	}
 }
 
-type writerFunc func([]byte)
+type writerFunc func([]byte) uint64
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 

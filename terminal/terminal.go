@@ -75,6 +75,12 @@ type Terminal struct {
 	skippedBytes atomic.Int64
 	startupWait  time.Duration // how long Run waits for the first prompt
 
+	// piece is how much output the feeder hands the emulator at a time
+	// (feeder goroutine only); pendingSize is a resize the UI asked for
+	// while the emulator was busy, which the feeder carries out.
+	piece       int
+	pendingSize atomic.Pointer[[2]int]
+
 	mu         sync.Mutex
 	sh         *shell // nil while the shell cannot be started
 	closed     bool
@@ -125,6 +131,7 @@ func Start(opts Options) (*Terminal, error) {
 	if opts.Rows <= 0 {
 		opts.Rows = 24
 	}
+	opts.Cols, opts.Rows = min(opts.Cols, maxCols), min(opts.Rows, maxRows)
 	if opts.Grace <= 0 {
 		opts.Grace = 2 * time.Second
 	}
@@ -283,7 +290,7 @@ func (t *Terminal) readLoop(sh *shell) {
 	for {
 		n, err := sh.pty.Read(buf)
 		if n > 0 {
-			t.output(sh, buf[:n])
+			t.safeOutput(sh, buf[:n])
 		}
 		if err != nil {
 			break
@@ -303,10 +310,29 @@ func (t *Terminal) waitLoop(sh *shell) {
 	_ = sh.pty.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 }
 
+// safeOutput is output, recovering from a panic in the marker scanner: the
+// scanner drops the partial marker it kept (the read's markers are lost,
+// and an agent command in flight may wait for its timeout), the bytes
+// still reach the pane (output pushes them as it unwinds), a notice says
+// so, and the shell goes on.
+func (t *Terminal) safeOutput(sh *shell, p []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.mu.Lock()
+			sh.scan.carry = nil
+			t.mu.Unlock()
+			t.notice(fmt.Sprintf("reading the shell's output failed (%v); its markers were reset", r))
+		}
+	}()
+	t.output(sh, p)
+}
+
 // output handles one read: markers update the shell's state and the agent
 // command's capture; the raw bytes go on to the emulator.
 func (t *Terminal) output(sh *shell, p []byte) {
 	t.mu.Lock()
+	defer t.log.push(p)
+	defer t.mu.Unlock()
 	r := t.run
 	if r != nil && r.sh != sh {
 		r = nil
@@ -324,8 +350,6 @@ func (t *Terminal) output(sh *shell, p []byte) {
 			r.marker(m)
 		}
 	})
-	t.mu.Unlock()
-	t.log.push(p)
 }
 
 // onMarker tracks what the shell is doing; t.mu is held.
@@ -607,12 +631,41 @@ func (t *Terminal) Paste(text string) {
 	t.input(p)
 }
 
-// Resize sets the terminal's size in cells; the shell gets SIGWINCH.
+// The largest size the emulator takes: a bigger pane shows blanks past it
+// rather than allocating (two screens of ~100 bytes a cell) for it.
+const (
+	maxCols = 1000
+	maxRows = 500
+)
+
+// Resize sets the terminal's size in cells; the shell gets SIGWINCH. It
+// never waits for the emulator: while it is busy the feeder resizes it
+// next.
 func (t *Terminal) Resize(cols, rows int) {
 	if cols < 1 || rows < 1 {
 		return
 	}
-	t.scr.resize(cols, rows)
+	cols, rows = min(cols, maxCols), min(rows, maxRows)
+	if !t.scr.tryResize(cols, rows) {
+		t.pendingSize.Store(&[2]int{cols, rows})
+		t.log.poke()
+		return
+	}
+	t.pendingSize.Store(nil)
+	t.resized(cols, rows)
+}
+
+// applyPendingSize carries out a resize the UI asked for while the
+// emulator was busy (feeder goroutine).
+func (t *Terminal) applyPendingSize() {
+	if sz := t.pendingSize.Swap(nil); sz != nil {
+		t.scr.resize(sz[0], sz[1])
+		t.resized(sz[0], sz[1])
+	}
+}
+
+// resized tells the shell its new size and asks for a draw.
+func (t *Terminal) resized(cols, rows int) {
 	t.mu.Lock()
 	sh := t.sh
 	t.mu.Unlock()
