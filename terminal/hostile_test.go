@@ -1,0 +1,123 @@
+package terminal
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// withDeadline runs f in a goroutine and fails the test when it has not
+// returned within a generous deadline.
+func withDeadline(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s waited for the emulator", what)
+	}
+}
+
+// While the emulator is busy parsing (held here as a long write holds
+// it), what the UI calls on every frame and every key returns: the draw
+// shows the last frame, and a resize is carried out once the write is
+// over.
+func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
+	term := startTerm(t, Options{Cols: 40, Rows: 10})
+	waitIdle(t, term)
+	_, _ = term.Write([]byte("echo before-the-hold\r"))
+	waitScreen(t, term, "before-the-hold\n")
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(40, 10)
+	term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{})
+
+	release := term.HoldEmulator()
+	held := true
+	defer func() {
+		if held {
+			release()
+		}
+	}()
+	scr.Clear()
+	withDeadline(t, "DrawTo", func() { term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{}) })
+	scr.Show()
+	withDeadline(t, "Modes, Title, Bells, Size", func() {
+		_, _, _ = term.Modes(), term.Title(), term.Bells()
+		_, _ = term.Size()
+	})
+	withDeadline(t, "Resize", func() { term.Resize(30, 8) })
+	withDeadline(t, "Write", func() { _, _ = term.Write([]byte("echo after-the-hold\r")) })
+	if !strings.Contains(simText(scr), "before-the-hold") {
+		t.Fatalf("the draw during the hold did not show the last frame:\n%s", simText(scr))
+	}
+	release()
+	held = false
+	waitFor(t, "the resize once the emulator is free", func() bool {
+		c, r := term.Size()
+		return c == 30 && r == 8
+	})
+	waitScreen(t, term, "after-the-hold\n")
+}
+
+func simText(scr tcell.SimulationScreen) string {
+	cells, w, h := scr.GetContents()
+	var sb strings.Builder
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if r := cells[y*w+x].Runes; len(r) > 0 {
+				sb.WriteString(string(r))
+			} else {
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// A panic in the emulator while it parses the shell's output does not
+// take fawn down: the display restarts with a notice and the shell, which
+// never noticed, goes on.
+func TestAPanicWhileParsingRestartsTheDisplay(t *testing.T) {
+	term := startTerm(t, Options{Cols: 100, Rows: 10})
+	waitIdle(t, term)
+	term.scr.mu.Lock()
+	// A stand-in for a bug in the emulator, on a sequence no program sends.
+	term.scr.emu.RegisterOscHandler(7777, func([]byte) bool { panic("boom") })
+	term.scr.mu.Unlock()
+	mustRun(t, term, `printf 'x\e]7777;y\ax\n'`)
+	waitScreen(t, term, "[fawn: the terminal display failed (boom) and was reset")
+	if res := mustRun(t, term, "echo still-$((40+2))"); !strings.Contains(res.Output, "still-42") {
+		t.Fatalf("the shell after the restart said %q", res.Output)
+	}
+	waitScreen(t, term, "still-42")
+}
+
+// The counts of the hostile sequences, through fawn's own screen, leave a
+// screen that shows what follows them.
+func TestHostileCountsThroughTheScreen(t *testing.T) {
+	s := newTestScreen(t, 20, 5, 100)
+	for _, seq := range []string{"x\x1b[99999999b", "\x1b[99999999@", "\x1b[99999999X", "\x1b[99999999L",
+		"\x1b[99999999S", "\x1b[99999999I", "\x1b[99999999Z", "\x1b[2;99999999r", "e" + strings.Repeat("\u0301", 1<<16)} {
+		var work uint64
+		withDeadline(t, "writing "+strconv.Quote(seq[:min(len(seq), 20)]), func() { work = s.write([]byte(seq)) })
+		if bound := uint64(len(seq)+1) * 20 * 5 * 8; work > bound {
+			t.Fatalf("%q took %d cells of work, more than %d", seq[:min(len(seq), 20)], work, bound)
+		}
+	}
+	s.write([]byte("\x1b[r\x1b[2J\x1b[Hvisible"))
+	if got := s.text(); !strings.HasPrefix(got, "visible") {
+		t.Fatalf("screen after the hostile counts:\n%s", got)
+	}
+}
