@@ -9,7 +9,7 @@ PKGS    := ./... github.com/charmbracelet/x/vt github.com/bytedance/sonic github
 # Tested, not vetted: chroma's lexers are written in unkeyed struct literals.
 TESTPKGS := $(PKGS) github.com/alecthomas/chroma/v2/lexers
 
-.PHONY: build run test test-short bench lint clean
+.PHONY: build run test test-short bench fuzz lint clean
 
 # CGO_ENABLED=0: only net's resolver and os/user would use cgo, and a
 # static binary starts without the dynamic loader (~1 ms) and builds faster.
@@ -36,6 +36,12 @@ test-short:
 # references, the ratios and the goals, also written to bin/bench-summary.md.
 bench: build
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -benchtime 3x -timeout 40m $(PKGS) | $(GO) run ./internal/benchsum -o bin/bench-summary.md
+
+# Fuzzes the terminal emulator with fawn's screen around it (make test runs
+# only the seeds): no panic, and work and allocations bounded per byte.
+FUZZTIME ?= 2m
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzScreen$$' -fuzztime $(FUZZTIME) ./terminal
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

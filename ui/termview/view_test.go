@@ -671,3 +671,37 @@ func TestHyperlinksAreShownAndOpened(t *testing.T) {
 		t.Fatalf("opened %q", opened)
 	}
 }
+
+// While the emulator is busy parsing output (held here as a long write
+// holds it), the pane still draws, from its last frame, and keys still
+// reach the shell: the UI never waits for the emulator.
+func TestDrawsAndTakesKeysWhileTheEmulatorIsBusy(t *testing.T) {
+	h := newHarness(t, 40, 10)
+	h.typeText("echo before-the-hold\n")
+	h.waitLine("before-the-hold")
+	release := h.term.HoldEmulator()
+	held := true
+	defer func() {
+		if held {
+			release()
+		}
+	}()
+	done := make(chan []string, 1)
+	go func() {
+		h.view.InputHandler()(tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone), func(tview.Primitive) {})
+		h.view.SetRect(0, 0, 36, 9) // a resize too: carried out later
+		done <- h.rows()
+	}()
+	select {
+	case rows := <-done:
+		if !strings.Contains(strings.Join(rows, "\n"), "before-the-hold") {
+			t.Fatalf("the draw during the hold lost the last frame:\n%s", strings.Join(rows, "\n"))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a key and a draw waited for the emulator")
+	}
+	release()
+	held = false
+	h.typeText(" ; echo after-the-hold\n") // after the x typed during the hold
+	h.waitLine("after-the-hold")
+}
