@@ -15,4 +15,10 @@
 // when output floods in faster than it can be drawn, the display skips the
 // middle of it and says so. See fawnrc.bash for the shell side of the
 // markers.
+//
+// The UI never waits for the emulator: DrawTo shows the last frame while a
+// write holds it, and Modes, Title, Bells, Size and Resize do not take it.
+// A panic while parsing output does not end fawn: the emulator is replaced
+// by a new one of the same size (the scrollback stays, the screen starts
+// blank with a notice) and the shell, which never noticed, goes on.
 package terminal
