@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,13 +30,19 @@ func vtHostileFile() string {
 // Finding 9: `cat` of a file with hostile escape sequences in the terminal
 // pane neither freezes the IDE nor takes it down: while and after the pane
 // works through it, focus moves and typing shows, the pane reaches the
-// file's end, and Ctrl-Q quits with the terminal restored. No trust is
-// involved: the file is shown by the user's own shell, trusted or not.
+// file's end, and Ctrl-Q quits with the terminal restored. The repository
+// is opened with its trust prompt declined; trusting it would change
+// nothing here (the file is shown by the user's own shell either way).
 func TestHostileVTEscapeSequencesInTheTerminalPane(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{})
 	dir := project(t)
 	writeFile(t, filepath.Join(dir, "evil.txt"), vtHostileFile())
-	tm := startIDE(t, srv, dir)
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf("tools:\n  mcp_servers:\n    x:\n      command: sh\n      args: [\"-c\", \"echo ran >> %s\"]\n", marker))
+	tm := Start(t, 150, 42, dir, nil, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Trust this folder?")
+	tm.Keys("n")
+	tm.WaitFor("Chat", "Terminal", "Ask fawn")
 	tm.Keys("M-t")
 	tm.run("cat evil.txt; echo vt-hostile-$((20+22))")
 	// The UI answers at once: focus goes to the chat and what is typed
@@ -47,5 +55,8 @@ func TestHostileVTEscapeSequencesInTheTerminalPane(t *testing.T) {
 	s := tm.WaitFor("fawn-exited-0")
 	if strings.Contains(s, "Ask fawn") || strings.Contains(s, "vt-hostile-42") {
 		t.Fatalf("the IDE's screen stayed after it quit (the terminal was not restored):\n%s", s)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the declined repository's MCP server ran")
 	}
 }
