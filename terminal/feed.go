@@ -99,10 +99,26 @@ func (t *Terminal) feed() {
 	defer t.wg.Done()
 	rest := time.NewTimer(0)
 	defer rest.Stop()
+	for !t.feedUntilPanic(rest) {
+	}
+}
+
+// feedUntilPanic feeds until done is closed (it returns true) or until a
+// panic on the way (scrolling a flood past, a reflow) that screen.write did
+// not already recover: then the display restarts as after a panic in the
+// emulator, the output in hand is dropped, and it returns false.
+func (t *Terminal) feedUntilPanic(rest *time.Timer) (closed bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.scr.restart(r)
+			t.markDirty()
+			closed = false
+		}
+	}()
 	for {
 		select {
 		case <-t.done:
-			return
+			return true
 		case <-t.log.wake:
 		}
 		t.applyPendingSize()
@@ -120,14 +136,14 @@ func (t *Terminal) feed() {
 				q, skipped = t.skip(q)
 			}
 			if !t.writePieces(q) {
-				return
+				return true
 			}
 			t.log.recycle(p)
 			if skipped || dropped > 0 {
 				rest.Reset(frameInterval)
 				select {
 				case <-t.done:
-					return
+					return true
 				case <-rest.C:
 				}
 			}

@@ -291,6 +291,17 @@ func (s *screen) recovered(p any) {
 	s.drain()
 }
 
+// restart restarts the display after a panic outside write (which
+// recovers its own).
+func (s *screen) restart(p any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.restarts < maxRestarts {
+		s.recovered(p)
+	}
+	s.publish()
+}
+
 // sanitizeNotice keeps a panic's message to one printable line.
 func sanitizeNotice(m string) string {
 	m = strings.Map(func(r rune) rune {
