@@ -25,12 +25,11 @@ const (
 	hardKeep      = 1 << 20
 	feedPiece     = 4 << 10
 	// Hostile output costs up to a few screenfuls of cells per byte
-	// (counts are capped to the screen, not to nothing): past pieceWork
-	// cells the pieces shrink, down to minPiece bytes, so that the emulator
-	// is never held long and the calls that wait for it (search, copy)
-	// wait little.
-	pieceWork = 4 << 20
-	minPiece  = 64
+	// (counts are capped to the screen, not to nothing): a piece ends
+	// early once it took pieceWork cells, so that the emulator is never
+	// held long and what waits for it (search, copy, quitting) waits
+	// little.
+	pieceWork = 1 << 20
 	// Redraws are coalesced to at most 60 a second.
 	frameInterval = time.Second / 60
 )
@@ -151,23 +150,14 @@ func (t *Terminal) feedUntilPanic(rest *time.Timer) (closed bool) {
 	}
 }
 
-// writePieces feeds p to the emulator a few KiB at a time, so a draw never
-// waits long for the emulator's lock; it reports false once closed.
+// writePieces feeds p to the emulator a few KiB (or pieceWork cells of
+// work) at a time, so that nothing waits long for the emulator's lock; it
+// reports false once closed.
 func (t *Terminal) writePieces(p []byte) bool {
-	if t.piece == 0 {
-		t.piece = feedPiece
-	}
 	for len(p) > 0 {
 		t.applyPendingSize()
-		n := min(len(p), t.piece)
-		work := t.scr.write(p[:n])
+		n, _ := t.scr.writeSome(p[:min(len(p), feedPiece)], pieceWork)
 		p = p[n:]
-		switch {
-		case work > pieceWork:
-			t.piece = max(t.piece/2, minPiece)
-		case work < pieceWork/4 && t.piece < feedPiece:
-			t.piece = min(t.piece*2, feedPiece)
-		}
 		t.markDirty()
 		select {
 		case <-t.done:

@@ -121,3 +121,34 @@ func TestHostileCountsThroughTheScreen(t *testing.T) {
 		t.Fatalf("screen after the hostile counts:\n%s", got)
 	}
 }
+
+// A piece of hostile output stops once it took its budget of work, at a
+// place where no character is cut, and the rest, fed after, leaves the
+// screen that feeding it whole does: the emulator is held for about a
+// budget of work at a time, never for the whole piece.
+func TestAPieceStopsAtItsBudget(t *testing.T) {
+	p := []byte(strings.Repeat("x\x1b[99999999b\x1b[50S日本\x1b[2J", 40) + "the end")
+	whole := newTestScreen(t, 100, 30, 100)
+	whole.write(p)
+	s := newTestScreen(t, 100, 30, 100)
+	const budget = 1 << 18
+	pieces := 0
+	for rest := p; len(rest) > 0; pieces++ {
+		n, work := s.writeSome(rest, budget)
+		if n == 0 {
+			t.Fatal("a piece fed nothing")
+		}
+		// One chunk's worst case past the budget: every byte a REP that
+		// fills (h+2) rows, each scrolling the screen.
+		if limit := uint64(budget + chunk*100*32*31); work > limit {
+			t.Fatalf("a piece took %d cells of work, more than %d", work, limit)
+		}
+		rest = rest[n:]
+	}
+	if pieces < 5 {
+		t.Fatalf("%d bytes of hostile output went in %d pieces", len(p), pieces)
+	}
+	if got, want := s.text(), whole.text(); got != want {
+		t.Fatalf("fed in pieces the screen is\n%s\nfed whole\n%s", got, want)
+	}
+}

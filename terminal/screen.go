@@ -445,10 +445,20 @@ func (s *screen) close() {
 	<-done
 }
 
-// write feeds output to the emulator and returns the work it took (cells
-// written, moved or visited). A panic in the emulator is recovered: the
-// screen restarts with a new emulator (recovered).
+// write feeds all of p to the emulator and returns the work it took
+// (cells written, moved or visited).
 func (s *screen) write(p []byte) (work uint64) {
+	_, work = s.writeSome(p, 0)
+	return work
+}
+
+// writeSome feeds p to the emulator until the work it took passes budget
+// (0: no budget), and returns how much of p it fed and the work. It stops
+// only where a grapheme cluster cannot go on (before an ESC, after a line
+// feed), so hostile output holds the emulator for about budget cells of
+// work however it is cut. A panic in the emulator is recovered: the screen
+// restarts with a new emulator (recovered) and the rest of p is dropped.
+func (s *screen) writeSome(p []byte, budget uint64) (n int, work uint64) {
 	s.mu.Lock()
 	s.takeNonce()
 	before := s.emu.Work()
@@ -457,7 +467,7 @@ func (s *screen) write(p []byte) (work uint64) {
 			if s.restarts < maxRestarts {
 				s.recovered(r)
 			}
-			before = s.emu.Work()
+			before, n = s.emu.Work(), len(p)
 		}
 		work = s.emu.Work() - before
 		s.publish()
@@ -472,23 +482,27 @@ func (s *screen) write(p []byte) (work uint64) {
 		}
 	}()
 	if s.restarts >= maxRestarts {
-		return 0
+		return len(p), 0
 	}
-	// DECALN (ESC # 8), which vt ignores, fills the screen with E and
-	// homes the cursor: vttest draws its frames on it. The stream is cut
-	// around it so that what follows lands on the filled screen.
-	for {
-		i := bytes.Index(p, decaln)
-		if i < 0 {
+	over := func() bool { return budget > 0 && s.emu.Work()-before > budget }
+	for n < len(p) && !over() {
+		// DECALN (ESC # 8), which vt ignores, fills the screen with E and
+		// homes the cursor: vttest draws its frames on it. The stream is
+		// cut around it so that what follows lands on the filled screen.
+		seg := p[n:]
+		i := bytes.Index(seg, decaln)
+		if i >= 0 {
+			seg = seg[:i]
+		}
+		k := s.feedChunks(seg, over)
+		n += k
+		if k < len(seg) || i < 0 {
 			break
 		}
-		_, _ = s.emu.Write(p[:i])
 		s.alignmentFill()
 		s.internalWrite("\x1b[r\x1b[H") // margins reset, cursor home
-		p = p[i+len(decaln):]
+		n += len(decaln)
 	}
-	_, _ = s.emu.Write(p)
-	s.drain()
 	if s.leftAlt {
 		// The alternate screen has a scrollback of its own that nothing
 		// shows: empty it (ED 3 there) while no program uses that screen.
@@ -501,7 +515,47 @@ func (s *screen) write(p []byte) (work uint64) {
 			s.internalWrite("\x1b[?1047h\x1b[3J\x1b[?1047l")
 		}
 	}
-	return 0 // set by the deferred function
+	return n, 0 // work is set by the deferred function
+}
+
+// chunk is how many bytes the emulator is given at a time within a write,
+// between which writeSome checks its budget and the scrollback is drained
+// (a chunk of counted scrolls cannot overflow vt's transit scrollback).
+const chunk = 64
+
+// feedChunks writes p to the emulator a chunk at a time until over says
+// the budget is spent, and returns how much it wrote; s.mu is held. A chunk
+// ends before an ESC or after a line feed (or at p's end), where no
+// grapheme cluster goes on: vt ends the cluster it composes at the end of
+// every write.
+func (s *screen) feedChunks(p []byte, over func() bool) int {
+	n := 0
+	for n < len(p) {
+		end := len(p)
+		if len(p)-n > chunk {
+			end = cutPoint(p, n+chunk)
+		}
+		_, _ = s.emu.Write(p[n:end])
+		s.drain()
+		n = end
+		if over() {
+			break
+		}
+	}
+	return n
+}
+
+// cutPoint returns the first place at or after i where p may be cut
+// between two writes: before an ESC or after a line feed, else p's end.
+func cutPoint(p []byte, i int) int {
+	j := bytes.IndexAny(p[i:], "\x1b\n")
+	if j < 0 {
+		return len(p)
+	}
+	if p[i+j] == '\n' {
+		return i + j + 1
+	}
+	return i + j
 }
 
 // decaln is the screen alignment test (DECALN).

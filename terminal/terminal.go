@@ -75,10 +75,8 @@ type Terminal struct {
 	skippedBytes atomic.Int64
 	startupWait  time.Duration // how long Run waits for the first prompt
 
-	// piece is how much output the feeder hands the emulator at a time
-	// (feeder goroutine only); pendingSize is a resize the UI asked for
-	// while the emulator was busy, which the feeder carries out.
-	piece       int
+	// pendingSize is a resize the UI asked for while the emulator was
+	// busy, which the feeder carries out.
 	pendingSize atomic.Pointer[[2]int]
 
 	mu         sync.Mutex
