@@ -32,7 +32,7 @@ func withDeadline(t *testing.T, what string, f func()) {
 func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
 	term := startTerm(t, Options{Cols: 40, Rows: 10})
 	waitIdle(t, term)
-	_, _ = term.Write([]byte("echo before-the-hold\r"))
+	_, _ = term.Write([]byte("seq 1 30; echo before-the-hold\r"))
 	waitScreen(t, term, "before-the-hold\n")
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
@@ -40,6 +40,9 @@ func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
 	}
 	defer scr.Fini()
 	scr.SetSize(40, 10)
+	// The last frame is scrolled back; the view then goes back to the
+	// live screen while the emulator is busy.
+	term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{ScrollBack: 3})
 	term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{})
 
 	release := term.HoldEmulator()
@@ -52,6 +55,15 @@ func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
 	scr.Clear()
 	withDeadline(t, "DrawTo", func() { term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{}) })
 	scr.Show()
+	var d Drawn
+	withDeadline(t, "DrawTo scrolled back", func() { d = term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{ScrollBack: 3}) })
+	if d.ScrollBack != 3 {
+		t.Fatalf("a draw from the last frame told the view it is %d lines back, not the 3 it asked for", d.ScrollBack)
+	}
+	withDeadline(t, "DrawTo", func() { d = term.DrawTo(scr, 0, 0, 40, 10, DrawOptions{}) })
+	if d.ScrollBack != 0 {
+		t.Fatalf("a draw from the last frame told the view it is %d lines back, not at the live screen", d.ScrollBack)
+	}
 	withDeadline(t, "Modes, Title, Bells, Size", func() {
 		_, _, _ = term.Modes(), term.Title(), term.Bells()
 		_, _ = term.Size()

@@ -742,6 +742,7 @@ type frame struct {
 	w, h  int
 	cells []frameCell
 	drawn Drawn
+	opts  DrawOptions // what it was rendered with
 	// What the UI last asked for, which the feeder renders when the UI
 	// found the emulator busy.
 	wantW, wantH int
@@ -775,7 +776,19 @@ func (s *screen) drawTo(scr tcell.Screen, x, y, w, h int, o DrawOptions) Drawn {
 	} else {
 		s.frameWanted.Store(true)
 	}
-	return s.blit(scr, x, y, w, h, o.Style)
+	d := s.blit(scr, x, y, w, h, o.Style)
+	if !locked && (s.frame.opts != o || s.frame.w != w || s.frame.h != h) {
+		// A frame rendered for other options (the view scrolled, or was
+		// resized, since): the view is told what it asked for, so that
+		// the stale frame does not undo its scrolling.
+		d.ScrollBack = o.ScrollBack
+		if o.Anchor != 0 {
+			d.Pushed = o.Anchor
+		}
+		d.Lines = max(d.Lines, o.ScrollBack)
+		d.CursorVisible = false
+	}
+	return d
 }
 
 // renderFrame renders the frame the UI last asked for; s.mu is held.
@@ -795,6 +808,7 @@ func (s *screen) renderFrameLocked() {
 		f.cells = make([]frameCell, n)
 	}
 	f.drawn = s.render(f, f.w, f.h, f.want)
+	f.opts = f.want
 }
 
 // blit draws the frame at x, y of scr, blank where it does not cover the
