@@ -164,3 +164,17 @@ func TestAPieceStopsAtItsBudget(t *testing.T) {
 		t.Fatalf("fed in pieces the screen is\n%s\nfed whole\n%s", got, want)
 	}
 }
+
+// A pane bigger than any screen gets an emulator of at most maxCols ×
+// maxRows cells (two screens of ~100 bytes a cell are allocated for it).
+func TestAHugeResizeIsCapped(t *testing.T) {
+	term := startTerm(t, Options{Cols: 1 << 20, Rows: 1 << 20})
+	if c, r := term.Size(); c != maxCols || r != maxRows {
+		t.Fatalf("started at %d×%d", c, r)
+	}
+	term.Resize(80, 24)
+	term.Resize(1<<30, 1<<30)
+	if c, r := term.Size(); c != maxCols || r != maxRows {
+		t.Fatalf("resized to %d×%d", c, r)
+	}
+}
