@@ -120,7 +120,7 @@ func (s *Session) promptData() promptData {
 		if i < 2 { // the project's: only a file inside it
 			b, err = trust.ReadProjectFile(d.Root, p, 4<<20)
 		} else {
-			b, err = os.ReadFile(p)
+			b, err = trust.ReadFile(p, 4<<20)
 		}
 		if err != nil || len(bytes.TrimSpace(b)) == 0 {
 			continue

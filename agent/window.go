@@ -1,10 +1,11 @@
 package agent
 
 import (
-	"os"
 	"strings"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // defaultContextWindow is the context window of a model fawn knows nothing
@@ -126,7 +127,7 @@ func (s *Session) Context() ContextInfo {
 	}
 	instr := 0
 	for _, p := range s.instructionFilesIn(sys) {
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := trust.ReadFile(p, 4<<20); err == nil {
 			instr += min(len(b), maxInstructions)
 			ci.InstructionFiles = append(ci.InstructionFiles, p)
 		}

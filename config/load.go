@@ -243,15 +243,29 @@ var aliases = map[string]string{
 	"models.chat_model.api_base": "models.chat_model.base_url",
 }
 
+// MaxFileSize bounds a configuration file; a larger one is refused.
+const MaxFileSize = 1 << 20
+
 func (l *loader) readFile(path string, required bool) {
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	if path == l.projectFile {
+		// The repository's: only a regular file inside it.
+		data, err = trust.ReadProjectFile(l.opts.ProjectDir, path, MaxFileSize)
+	} else {
+		data, err = trust.ReadFile(path, MaxFileSize)
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !required {
 			return
 		}
 		msg := err.Error()
-		if errors.Is(err, os.ErrNotExist) {
+		var fe *trust.FileError
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			msg = "no such file (given with --config)"
+		case errors.As(err, &fe):
+			msg = "this file " + fe.Reason
 		}
 		l.errorf(Problem{File: path, Msg: msg})
 		return

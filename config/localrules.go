@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // LocalRulesFile is where the rules the user gave from the permission
@@ -51,7 +53,7 @@ func (lr *localRules) list(effect string) *[]string {
 
 func readLocal(path string) (*localRules, error) {
 	lr := &localRules{}
-	b, err := os.ReadFile(path)
+	b, err := trust.ReadFile(path, MaxFileSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return lr, nil
 	}

@@ -14,6 +14,9 @@ import (
 // FileName is the store's file in the user's data directory.
 const FileName = "trust.json"
 
+// maxStore bounds the store's file: thousands of directories fit.
+const maxStore = 32 << 20
+
 // Store remembers, per project directory, the items the user trusted. It
 // lives in the user's data directory (config.Config.DataDir), never in a
 // project, so a project cannot trust itself. Several fawn processes may
@@ -46,7 +49,7 @@ type entry struct {
 
 func (s *Store) read() (*file, error) {
 	f := &file{Version: 1, Dirs: map[string]*entry{}}
-	data, err := os.ReadFile(s.path)
+	data, err := ReadFile(s.path, maxStore)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}

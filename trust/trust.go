@@ -47,7 +47,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -327,34 +326,4 @@ func Resolve(dir string) (string, error) {
 		abs = real
 	}
 	return filepath.Clean(abs), nil
-}
-
-// ReadProjectFile reads a file of the project that fawn puts in front of
-// the model as text (AGENTS.md, a custom command, a skill). Reading inside
-// the project needs no trust, but a symlink in the project must not pull
-// in a file from outside it (a key, a credentials file): such a file is
-// refused, as is a file larger than max bytes or a non-regular file.
-func ReadProjectFile(project, path string, max int64) ([]byte, error) {
-	root, err := Resolve(project)
-	if err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
-	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("%s links outside the project (to %s); fawn does not read it", filepath.Base(path), real)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(path))
-	}
-	if info.Size() > max {
-		return nil, fmt.Errorf("%s is larger than %d KiB", filepath.Base(path), max>>10)
-	}
-	return os.ReadFile(real)
 }

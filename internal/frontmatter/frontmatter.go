@@ -7,7 +7,6 @@ package frontmatter
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -15,21 +14,15 @@ import (
 	"github.com/fawn-ide/fawn/trust"
 )
 
-// Read reads the file at path, of at most max bytes. A project's file
-// (project set) is read only inside the project, so a symlink cannot pull
-// in a file from elsewhere; a user's (project "") is read as it is.
+// Read reads the regular file at path, of at most max bytes (never a FIFO
+// or a device: see trust.ReadFile). A project's file (project set) is
+// read only inside the project, so a symlink cannot pull in a file from
+// elsewhere; a user's (project "") may be a symlink to anywhere.
 func Read(path, project string, max int64) ([]byte, error) {
 	if project != "" {
 		return trust.ReadProjectFile(project, path, max)
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > max {
-		return nil, fmt.Errorf("the file is larger than %d KiB", max>>10)
-	}
-	return os.ReadFile(path)
+	return trust.ReadFile(path, max)
 }
 
 // Parse decodes the front matter of text into v and returns the body
