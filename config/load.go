@@ -279,7 +279,13 @@ func (l *loader) readFile(path string, required bool) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return // empty file
 	}
-	root := doc.Content[0]
+	// Aliases, merge keys and !!binary resolved: what is shown for trust
+	// is what is decoded and applied.
+	root, err := resolve(doc.Content[0])
+	if err != nil {
+		l.errorf(Problem{File: path, Msg: err.Error()})
+		return
+	}
 	if root.Kind != yaml.MappingNode {
 		l.errorf(Problem{File: path, Line: root.Line, Msg: "the top level must be a mapping (models:, tools:, permissions:, ui:, agent:)"})
 		return

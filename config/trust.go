@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/trust"
 )
 
@@ -295,7 +296,7 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 	case "tools.mcp_servers", "models.named", "lsp":
 		var out []trust.Item
 		if vn.Kind != yaml.MappingNode {
-			return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: show(v)}}
+			return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: detailValue(v)}}
 		}
 		for i := 0; i+1 < len(vn.Content); i += 2 {
 			name := vn.Content[i].Value
@@ -312,35 +313,7 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 		}
 		return out
 	case "hooks":
-		// One item per command, shown as the shell would run it.
-		var out []trust.Item
-		var walk func(n *yaml.Node, event string)
-		walk = func(n *yaml.Node, event string) {
-			switch n.Kind {
-			case yaml.MappingNode:
-				for i := 0; i+1 < len(n.Content); i += 2 {
-					k, val := n.Content[i], n.Content[i+1]
-					if event == "" {
-						walk(val, k.Value)
-						continue
-					}
-					if k.Value == "command" && val.Kind == yaml.ScalarNode {
-						out = append(out, trust.Item{Kind: kind, Name: "hooks." + event, Source: at(val.Line), Detail: val.Value})
-						continue
-					}
-					walk(val, event)
-				}
-			case yaml.SequenceNode:
-				for _, c := range n.Content {
-					walk(c, event)
-				}
-			}
-		}
-		walk(vn, "")
-		if len(out) == 0 {
-			out = append(out, trust.Item{Kind: kind, Name: key, Source: at(src.Line), Detail: detailValue(v)})
-		}
-		return out
+		return hookItems(kind, v, vn, at, src)
 	case "models.chat_model.api_key":
 		return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: keyDetail(v)}}
 	case "models.chat_model.base_url":
@@ -348,6 +321,47 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 		return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: RedactURL(s)}}
 	}
 	return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: detailValue(v)}}
+}
+
+// hookItems makes one item per hook command, from what package hooks
+// parses out of the decoded value: exactly the commands that would run,
+// each shown as the shell gets it. vn (resolved) only gives the lines.
+func hookItems(kind string, v any, vn *yaml.Node, at func(int) string, src Source) []trust.Item {
+	lines := map[string]int{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, val := n.Content[i], n.Content[i+1]; n.Kind == yaml.MappingNode && k.Value == "command" && val.Kind == yaml.ScalarNode {
+				if _, ok := lines[val.Value]; !ok {
+					lines[val.Value] = val.Line
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(vn)
+	m, _ := v.(map[string]any)
+	parsed, err := hooks.Parse(m)
+	var out []trust.Item
+	for _, ev := range hooks.Events {
+		for _, g := range parsed[ev] {
+			for _, h := range g.Hooks {
+				line := src.Line
+				if n, ok := lines[h.Command]; ok {
+					line = n
+				}
+				out = append(out, trust.Item{Kind: kind, Name: "hooks." + ev, Source: at(line), Detail: h.Command})
+			}
+		}
+	}
+	if err != nil || len(out) == 0 {
+		// What hooks cannot parse is refused when trusted; shown whole so
+		// that nothing in it can be trusted unseen.
+		out = append(out, trust.Item{Kind: kind, Name: "hooks", Source: at(src.Line), Detail: detailValue(v)})
+	}
+	return out
 }
 
 // mcpDetail is what an MCP server entry would run or reach, as a shell
