@@ -35,6 +35,53 @@ func loadWithin(t *testing.T, f *fixture, opts Options) (*Config, *Report, error
 	return nil, nil, nil
 }
 
+// A project may never remove PATH (bash would fall back to a search path
+// ending in ".", and run the repository's ./go for `go test`), HOME,
+// SHELL, USER, TERM or LANG from the shell's environment, trusted or not;
+// what else it removes is a trust item.
+func TestProjectCannotUnsetEssentialVariables(t *testing.T) {
+	project := "shell:\n  unset_env: [PATH, \"H*\", LANG, TERM, SSH_AUTH_SOCK, \"$X\"]\n"
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t, "", project)
+		cfg, rep, err := f.load(t, Options{Trusted: trusted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"PATH", "H*", "LANG", "TERM", "$X"} {
+			if slices.Contains(cfg.Shell.UnsetEnv, name) {
+				t.Errorf("trusted %v: unset_env holds %s: %v", trusted, name, cfg.Shell.UnsetEnv)
+			}
+		}
+		env, _ := CleanEnv([]string{"PATH=/usr/bin", "HOME=/h", "LANG=C.UTF-8", "TERM=xterm", "SSH_AUTH_SOCK=/s"}, cfg.Shell)
+		for _, kv := range []string{"PATH=/usr/bin", "HOME=/h", "LANG=C.UTF-8", "TERM=xterm"} {
+			if !slices.Contains(env, kv) {
+				t.Errorf("trusted %v: the shell lost %s: %v", trusted, kv, env)
+			}
+		}
+		if got := slices.Contains(env, "SSH_AUTH_SOCK=/s"); got == trusted {
+			t.Errorf("trusted %v: SSH_AUTH_SOCK kept = %v", trusted, got)
+		}
+		for _, want := range []string{`"PATH" is ignored: a project file may not remove PATH`, `"H*" is ignored: a project file may not remove HOME`, `"$X" is ignored`} {
+			if !hasProblem(rep.Warnings, "shell.unset_env", want) {
+				t.Errorf("trusted %v: no warning %q in %v", trusted, want, rep.Warnings)
+			}
+		}
+		it := itemNamed(rep.Trust, "shell.unset_env")
+		if it == nil || it.Kind != trust.KindShellEnv || it.Detail != "SSH_AUTH_SOCK" {
+			t.Errorf("trusted %v: item %+v", trusted, it)
+		}
+	}
+	// A pattern the user's own config already removes asks nothing.
+	f := newFixture(t, "", "shell:\n  unset_env: [\"*_API_KEY\"]\n")
+	_, rep, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := itemNamed(rep.Trust, "shell.unset_env"); it != nil {
+		t.Errorf("an unset that changes nothing is a trust item: %+v", it)
+	}
+}
+
 // hookDetails are the details of the hook items.
 func hookDetails(items []trust.Item) []string {
 	var out []string

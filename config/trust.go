@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -126,29 +127,72 @@ func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: only your own config can give the shell back a variable fawn removes"})
 		return nil, false
 	case "shell.unset_env":
-		// A project may hide more from the shell, never less.
-		extra, ok := coerce(kStringList, v)
-		if !ok {
-			return v, true // the type error is reported by set
-		}
-		cur, _ := l.rep.Values[key].([]string)
-		merged := append([]string(nil), cur...)
-		for _, s := range extra.([]string) {
-			if !slices.Contains(merged, s) {
-				merged = append(merged, s)
-			}
-		}
-		out := make([]any, len(merged))
-		for i, s := range merged {
-			out[i] = s
-		}
-		return out, true
+		return l.projectUnsetEnv(v, src)
 	}
 	if !l.opts.Trusted && hasVar(v) {
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored: it names an environment variable, and fawn expands none in the files of a directory you have not trusted"})
 		return nil, false
 	}
 	return v, true
+}
+
+// shellEssentials are the variables a project may never remove from the
+// shell's environment, trusted or not: without PATH bash searches a
+// default path that ends in ".", so an approved `go test` would run the
+// repository's ./go; the others decide whose files and which terminal
+// and language the shell works with.
+var shellEssentials = []string{"PATH", "HOME", "SHELL", "USER", "TERM", "LANG"}
+
+// projectUnsetEnv filters the project's shell.unset_env. Patterns that
+// match an essential variable are ignored with a warning; the rest add to
+// what the user's layers remove, once the directory is trusted (a project
+// cannot give the shell back what they remove: shell.keep_env is refused).
+// Removing a variable changes what programs do (a proxy, a search path,
+// an agent socket), so it is a trust item.
+func (l *loader) projectUnsetEnv(v any, src Source) (any, bool) {
+	list, ok := coerce(kStringList, v)
+	if !ok {
+		if !l.opts.Trusted {
+			return nil, false
+		}
+		return v, true // set reports the type error
+	}
+	cur, _ := l.rep.Values["shell.unset_env"].([]string)
+	var add []string
+	for _, p := range list.([]string) {
+		var hit []string
+		for _, name := range shellEssentials {
+			if ok, _ := path.Match(p, name); ok {
+				hit = append(hit, name)
+			}
+		}
+		switch {
+		case len(hit) > 0:
+			l.warn(Problem{File: src.File, Line: src.Line, Key: "shell.unset_env", Msg: fmt.Sprintf(
+				"%q is ignored: a project file may not remove %s from the shell's environment", p, strings.Join(hit, ", "))})
+			continue
+		case hasVar(p):
+			l.warn(Problem{File: src.File, Line: src.Line, Key: "shell.unset_env", Msg: fmt.Sprintf(
+				"%q is ignored: a project file names the variables to remove as they are, without $", p)})
+			continue
+		}
+		if !slices.Contains(cur, p) && !slices.Contains(add, p) {
+			add = append(add, p)
+		}
+	}
+	if len(add) == 0 {
+		return nil, false
+	}
+	l.rep.Trust = append(l.rep.Trust, trust.Item{Kind: trust.KindShellEnv, Name: "shell.unset_env",
+		Source: fmt.Sprintf("%s:%d", src.File, src.Line), Detail: strings.Join(add, " ")})
+	if !l.opts.Trusted {
+		return nil, false
+	}
+	out := make([]any, 0, len(cur)+len(add))
+	for _, s := range append(append([]string(nil), cur...), add...) {
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // hasVar reports whether a string inside v refers to a variable.

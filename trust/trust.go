@@ -73,6 +73,9 @@ const (
 	KindSkill = "skill"
 	// KindLSP starts a language server.
 	KindLSP = "lsp"
+	// KindShellEnv changes the environment the agent's shell, the
+	// terminal pane, hooks and MCP servers start with.
+	KindShellEnv = "shell-env"
 )
 
 var labels = map[string]string{
@@ -84,6 +87,7 @@ var labels = map[string]string{
 	KindAgent:         "add a subagent",
 	KindSkill:         "add a skill",
 	KindLSP:           "start a language server",
+	KindShellEnv:      "remove from the shell's environment:",
 }
 
 // Label says in a few words what an Item of kind makes fawn do, for the
