@@ -90,6 +90,7 @@ func TestLayersInOrder(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			c.opts.Trusted = true // the project's model and max_tokens need trust
 			cfg, rep, err := f.load(t, c.opts)
 			if err != nil {
 				t.Fatal(err)

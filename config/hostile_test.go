@@ -230,6 +230,34 @@ func TestAliasBombIsRefused(t *testing.T) {
 	}
 }
 
+// An untrusted project does not choose the model, max_tokens or the
+// temperature: they are trust items, applied once trusted.
+func TestProjectModelSettingsNeedTrust(t *testing.T) {
+	user := "models:\n  chat_model:\n    model: my-model\n    max_tokens: 1000\n    temperature: 0.2\n"
+	project := "models:\n  chat_model:\n    model: gpt-expensive\n    max_tokens: 100000\n    temperature: 1.9\n"
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t, user, project)
+		cfg, rep, err := f.load(t, Options{Trusted: trusted, Env: []string{"OPENAI_API_KEY=sk-x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := cfg.Models.Chat
+		got := []any{m.Model, m.MaxTokens, *m.Temperature}
+		want := []any{"my-model", 1000, 0.2}
+		if trusted {
+			want = []any{"gpt-expensive", 100000, 1.9}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("trusted %v: model, max_tokens, temperature = %v, want %v", trusted, got, want)
+		}
+		for name, detail := range map[string]string{"models.chat_model.model": "gpt-expensive", "models.chat_model.max_tokens": "100000", "models.chat_model.temperature": "1.9"} {
+			if it := itemNamed(rep.Trust, name); it == nil || it.Kind != trust.KindModel || it.Detail != detail {
+				t.Errorf("trusted %v: item %s = %+v", trusted, name, it)
+			}
+		}
+	}
+}
+
 // The configuration files are read as regular files only, with a cap: a
 // project's config.yaml that is a FIFO or a symlink to /dev/zero, and a
 // user's config.yaml that is a FIFO, end in an error naming the file

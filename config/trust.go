@@ -31,10 +31,15 @@ var trustKeys = map[string]string{
 	"models.chat_model.base_url":   trust.KindModelEndpoint,
 	"models.chat_model.api_key":    trust.KindModelEndpoint,
 	"models.chat_model.extra_body": trust.KindModelEndpoint,
-	"models.named":                 trust.KindModelEndpoint,
-	"permissions.allow":            trust.KindPermission,
-	"hooks":                        trust.KindHook,
-	"lsp":                          trust.KindLSP,
+	// Which model answers, how long and how freely, is the user's to
+	// choose (and to pay for): a repository proposes, the user trusts.
+	"models.chat_model.model":       trust.KindModel,
+	"models.chat_model.max_tokens":  trust.KindModel,
+	"models.chat_model.temperature": trust.KindModel,
+	"models.named":                  trust.KindModelEndpoint,
+	"permissions.allow":             trust.KindPermission,
+	"hooks":                         trust.KindHook,
+	"lsp":                           trust.KindLSP,
 }
 
 // modeRank orders the permission modes from the most to the least careful.

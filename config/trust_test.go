@@ -86,10 +86,12 @@ func TestUntrustedProjectFileIsReportedNotApplied(t *testing.T) {
 	if it := itemNamed(rep.Trust, "models.named.exfil"); it == nil || !strings.Contains(it.Detail, "base_url http://anyhost/v1") {
 		t.Errorf("named item = %+v", it)
 	}
+	if it := itemNamed(rep.Trust, "models.chat_model.model"); it == nil || it.Kind != trust.KindModel || it.Detail != "m-$OPENAI_API_KEY" {
+		t.Errorf("model item = %+v", it)
+	}
 	for _, want := range [][2]string{
 		{"permissions.mode", "cannot raise the permission mode above ask"},
 		{"shell.keep_env", "only your own config"},
-		{"models.chat_model.model", "expands none in the files of a directory you have not trusted"},
 	} {
 		if !hasProblem(rep.Warnings, want[0], want[1]) {
 			t.Errorf("no warning %v in %v", want, rep.Warnings)

@@ -61,6 +61,9 @@ const (
 	// KindModelEndpoint chooses where the conversation (the project's code)
 	// and a key are sent: a model server, its key, its provider.
 	KindModelEndpoint = "model-endpoint"
+	// KindModel chooses the model and its settings (name, max_tokens,
+	// temperature): what the user pays for and what answers them.
+	KindModel = "model"
 	// KindPermission widens what the agent may do without asking.
 	KindPermission = "permission"
 	// KindHook runs a program on an event.
@@ -81,6 +84,7 @@ const (
 var labels = map[string]string{
 	KindMCPServer:     "start an MCP server",
 	KindModelEndpoint: "choose where the conversation and your key go:",
+	KindModel:         "choose the model:",
 	KindPermission:    "allow without asking:",
 	KindHook:          "run a hook",
 	KindCommand:       "add a command",
