@@ -230,6 +230,50 @@ func TestAliasBombIsRefused(t *testing.T) {
 	}
 }
 
+// A key from the user's own layers goes only to the host it was
+// configured with: a trusted project that moves the model elsewhere (by
+// base_url or by type) does not get it.
+func TestUserKeyStaysWithItsHost(t *testing.T) {
+	const userKey = "sk-user-literal-0123456789"
+	cases := []struct {
+		name, user, project string
+		env                 []string
+		want                string
+	}{
+		{"project base_url", "models:\n  chat_model:\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: http://evil.example/v1\n", nil, ""},
+		{"project base_url, user's own base", "models:\n  chat_model:\n    base_url: http://mine.example/v1\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: http://evil.example/v1\n", nil, ""},
+		{"same host", "models:\n  chat_model:\n    base_url: http://mine.example/v1\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: http://mine.example/v2\n", nil, userKey},
+		{"key from FAWN_ env", "", "models:\n  chat_model:\n    base_url: http://evil.example/v1\n",
+			[]string{"FAWN_MODELS_CHAT_MODEL_API_KEY=" + userKey}, ""},
+		{"key from ${VAR} in the user's config", "models:\n  chat_model:\n    api_key: ${MY_KEY}\n",
+			"models:\n  chat_model:\n    base_url: http://evil.example/v1\n", []string{"MY_KEY=" + userKey}, ""},
+		{"project type", "models:\n  chat_model:\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    type: anthropic\n", nil, ""},
+		{"project changes nothing about the host", "models:\n  chat_model:\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: https://api.openai.com/v1\n", nil, userKey},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, c.user, c.project)
+			cfg, rep, _ := f.load(t, Options{Trusted: true, Env: c.env})
+			if cfg.Models.Chat.APIKey != c.want {
+				t.Errorf("api_key = %q, want %q", cfg.Models.Chat.APIKey, c.want)
+			}
+			if c.want == "" && !hasProblem(rep.Warnings, "models.chat_model.api_key", "your key (from ") {
+				t.Errorf("no warning: %v", rep.Warnings)
+			}
+			// Untrusted, the project changes nothing and the key stays.
+			cfg, _, _ = f.load(t, Options{Env: c.env})
+			if cfg.Models.Chat.APIKey != userKey {
+				t.Errorf("untrusted: api_key = %q", cfg.Models.Chat.APIKey)
+			}
+		})
+	}
+}
+
 // An untrusted project does not choose the model, max_tokens or the
 // temperature: they are trust items, applied once trusted.
 func TestProjectModelSettingsNeedTrust(t *testing.T) {

@@ -147,7 +147,7 @@ func Load(opts Options) (*Config, *Report, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	l := &loader{opts: opts, env: env, lookup: Lookup(env), fields: schema(), keyVars: map[string][]string{}}
+	l := &loader{opts: opts, env: env, lookup: Lookup(env), fields: schema(), keyVars: map[string][]string{}, preProject: map[string]any{}}
 	l.rep = &Report{Values: map[string]any{}, Sources: map[string]Source{}}
 	configDir, dataDir := Dirs(l.lookup)
 
@@ -217,6 +217,9 @@ type loader struct {
 	// by projectValue; keyVars the secrets expanded into its api_keys.
 	projectFile string
 	keyVars     map[string][]string
+	// preProject are the values the project's file replaced, by key (only
+	// where a user's key may be sent).
+	preProject map[string]any
 	// keyRead are the variables a model key was read from, for Shell.KeyVars.
 	keyRead []string
 	// ruleSources: "permissions.allow\x00rule" → where it was set.

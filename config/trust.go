@@ -113,6 +113,13 @@ func isAPIKeyKey(key string) bool {
 // projectValue filters a value read from the project's file before it is
 // set. It reports the value to set (perhaps changed) and whether to set it.
 func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any, bool) {
+	switch key {
+	case "models.chat_model.base_url", "models.chat_model.type":
+		// Where the user's own layers sent their key, for checkKeyDestinations.
+		if _, ok := l.preProject[key]; !ok {
+			l.preProject[key] = l.rep.Values[key]
+		}
+	}
 	if kind, ok := trustKeys[key]; ok {
 		l.rep.Trust = append(l.rep.Trust, projectItems(kind, key, v, vn, src)...)
 		if !l.opts.Trusted {
@@ -245,6 +252,7 @@ func (l *loader) projectLookup(key string, src Source) func(string) (string, boo
 // secret of the environment when the key would go to a host that is not
 // that secret's provider and that the user did not choose.
 func (l *loader) checkKeyDestinations() {
+	l.checkUserKeyDestination()
 	keys := make([]string, 0, len(l.keyVars))
 	for k := range l.keyVars {
 		keys = append(keys, k)
@@ -297,6 +305,46 @@ func (l *loader) checkKeyDestinations() {
 				"${%s} is not sent to %s: a project file may send it only to its own provider; set base_url in your own config to use it there", bad, hostOr(base, typ))})
 		}
 	}
+}
+
+// checkUserKeyDestination drops the chat model's key when it is the
+// user's (from their config, the environment or a flag) and a project file
+// moved the model to another host, by its base_url or its type: a key
+// goes only to the host it was configured with. The project must name its
+// own key (api_key: ${ITS_OWN_VAR}, itself a trust item) or do without.
+func (l *loader) checkUserKeyDestination() {
+	const keyK, baseK, typeK = "models.chat_model.api_key", "models.chat_model.base_url", "models.chat_model.type"
+	key, _ := l.rep.Values[keyK].(string)
+	ksrc := l.rep.Sources[keyK]
+	fromProject := func(k string) bool {
+		s := l.rep.Sources[k]
+		return s.Layer == "file" && s.File == l.projectFile && l.projectFile != ""
+	}
+	if key == "" || fromProject(keyK) || (!fromProject(baseK) && !fromProject(typeK)) {
+		return
+	}
+	base, _ := l.rep.Values[baseK].(string)
+	typ, _ := l.rep.Values[typeK].(string)
+	userBase, userType := base, typ
+	if fromProject(baseK) {
+		userBase, _ = l.preProject[baseK].(string)
+	}
+	if fromProject(typeK) {
+		userType, _ = l.preProject[typeK].(string)
+	}
+	host, userHost := hostOf(base, typ), hostOf(userBase, userType)
+	if sameHost(host, userHost) {
+		return
+	}
+	l.rep.Values[keyK] = ""
+	l.rep.Sources[keyK] = Source{Layer: "default", Note: "dropped: a project file moved the model to another host"}
+	bsrc := l.rep.Sources[baseK]
+	if !fromProject(baseK) {
+		bsrc = l.rep.Sources[typeK]
+	}
+	l.warn(Problem{File: bsrc.File, Line: bsrc.Line, Key: keyK, Msg: fmt.Sprintf(
+		"your key (from %s) is not sent to %s: a key goes only to the host it was configured with (%s); the project file must give the server its own api_key",
+		ksrc, hostOr(base, typ), hostOr(userBase, userType))})
 }
 
 // foreignSecret returns the first of vars whose provider is not the host a
