@@ -58,13 +58,25 @@ func (ts *trustState) decide(flag bool) *trust.Decision {
 }
 
 // loadTrusted reloads the configuration with the project's keys applied,
-// once the directory is trusted.
+// once the directory is trusted. The file is read a second time, so what
+// it asks for now must be exactly what was allowed: a file changed in
+// between (by a checkout, by a program in the background) would otherwise
+// apply what nobody saw. Then the first reading stands, with a warning.
 func loadTrusted(opts config.Options, d *trust.Decision, cfg *config.Config, rep *config.Report) (*config.Config, *config.Report, error) {
 	if len(rep.Trust) == 0 || !d.Trusted() {
 		return cfg, rep, nil
 	}
 	opts.Trusted = true
-	return config.Load(opts)
+	tcfg, trep, err := config.Load(opts)
+	for _, it := range trep.Trust {
+		if !d.Allows(it) {
+			rep.Warnings = append(rep.Warnings, config.Problem{File: config.ProjectFile(opts.ProjectDir), Msg: fmt.Sprintf(
+				"changed after it was trusted (it now would make fawn %s), so what in it needs trust is ignored this time; restart fawn to be asked",
+				it)})
+			return cfg, rep, nil
+		}
+	}
+	return tcfg, trep, err
 }
 
 // ignoredNotice says which of the project's items fawn ignores, and how to
