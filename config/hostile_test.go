@@ -252,6 +252,10 @@ func TestUserKeyStaysWithItsHost(t *testing.T) {
 			"models:\n  chat_model:\n    base_url: http://evil.example/v1\n", []string{"MY_KEY=" + userKey}, ""},
 		{"project type", "models:\n  chat_model:\n    api_key: " + userKey + "\n",
 			"models:\n  chat_model:\n    type: anthropic\n", nil, ""},
+		{"same host, another port", "models:\n  chat_model:\n    base_url: http://mine.example:8080/v1\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: http://mine.example:9999/v1\n", nil, ""},
+		{"same host, http", "models:\n  chat_model:\n    base_url: https://mine.example/v1\n    api_key: " + userKey + "\n",
+			"models:\n  chat_model:\n    base_url: http://mine.example/v1\n", nil, ""},
 		{"project changes nothing about the host", "models:\n  chat_model:\n    api_key: " + userKey + "\n",
 			"models:\n  chat_model:\n    base_url: https://api.openai.com/v1\n", nil, userKey},
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -332,8 +333,7 @@ func (l *loader) checkUserKeyDestination() {
 	if fromProject(typeK) {
 		userType, _ = l.preProject[typeK].(string)
 	}
-	host, userHost := hostOf(base, typ), hostOf(userBase, userType)
-	if sameHost(host, userHost) {
+	if o := origin(base, typ); o != "" && o == origin(userBase, userType) {
 		return
 	}
 	l.rep.Values[keyK] = ""
@@ -343,8 +343,30 @@ func (l *loader) checkUserKeyDestination() {
 		bsrc = l.rep.Sources[typeK]
 	}
 	l.warn(Problem{File: bsrc.File, Line: bsrc.Line, Key: keyK, Msg: fmt.Sprintf(
-		"your key (from %s) is not sent to %s: a key goes only to the host it was configured with (%s); the project file must give the server its own api_key",
-		ksrc, hostOr(base, typ), hostOr(userBase, userType))})
+		"your key (from %s) is not sent to %s: a key goes only to the server it was configured with (%s); the project file must give its server its own api_key",
+		ksrc, origin(base, typ), origin(userBase, userType))})
+}
+
+// origin is where a model of type typ at base is reached, as a key's
+// destination: scheme, host and port ("https://api.openai.com:443"). Another
+// port is another server, and http instead of https sends the key in clear.
+func origin(base, typ string) string {
+	if base == "" {
+		base = "https://api.openai.com/v1"
+		if typ == "anthropic" {
+			base = "https://api.anthropic.com"
+		}
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), port)
 }
 
 // foreignSecret returns the first of vars whose provider is not the host a
