@@ -30,7 +30,10 @@ type FileError struct {
 	Reason string
 }
 
-func (e *FileError) Error() string { return e.Path + " " + e.Reason }
+// Error names the file by its base name: callers say where it is
+// ("/review cannot run: /p/.fawn/commands/review.md: review.md is a
+// named pipe…").
+func (e *FileError) Error() string { return filepath.Base(e.Path) + " " + e.Reason }
 
 // ReadFile reads the regular file at path (symlinks followed), of at
 // most max bytes. Anything else — a FIFO, a device, a directory, a file

@@ -38,10 +38,10 @@ func TestReadFileOnlyRegular(t *testing.T) {
 	for _, c := range []struct{ path, want, err string }{
 		{plain, "ui:\n  theme: light\n", ""},
 		{link, "ui:\n  theme: light\n", ""}, // the user's own symlinks are theirs
-		{fifo, "", fifo + " is a named pipe (FIFO), not a regular file"},
-		{zero, "", zero + " is a character device, not a regular file"},
-		{dir, "", dir + " is a directory, not a regular file"},
-		{big, "", big + " is larger than 1 KiB"},
+		{fifo, "", "config.yaml is a named pipe (FIFO), not a regular file"},
+		{zero, "", "zero.yaml is a character device, not a regular file"},
+		{dir, "", filepath.Base(dir) + " is a directory, not a regular file"},
+		{big, "", "big.yaml is larger than 1 KiB"},
 	} {
 		got, err := ReadFile(c.path, 1024)
 		if c.err == "" && (err != nil || string(got) != c.want) {
