@@ -357,3 +357,22 @@ func TestConfigFilesMustBeRegular(t *testing.T) {
 		}
 	}
 }
+
+// A project cannot bind the permission dialog's answers (or any key): a
+// repository binding permission.allow to "n" would say yes for the user.
+func TestProjectKeyBindingsAreIgnored(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t, "ui:\n  keys:\n    editor.save: [ctrl+s]\n", "ui:\n  keys:\n    permission.allow: [n, esc]\n")
+		cfg, rep, err := f.load(t, Options{Trusted: trusted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, _ := rep.Values["ui.keys"].(map[string]any)
+		if _, ok := keys["permission.allow"]; ok || keys["editor.save"] == nil {
+			t.Errorf("trusted %v: keys %v (%v)", trusted, keys, cfg.UI.Keys)
+		}
+		if !hasProblem(rep.Warnings, "ui.keys", "ignored in a project file: key bindings are yours") {
+			t.Errorf("trusted %v: no warning: %v", trusted, rep.Warnings)
+		}
+	}
+}

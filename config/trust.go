@@ -139,6 +139,11 @@ func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any
 	case "shell.keep_env":
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: only your own config can give the shell back a variable fawn removes"})
 		return nil, false
+	case "ui.keys":
+		// A repository that binds permission.allow to the key the user
+		// presses to say no answers the permission dialog for them.
+		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: key bindings are yours to choose, in your own config"})
+		return nil, false
 	case "shell.unset_env":
 		return l.projectUnsetEnv(v, src)
 	}
