@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -471,5 +472,18 @@ func TestNamedModels(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "models.named") {
 			t.Errorf("%q: error %v, want %q", body, err, want)
 		}
+	}
+}
+
+// ui.keys names actions with dots (editor.save): they reach the UI as
+// written.
+func TestKeyBindingsWithDots(t *testing.T) {
+	f := newFixture(t, "ui:\n  keys:\n    editor.save: [ctrl+w]\n    app.quit: ctrl+q\n", "")
+	cfg, _, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(cfg.UI.Keys); got != "map[app.quit:[ctrl+q] editor.save:[ctrl+w]]" {
+		t.Errorf("ui.keys = %s", got)
 	}
 }

@@ -731,12 +731,38 @@ func (l *loader) validate() {
 func decode(values map[string]any, cfg *Config) error {
 	v := viper.New()
 	for k, x := range values {
-		if k == "models.named" {
+		switch k {
+		case "models.named":
 			x = namedDurations(x)
+		case "ui.keys":
+			// Action names hold dots (editor.save), which viper would
+			// read as nested keys and drop: decoded by hand below.
+			continue
 		}
 		v.Set(k, x)
 	}
-	return v.Unmarshal(cfg)
+	if err := v.Unmarshal(cfg); err != nil {
+		return err
+	}
+	keys, _ := values["ui.keys"].(map[string]any)
+	for name, raw := range keys {
+		var list []string
+		switch x := raw.(type) {
+		case string:
+			list = []string{x}
+		case []any:
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					list = append(list, s)
+				}
+			}
+		}
+		if cfg.UI.Keys == nil {
+			cfg.UI.Keys = map[string][]string{}
+		}
+		cfg.UI.Keys[name] = list
+	}
+	return nil
 }
 
 // namedDurations reads the timeouts of models.named entries as the
