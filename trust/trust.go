@@ -40,6 +40,14 @@
 // that decides what happens.
 //
 // User configuration and flags are trusted and never produce Items.
+//
+// # Reading the files
+//
+// Every file fawn is configured or instructed by — the user's and the
+// project's config.yaml, AGENTS.md, commands, skills, subagents, the trust
+// store — is read with [ReadFile] or, for a project's, [ReadProjectFile]:
+// a regular file only (never a FIFO or a device), never blocking, at most
+// a given size, and for a project's, only inside the project.
 package trust
 
 import (
