@@ -491,14 +491,18 @@ func TestHostileConfigFIFOInTheIDE(t *testing.T) {
 	tm.WaitFor("config.yaml: this file is a named pipe (FIFO)", "fawn-exited-2")
 }
 
-// Finding 7 (special files): the instruction, command, subagent and skill
-// files of a project are read as regular files only too. AGENTS.md as a
-// FIFO, CLAUDE.md linking to /dev/zero and FIFOs for a command, a
-// subagent and a skill leave fawn working: it answers; the command says
-// it cannot run, and why.
+// Finding 7 (special files): the instruction, command, subagent, skill and
+// ignore files of a project are read as regular files only too.
+// AGENTS.md as a FIFO, CLAUDE.md linking to /dev/zero and FIFOs for a
+// command, a subagent, a skill and .gitignore leave fawn working: grep
+// answers and so does the model; the command says it cannot run, and why.
 func TestHostileConfigSpecialProjectFiles(t *testing.T) {
-	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "hello"}}})
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("grep", `{"pattern":"Widget"}`)}},
+		{Text: "hello"},
+	}})
 	dir := project(t)
+	configSpecial(t, filepath.Join(dir, ".gitignore"), "fifo")
 	configSpecial(t, filepath.Join(dir, "AGENTS.md"), "fifo")
 	configSpecial(t, filepath.Join(dir, "CLAUDE.md"), "zero")
 	configSpecial(t, filepath.Join(dir, ".fawn", "commands", "review.md"), "fifo")
@@ -507,6 +511,9 @@ func TestHostileConfigSpecialProjectFiles(t *testing.T) {
 	out, errs, code := configRun(t, t.TempDir(), nil, "--base-url", srv.URL(), "--model", "scripted", "-p", "hi", dir)
 	if code != 0 || strings.TrimSpace(out) != "hello" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+	if r := configToolResults(srv); len(r) != 1 || !strings.Contains(r[0], "README.md") {
+		t.Errorf("grep, past a .gitignore that is a FIFO: %q", r)
 	}
 	// The command itself cannot run, and says why.
 	out, errs, code = configRun(t, t.TempDir(), nil, "--base-url", srv.URL(), "--model", "scripted", "-p", "/review main.go", dir)

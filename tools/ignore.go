@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // The ignore rules the walking tools honour, the way git and ripgrep do:
@@ -183,7 +185,9 @@ func newIgnoreSet(root string) *ignoreSet {
 
 // readIgnoreFile returns a bounded prefix of the file, or nil when it cannot be read.
 func readIgnoreFile(path string) []byte {
-	f, err := os.Open(path)
+	// A repository's .gitignore may be a FIFO: os.Open would wait for a
+	// writer forever, and grep, glob and the explorer with it.
+	f, err := trust.OpenFile(path)
 	if err != nil {
 		return nil
 	}

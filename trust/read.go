@@ -67,8 +67,38 @@ func ReadProjectFile(project, path string, max int64) ([]byte, error) {
 	return readRegular(path, real, max, syscall.O_NOFOLLOW)
 }
 
+// OpenFile opens the regular file at path (symlinks followed) for
+// reading, as ReadFile does, for a reader that reads only part of it (an
+// ignore file's first MiB): anything but a regular file is a *FileError,
+// and the open never blocks on what the file is.
+func OpenFile(path string) (*os.File, error) {
+	return openRegular(path, path, -1, 0)
+}
+
 // readRegular reads real (named path to the user) as described above.
 func readRegular(path, real string, max int64, flags int) ([]byte, error) {
+	f, err := openRegular(path, real, max, flags)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// A regular file may still grow while it is read (or be a file of
+	// /proc whose size says 0): read one byte past the limit to know.
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > max {
+		return nil, tooLarge(path, max)
+	}
+	return data, nil
+}
+
+// openRegular opens real if it is a regular file of at most max bytes
+// (max < 0: any size), checked before the open (opening a device can
+// itself act) and again through the descriptor (it may have been swapped
+// in between); O_NONBLOCK keeps a FIFO swapped in from blocking the open.
+func openRegular(path, real string, max int64, flags int) (*os.File, error) {
 	info, err := os.Stat(real)
 	if err != nil {
 		return nil, err
@@ -83,27 +113,18 @@ func readRegular(path, real string, max int64, flags int) ([]byte, error) {
 		}
 		return nil, err
 	}
-	defer f.Close()
 	now, err := f.Stat()
+	if err == nil {
+		err = regular(path, now, max)
+	}
+	if err == nil && !os.SameFile(info, now) {
+		err = &FileError{Path: path, Reason: "was replaced while fawn read it; fawn does not read it"}
+	}
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	if err := regular(path, now, max); err != nil {
-		return nil, err
-	}
-	if !os.SameFile(info, now) {
-		return nil, &FileError{Path: path, Reason: "was replaced while fawn read it; fawn does not read it"}
-	}
-	// A regular file may still grow while it is read (or be a file of
-	// /proc whose size says 0): read one byte past the limit to know.
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, tooLarge(path, max)
-	}
-	return data, nil
+	return f, nil
 }
 
 // regular refuses what is not a regular file of at most max bytes.
@@ -111,7 +132,7 @@ func regular(path string, info fs.FileInfo, max int64) error {
 	if !info.Mode().IsRegular() {
 		return &FileError{Path: path, Reason: "is " + fileKind(info.Mode()) + ", not a regular file; fawn reads only regular files"}
 	}
-	if info.Size() > max {
+	if max >= 0 && info.Size() > max {
 		return tooLarge(path, max)
 	}
 	return nil
