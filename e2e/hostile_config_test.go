@@ -181,7 +181,8 @@ func TestHostileConfigUnsetPathDeclined(t *testing.T) {
 		t.Errorf("the prompt offers to remove PATH:\n%s", s)
 	}
 	tm.Keys("n")
-	tm.WaitFor("Ask fawn", "may not remove PATH")
+	// Single words: the chat wraps the warning at any space.
+	tm.WaitFor("Ask fawn", "shell.unset_env:", `"PATH"`, "ignored:")
 	tm.prompt("which go?")
 	tm.WaitFor("ran it", "go version go")
 	if _, err := os.Stat(marker); err == nil {
@@ -349,7 +350,7 @@ func TestHostileConfigBaseURLPrompt(t *testing.T) {
 	tm = open()
 	tm.WaitFor("Trust this folder?")
 	tm.Keys("y")
-	tm.WaitFor("Ask fawn", "your key", "is not sent to")
+	tm.WaitFor("Ask fawn", "models.chat_model.api_key:") // the warning that the key stays home
 	tm.prompt("hi")
 	tm.WaitFor("evil answer")
 	tm.Keys("C-q")
