@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/trust"
-	"github.com/fawn-ide/fawn/ui/trustprompt"
 )
 
 // trustSources lists every kind of project file that can make fawn start a
@@ -98,17 +98,17 @@ func ignoredNotice(d *trust.Decision, headless bool) string {
 		if it.Kind == trust.KindMCPServer {
 			s = "MCP server " + it.Name
 		}
-		what = append(what, fmt.Sprintf("%s (%s)", trustprompt.Visible(s), clipDetail(it.Detail)))
+		what = append(what, fmt.Sprintf("%s (%s)", safetext.Exact(s), clipDetail(it.Detail)))
 	}
 	return fmt.Sprintf("this directory is not trusted, so fawn ignores what %s would make it do: %s; pass --trust to use them, or trust the directory in the IDE",
-		trustprompt.Visible(strings.Join(trust.Files(ign), ", ")), strings.Join(what, ", "))
+		safetext.Exact(strings.Join(trust.Files(ign), ", ")), strings.Join(what, ", "))
 }
 
 // clipDetail shortens a detail for one line of stderr, its control
 // characters made visible as the prompt shows them: a project's command
 // may hold escape sequences meant for the user's terminal.
 func clipDetail(s string) string {
-	s = trustprompt.Visible(strings.Join(strings.Fields(s), " "))
+	s = safetext.Exact(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > 80 {
 		return string(r[:79]) + "…"
 	}
@@ -131,6 +131,6 @@ func printTrust(w io.Writer, ts *trustState, d *trust.Decision) {
 	}
 	fmt.Fprintf(w, "# project files ask for (%s):\n", state)
 	for _, it := range ts.items {
-		fmt.Fprintf(w, "#   %s %s: %s  (%s)\n", trust.Label(it.Kind), trustprompt.Visible(it.Name), trustprompt.Visible(it.Detail), trustprompt.Visible(it.Source))
+		fmt.Fprintf(w, "#   %s %s: %s  (%s)\n", trust.Label(it.Kind), safetext.Exact(it.Name), safetext.Exact(it.Detail), safetext.Exact(it.Source))
 	}
 }
