@@ -69,7 +69,9 @@ func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
 		_, _ = term.Size()
 	})
 	withDeadline(t, "Resize", func() { term.Resize(30, 8) })
-	withDeadline(t, "Write", func() { _, _ = term.Write([]byte("echo after-the-hold\r")) })
+	// The output is not the command line as typed: readline redraws that
+	// line, wrapped, for the resize, so only the output proves it ran.
+	withDeadline(t, "Write", func() { _, _ = term.Write([]byte("echo after-the-$((1+1))-hold\r")) })
 	if !strings.Contains(simText(scr), "before-the-hold") {
 		t.Fatalf("the draw during the hold did not show the last frame:\n%s", simText(scr))
 	}
@@ -79,7 +81,7 @@ func TestTheUINeverWaitsForTheEmulator(t *testing.T) {
 		c, r := term.Size()
 		return c == 30 && r == 8
 	})
-	waitScreen(t, term, "after-the-hold\n")
+	waitScreen(t, term, "after-the-2-hold")
 }
 
 func simText(scr tcell.SimulationScreen) string {
@@ -172,8 +174,12 @@ func TestAHugeResizeIsCapped(t *testing.T) {
 	if c, r := term.Size(); c != maxCols || r != maxRows {
 		t.Fatalf("started at %d×%d", c, r)
 	}
+	// A resize waits for the emulator when the shell's output holds it,
+	// so the size is waited for, not read at once.
 	term.Resize(80, 24)
+	waitFor(t, "the 80×24 resize", func() bool { c, r := term.Size(); return c == 80 && r == 24 })
 	term.Resize(1<<30, 1<<30)
+	waitFor(t, "the capped resize", func() bool { c, r := term.Size(); return c == maxCols && r == maxRows })
 	if c, r := term.Size(); c != maxCols || r != maxRows {
 		t.Fatalf("resized to %d×%d", c, r)
 	}

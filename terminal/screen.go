@@ -606,16 +606,6 @@ func (s *screen) resize(cols, rows int) {
 	s.resizeLocked(cols, rows)
 }
 
-// tryResize resizes unless the emulator is busy, and says whether it did.
-func (s *screen) tryResize(cols, rows int) bool {
-	if !s.mu.TryLock() {
-		return false
-	}
-	defer s.mu.Unlock()
-	s.resizeLocked(cols, rows)
-	return true
-}
-
 // resizeLocked is resize with s.mu held.
 func (s *screen) resizeLocked(cols, rows int) {
 	defer s.publish()

@@ -78,6 +78,8 @@ type Terminal struct {
 	// pendingSize is a resize the UI asked for while the emulator was
 	// busy, which the feeder carries out.
 	pendingSize atomic.Pointer[[2]int]
+	// resizeMu orders resizes: held from taking a size to telling the pty.
+	resizeMu sync.Mutex
 
 	mu         sync.Mutex
 	sh         *shell // nil while the shell cannot be started
@@ -639,25 +641,51 @@ const (
 // Resize sets the terminal's size in cells; the shell gets SIGWINCH. It
 // never waits for the emulator: while it is busy the feeder resizes it
 // next.
+//
+// The size asked for is stored first and taken, under the emulator's
+// lock and resizeMu, by whichever of the UI and the feeder gets there:
+// an older size can never be applied, to the emulator or to the pty,
+// after a newer one.
 func (t *Terminal) Resize(cols, rows int) {
 	if cols < 1 || rows < 1 {
 		return
 	}
 	cols, rows = min(cols, maxCols), min(rows, maxRows)
-	if !t.scr.tryResize(cols, rows) {
-		t.pendingSize.Store(&[2]int{cols, rows})
+	t.pendingSize.Store(&[2]int{cols, rows})
+	if !t.resizeMu.TryLock() {
+		t.log.poke() // the feeder is applying a size: it takes this one next
+		return
+	}
+	defer t.resizeMu.Unlock()
+	if !t.scr.mu.TryLock() {
 		t.log.poke()
 		return
 	}
-	t.pendingSize.Store(nil)
-	t.resized(cols, rows)
+	t.applySizeLocked()
 }
 
 // applyPendingSize carries out a resize the UI asked for while the
 // emulator was busy (feeder goroutine).
 func (t *Terminal) applyPendingSize() {
-	if sz := t.pendingSize.Swap(nil); sz != nil {
-		t.scr.resize(sz[0], sz[1])
+	if t.pendingSize.Load() == nil {
+		return
+	}
+	t.resizeMu.Lock()
+	defer t.resizeMu.Unlock()
+	t.scr.mu.Lock()
+	t.applySizeLocked()
+}
+
+// applySizeLocked applies the size last asked for; resizeMu and the
+// emulator's lock are held, and the emulator's is released here, before
+// the pty is told.
+func (t *Terminal) applySizeLocked() {
+	sz := t.pendingSize.Swap(nil)
+	if sz != nil {
+		t.scr.resizeLocked(sz[0], sz[1])
+	}
+	t.scr.mu.Unlock()
+	if sz != nil {
 		t.resized(sz[0], sz[1])
 	}
 }
