@@ -1,0 +1,89 @@
+// Package proc owns how fawn runs a child program other than the terminal
+// pane's shell: hooks, MCP and language servers, and small helpers (tmux,
+// bash -n, a browser opener). A child prepared here runs in a process group
+// of its own, so that ending it ends what it started; [Kill] ends that group
+// and every descendant still below the child, including one that left the
+// group with setsid; and Wait never waits more than [WaitDelay] for output
+// pipes that a leftover descendant still holds once the child has exited or
+// been killed. Without that a hook's timeout, or closing a server, lasts as
+// long as whatever the program left running with its stdout.
+package proc
+
+import (
+	"context"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// WaitDelay bounds how long Wait waits for a child's output pipes after the
+// child itself has ended.
+const WaitDelay = time.Second
+
+// Own makes cmd, not yet started, a child fawn can end: in its own process
+// group, with Wait bounded by WaitDelay. It returns cmd.
+func Own(cmd *exec.Cmd) *exec.Cmd {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.WaitDelay = WaitDelay
+	return cmd
+}
+
+// Command is exec.CommandContext made with Own, whose cancellation (ctx
+// done) kills the child's group and descendants, not just the child.
+func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := Own(exec.CommandContext(ctx, name, args...))
+	cmd.Cancel = func() error {
+		Kill(cmd)
+		return nil
+	}
+	return cmd
+}
+
+// Kill ends cmd's process group and every process below it at once
+// (SIGKILL). It is safe on a child that has exited or never started.
+func Kill(cmd *exec.Cmd) {
+	Signal(cmd, syscall.SIGKILL)
+}
+
+// Signal sends sig to cmd's process group and every process below it. The
+// descendants are stopped first, so that none can start another between
+// being found and being signalled.
+func Signal(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	pid := cmd.Process.Pid
+	stopped := map[int]bool{}
+	if sig == syscall.SIGKILL {
+		// Stop the group and what is below it until no new process
+		// appears (a few rounds: each one stops what the last found).
+		_ = syscall.Kill(-pid, syscall.SIGSTOP)
+		for range 8 {
+			fresh := false
+			for _, d := range descendants(pid) {
+				if !stopped[d] {
+					stopped[d], fresh = true, true
+					_ = syscall.Kill(d, syscall.SIGSTOP)
+				}
+			}
+			if !fresh {
+				break
+			}
+		}
+	} else {
+		for _, d := range descendants(pid) {
+			stopped[d] = true
+		}
+	}
+	_ = syscall.Kill(-pid, sig)
+	for d := range stopped {
+		_ = syscall.Kill(d, sig)
+	}
+	if sig != syscall.SIGKILL {
+		// A stopped process would not act on sig until continued.
+		_ = syscall.Kill(-pid, syscall.SIGCONT)
+	}
+}
