@@ -17,7 +17,10 @@
 // may say {"decision": "block"|"approve", "reason": "…"} and, for
 // PreToolUse, give the tool's input to use instead ("updated_input", or
 // Claude Code's hookSpecificOutput.updatedInput). A hook that outlives its
-// timeout (default 60 s) is killed with its process group and reported.
+// timeout (default 60 s) is killed with its process group and everything
+// below it, and reported; what a hook leaves in its process group when it
+// ends is killed too (a daemon it means to keep must leave with setsid and
+// close its output).
 //
 // Whether a project's hooks may run at all is decided by the trust package:
 // they are trust items, like any project file that runs a program.
@@ -33,8 +36,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // Events fawn runs hooks on.
@@ -248,36 +252,34 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (r *Runner) run(ctx context.Context, event string, h Hook, stdin []byte) Result {
 	res := Result{Event: event, Command: h.Command}
-	cmd := exec.Command("bash", "-c", h.Command)
+	tctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	// proc: the timeout or a cancellation ends the hook's process group and
+	// whatever is below it, and does not wait on a leftover holding stdout.
+	cmd := proc.Command(tctx, "bash", "-c", h.Command)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		res.Warning = "could not start: " + err.Error()
 		return res
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(h.Timeout)
-	defer timer.Stop()
-	var err error
-	select {
-	case err = <-done:
-	case <-timer.C:
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-		res.Duration = time.Since(start)
-		res.Warning = fmt.Sprintf("killed after its timeout of %s", h.Timeout)
-		return res
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+	err := cmd.Wait()
+	// A hook runs to its end: what it left in its process group goes too.
+	proc.Kill(cmd)
+	switch {
+	case err != nil && ctx.Err() != nil:
 		res.Duration = time.Since(start)
 		res.Warning = "cancelled"
 		return res
+	case err != nil && tctx.Err() != nil:
+		res.Duration = time.Since(start)
+		res.Warning = fmt.Sprintf("killed after its timeout of %s", h.Timeout)
+		return res
+	case errors.Is(err, exec.ErrWaitDelay):
+		err = nil // it exited 0; something it left held its output
 	}
 	res.Duration = time.Since(start)
 	var ee *exec.ExitError

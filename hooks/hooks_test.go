@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,21 +80,67 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 	if len(res) != 1 || !strings.Contains(res[0].Warning, "killed after its timeout") || time.Since(start) > 10*time.Second {
 		t.Fatalf("%+v after %s", res, time.Since(start))
 	}
-	b, _ := os.ReadFile(filepath.Join(r.Dir, "child"))
+	waitGone(t, r.Dir, "child")
+}
+
+// waitGone waits until the process whose pid the hook wrote to dir/name has
+// ended (a generous deadline: this checks that it ends, not how fast).
+func waitGone(t *testing.T, dir, name string) {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(dir, name))
 	pid := strings.TrimSpace(string(b))
+	if pid == "" {
+		t.Fatalf("the hook wrote no pid to %s", name)
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if _, err := os.Stat("/proc/" + pid); os.IsNotExist(err) || pid == "" {
-			break
+		if _, err := os.Stat("/proc/" + pid); os.IsNotExist(err) {
+			return
 		}
 		if st, _ := os.ReadFile("/proc/" + pid + "/stat"); strings.Contains(string(st), ") Z ") {
-			break // a zombie waiting for its reaper is dead
+			return // a zombie waiting for its reaper is dead
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %s outlived it", pid)
+			_ = exec.Command("kill", "-9", pid).Run()
+			t.Fatalf("the hook's child %s (%s) outlived it", pid, name)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A hook that leaves a child in a session of its own (setsid) holding its
+// stdout still ends at its timeout, and the child with it: the wait for
+// output is bounded and the kill reaches below the process group.
+func TestTimeoutKillsASetsidChildHoldingStdout(t *testing.T) {
+	r := runner(t, "Stop", "", `setsid sleep 30 & echo $! > child; sleep 30`, 0.3)
+	done := make(chan []Result, 1)
+	go func() { done <- r.Run(context.Background(), "Stop", "", Input{}) }()
+	select {
+	case res := <-done:
+		if len(res) != 1 || !strings.Contains(res[0].Warning, "killed after its timeout") {
+			t.Errorf("%+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hook did not return at its timeout: a child holding its stdout held it")
+	}
+	waitGone(t, r.Dir, "child")
+}
+
+// A hook that exits at once but leaves a background child holding its
+// stdout returns without waiting for that child, which is ended.
+func TestALeftoverHoldingStdoutIsEnded(t *testing.T) {
+	r := runner(t, "Stop", "", `sleep 30 & echo $! > child; echo done`, 60)
+	done := make(chan []Result, 1)
+	go func() { done <- r.Run(context.Background(), "Stop", "", Input{}) }()
+	select {
+	case res := <-done:
+		if len(res) != 1 || res[0].Warning != "" || res[0].Output != "done" {
+			t.Errorf("%+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hook did not return: its leftover child held it")
+	}
+	waitGone(t, r.Dir, "child")
 }
 
 func TestParseErrors(t *testing.T) {
