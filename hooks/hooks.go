@@ -268,7 +268,7 @@ func (r *Runner) run(ctx context.Context, event string, h Hook, stdin []byte) Re
 	}
 	err := cmd.Wait()
 	// A hook runs to its end: what it left in its process group goes too.
-	proc.Kill(cmd)
+	proc.KillGroup(cmd)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		res.Duration = time.Since(start)

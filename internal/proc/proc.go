@@ -43,9 +43,19 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 }
 
 // Kill ends cmd's process group and every process below it at once
-// (SIGKILL). It is safe on a child that has exited or never started.
+// (SIGKILL). It is safe on a child that has exited or never started; once
+// the child has been waited for, use KillGroup.
 func Kill(cmd *exec.Cmd) {
 	Signal(cmd, syscall.SIGKILL)
+}
+
+// KillGroup ends what is left in the process group of a child that has
+// been waited for: its pid may belong to another process by now, so
+// nothing is looked up by it, and what was below it was reparented anyway.
+func KillGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 }
 
 // Signal sends sig to cmd's process group and every process below it. The
