@@ -387,7 +387,7 @@ func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffe
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 		cmd.Stderr = stderr // never onto fawn's screen
-		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		transport = &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
 	case s.cfg.URL != "":
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL}
 		opts.KeepAlive = mcpKeepAlive // a server that stops answering ends the session

@@ -10,8 +10,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -272,6 +275,39 @@ func TestMCPImagesReachAVisionModel(t *testing.T) {
 			if last.Role != "tool" {
 				t.Errorf("an image went to a model that does not take images: %+v", last)
 			}
+		}
+	}
+}
+
+// A stdio server's own children end with it when fawn closes the server:
+// it runs in a process group of its own, which Close ends.
+func TestMCPCloseEndsTheServersChildren(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	grand := filepath.Join(dir, "grandchild")
+	srv := config.MCPServer{Command: "bash", Args: []string{"-c", `sleep 300 & echo $! > "$1"; exec "$2" -test.run='^$'`, "server", grand, self},
+		Env: map[string]string{mcpStdioEnv: "1"}}
+	var ch changes
+	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": srv}, dir, nil, ch.add)
+	m.WaitStarted(context.Background())
+	ch.waitFor(t, "ready", func(c MCPChange) bool { return c.State == MCPReady })
+	b, _ := os.ReadFile(grand)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("the server wrote no child's pid: %q", b)
+	}
+	m.Close()
+	for end := time.Now().Add(deadline); ; time.Sleep(20 * time.Millisecond) {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break
+		}
+		if time.Now().After(end) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("the MCP server's child outlived the server")
 		}
 	}
 }
