@@ -11,10 +11,11 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // requestTimeout bounds every request to a server: a server that hangs
@@ -102,8 +103,9 @@ func startClient(ctx context.Context, s Server, bin, root string, env []string, 
 	for k, v := range s.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	// Its own process group: closing it ends what it started too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group: closing it ends what it started too, and a
+	// leftover holding its stderr does not hold the wait for its end.
+	proc.Own(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -123,6 +125,7 @@ func startClient(ctx context.Context, s Server, bin, root string, env []string, 
 		jsonrpc2.HandlerWithError(c.handle), jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	go func() {
 		c.exitErr = cmd.Wait()
+		proc.KillGroup(cmd) // a server that ended leaves nothing running
 		close(c.exited)
 		c.conn.Close()
 	}()
@@ -473,11 +476,9 @@ func (c *client) close() {
 	}
 }
 
-// kill ends the server's process group at once.
+// kill ends the server's process group, and what is below it, at once.
 func (c *client) kill() {
-	if c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	proc.Kill(c.cmd)
 	c.conn.Close()
 	<-c.exited
 }

@@ -500,3 +500,43 @@ func TestSurveyReadsTheRootOnceAndFindsWhatHasMarkerFinds(t *testing.T) {
 		t.Fatalf("survey = %v", got)
 	}
 }
+
+// A server still starting when fawn closes is ended, and what it left
+// running in a session of its own (setsid) with its stderr goes with it.
+func TestCloseEndsAStartingServerAndItsSetsidChild(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{"x.hang": "x\n", "hang.marker": ""})
+	child := filepath.Join(root, "child")
+	servers := []Server{{Name: "hang", Command: "bash", Args: []string{"-c", `setsid sleep 300 & echo $! > "$1"; exec sleep 600`, "hang", child},
+		Extensions: []string{".hang"}, RootMarkers: []string{"hang.marker"}}}
+	m := New(Options{Root: root, Servers: servers, Env: os.Environ(), Allowed: func(trust.Item) bool { return true },
+		Wait: 200 * time.Millisecond, StartWait: 300 * time.Millisecond})
+	if got := m.AfterEdit(context.Background(), filepath.Join(root, "x.hang"), []byte("y\n")); !strings.Contains(got, "still starting") {
+		t.Fatalf("AfterEdit = %q", got)
+	}
+	var pid string
+	for end := time.Now().Add(10 * time.Second); pid == ""; time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(child)
+		pid = strings.TrimSpace(string(b))
+		if pid == "" && time.Now().After(end) {
+			t.Fatal("the server did not start its child")
+		}
+	}
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(15 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break
+		}
+		if time.Now().After(end) {
+			_ = exec.Command("kill", "-9", pid).Run()
+			t.Fatal("the starting server's setsid child outlived Close")
+		}
+	}
+}

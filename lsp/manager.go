@@ -50,6 +50,12 @@ type Manager struct {
 	pending map[string]userDoc
 	closed  bool
 
+	// stop ends the servers still starting when Close is called; starting
+	// counts them, so that Close returns only once they are gone.
+	stop     context.Context
+	cancel   context.CancelFunc
+	starting sync.WaitGroup
+
 	sendMu sync.Mutex // one userText send at a time
 }
 
@@ -87,7 +93,8 @@ func New(o Options) *Manager {
 	if o.StartWait <= 0 {
 		o.StartWait = 20 * time.Second
 	}
-	return &Manager{o: o, cands: survey(o.Root, o.Servers), inst: map[string]*instance{}}
+	stop, cancel := context.WithCancel(context.Background())
+	return &Manager{o: o, cands: survey(o.Root, o.Servers), inst: map[string]*instance{}, stop: stop, cancel: cancel}
 }
 
 // Available says whether any server may start for this project: the
@@ -169,14 +176,23 @@ func (m *Manager) instanceFor(path string) (*instance, error) {
 
 // startLocked starts in's server in the background; m.mu is held.
 func (m *Manager) startLocked(in *instance) {
+	if m.closed {
+		// Close may be waiting for the starts it knows of: start none.
+		done := make(chan struct{})
+		close(done)
+		in.state, in.ready = StateStopped, done
+		return
+	}
 	if in.state == "" || in.state == StateStopped || in.state == StateFailed {
 		in.state = StateStarting
 	}
 	in.since = time.Now()
 	ready := make(chan struct{})
 	in.ready = ready
+	m.starting.Add(1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer m.starting.Done()
+		ctx, cancel := context.WithTimeout(m.stop, 60*time.Second)
 		defer cancel()
 		c, err := startClient(ctx, in.cand.Server, in.cand.bin, in.root, m.o.Env, m.o.OnDiagnostics)
 		m.mu.Lock()
@@ -655,6 +671,8 @@ func (m *Manager) Close() {
 		in.state = StateStopped
 	}
 	m.mu.Unlock()
+	m.cancel()
+	defer m.starting.Wait()
 	var wg sync.WaitGroup
 	for _, c := range cs {
 		wg.Add(1)
