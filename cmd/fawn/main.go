@@ -289,7 +289,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	opts := config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags(), Env: os.Environ()}
 	cfg, rep, err := config.Load(opts)
 	red := dropKeys(opts.Env, cfg, stderr)
-	ts := checkTrust(dir, cfg, rep)
+	ts := checkTrust(dir, opts, cfg, rep)
 	decision := ts.decide(c.trust)
 	if decision != nil && err == nil {
 		cfg, rep, err = loadTrusted(opts, decision, cfg, rep)

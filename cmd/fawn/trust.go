@@ -14,6 +14,7 @@ import (
 // program, widen permissions or choose where data goes. A feature that
 // reads such files adds its trust.Source here, and its items show in the
 // one prompt with all the others (see the trust package's doc).
+// cfg is the configuration as it would be once trusted.
 func trustSources(cfg *config.Config, rep *config.Report) []trust.Source {
 	return []trust.Source{
 		trust.Fixed(rep.Trust...), // .fawn/config.yaml
@@ -33,9 +34,22 @@ type trustState struct {
 }
 
 // checkTrust gathers the project's items and asks the store about them.
-func checkTrust(dir string, cfg *config.Config, rep *config.Report) *trustState {
+// The language servers are those of the configuration as it would be once
+// trusted (opts with the project's keys, only read): a server the project
+// defines, or whose command it changes, is then the item the user is shown
+// and trusts, and the one the trusted run starts. Gathered from cfg alone
+// they were the defaults, and a trusted project's own server was never
+// allowed.
+func checkTrust(dir string, opts config.Options, cfg *config.Config, rep *config.Report) *trustState {
 	ts := &trustState{dir: dir, store: trust.Open(cfg.DataDir)}
-	ts.items, ts.problems = trust.Gather(dir, trustSources(cfg, rep)...)
+	lspCfg := cfg
+	if len(rep.Trust) > 0 {
+		opts.Trusted = true
+		if trusted, _, err := config.Load(opts); err == nil {
+			lspCfg = trusted
+		}
+	}
+	ts.items, ts.problems = trust.Gather(dir, trustSources(lspCfg, rep)...)
 	v, err := ts.store.Check(dir, ts.items)
 	if err != nil {
 		ts.problems = append(ts.problems, err)
