@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+// procsGoProject is a Go module whose .fawn/config.yaml turns the built-in
+// gopls off and defines a language server of its own (the real gopls,
+// under another name).
+func procsGoProject(t *testing.T, gopls string) string {
+	t.Helper()
+	dir := project(t)
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {\n\tprintln(2)\n}\n")
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf(`lsp:
+  gopls:
+    disabled: true
+  projgo:
+    command: %s
+    extensions: [".go"]
+    root_markers: ["go.mod"]
+`, gopls))
+	return dir
+}
+
+// Finding 11: a language server the project defines starts once the user
+// trusts the project at the prompt, and /lsp shows it running; answered
+// "Not now", nothing starts and /lsp says why.
+func TestHostileProcsTrustedProjectLSPStarts(t *testing.T) {
+	path := goplsPath(t)
+	gopls, err := exec.LookPath("gopls")
+	if err != nil {
+		gopls = filepath.Join(strings.Split(path, string(os.PathListSeparator))[0], "gopls")
+	}
+	dir := procsGoProject(t, gopls)
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"main.go"}`)}},
+		{Text: "Viewed it."},
+	}})
+	home := t.TempDir()
+	open := func() *Term {
+		return Start(t, 150, 42, dir, []string{"FAWN_HOME=" + home, "PATH=" + path, "GOFLAGS=-mod=mod", "GOPROXY=off"},
+			"--base-url", srv.URL(), "--model", "scripted")
+	}
+
+	tm := open()
+	tm.WaitFor("Trust this folder?", "projgo")
+	tm.Keys("n")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("look at main.go")
+	tm.WaitFor("Viewed it.")
+	tm.prompt("/lsp")
+	// Untrusted, the project's lsp keys are ignored: no projgo, and gopls,
+	// which loads the project's code, does not start either.
+	s := tm.WaitFor("Language servers:", "gopls — not started: this directory is not trusted")
+	if strings.Contains(s, "— ready") || strings.Contains(s, "projgo — ") {
+		t.Errorf("a language server runs in the untrusted project:\n%s", s)
+	}
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	tm = open()
+	tm.WaitFor("Trust this folder?", "projgo")
+	tm.Keys("y")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("look at main.go")
+	tm.WaitFor("Viewed it.")
+	// /lsp shows the state when asked: ask until gopls has started.
+	asked := time.Time{}
+	s = tm.WaitUntil("projgo ready in /lsp", func(s string) bool {
+		if strings.Contains(s, "projgo — ready (pid ") {
+			return true
+		}
+		if time.Since(asked) > 3*time.Second {
+			tm.prompt("/lsp")
+			asked = time.Now()
+		}
+		return false
+	})
+	if strings.Contains(s, "not trusted") {
+		t.Errorf("after trusting, /lsp still says not trusted:\n%s", s)
+	}
+}
