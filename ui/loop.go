@@ -31,7 +31,7 @@ const spinInterval = 100 * time.Millisecond
 // doubleClick is the longest gap between the clicks of a double click.
 const doubleClick = 500 * time.Millisecond
 
-// SignalError is Run's error when a signal (SIGTERM, SIGHUP, SIGINT) ended
+// SignalError is Run's error when a signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) ended
 // it, so the process can exit with 128+N as shells expect.
 type SignalError struct{ Signal os.Signal }
 
@@ -100,7 +100,7 @@ func (a *App) Stop() {
 }
 
 // Run shows the screen and runs until Ctrl-Q, /exit, SIGTERM, SIGHUP,
-// SIGINT, Stop or ctx is done. It always restores the terminal; a panic (on
+// SIGINT, SIGQUIT, Stop or ctx is done. It always restores the terminal; a panic (on
 // this goroutine or one started with Go) restores it, writes a crash log
 // under config.DataDir, prints its path and exits with status 1.
 func (a *App) Run(ctx context.Context) (err error) {
@@ -141,7 +141,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 	s.SetTitle(title)
 
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	// SIGQUIT too: Go's own handling dumps goroutines and exits at once,
+	// leaving the terminal in the alternate screen with the mouse on.
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 
 	events := make(chan tcell.Event, 64)

@@ -47,11 +47,11 @@ const (
 
 func main() {
 	relaxGC()
-	// The first SIGINT, SIGTERM or SIGHUP cancels ctx with the signal as
-	// its cause (fawn exits 128+N); a second one kills at once.
+	// The first SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels ctx with the
+	// signal as its cause (fawn exits 128+N); a second one kills at once.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	go func() {
 		if sig, ok := <-sigs; ok {
 			signal.Stop(sigs)
@@ -205,7 +205,7 @@ Usage:
 Flags:
 %s
 Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 128+N ended by signal N
-(130 Ctrl-C/SIGINT, 143 SIGTERM, 129 SIGHUP).
+(130 Ctrl-C/SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).
 Configuration: $FAWN_HOME/config.yaml or ~/.config/fawn/config.yaml, then DIR/.fawn/config.yaml,
 then --config FILE, then FAWN_* environment variables, then flags. See config.example.yaml.
 A project's files are untrusted until you trust its directory: fawn asks once, showing what they
