@@ -89,3 +89,38 @@ func TestHostileProcsTrustedProjectLSPStarts(t *testing.T) {
 		t.Errorf("after trusting, /lsp still says not trusted:\n%s", s)
 	}
 }
+
+// procsPID is the pid of the fawn that srv's --base-url names.
+func procsPID(t *testing.T, srv *llmtest.Server) string {
+	t.Helper()
+	out, err := exec.Command("pgrep", "-f", binary+" --base-url "+srv.URL()).Output()
+	if err != nil {
+		t.Fatalf("fawn's pid: %v", err)
+	}
+	return strings.Fields(string(out))[0]
+}
+
+// Finding 8: SIGQUIT (sent by a program the project runs, or by the user)
+// ends fawn as SIGTERM does: the terminal leaves the alternate screen and
+// mouse reporting, and fawn exits 131 (128+3), not with Go's goroutine dump.
+func TestHostileProcsSIGQUITRestoresTheTerminal(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{})
+	tm := startIDE(t, srv, "")
+	modes := "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} #{mouse_standard_flag} #{mouse_all_flag}"
+	if got := strings.TrimSpace(tm.tmux("display", "-p", "-t", tm.name, modes)); !strings.HasPrefix(got, "1 ") || !strings.Contains(got[2:], "1") {
+		t.Fatalf("the IDE is not in the alternate screen with the mouse on (%q): the test checks nothing", got)
+	}
+	if err := exec.Command("kill", "-QUIT", procsPID(t, srv)).Run(); err != nil {
+		t.Fatal(err)
+	}
+	s := tm.WaitFor("fawn-exited-")
+	if !strings.Contains(s, "fawn-exited-131") {
+		t.Errorf("SIGQUIT: want exit 131:\n%s", s)
+	}
+	if strings.Contains(s, "goroutine ") || strings.Contains(s, "╭─ Chat") {
+		t.Errorf("SIGQUIT left the IDE or a goroutine dump on the screen:\n%s", s)
+	}
+	if got := strings.TrimSpace(tm.tmux("display", "-p", "-t", tm.name, modes)); got != "0 0 0 0 0" {
+		t.Errorf("after SIGQUIT the terminal is left in alternate screen / mouse modes %q (want all 0)", got)
+	}
+}
