@@ -106,9 +106,16 @@ func TestProtectedPathHeadless(t *testing.T) {
 func TestProtected(t *testing.T) {
 	root := "/p"
 	for path, want := range map[string]bool{
-		"/p/a.go": false, "/p/.github/workflows/x.yml": false, "/p/.gitignore": false,
-		"/p/.git": true, "/p/.git/config": true, "/p/x/.git/hooks/a": true,
+		"/p/a.go": false, "/p/.gitignore": false, "/p/Makefile": false, "/p/package.json": false, "/p/.env": false,
+		"/p/.github/ISSUE_TEMPLATE/bug.md": false, "/p/docs/.envrc.example": false, "/p/.gitattributes/x": false,
+		"/p/.git": true, "/p/.git/config": true, "/p/x/.git/hooks/a": true, "/p/.Git/config": true,
 		"/p/.fawn/config.yaml": true, "/p/.claude/settings.json": true, "/q/a": true, "/p/../q": true,
+		"/p/.gitattributes": true, "/p/sub/.gitattributes": true, "/p/.gitmodules": true, "/p/.envrc": true, "/p/sub/.envrc": true,
+		"/p/.vscode/tasks.json": true, "/p/.vscode/settings.json": true, "/p/.vscode/launch.json": true,
+		"/p/.idea/runConfigurations/x.xml": true, "/p/.githooks/pre-commit": true, "/p/.husky/pre-push": true,
+		"/p/.devcontainer/devcontainer.json": true, "/p/.github/workflows/x.yml": true, "/p/.github/actions/a/action.yml": true,
+		"/p/.gitlab-ci.yml": true, "/p/.circleci/config.yml": true, "/p/.pre-commit-config.yaml": true, "/p/lefthook.yml": true,
+		"/p/mise.toml": true, "/p/.mise.toml": true,
 	} {
 		if got := tools.Protected(root, path) != ""; got != want {
 			t.Errorf("%s: protected %v, want %v", path, got, want)
