@@ -124,3 +124,57 @@ func TestHostileProcsSIGQUITRestoresTheTerminal(t *testing.T) {
 		t.Errorf("after SIGQUIT the terminal is left in alternate screen / mouse modes %q (want all 0)", got)
 	}
 }
+
+// procsProtectedFiles are files that make git, direnv, an editor, a dev
+// container or CI run programs: an agent edit to one always asks.
+var procsProtectedFiles = []string{".envrc", ".gitattributes", ".vscode/tasks.json", ".githooks/pre-commit",
+	".devcontainer/devcontainer.json", ".github/workflows/ci.yml"}
+
+// procsProtectedScript creates an ordinary file, then each protected one.
+func procsProtectedScript() llmtest.Script {
+	calls := []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"plain.txt","file_text":"ok\n"}`)}
+	for _, p := range procsProtectedFiles {
+		calls = append(calls, call("text_editor", `{"command":"create","path":"`+p+`","file_text":"touch /tmp/pwned\n"}`))
+	}
+	return llmtest.Script{Responses: []llmtest.Response{{Text: "Setting things up.", ToolCalls: calls}, {Text: "All set."}}}
+}
+
+// Finding 8: in accept-edits, an edit to .envrc, .gitattributes,
+// .vscode/tasks.json, .githooks/, .devcontainer/ or .github/workflows/
+// asks, saying why, and "n" leaves it unwritten, while an ordinary file is
+// written without a question; headless, they are refused.
+func TestHostileProcsProtectedPathsAskInAcceptEdits(t *testing.T) {
+	t.Run("ide", func(t *testing.T) {
+		dir := project(t)
+		srv := llmtest.Start(t, procsProtectedScript())
+		tm := startIDE(t, srv, dir, "--permission-mode", "accept-edits")
+		tm.prompt("set the project up")
+		for _, p := range procsProtectedFiles {
+			tm.WaitFor("Create "+p+" (1 line)", "this edit always asks: it ", "y allow once")
+			tm.Keys("n")
+		}
+		tm.WaitFor("All set.", "idle")
+		procsCheckProtected(t, dir)
+	})
+	t.Run("headless", func(t *testing.T) {
+		dir := project(t)
+		srv := llmtest.Start(t, procsProtectedScript())
+		_, stderr, code := runHeadless(t, srv, dir, "-p", "set the project up", "--permission-mode", "accept-edits")
+		if code != 0 {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
+		procsCheckProtected(t, dir)
+	})
+}
+
+func procsCheckProtected(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "plain.txt")); err != nil {
+		t.Errorf("the ordinary edit was not made: %v", err)
+	}
+	for _, p := range procsProtectedFiles {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s was written in accept-edits without the user's yes", p)
+		}
+	}
+}
