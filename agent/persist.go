@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 
@@ -29,6 +30,10 @@ type recorder struct {
 	parent string
 	err    error // the first failure, said once
 	told   bool
+	// held: the file has been open here (created or resumed), so what is
+	// in it is the session's; otherwise a file of its ID is what a failed
+	// Create left.
+	held bool
 
 	system      string // the system prompt recorded (or to record)
 	systemTools []string
@@ -55,7 +60,7 @@ func (r *recorder) writer() *session.Writer {
 		r.fail(err)
 		return nil
 	}
-	r.w = w
+	r.w, r.held = w, true
 	r.systemOut = false
 	if r.system != "" {
 		r.writeSystem()
@@ -83,7 +88,74 @@ func (r *recorder) takeError() error {
 		return nil
 	}
 	r.told = true
-	return fmt.Errorf("the session is not being saved: %v", r.err)
+	return fmt.Errorf("the session is not being saved (%v); fawn tries again after each turn", r.err)
+}
+
+// failure is the reason the session is not being saved, or nil.
+func (r *recorder) failure() error {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// resume tries again to save a session whose saving failed (a full disk
+// that has room again): it reopens the transcript, or creates it when it
+// never was, and writes the whole conversation, msgs, as one history
+// record, so nothing said while it failed is lost. It tries once the
+// failure has been said (at the end of a later turn than the one it
+// happened in). It reports whether the session is being saved again; if
+// not, the failure stays, said once.
+func (r *recorder) resume(msgs []*schema.Message) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil || !r.told {
+		return false // saving works, or its failure is this turn's, not said yet
+	}
+	if r.w != nil {
+		_ = r.w.Close() // its error is sticky: only a new writer writes again
+		r.w = nil
+	}
+	w, err := r.st.Create(session.Record{ID: r.id, Parent: r.parent})
+	if errors.Is(err, os.ErrExist) {
+		if r.held {
+			// Written before it failed: carry on at its end (a torn
+			// last line is cut off).
+			_, w, err = r.st.Open(r.id)
+		} else if os.Remove(r.st.Path(r.id)) == nil {
+			// What the failed Create left, without its header.
+			w, err = r.st.Create(session.Record{ID: r.id, Parent: r.parent})
+		}
+	}
+	if err != nil {
+		return false
+	}
+	r.w, r.err, r.held = w, nil, true
+	if r.system != "" {
+		r.writeSystem()
+	}
+	if r.model != "" {
+		r.append(session.Record{Type: session.TypeModel, Model: r.model})
+	}
+	r.append(session.Record{Type: session.TypeHistory, Messages: toRecords(msgs, w.Blobs())})
+	if len(r.todos) > 0 {
+		todos := make([]session.Todo, len(r.todos))
+		for i, it := range r.todos {
+			todos[i] = session.Todo{ID: it.ID, Title: it.Title, Status: it.Status, Priority: it.Priority}
+		}
+		r.append(session.Record{Type: session.TypeTodos, Todos: todos})
+	}
+	r.syncLocked()
+	if r.err != nil {
+		return false // still failing: said once (told stays as it was)
+	}
+	r.told = false
+	return true
 }
 
 func (r *recorder) append(recs ...session.Record) {
@@ -453,7 +525,7 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	}
 
 	s.recorder().close()
-	rec := &recorder{st: s.store, id: w.ID(), w: w, model: l.Model, system: l.System, systemTools: l.SystemTools, systemOut: l.System != ""}
+	rec := &recorder{st: s.store, id: w.ID(), w: w, held: true, model: l.Model, system: l.System, systemTools: l.SystemTools, systemOut: l.System != ""}
 	for _, t := range l.Todos {
 		rec.todos = append(rec.todos, tools.Todo{ID: t.ID, Title: t.Title, Status: t.Status, Priority: t.Priority})
 	}
@@ -533,6 +605,10 @@ func (s *Session) NewConversation(keepUsage bool) {
 // writes only when something changed, and only to a session that has a
 // file already.
 func (s *Session) RecordWorkspace(ws session.Workspace) { s.recorder().setWorkspace(ws) }
+
+// SaveError is why the session is not being saved, or nil when it is (or
+// sessions are not kept).
+func (s *Session) SaveError() error { return s.recorder().failure() }
 
 func (s *Session) recorder() *recorder {
 	s.mu.Lock()

@@ -494,6 +494,9 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	}
 	total := *su
 	s.mu.Unlock()
+	if rec.failure() != nil && rec.resume(s.conv.snapshot()) {
+		t.emit(Event{Type: EventInfo, Text: "the session is being saved again, with all of the conversation (" + rec.path() + ")"})
+	}
 	if s.env.Todos != nil {
 		rec.setTodos(s.env.Todos.Items())
 	}
