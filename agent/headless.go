@@ -29,8 +29,8 @@ const (
 // in format: "text" (the final answer on stdout), "json" (one object at the
 // end) or "stream-json" (one object per line as events happen). Notices and
 // errors go to stderr; in text mode nothing but the answer goes to stdout.
-// It returns the exit code: 0 ok, 1 the turn failed, 2 a bad format, 130
-// interrupted (ctx cancelled).
+// It returns the exit code: 0 ok, 1 the turn failed or the session could
+// not be saved, 2 a bad format, 130 interrupted (ctx cancelled).
 func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout, stderr io.Writer) int {
 	if format == "" {
 		format = FormatText
@@ -87,6 +87,16 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 	case end.Err != nil:
 		code = ExitFailure
 	}
+	// A session that could not be saved cannot be resumed: the run did not
+	// do all it was asked, and a script must not keep its ID.
+	sessionID := s.ID()
+	if err := s.SaveError(); err != nil {
+		fmt.Fprintf(stderr, "fawn: the session could not be saved, so it cannot be resumed: %v (free space there, or set FAWN_HOME to a directory with room)\n", err)
+		sessionID = ""
+		if code == ExitOK {
+			code = ExitFailure
+		}
+	}
 	result := strings.TrimSpace(answer.String())
 	switch format {
 	case FormatText:
@@ -113,7 +123,7 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 			IsError    bool      `json:"is_error"`
 			DurationMS int64     `json:"duration_ms"`
 			CutOff     string    `json:"cut_off,omitempty"`
-		}{result, s.ID(), toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds(), end.CutOff})
+		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds(), end.CutOff})
 		if end.Err != nil {
 			fmt.Fprintln(stderr, "fawn:", end.Err)
 		}

@@ -178,3 +178,41 @@ func procsCheckProtected(t *testing.T, dir string) {
 		}
 	}
 }
+
+// procsFullDir mounts a small tmpfs and fills it (root only: the test
+// skips otherwise); free gives its room back.
+func procsFullDir(t *testing.T) (dir string, free func()) {
+	t.Helper()
+	dir = t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("skipped: a full data directory needs a tmpfs, and mounting one failed (not root?): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
+	filler := filepath.Join(dir, "filler")
+	// dd stops at "no space left on device", which is the point.
+	_ = exec.Command("dd", "if=/dev/zero", "of="+filler, "bs=4k").Run()
+	return dir, func() {
+		if err := os.Remove(filler); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Finding 8: headless on a full data directory answers, but exits 1 and
+// says the session could not be saved and why, and gives no session ID to
+// resume.
+func TestHostileProcsHeadlessFullDataDirFails(t *testing.T) {
+	home, _ := procsFullDir(t)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: strings.Repeat("The answer. ", 800)}}})
+	stdout, stderr, code := runFawn(t, home, []string{"OPENAI_API_KEY="}, "--base-url", srv.URL(), "--model", "scripted",
+		"-p", "hi", "--output-format", "json", project(t))
+	if code != 1 {
+		t.Errorf("exit %d on a full data directory, want 1\nstderr: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "the session could not be saved") || !strings.Contains(stderr, "no space left on device") {
+		t.Errorf("stderr does not say the session was not saved, and why:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, `"session_id":""`) || !strings.Contains(stdout, "The answer.") {
+		t.Errorf("stdout: the answer with no session ID wanted:\n%.300s", stdout)
+	}
+}
