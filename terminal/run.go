@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // Command is one agent command.
@@ -578,7 +580,7 @@ func syntaxMessage(pre []byte) string {
 func syntaxCheck(bash, script string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bash, "-O", "extglob", "-n", "-c", script)
+	cmd := proc.Command(ctx, bash, "-O", "extglob", "-n", "-c", script)
 	cmd.Args[0] = "bash" // bash names itself by argv[0] in its messages
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
@@ -597,7 +599,7 @@ func syntaxCheck(bash, script string) (string, bool) {
 func incompleteMessage(bash, text string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bash, "-O", "extglob", "-n", "-c", text)
+	cmd := proc.Command(ctx, bash, "-O", "extglob", "-n", "-c", text)
 	cmd.Args[0] = "bash"
 	out, _ := cmd.CombinedOutput()
 	msg := strings.TrimSpace(string(out))

@@ -3,9 +3,10 @@ package ui
 import (
 	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // copyToTmux also hands text to tmux when fawn runs inside it. tmux does not
@@ -20,11 +21,11 @@ func copyToTmux(a *App, text string) {
 	a.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-w", "-")
+		cmd := proc.Command(ctx, "tmux", "load-buffer", "-w", "-")
 		cmd.Stdin = strings.NewReader(text)
 		if cmd.Run() != nil {
 			// tmux older than 3.2 has no -w: fill its buffer at least.
-			cmd = exec.CommandContext(ctx, "tmux", "load-buffer", "-")
+			cmd = proc.Command(ctx, "tmux", "load-buffer", "-")
 			cmd.Stdin = strings.NewReader(text)
 			_ = cmd.Run()
 		}

@@ -1,14 +1,13 @@
 package ui
 
 import (
-	"context"
 	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
-	"time"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // openLink opens a hyperlink the user asked for in the terminal pane
@@ -46,9 +45,11 @@ func (a *App) openLink(link string) {
 			return
 		}
 		a.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, path, link)
+			// Its own process group, not fawn's: the browser an opener
+			// starts (and may wait for) is the user's, and must neither get
+			// the terminal's signals nor be killed with the opener. Nothing
+			// is read from it, so nothing waits on what it leaves running.
+			cmd := proc.Own(exec.Command(path, link))
 			cmd.Env, _ = config.CleanEnv(os.Environ(), a.cfg.Shell) // no model keys
 			_ = cmd.Run()
 		})
