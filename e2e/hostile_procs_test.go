@@ -216,3 +216,57 @@ func TestHostileProcsHeadlessFullDataDirFails(t *testing.T) {
 		t.Errorf("stdout: the answer with no session ID wanted:\n%.300s", stdout)
 	}
 }
+
+// procsGone waits (generously) until the process whose pid is in path has
+// ended; it kills it and fails when it outlives the deadline.
+func procsGone(t *testing.T, path, what string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	pid := strings.TrimSpace(string(b))
+	if err != nil || pid == "" {
+		t.Fatalf("%s: no pid in %s (%v)", what, path, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			_ = exec.Command("kill", "-9", pid).Run()
+			t.Fatalf("%s (pid %s) outlived fawn", what, pid)
+		}
+	}
+}
+
+// Finding 8: an MCP server a project defines starts only when trusted, and
+// what it starts itself (a child of its own) ends when fawn exits.
+func TestHostileProcsMCPServerChildEndsWithFawn(t *testing.T) {
+	every := npmBin(t, "mcp-server-everything")
+	dir := project(t)
+	kid := filepath.Join(t.TempDir(), "kid")
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf(`tools:
+  mcp_servers:
+    kids:
+      command: bash
+      args: ["-c", "sleep 300 & echo $! > %s; exec %s stdio"]
+`, kid, every))
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "hello"}}})
+	args := []string{"--base-url", srv.URL(), "--model", "scripted", "-p", "hi"}
+
+	_, stderr, code := runFawn(t, t.TempDir(), []string{"OPENAI_API_KEY="}, append(args, dir)...)
+	if code != 0 {
+		t.Fatalf("untrusted: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(kid); err == nil {
+		t.Fatal("the untrusted project's MCP server ran")
+	}
+	if !strings.Contains(stderr, "MCP server kids") {
+		t.Errorf("stderr does not say the MCP server was ignored:\n%s", stderr)
+	}
+
+	_, stderr, code = runFawn(t, t.TempDir(), []string{"OPENAI_API_KEY="}, append(args, "--trust", dir)...)
+	if code != 0 {
+		t.Fatalf("trusted: exit %d: %s", code, stderr)
+	}
+	procsGone(t, kid, "the MCP server's child")
+}
