@@ -270,3 +270,60 @@ func TestHostileProcsMCPServerChildEndsWithFawn(t *testing.T) {
 	}
 	procsGone(t, kid, "the MCP server's child")
 }
+
+// procsRunFawn is runFawn with a deadline: a run that hangs past it is
+// killed and fails the test (a generous bound, not a timing assertion).
+func procsRunFawn(t *testing.T, home string, args ...string) (stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "HOME="+home, "OPENAI_API_KEY=")
+	var e strings.Builder
+	cmd.Stderr = &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("fawn %v hung: killed after 60 s\nstderr: %s", args, e.String())
+	}
+	return e.String(), cmd.ProcessState.ExitCode()
+}
+
+// Finding 10: a project's hook that leaves a child in a session of its own
+// (setsid) holding its stdout is still ended at its timeout, child and
+// all, and the turn goes on; untrusted, the hook never runs.
+func TestHostileProcsHookTimeoutEndsASetsidChild(t *testing.T) {
+	dir := project(t)
+	kid := filepath.Join(t.TempDir(), "kid")
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf(`hooks:
+  UserPromptSubmit:
+    - hooks:
+        - type: command
+          command: "setsid sleep 300 & echo $! > %s; sleep 300"
+          timeout: 0.3
+`, kid))
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "hello"}}})
+	args := []string{"--base-url", srv.URL(), "--model", "scripted", "-p", "hi"}
+
+	stderr, code := procsRunFawn(t, t.TempDir(), append(args, dir)...)
+	if code != 0 {
+		t.Fatalf("untrusted: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(kid); err == nil {
+		t.Fatal("the untrusted project's hook ran")
+	}
+
+	stderr, code = procsRunFawn(t, t.TempDir(), append(args, "--trust", dir)...)
+	if code != 0 {
+		t.Fatalf("trusted: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "killed after its timeout") {
+		t.Errorf("stderr does not report the hook's timeout:\n%s", stderr)
+	}
+	procsGone(t, kid, "the hook's setsid child")
+}
