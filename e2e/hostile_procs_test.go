@@ -217,6 +217,16 @@ func TestHostileProcsHeadlessFullDataDirFails(t *testing.T) {
 	}
 }
 
+// procsKill kills the process whose pid is in path, if any: a test that
+// failed leaves nothing running.
+func procsKill(path string) {
+	if b, err := os.ReadFile(path); err == nil {
+		if pid := strings.TrimSpace(string(b)); pid != "" {
+			_ = exec.Command("kill", "-9", pid).Run()
+		}
+	}
+}
+
 // procsGone waits (generously) until the process whose pid is in path has
 // ended; it kills it and fails when it outlives the deadline.
 func procsGone(t *testing.T, path, what string) {
@@ -244,6 +254,7 @@ func TestHostileProcsMCPServerChildEndsWithFawn(t *testing.T) {
 	every := npmBin(t, "mcp-server-everything")
 	dir := project(t)
 	kid := filepath.Join(t.TempDir(), "kid")
+	t.Cleanup(func() { procsKill(kid) })
 	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf(`tools:
   mcp_servers:
     kids:
@@ -300,6 +311,7 @@ func procsRunFawn(t *testing.T, home string, args ...string) (stderr string, cod
 func TestHostileProcsHookTimeoutEndsASetsidChild(t *testing.T) {
 	dir := project(t)
 	kid := filepath.Join(t.TempDir(), "kid")
+	t.Cleanup(func() { procsKill(kid) })
 	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), fmt.Sprintf(`hooks:
   UserPromptSubmit:
     - hooks:
