@@ -103,8 +103,8 @@ func (r *recorder) failure() error {
 
 // resume tries again to save a session whose saving failed (a full disk
 // that has room again): it reopens the transcript, or creates it when it
-// never was, and writes the whole conversation, msgs, as one history
-// record, so nothing said while it failed is lost. It tries once the
+// never was, and writes what it lacks of the conversation, msgs, so
+// nothing said while it failed is lost. It tries once the
 // failure has been said (at the end of a later turn than the one it
 // happened in). It reports whether the session is being saved again; if
 // not, the failure stays, said once.
@@ -122,11 +122,12 @@ func (r *recorder) resume(msgs []*schema.Message) bool {
 		r.w = nil
 	}
 	w, err := r.st.Create(session.Record{ID: r.id, Parent: r.parent})
+	var had *session.Log // what the file held, when it was reopened
 	if errors.Is(err, os.ErrExist) {
 		if r.held {
 			// Written before it failed: carry on at its end (a torn
 			// last line is cut off).
-			_, w, err = r.st.Open(r.id)
+			had, w, err = r.st.Open(r.id)
 		} else if os.Remove(r.st.Path(r.id)) == nil {
 			// What the failed Create left, without its header.
 			w, err = r.st.Create(session.Record{ID: r.id, Parent: r.parent})
@@ -142,7 +143,24 @@ func (r *recorder) resume(msgs []*schema.Message) bool {
 	if r.model != "" {
 		r.append(session.Record{Type: session.TypeModel, Model: r.model})
 	}
-	r.append(session.Record{Type: session.TypeHistory, Messages: toRecords(msgs, w.Blobs())})
+	// The messages the file lacks, as messages, so the chat of a resumed
+	// session shows them too.
+	n := 0
+	if had != nil {
+		n = min(len(had.Messages), len(msgs))
+	}
+	recs := make([]session.Record, 0, len(msgs)-n+1)
+	for i, m := range msgs[n:] {
+		rm := toRecord(m, w.Blobs())
+		recs = append(recs, session.Record{Type: session.TypeMessage, N: session.Of(n + i), Message: &rm})
+	}
+	if had != nil {
+		// And the conversation as it is, whole, in case what the file
+		// held is not where it began (a compaction or a rewind while
+		// saving failed).
+		recs = append(recs, session.Record{Type: session.TypeHistory, Messages: toRecords(msgs, w.Blobs())})
+	}
+	r.append(recs...)
 	if len(r.todos) > 0 {
 		todos := make([]session.Todo, len(r.todos))
 		for i, it := range r.todos {

@@ -121,7 +121,17 @@ func TestSavingResumesWhenTheDiskHasRoomAgain(t *testing.T) {
 				want = "zero " + want
 			}
 			if got := strings.Join(users, " "); got != want {
-				t.Errorf("the saved session's prompts: %q, want %q", got, want)
+				t.Errorf("the saved conversation's prompts: %q, want %q", got, want)
+			}
+			// The chat of the resumed session shows them too, once each.
+			var shown []string
+			for _, e := range l.Transcript {
+				if e.Message != nil && e.Message.Role == "user" {
+					shown = append(shown, e.Message.Content)
+				}
+			}
+			if got := strings.Join(shown, " "); got != want {
+				t.Errorf("the saved transcript's prompts: %q, want %q", got, want)
 			}
 		})
 	}
