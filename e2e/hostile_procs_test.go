@@ -339,3 +339,25 @@ func TestHostileProcsHookTimeoutEndsASetsidChild(t *testing.T) {
 	}
 	procsGone(t, kid, "the hook's setsid child")
 }
+
+// Finding 8: in the IDE, a session whose data directory is full says it is
+// not being saved; once there is room, the next turn saves it again, whole,
+// and says so.
+func TestHostileProcsIDEResumesSavingWhenThereIsRoom(t *testing.T) {
+	home, free := procsFullDir(t)
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: strings.Repeat("Noted. ", 800)}}})
+	dir := project(t)
+	tm := Start(t, 150, 42, dir, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("first")
+	tm.WaitFor("the session is not being saved", "no space left on device")
+	free()
+	tm.prompt("second")
+	tm.WaitFor("the session is being saved again")
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+	md, stderr, code := runFawn(t, home, nil, "export", dir)
+	if code != 0 || !strings.Contains(md, "first") || !strings.Contains(md, "second") {
+		t.Errorf("the saved session does not hold both prompts (exit %d, %s):\n%.400s", code, stderr, md)
+	}
+}
