@@ -279,35 +279,42 @@ func TestMCPImagesReachAVisionModel(t *testing.T) {
 	}
 }
 
-// A stdio server's own children end with it when fawn closes the server:
-// it runs in a process group of its own, which Close ends.
+// A stdio server's own children end with it when fawn closes the server,
+// also one that left its process group with setsid.
 func TestMCPCloseEndsTheServersChildren(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	grand := filepath.Join(dir, "grandchild")
-	srv := config.MCPServer{Command: "bash", Args: []string{"-c", `sleep 300 & echo $! > "$1"; exec "$2" -test.run='^$'`, "server", grand, self},
+	grand, sid := filepath.Join(dir, "grandchild"), filepath.Join(dir, "setsid")
+	srv := config.MCPServer{Command: "bash", Args: []string{"-c",
+		`sleep 300 & echo $! > "$1"; setsid sleep 300 & echo $! > "$2"; exec "$3" -test.run='^$'`, "server", grand, sid, self},
 		Env: map[string]string{mcpStdioEnv: "1"}}
 	var ch changes
 	m := StartMCP(context.Background(), map[string]config.MCPServer{"calc": srv}, dir, nil, ch.add)
 	m.WaitStarted(context.Background())
 	ch.waitFor(t, "ready", func(c MCPChange) bool { return c.State == MCPReady })
-	b, _ := os.ReadFile(grand)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("the server wrote no child's pid: %q", b)
+	var pids []int
+	for _, f := range []string{grand, sid} {
+		b, _ := os.ReadFile(f)
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatalf("the server wrote no child's pid to %s: %q", f, b)
+		}
+		pids = append(pids, pid)
 	}
 	m.Close()
-	for end := time.Now().Add(deadline); ; time.Sleep(20 * time.Millisecond) {
-		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || strings.Contains(string(st), ") Z ") {
-			break
-		}
-		if time.Now().After(end) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatal("the MCP server's child outlived the server")
+	for i, pid := range pids {
+		for end := time.Now().Add(deadline); ; time.Sleep(20 * time.Millisecond) {
+			st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil || strings.Contains(string(st), ") Z ") {
+				break
+			}
+			if time.Now().After(end) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the MCP server's child %s outlived the server", []string{"in its process group", "in a session of its own"}[i])
+			}
 		}
 	}
 }

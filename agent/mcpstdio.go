@@ -63,8 +63,13 @@ func (s *stdioServerProc) Read(p []byte) (int, error) { return s.stdout.Read(p) 
 
 // Close ends the server as the MCP specification asks (close its stdin,
 // wait, SIGTERM, wait, SIGKILL), and then whatever is left in its process
-// group.
+// group or was below it when Close began.
 func (s *stdioServerProc) Close() error {
+	// What is below the server now, to end after it exits: by then it is
+	// no longer below it, and what left its group (setsid) is in no group
+	// of ours.
+	below := proc.Below(s.t.cmd)
+	defer below.Kill()
 	_ = s.stdin.Close()
 	wait := func() bool {
 		select {

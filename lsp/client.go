@@ -457,13 +457,16 @@ func (c *client) text(path string) string {
 	return string(b)
 }
 
-// close asks the server to shut down and ends it if it does not.
+// close asks the server to shut down and ends it if it does not, and
+// then what it had started (below it when close began, or in its group).
 func (c *client) close() {
 	select {
 	case <-c.exited:
 		return
 	default:
 	}
+	below := proc.Below(c.cmd)
+	defer below.Kill()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := c.conn.Call(ctx, "shutdown", nil, nil); err == nil {

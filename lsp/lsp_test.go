@@ -540,3 +540,35 @@ func TestCloseEndsAStartingServerAndItsSetsidChild(t *testing.T) {
 		}
 	}
 }
+
+// A server closed the polite way (shutdown, exit) takes along what it
+// started, also a child that left its process group with setsid.
+func TestCloseEndsWhatARunningServerStarted(t *testing.T) {
+	needGopls(t)
+	root := goModule(t)
+	kid := filepath.Join(t.TempDir(), "kid")
+	servers := []Server{{Name: "gopls", Command: "bash", Args: []string{"-c", `setsid sleep 300 & echo $! > "$1"; exec gopls`, "gopls", kid},
+		Extensions: []string{".go"}, RootMarkers: []string{"go.mod"}}}
+	m := New(Options{Root: root, Servers: servers, Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off"),
+		Allowed: func(trust.Item) bool { return true }, Wait: 10 * time.Second, StartWait: 60 * time.Second})
+	edit(t, m, filepath.Join(root, "main.go"), goMain)
+	if st := m.Statuses(); len(st) == 0 || st[0].State != StateReady {
+		t.Fatalf("the server is not ready: %+v", st)
+	}
+	b, _ := os.ReadFile(kid)
+	pid := strings.TrimSpace(string(b))
+	if pid == "" {
+		t.Fatal("the server wrote no child's pid")
+	}
+	m.Close()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break
+		}
+		if time.Now().After(end) {
+			_ = exec.Command("kill", "-9", pid).Run()
+			t.Fatal("the server's setsid child outlived Close")
+		}
+	}
+}

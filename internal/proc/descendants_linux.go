@@ -19,7 +19,7 @@ func descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		if pp, ok := parent(p); ok {
+		if pp, _, ok := stat(p); ok {
 			children[pp] = append(children[pp], p)
 		}
 	}
@@ -40,22 +40,32 @@ func descendants(pid int) []int {
 	return out
 }
 
-// parent reads a process's parent from /proc/PID/stat ("PID (COMM) S PPID
-// …"; COMM may hold spaces and parentheses, so read after the last ')').
-func parent(pid int) (int, bool) {
+// stat reads a process's parent and start time (in clock ticks since
+// boot) from /proc/PID/stat ("PID (COMM) S PPID … STARTTIME …"; COMM may
+// hold spaces and parentheses, so read after the last ')').
+func stat(pid int) (ppid int, start uint64, ok bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0, false
+		return 0, 0, false
 	}
+	// After COMM: state(0) ppid(1) … starttime(19).
 	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0, false
+	if len(f) < 20 {
+		return 0, 0, false
 	}
-	pp, err := strconv.Atoi(f[1])
-	return pp, err == nil
+	pp, err1 := strconv.Atoi(f[1])
+	st, err2 := strconv.ParseUint(f[19], 10, 64)
+	return pp, st, err1 == nil && err2 == nil
+}
+
+// startTime is when pid started, to tell it from a later process that got
+// its number; ok is false when it is gone.
+func startTime(pid int) (uint64, bool) {
+	_, st, ok := stat(pid)
+	return st, ok
 }

@@ -97,3 +97,33 @@ func Signal(cmd *exec.Cmd, sig syscall.Signal) {
 		_ = syscall.Kill(-pid, syscall.SIGCONT)
 	}
 }
+
+// Tree is the processes below a child at one moment, each with its start
+// time, so that they can be ended after the child has exited and they have
+// been reparented (a server that exits when its stdin closes leaves what
+// it started behind, and no longer below it).
+type Tree struct{ procs map[int]uint64 }
+
+// Below takes the Tree of what is below cmd now.
+func Below(cmd *exec.Cmd) Tree {
+	t := Tree{procs: map[int]uint64{}}
+	if cmd.Process == nil {
+		return t
+	}
+	for _, pid := range descendants(cmd.Process.Pid) {
+		if st, ok := startTime(pid); ok {
+			t.procs[pid] = st
+		}
+	}
+	return t
+}
+
+// Kill ends every process of t still running, and no process that took the
+// number of one that ended.
+func (t Tree) Kill() {
+	for pid, st := range t.procs {
+		if now, ok := startTime(pid); ok && now == st {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}

@@ -90,3 +90,33 @@ func TestSignalTerm(t *testing.T) {
 	_ = cmd.Wait()
 	waitDead(t, filepath.Join(dir, "sid"))
 }
+
+// A Tree taken while the child runs ends what was below it after the
+// child has exited and they were reparented, setsid or not.
+func TestTreeKillsWhatWasBelowAfterTheChildExits(t *testing.T) {
+	dir := t.TempDir()
+	cmd := Own(exec.Command("bash", "-c", `sleep 30 & echo $! > bg; setsid sleep 30 & echo $! > sid; read x`))
+	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(filepath.Join(dir, "sid")); len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the script did not start its children")
+		}
+	}
+	below := Below(cmd)
+	stdin.Close() // the child exits; its children are reparented
+	_ = cmd.Wait()
+	below.Kill()
+	for _, f := range []string{"bg", "sid"} {
+		waitDead(t, filepath.Join(dir, f))
+	}
+}
