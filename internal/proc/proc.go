@@ -3,10 +3,17 @@
 // bash -n, a browser opener). A child prepared here runs in a process group
 // of its own, so that ending it ends what it started; [Kill] ends that group
 // and every descendant still below the child, including one that left the
-// group with setsid; and Wait never waits more than [WaitDelay] for output
-// pipes that a leftover descendant still holds once the child has exited or
-// been killed. Without that a hook's timeout, or closing a server, lasts as
-// long as whatever the program left running with its stdout.
+// group with setsid; a [Tree] taken while the child runs ends, after the
+// child has exited, what was below it then (reparented by now); and Wait
+// never waits more than [WaitDelay] for output pipes that a leftover
+// descendant still holds once the child has exited or been killed. Without
+// that a hook's timeout, or closing a server, lasts as long as whatever the
+// program left running with its stdout, and what it started outlives fawn.
+//
+// What a child starts in a session of its own and leaves behind after it
+// exits by itself, with no Tree taken before, is out of reach: nothing
+// links it to fawn any more. Descendants are found in /proc (Linux); on
+// other systems only the process group is ended.
 package proc
 
 import (
