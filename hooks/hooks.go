@@ -18,9 +18,9 @@
 // PreToolUse, give the tool's input to use instead ("updated_input", or
 // Claude Code's hookSpecificOutput.updatedInput). A hook that outlives its
 // timeout (default 60 s) is killed with its process group and everything
-// below it, and reported; what a hook leaves in its process group when it
-// ends is killed too (a daemon it means to keep must leave with setsid and
-// close its output).
+// below it, and reported; what a hook leaves running that still holds its
+// stdout or stderr a second after it exits is killed too (a daemon it
+// means to keep must write elsewhere).
 //
 // Whether a project's hooks may run at all is decided by the trust package:
 // they are trust items, like any project file that runs a program.
@@ -255,20 +255,18 @@ func (r *Runner) run(ctx context.Context, event string, h Hook, stdin []byte) Re
 	tctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	// proc: the timeout or a cancellation ends the hook's process group and
-	// whatever is below it, and does not wait on a leftover holding stdout.
+	// whatever is below it; what the hook leaves holding its output when it
+	// exits is ended too, and not waited for.
 	cmd := proc.Command(tctx, "bash", "-c", h.Command)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err := proc.Run(cmd, &stdout, &stderr)
+	if cmd.Process == nil {
 		res.Warning = "could not start: " + err.Error()
 		return res
 	}
-	err := cmd.Wait()
-	// A hook runs to its end: what it left in its process group goes too.
-	proc.KillGroup(cmd)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		res.Duration = time.Since(start)
@@ -278,8 +276,6 @@ func (r *Runner) run(ctx context.Context, event string, h Hook, stdin []byte) Re
 		res.Duration = time.Since(start)
 		res.Warning = fmt.Sprintf("killed after its timeout of %s", h.Timeout)
 		return res
-	case errors.Is(err, exec.ErrWaitDelay):
-		err = nil // it exited 0; something it left held its output
 	}
 	res.Duration = time.Since(start)
 	var ee *exec.ExitError

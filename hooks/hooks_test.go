@@ -164,3 +164,38 @@ func TestEventNamesIgnoreCase(t *testing.T) {
 		t.Errorf("%v %v", cfg, err)
 	}
 }
+
+// A hook that exits at once but leaves a child in a session of its own
+// (setsid) holding its stdout returns, and the child is ended: it is found
+// by the output it holds.
+func TestASetsidLeftoverHoldingStdoutIsEnded(t *testing.T) {
+	r := runner(t, "Stop", "", `setsid sleep 30 & echo $! > child; echo done`, 60)
+	done := make(chan []Result, 1)
+	go func() { done <- r.Run(context.Background(), "Stop", "", Input{}) }()
+	select {
+	case res := <-done:
+		if len(res) != 1 || res[0].Warning != "" || res[0].Output != "done" {
+			t.Errorf("%+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hook did not return: its leftover child held it")
+	}
+	waitGone(t, r.Dir, "child")
+}
+
+// A daemon a hook starts that lets go of the hook's output is the user's:
+// it outlives the hook.
+func TestADaemonThatLetGoOfTheOutputIsLeft(t *testing.T) {
+	r := runner(t, "SessionStart", "", `sleep 30 >/dev/null 2>&1 & echo $! > child; echo started`, 60)
+	res := r.Run(context.Background(), "SessionStart", "", Input{})
+	b, _ := os.ReadFile(filepath.Join(r.Dir, "child"))
+	pid := strings.TrimSpace(string(b))
+	defer exec.Command("kill", "-9", pid).Run()
+	if len(res) != 1 || res[0].Output != "started" {
+		t.Fatalf("%+v", res)
+	}
+	time.Sleep(100 * time.Millisecond) // a kill, had there been one, has landed
+	if st, err := os.ReadFile("/proc/" + pid + "/stat"); err != nil || strings.Contains(string(st), ") Z ") {
+		t.Errorf("the hook's daemon %s, which held none of its output, was ended", pid)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // descendants lists the processes below pid, from /proc. A process that
@@ -68,4 +69,40 @@ func stat(pid int) (ppid int, start uint64, ok bool) {
 func startTime(pid int) (uint64, bool) {
 	_, st, ok := stat(pid)
 	return st, ok
+}
+
+// killHolders kills every process but fawn that has one of the pipes (by
+// inode) open, found in /proc/PID/fd.
+func killHolders(pipes []uint64) {
+	want := map[string]bool{}
+	for _, ino := range pipes {
+		if ino != 0 {
+			want["pipe:["+strconv.FormatUint(ino, 10)+"]"] = true
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		dir := "/proc/" + e.Name() + "/fd"
+		fds, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			if link, err := os.Readlink(dir + "/" + fd.Name()); err == nil && want[link] {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+		}
+	}
 }

@@ -4,21 +4,26 @@
 // of its own, so that ending it ends what it started; [Kill] ends that group
 // and every descendant still below the child, including one that left the
 // group with setsid; a [Tree] taken while the child runs ends, after the
-// child has exited, what was below it then (reparented by now); and Wait
-// never waits more than [WaitDelay] for output pipes that a leftover
-// descendant still holds once the child has exited or been killed. Without
-// that a hook's timeout, or closing a server, lasts as long as whatever the
-// program left running with its stdout, and what it started outlives fawn.
+// child has exited, what was below it then (reparented by now); [Run] ends
+// what still holds the child's output after it exited, wherever it is; and
+// Wait never waits more than [WaitDelay] for output pipes that a leftover
+// still holds. Without that a hook's timeout, or closing a server, lasts as
+// long as whatever the program left running with its stdout, and what it
+// started outlives fawn.
 //
-// What a child starts in a session of its own and leaves behind after it
-// exits by itself, with no Tree taken before, is out of reach: nothing
-// links it to fawn any more. Descendants are found in /proc (Linux); on
-// other systems only the process group is ended.
+// What a child starts in a session of its own and leaves behind when it
+// exits by itself, holding none of its output, with no Tree taken before,
+// is out of reach: nothing links it to fawn any more (a daemon the user
+// meant to start looks the same). Descendants and pipe holders are found in
+// /proc (Linux); elsewhere only the process group is ended.
 package proc
 
 import (
 	"context"
+	"io"
+	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -133,4 +138,73 @@ func (t Tree) Kill() {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+}
+
+// Run starts cmd (prepared with Own or Command) and waits for its end,
+// copying its stdout and stderr to stdout and stderr. Once it has exited,
+// its output is read for WaitDelay more; what still holds it open then (a
+// process it left running, in its group or, on Linux, anywhere) is killed
+// and the rest cut off: nothing holding a child's output outlives it, and
+// a process it left that let go of its output (a daemon writing to a file)
+// is left alone. It returns cmd.Wait's error; cmd.Process is nil when it
+// could not start.
+func Run(cmd *exec.Cmd, stdout, stderr io.Writer) error {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return err
+	}
+	pipes := []uint64{inode(outW), inode(errW)}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return err
+	}
+	var wg sync.WaitGroup
+	for _, c := range []struct {
+		r *os.File
+		w io.Writer
+	}{{outR, stdout}, {errR, stderr}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = io.Copy(c.w, c.r)
+		}()
+	}
+	read := make(chan struct{})
+	go func() { wg.Wait(); close(read) }()
+	err = cmd.Wait()
+	select {
+	case <-read:
+	case <-time.After(WaitDelay):
+		KillGroup(cmd)
+		killHolders(pipes)
+		select {
+		case <-read:
+		case <-time.After(WaitDelay):
+		}
+	}
+	outR.Close() // ends a copy still blocked on a holder fawn could not end
+	errR.Close()
+	<-read
+	return err
+}
+
+// inode is f's inode number (0 when it cannot be read): a pipe's, as
+// /proc/PID/fd shows it ("pipe:[N]").
+func inode(f *os.File) uint64 {
+	var st syscall.Stat_t
+	if syscall.Fstat(int(f.Fd()), &st) != nil {
+		return 0
+	}
+	return uint64(st.Ino)
 }
