@@ -23,8 +23,9 @@
 //     neutralised (its clean, smudge and process commands set empty), and,
 //     unless [Git.UserFilters] is set, those of the user's configuration
 //     too; diff commands get --no-ext-diff --no-textconv;
-//   - its own process group, killed whole when the context ends, and a
-//     WaitDelay, so a child that keeps git's pipes open cannot hold fawn.
+//   - internal/proc's care: its own process group, killed whole with what
+//     is below it when the context ends, and a WaitDelay, so a child that
+//     keeps git's pipes open cannot hold fawn.
 //
 // The system's git config (/etc/gitconfig) is read as git reads it: it is
 // the administrator's, like the user's own, not the repository's.
@@ -49,8 +50,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // Git runs git commands in one directory.
@@ -67,10 +68,6 @@ type Git struct {
 	// package's options come after them, so none can undo those.
 	Options []string
 }
-
-// waitDelay bounds how long a finished or killed git may keep fawn waiting
-// for its pipes: a grandchild can inherit them and live on.
-const waitDelay = 2 * time.Second
 
 // safeConfig is given to every command, before the caller's arguments. The
 // command line outranks every configuration file, and git passes these on
@@ -204,14 +201,12 @@ func (g Git) command(ctx context.Context, env []string, args ...string) *exec.Cm
 		full = append(full, subcommandArgs(args[0])...)
 		full = append(full, args[1:]...)
 	}
-	cmd := exec.CommandContext(ctx, "git", full...)
+	// Its own process group, killed whole with what is below it: git's
+	// children (a filter of the user's, a helper) go with it, even one
+	// that left with setsid.
+	cmd := proc.Command(ctx, "git", full...)
 	cmd.Dir = g.Dir
 	cmd.Env = env
-	// Its own process group, killed whole: git's children (a filter of
-	// the user's, a helper) go with it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = waitDelay
 	return cmd
 }
 
