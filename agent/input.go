@@ -21,6 +21,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // Input is one message from the user: text, and images for a model that
@@ -187,7 +188,7 @@ func (s *Session) Attach(ctx context.Context, path string) (Attachment, error) {
 		if st.Size() <= maxImageBytes {
 			if head, err := readHead(abs, 512); err == nil {
 				if _, ok := ImageOf(path, head); ok {
-					data, err := os.ReadFile(abs)
+					data, err := trust.ReadFile(abs, maxImageBytes)
 					if err != nil {
 						return Attachment{}, fmt.Errorf("%s: %v", path, err)
 					}
@@ -221,8 +222,11 @@ func (s *Session) Attach(ctx context.Context, path string) (Attachment, error) {
 	return a, nil
 }
 
+// readHead reads the first n bytes of a regular file; opened as fawn opens
+// the files it is configured by, so a file swapped for a FIFO after the
+// Stat never blocks.
 func readHead(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := trust.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
@@ -133,5 +135,36 @@ func TestAttach(t *testing.T) {
 	}
 	if _, err := h.s.Attach(ctx, "nope.go"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing: %v", err)
+	}
+}
+
+// A mention of a FIFO or a device ends with a message, never waits for a
+// writer: a hostile repository can hold a FIFO named like a source file.
+func TestAttachSpecialFilesNeverBlock(t *testing.T) {
+	h := newHarness(t, llmtest.Script{}, ModeYolo, func(o *Options) {
+		o.Tools = append(o.Tools, tools.NewTextEditor(o.Env))
+	})
+	fifo := filepath.Join(h.root, "shot.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"shot.png", fifo} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := h.s.Attach(context.Background(), p)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("attaching the FIFO %s said nothing", p)
+			}
+		case <-time.After(30 * time.Second):
+			// Unblock the reader so the test ends.
+			if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				f.Close()
+			}
+			t.Fatalf("attaching the FIFO %s waited for a writer", p)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -303,7 +304,7 @@ func pastedImagePath(text, root string) (string, bool) {
 		return "", false
 	}
 	head := make([]byte, 512)
-	f, err := os.Open(p)
+	f, err := trust.OpenFile(p) // never blocks, should p have become a FIFO since the Stat
 	if err != nil {
 		return "", false
 	}
