@@ -23,6 +23,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -84,7 +85,7 @@ type App struct {
 	cfg    *config.Config
 	th     theme.Theme
 	screen tcell.Screen
-	buf    *cellBuffer // what the widgets draw on, diffed into screen
+	buf    *render.Buffer // what the widgets draw on, diffed into screen
 
 	rctx    *renderCtx
 	list    *MessageList
@@ -246,8 +247,8 @@ func New(opts Options) (*App, error) {
 		stripTab{pane: PaneTodo, prim: a.todos, title: a.todos.Title},
 		stripTab{pane: PaneChanges, prim: a.changes, title: a.changes.Title},
 	)
-	chatFrame := newFrame(a.chat, &a.th, func() Line { return a.paneTitle("Chat", a.chat) })
-	editorFrame := newFrame(a.editor, &a.th, func() Line { return a.paneTitle("Editor", a.editor) })
+	chatFrame := newFrame(a.chat, &a.th, func() render.Line { return a.paneTitle("Chat", a.chat) })
+	editorFrame := newFrame(a.editor, &a.th, func() render.Line { return a.paneTitle("Editor", a.editor) })
 	a.layout = newLayout(&a.th, chatFrame, editorFrame, a.strip, a.status)
 	// A permission request shows over a picker; help and questions over both.
 	a.layout.overlays = []overlay{a.pickers, a.dialog, a.help, a.ask}
@@ -272,12 +273,12 @@ func New(opts Options) (*App, error) {
 	return a, nil
 }
 
-func (a *App) paneTitle(name string, p tview.Primitive) Line {
+func (a *App) paneTitle(name string, p tview.Primitive) render.Line {
 	st := tcell.StyleDefault.Foreground(a.th.Dim)
 	if p.HasFocus() {
 		st = tcell.StyleDefault.Foreground(a.th.Accent).Bold(true)
 	}
-	return Line{{" " + name + " ", st}}
+	return render.Line{{Text: " " + name + " ", Style: st}}
 }
 
 // terminalTitle is the terminal's own title when it has one ("Terminal —

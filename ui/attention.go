@@ -3,6 +3,8 @@ package ui
 import (
 	"os"
 	"strings"
+
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // Attention: when a turn ends or a permission is asked while the terminal
@@ -49,7 +51,7 @@ func (a *App) attend(body string) {
 // Ghostty, VTE), wrapped for tmux's passthrough when inside tmux.
 func notification(method, title, body string, tmux bool) []byte {
 	clean := func(s string) string {
-		s = sanitize(strings.ReplaceAll(s, "\n", " "), 1)
+		s = render.Sanitize(strings.ReplaceAll(s, "\n", " "), 1)
 		if r := []rune(s); len(r) > 200 {
 			s = string(r[:199]) + "…"
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // CardStatus is where a tool call is in its life.
@@ -270,7 +271,7 @@ func (c *Card) summary(rc *renderCtx) string {
 	if c.Agent != "" {
 		s = c.Agent + " ▸ " + s
 	}
-	return strings.TrimSpace(sanitize(strings.ReplaceAll(s, "\n", " "), 1))
+	return strings.TrimSpace(render.Sanitize(strings.ReplaceAll(s, "\n", " "), 1))
 }
 
 // statusMark is the card's status glyph, its style and the words at the
@@ -310,19 +311,19 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	}
 }
 
-func (c *Card) render(rc *renderCtx, width int) []Line {
+func (c *Card) render(rc *renderCtx, width int) []render.Line {
 	if c.Agent != "" && width > 8 {
 		// A subagent's call: indented under its task, named by its agent.
 		lines := c.renderCard(rc, width-2)
 		for i, l := range lines {
-			lines[i] = append(Line{{"  ", rc.style()}}, l...)
+			lines[i] = append(render.Line{{Text: "  ", Style: rc.style()}}, l...)
 		}
 		return lines
 	}
 	return c.renderCard(rc, width)
 }
 
-func (c *Card) renderCard(rc *renderCtx, width int) []Line {
+func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 	th := rc.th
 	base := rc.style()
 	dim := base.Foreground(th.Dim)
@@ -334,36 +335,36 @@ func (c *Card) renderCard(rc *renderCtx, width int) []Line {
 	}
 
 	// Header: glyph icon summary ........ status
-	right := Line{{" " + status, gst}}
+	right := render.Line{{Text: " " + status, Style: gst}}
 	if status == "" {
 		right = nil
 	}
-	left := Line{{glyph + " ", gst.Bold(true)}, {icon + " ", base.Foreground(th.Accent)}}
+	left := render.Line{{Text: glyph + " ", Style: gst.Bold(true)}, {Text: icon + " ", Style: base.Foreground(th.Accent)}}
 	sumW := width - left.Width() - right.Width()
-	head := append(Line(nil), left...)
-	sum := truncateLine(Line{{c.summary(rc), base.Bold(true)}}, max(sumW, 1))
+	head := append(render.Line(nil), left...)
+	sum := render.TruncateLine(render.Line{{Text: c.summary(rc), Style: base.Bold(true)}}, max(sumW, 1))
 	head = append(head, sum...)
 	if gap := width - head.Width() - right.Width(); gap >= 0 {
-		head = append(head, Span{strings.Repeat(" ", gap), base})
+		head = append(head, render.Span{Text: strings.Repeat(" ", gap), Style: base})
 		head = append(head, right...)
 	}
-	lines := []Line{head}
+	lines := []render.Line{head}
 	if c.Expanded && c.Kind != nil && c.Kind.Full != nil {
 		// The summary is one line, cut to the width: expanded, the card
 		// shows the whole call.
-		if full := strings.TrimSpace(c.Kind.Full(c)); full != "" && (sum.Width() < textWidth(c.summary(rc)) || full != c.summary(rc)) {
-			bar := Line{{"  │ ", dim}}
-			lines = append(lines, wrapText(full, base.Bold(true), width, bar, bar)...)
+		if full := strings.TrimSpace(c.Kind.Full(c)); full != "" && (sum.Width() < render.TextWidth(c.summary(rc)) || full != c.summary(rc)) {
+			bar := render.Line{{Text: "  │ ", Style: dim}}
+			lines = append(lines, render.WrapText(full, base.Bold(true), width, bar, bar)...)
 		}
 	}
 
-	var body []Line
+	var body []render.Line
 	if c.Kind != nil && c.Kind.Body != nil {
 		body = c.Kind.Body(c, rc)
 	}
 	if len(body) == 0 && c.IsError {
 		for _, l := range strings.Split(strings.TrimSpace(c.Result), "\n") {
-			body = append(body, Line{{sanitize(l, 4), base.Foreground(th.Error)}})
+			body = append(body, render.Line{{Text: render.Sanitize(l, 4), Style: base.Foreground(th.Error)}})
 		}
 	}
 	if c.Status == StatusCancelled && len(c.OutputLines()) == 0 && isCancelResult(c.Result) {
@@ -372,15 +373,15 @@ func (c *Card) renderCard(rc *renderCtx, width int) []Line {
 	if c.Status == StatusDenied && c.Note != "" {
 		switch {
 		case !c.AutoNote:
-			body = append(body, Line{{"your note to the model: " + sanitize(c.Note, 1), base.Foreground(th.Warning)}})
+			body = append(body, render.Line{{Text: "your note to the model: " + render.Sanitize(c.Note, 1), Style: base.Foreground(th.Warning)}})
 		case len(body) == 0:
-			body = append(body, Line{{sanitize(c.Note, 1), base.Foreground(th.Warning)}}) // "plan mode: edits are refused"
+			body = append(body, render.Line{{Text: render.Sanitize(c.Note, 1), Style: base.Foreground(th.Warning)}}) // "plan mode: edits are refused"
 		}
 	}
 	if len(body) == 0 {
 		return lines
 	}
-	bar := Span{"  │ ", dim}
+	bar := render.Span{Text: "  │ ", Style: dim}
 	shown := body
 	hidden := 0
 	if !c.Expanded && len(body) > cardBodyLines {
@@ -396,30 +397,30 @@ func (c *Card) renderCard(rc *renderCtx, width int) []Line {
 		foldText = c.Kind.Fold(c, hidden)
 	}
 	// The fold says what is hidden: it wraps rather than lose its end.
-	fold := wrapLine([]Span{{foldText, dim.Italic(true)}}, width, Line{bar}, Line{bar})
+	fold := render.WrapLine([]render.Span{{Text: foldText, Style: dim.Italic(true)}}, width, render.Line{bar}, render.Line{bar})
 	if hidden > 0 && c.Kind != nil && c.Kind.Tail {
 		lines = append(lines, fold...)
 	}
 	for _, l := range shown {
 		if c.IsError || c.Status == StatusDenied {
 			// Errors say what to do: they wrap rather than lose their end.
-			lines = append(lines, wrapLine(l, width, Line{bar}, Line{bar})...)
+			lines = append(lines, render.WrapLine(l, width, render.Line{bar}, render.Line{bar})...)
 			continue
 		}
-		lines = append(lines, truncateLine(append(Line{bar}, l...), width))
+		lines = append(lines, render.TruncateLine(append(render.Line{bar}, l...), width))
 	}
 	if hidden > 0 && (c.Kind == nil || !c.Kind.Tail) {
 		lines = append(lines, fold...)
 	}
 	if c.Expanded && len(body) > cardBodyLines {
-		lines = append(lines, Line{bar, {"(Space collapses)", dim.Italic(true)}})
+		lines = append(lines, render.Line{bar, {Text: "(Space collapses)", Style: dim.Italic(true)}})
 	}
 	return lines
 }
 
 // foldLine reports whether row line of the rendered card is its
 // "… more lines" row, which a click expands.
-func (c *Card) foldLine(line int, rendered []Line) bool {
+func (c *Card) foldLine(line int, rendered []render.Line) bool {
 	if line < 0 || line >= len(rendered) {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
@@ -146,7 +147,7 @@ func (v *ChangesView) Selected() string {
 	return ""
 }
 
-func (v *ChangesView) line(r changeRow, width int, selected bool) Line {
+func (v *ChangesView) line(r changeRow, width int, selected bool) render.Line {
 	th := v.ctx.th
 	bg := th.Background
 	if selected {
@@ -156,21 +157,21 @@ func (v *ChangesView) line(r changeRow, width int, selected bool) Line {
 		}
 	}
 	base := tcell.StyleDefault.Background(bg)
-	var right Line
+	var right render.Line
 	if r.state != "" {
-		right = append(right, Span{r.state + " ", base.Foreground(th.Accent)})
+		right = append(right, render.Span{Text: r.state + " ", Style: base.Foreground(th.Accent)})
 	}
 	if r.counted {
-		right = append(right, Span{fmt.Sprintf("+%d", r.plus), base.Foreground(th.Added)}, Span{" ", base},
-			Span{fmt.Sprintf("−%d", r.minus), base.Foreground(th.Removed)})
+		right = append(right, render.Span{Text: fmt.Sprintf("+%d", r.plus), Style: base.Foreground(th.Added)}, render.Span{Text: " ", Style: base},
+			render.Span{Text: fmt.Sprintf("−%d", r.minus), Style: base.Foreground(th.Removed)})
 	}
-	right = append(right, Span{fmt.Sprintf(" · %s · %s", r.by, sessions.Age(r.when, v.now())), base.Foreground(th.Dim)})
+	right = append(right, render.Span{Text: fmt.Sprintf(" · %s · %s", r.by, sessions.Age(r.when, v.now())), Style: base.Foreground(th.Dim)})
 	rw := right.Width()
 	if rw > width/2 {
-		right = truncateLine(right, width/2)
+		right = render.TruncateLine(right, width/2)
 		rw = right.Width()
 	}
-	left := truncateLine(Line{{r.path, base.Foreground(th.Foreground)}}, max(0, width-rw-1))
+	left := render.TruncateLine(render.Line{{Text: r.path, Style: base.Foreground(th.Foreground)}}, max(0, width-rw-1))
 	return append(padTo(left, width-rw, base), right...)
 }
 
@@ -184,11 +185,11 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 	}
 	dim := tcell.StyleDefault.Foreground(v.ctx.th.Dim)
 	if v.note != "" {
-		drawText(screen, x+1, y, w-1, v.note, dim)
+		render.DrawText(screen, x+1, y, w-1, v.note, dim)
 		return
 	}
 	if len(v.rows) == 0 {
-		drawText(screen, x+1, y, w-1, "Nothing changed in this session yet. The files the agent or you change are listed here.", dim)
+		render.DrawText(screen, x+1, y, w-1, "Nothing changed in this session yet. The files the agent or you change are listed here.", dim)
 		return
 	}
 	rows := h
@@ -205,10 +206,10 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 	}
 	v.top = max(0, min(v.top, len(v.rows)-rows))
 	for i := 0; i < rows && v.top+i < len(v.rows); i++ {
-		drawLine(screen, x+1, y+i, w-2, v.line(v.rows[v.top+i], w-2, v.top+i == v.sel))
+		render.DrawLine(screen, x+1, y+i, w-2, v.line(v.rows[v.top+i], w-2, v.top+i == v.sel))
 	}
 	if hint {
-		drawText(screen, x+1, y+h-1, w-2, "Enter diff · o open · R revert the file · /rewind: back to before a prompt", dim)
+		render.DrawText(screen, x+1, y+h-1, w-2, "Enter diff · o open · R revert the file · /rewind: back to before a prompt", dim)
 	}
 }
 

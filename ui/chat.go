@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -43,17 +44,17 @@ func (c *Chat) Draw(screen tcell.Screen) {
 			screen.Put(x+i, y+listH, "─", sep)
 		}
 	}
-	if buf, ok := screen.(*cellBuffer); ok && buf.partial {
+	if buf, ok := screen.(*render.Buffer); ok && buf.Partial {
 		// Drawn over the last frame: the list clears the rows it redraws,
 		// the separator covers its row, and the input's rows are cleared
 		// here.
-		buf.fillRect(x, y+h-rows, w, rows, ' ', tcell.StyleDefault.Background(c.th.Background))
+		buf.FillRect(x, y+h-rows, w, rows, ' ', tcell.StyleDefault.Background(c.th.Background))
 	}
 	mark := tcell.StyleDefault.Foreground(c.th.Accent).Bold(true)
 	if c.busy != nil && c.busy() {
 		mark = tcell.StyleDefault.Foreground(c.th.Dim)
 	}
-	drawText(screen, x, y+h-rows, prompt, "› ", mark)
+	render.DrawText(screen, x, y+h-rows, prompt, "› ", mark)
 	c.input.fitPlaceholder(w - prompt)
 	c.input.SetRect(x+prompt, y+h-rows, w-prompt, rows)
 	c.input.Draw(screen)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // compactItem is a compaction in the chat: one line saying how much the
@@ -50,13 +51,13 @@ func compactWhy(reason string) string {
 	return reason
 }
 
-func (c *compactItem) render(rc *renderCtx, width int) []Line {
+func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 	base := rc.style()
 	dim := base.Foreground(rc.th.Dim)
 	acc := base.Foreground(rc.th.Accent)
 	if c.running {
 		head := fmt.Sprintf("%s Compacting the conversation (%s)…", spinner(rc.frame), compactWhy(c.reason))
-		return []Line{truncateLine(Line{{head, acc}}, width)}
+		return []render.Line{render.TruncateLine(render.Line{{Text: head, Style: acc}}, width)}
 	}
 	arrow := "▸ "
 	if c.expanded {
@@ -64,15 +65,15 @@ func (c *compactItem) render(rc *renderCtx, width int) []Line {
 	}
 	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", kilo(c.before), kilo(c.after), compactWhy(c.reason))
 	if c.focus != "" {
-		head += " · focus: " + sanitize(c.focus, 1)
+		head += " · focus: " + render.Sanitize(c.focus, 1)
 	}
-	lines := wrapText(head, acc.Bold(true), width, Line{{arrow, dim}, {"⇣ ", acc}}, Line{{"    ", dim}})
+	lines := render.WrapText(head, acc.Bold(true), width, render.Line{{Text: arrow, Style: dim}, {Text: "⇣ ", Style: acc}}, render.Line{{Text: "    ", Style: dim}})
 	if !c.expanded {
-		lines = append(lines, truncateLine(Line{{"  Space shows the summary the conversation goes on from", dim.Italic(true)}}, width))
+		lines = append(lines, render.TruncateLine(render.Line{{Text: "  Space shows the summary the conversation goes on from", Style: dim.Italic(true)}}, width))
 		return lines
 	}
 	for _, l := range strings.Split(strings.TrimSpace(c.summary), "\n") {
-		lines = append(lines, wrapText(sanitize(l, 4), base, width, Line{{"  │ ", dim}}, Line{{"  │ ", dim}})...)
+		lines = append(lines, render.WrapText(render.Sanitize(l, 4), base, width, render.Line{{Text: "  │ ", Style: dim}}, render.Line{{Text: "  │ ", Style: dim}})...)
 	}
 	var after []string
 	for _, p := range c.instructions {
@@ -88,7 +89,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []Line {
 		after = append(after, plural(open, "open to-do", "open to-dos"))
 	}
 	if len(after) > 0 {
-		lines = append(lines, wrapText("followed by "+strings.Join(after, " · "), dim.Italic(true), width, Line{{"  ", dim}}, Line{{"  ", dim}})...)
+		lines = append(lines, render.WrapText("followed by "+strings.Join(after, " · "), dim.Italic(true), width, render.Line{{Text: "  ", Style: dim}}, render.Line{{Text: "  ", Style: dim}})...)
 	}
 	return lines
 }

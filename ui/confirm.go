@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // choice is one answer of a confirm box: a key and what it does.
@@ -42,28 +43,28 @@ func (c *confirm) Draw(screen tcell.Screen) {
 	sx, sy, sw, sh := c.GetRect()
 	w := min(sw-2, 70)
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
-	body := wrapText(c.text, base, w-4, nil, nil)
-	var keys Line
+	body := render.WrapText(c.text, base, w-4, nil, nil)
+	var keys render.Line
 	for i, ch := range c.choices {
 		if i > 0 {
-			keys = append(keys, Span{"   ", base})
+			keys = append(keys, render.Span{Text: "   ", Style: base})
 		}
-		keys = append(keys, Span{keymap.Display(ch.key), base.Foreground(th.Accent).Bold(true)}, Span{" " + ch.label, base})
+		keys = append(keys, render.Span{Text: keymap.Display(ch.key), Style: base.Foreground(th.Accent).Bold(true)}, render.Span{Text: " " + ch.label, Style: base})
 	}
-	foot := wrapLine(keys, w-4, nil, nil)
+	foot := render.WrapLine(keys, w-4, nil, nil)
 	h := min(sh, len(body)+len(foot)+3)
 	x, y := sx+(sw-w)/2, sy+(sh-h)/2
-	fill(screen, x, y, w, h, base)
-	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), Line{{" " + c.title + " ", base.Foreground(th.Warning).Bold(true)}})
+	render.Fill(screen, x, y, w, h, base)
+	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: " " + c.title + " ", Style: base.Foreground(th.Warning).Bold(true)}})
 	row := y + 1
 	for _, l := range body {
 		if row < y+h-1-len(foot) {
-			drawLine(screen, x+2, row, w-4, l)
+			render.DrawLine(screen, x+2, row, w-4, l)
 			row++
 		}
 	}
 	for i, l := range foot {
-		drawLine(screen, x+2, y+h-1-len(foot)+i, w-4, l)
+		render.DrawLine(screen, x+2, y+h-1-len(foot)+i, w-4, l)
 	}
 }
 

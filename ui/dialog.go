@@ -11,6 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // PermissionDialog asks the user about one tool call at a time: the tool and
@@ -128,15 +129,15 @@ func verb(k tools.Kind) string {
 }
 
 // body returns the dialog's scrollable lines for req at width.
-func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line {
+func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []render.Line {
 	rc := d.ctx
 	base := tcell.StyleDefault.Foreground(rc.th.Foreground).Background(rc.th.CursorLine)
 	dim := base.Foreground(rc.th.Dim)
 	a := req.Action
-	var out []Line
-	add := func(l Line) { out = append(out, l) }
-	wrap := func(text string, st tcell.Style, first, indent Line) {
-		out = append(out, wrapText(text, st, width, first, indent)...)
+	var out []render.Line
+	add := func(l render.Line) { out = append(out, l) }
+	wrap := func(text string, st tcell.Style, first, indent render.Line) {
+		out = append(out, render.WrapText(text, st, width, first, indent)...)
 	}
 	if q := req.Question; q != nil {
 		wrap(q.Text, base.Bold(true), nil, nil)
@@ -147,7 +148,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 			if i == d.choice {
 				st, mark = base.Reverse(true), "› "
 			}
-			wrap(o, st, Line{{mark, key}, {fmt.Sprintf("%d ", i+1), key}}, Line{{"    ", base}})
+			wrap(o, st, render.Line{{Text: mark, Style: key}, {Text: fmt.Sprintf("%d ", i+1), Style: key}}, render.Line{{Text: "    ", Style: base}})
 		}
 		return out
 	}
@@ -162,36 +163,36 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []Line 
 		add(nil)
 		cmdStyle := base.Foreground(rc.th.Warning).Bold(true)
 		for i, l := range commandLines(a.Command) {
-			first := Line{{"  ", dim}}
+			first := render.Line{{Text: "  ", Style: dim}}
 			if i == 0 {
-				first = Line{{"$ ", dim}}
+				first = render.Line{{Text: "$ ", Style: dim}}
 			}
-			var spans []Span
+			var spans []render.Span
 			for _, p := range l {
 				st := cmdStyle
 				if p.marker {
 					st = dim.Reverse(true)
 				}
-				spans = append(spans, Span{p.text, st})
+				spans = append(spans, render.Span{Text: p.text, Style: st})
 			}
-			out = append(out, wrapSpans(spans, width, first, Line{{"  ", dim}}, true)...)
+			out = append(out, render.WrapSpans(spans, width, first, render.Line{{Text: "  ", Style: dim}}, true)...)
 		}
 		if a.Cwd != "" {
-			wrap(a.Cwd, dim, Line{{"in ", dim}}, Line{{"   ", dim}})
+			wrap(a.Cwd, dim, render.Line{{Text: "in ", Style: dim}}, render.Line{{Text: "   ", Style: dim}})
 		}
 	case a.Diff != "":
 		if a.Path != "" {
-			wrap(relPath(rc.root, a.Path), base, Line{{"file ", dim}}, nil)
+			wrap(relPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 		}
 		add(nil)
 		for _, l := range colorDiff(a.Diff, rc) {
 			for i := range l {
 				l[i].Style = l[i].Style.Background(rc.th.CursorLine)
 			}
-			out = append(out, wrapSpans(l, width, nil, nil, true)...)
+			out = append(out, render.WrapSpans(l, width, nil, nil, true)...)
 		}
 	case a.Path != "":
-		wrap(relPath(rc.root, a.Path), base, Line{{"file ", dim}}, nil)
+		wrap(relPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 	}
 	return out
 }
@@ -296,7 +297,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	x := sx + (sw-w)/2
 	y := sy + (sh-h)/2
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
-	fill(screen, x, y, w, h, base)
+	render.Fill(screen, x, y, w, h, base)
 	title := fmt.Sprintf(" %s wants to %s ", req.Tool, verb(req.Action.Kind))
 	if req.Agent != "" {
 		title = fmt.Sprintf(" the %s agent: %s wants to %s ", req.Agent, req.Tool, verb(req.Action.Kind))
@@ -310,7 +311,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	if n := len(d.queue); n > 1 {
 		title += fmt.Sprintf("(1 of %d) ", n)
 	}
-	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), Line{{title, base.Foreground(th.Warning).Bold(true)}})
+	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: title, Style: base.Foreground(th.Warning).Bold(true)}})
 
 	// Body, scrollable; the footer stays put.
 	d.bodyRows = h - 3 - len(footer)
@@ -318,7 +319,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 		d.scroll = max(0, len(body)-d.bodyRows)
 	}
 	for i := 0; i < d.bodyRows && d.scroll+i < len(body); i++ {
-		drawLine(screen, x+2, y+1+i, inner, body[d.scroll+i])
+		render.DrawLine(screen, x+2, y+1+i, inner, body[d.scroll+i])
 	}
 	if len(body) > d.bodyRows {
 		below := len(body) - min(d.scroll+d.bodyRows, len(body))
@@ -329,11 +330,11 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 		if d.scroll+d.bodyRows >= len(body) {
 			more = fmt.Sprintf(" ↑↓ %d/%d ", len(body), len(body))
 		}
-		drawText(screen, x+w-2-len(more), y+h-1, len(more), more, base.Foreground(th.Dim))
+		render.DrawText(screen, x+w-2-len(more), y+h-1, len(more), more, base.Foreground(th.Dim))
 	}
 	fy := y + h - 1 - len(footer)
 	for i, l := range footer {
-		drawLine(screen, x+2, fy+i, inner, l)
+		render.DrawLine(screen, x+2, fy+i, inner, l)
 	}
 	if d.noting {
 		d.note.SetRect(x+2, fy-1, inner, 1)
@@ -341,16 +342,16 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	}
 }
 
-func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []Line {
+func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []render.Line {
 	th := d.ctx.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
-	var items []Line
+	var items []render.Line
 	if q := req.Question; q != nil {
-		items = []Line{
-			{{fmt.Sprintf("1–%d", len(q.Options)+1), key}, {" pick", base}},
-			{{"↑↓ Enter", key}, {" choose", base}},
-			{{"Esc", key}, {" do not answer", base}},
+		items = []render.Line{
+			{{Text: fmt.Sprintf("1–%d", len(q.Options)+1), Style: key}, {Text: " pick", Style: base}},
+			{{Text: "↑↓ Enter", Style: key}, {Text: " choose", Style: base}},
+			{{Text: "Esc", Style: key}, {Text: " do not answer", Style: base}},
 		}
 		return packItems(items, width, base)
 	}
@@ -369,22 +370,22 @@ func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []Lin
 		for _, k := range keys {
 			ks = append(ks, keymap.Display(k))
 		}
-		items = append(items, Line{{strings.Join(ks, "/"), key}, {" " + b.label, base}})
+		items = append(items, render.Line{{Text: strings.Join(ks, "/"), Style: key}, {Text: " " + b.label, Style: base}})
 	}
 	return packItems(items, width, base)
 }
 
 // packItems packs whole items into rows, so no answer is split across two.
-func packItems(items []Line, width int, base tcell.Style) []Line {
-	var out []Line
-	var cur Line
+func packItems(items []render.Line, width int, base tcell.Style) []render.Line {
+	var out []render.Line
+	var cur render.Line
 	for _, it := range items {
 		if len(cur) > 0 && cur.Width()+3+it.Width() > width {
 			out = append(out, cur)
 			cur = nil
 		}
 		if len(cur) > 0 {
-			cur = append(cur, Span{"   ", base})
+			cur = append(cur, render.Span{Text: "   ", Style: base})
 		}
 		cur = append(cur, it...)
 	}

@@ -3,8 +3,18 @@
 // commands), the Router that sends each tool call's events to the widgets it
 // drives, the permission dialog, the to-do view, the status bar, the help
 // overlay, the key tables of the global and chat contexts, and crash
-// handling. Sub-packages hold the self-contained widgets: editor (code view
-// and tabs), termview (the terminal pane), keymap and theme.
+// handling. Sub-packages hold what needs no App:
+//
+//   - render: the cell buffer a frame is drawn on, styled text (Span, Line),
+//     wrapping, truncation, sanitizing and syntax highlighting;
+//   - editor: the editor pane (code view and tabs);
+//   - termview: the terminal pane;
+//   - explorer: the file tree;
+//   - picker: the fuzzy picker the file finder and other lists use;
+//   - sessions: the /resume picker;
+//   - trustprompt: the question asked before opening an untrusted project;
+//   - keymap: key bindings as data, one table per context;
+//   - theme: the colours.
 //
 // Data flows one way: agent events → Router → widgets. Widgets never call
 // into the graph; user intent goes through the small Agent interface (Run,

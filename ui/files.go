@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/fawn-ide/fawn/ui/explorer"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // The file explorer (ui/explorer) sits at the left of the editor while it
@@ -27,7 +28,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 		a.explorer.MarkChanged(p)
 	}
 	a.changedPaths = nil
-	a.layout.explorer = newFrame(a.explorer, &a.th, func() Line { return a.paneTitle("Files", a.explorer) })
+	a.layout.explorer = newFrame(a.explorer, &a.th, func() render.Line { return a.paneTitle("Files", a.explorer) })
 	return a.explorer
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // Help is the key overlay. It is generated from the key tables in force
@@ -37,28 +38,28 @@ func (h *Help) Toggle() {
 }
 
 // lines renders the whole help at width.
-func (h *Help) lines(width int) []Line {
+func (h *Help) lines(width int) []render.Line {
 	th := h.ctx.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	head := base.Foreground(th.Accent).Bold(true)
 	keySt := base.Foreground(th.Warning)
-	var out []Line
+	var out []render.Line
 	const keyCol = 26
 	dim := base.Foreground(th.Dim)
-	indent := Line{{strings.Repeat(" ", keyCol), base}}
+	indent := render.Line{{Text: strings.Repeat(" ", keyCol), Style: base}}
 	row := func(keys, help, action string) {
-		spans := []Span{{help, base}}
+		spans := []render.Span{{Text: help, Style: base}}
 		if action != "" {
-			spans = append(spans, Span{"  " + action, dim})
+			spans = append(spans, render.Span{Text: "  " + action, Style: dim})
 		}
-		if textWidth(keys) >= keyCol {
+		if render.TextWidth(keys) >= keyCol {
 			// Keys too long for their column get rows of their own, whole.
-			out = append(out, wrapLine([]Span{{keys, keySt}}, width, nil, nil)...)
-			out = append(out, wrapLine(spans, width, indent, indent)...)
+			out = append(out, render.WrapLine([]render.Span{{Text: keys, Style: keySt}}, width, nil, nil)...)
+			out = append(out, render.WrapLine(spans, width, indent, indent)...)
 			return
 		}
-		k := padTo(Line{{keys, keySt}}, keyCol, base)
-		out = append(out, wrapLine(spans, width, k, indent)...)
+		k := padTo(render.Line{{Text: keys, Style: keySt}}, keyCol, base)
+		out = append(out, render.WrapLine(spans, width, k, indent)...)
 	}
 	for _, t := range h.tables() {
 		var rows [][3]string
@@ -78,13 +79,13 @@ func (h *Help) lines(width int) []Line {
 		if len(out) > 0 {
 			out = append(out, nil)
 		}
-		out = append(out, Line{{t.Context, head}})
+		out = append(out, render.Line{{Text: t.Context, Style: head}})
 		for _, r := range rows {
 			row(r[0], r[1], r[2])
 		}
 	}
 	if cmds := h.commands.All(); len(cmds) > 0 {
-		out = append(out, nil, Line{{"Commands (type / in the chat)", head}})
+		out = append(out, nil, render.Line{{Text: "Commands (type / in the chat)", Style: head}})
 		for _, c := range cmds {
 			name := "/" + c.Name
 			if c.Args != "" {
@@ -93,9 +94,9 @@ func (h *Help) lines(width int) []Line {
 			row(name, c.Help, "")
 		}
 	}
-	out = append(out, nil, Line{{"Mouse: a click focuses a pane, selects a message or opens what a tool card drove; the wheel scrolls; " +
+	out = append(out, nil, render.Line{{Text: "Mouse: a click focuses a pane, selects a message or opens what a tool card drove; the wheel scrolls; " +
 		"the tab labels switch tabs. Most terminals select text natively with Shift held while dragging. " +
-		"Keys can be changed with ui.keys in the config, by the action names shown in grey.", base.Foreground(th.Dim)}})
+		"Keys can be changed with ui.keys in the config, by the action names shown in grey.", Style: base.Foreground(th.Dim)}})
 	return out
 }
 
@@ -110,21 +111,21 @@ func (h *Help) Draw(screen tcell.Screen) {
 	x := sx + (sw-w)/2
 	y := sy + (sh-ht)/2
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
-	fill(screen, x, y, w, ht, base)
-	drawBorder(screen, x, y, w, ht, base.Foreground(th.Accent), Line{{" fawn — keys and commands ", base.Foreground(th.Accent).Bold(true)}})
-	var lines []Line
+	render.Fill(screen, x, y, w, ht, base)
+	drawBorder(screen, x, y, w, ht, base.Foreground(th.Accent), render.Line{{Text: " fawn — keys and commands ", Style: base.Foreground(th.Accent).Bold(true)}})
+	var lines []render.Line
 	for _, l := range h.lines(w - 4) {
-		lines = append(lines, wrapLine(l, w-4, nil, nil)...)
+		lines = append(lines, render.WrapLine(l, w-4, nil, nil)...)
 	}
 	h.rows = ht - 2
 	if h.scroll > len(lines)-h.rows {
 		h.scroll = max(0, len(lines)-h.rows)
 	}
 	for i := 0; i < h.rows && h.scroll+i < len(lines); i++ {
-		drawLine(screen, x+2, y+1+i, w-4, lines[h.scroll+i])
+		render.DrawLine(screen, x+2, y+1+i, w-4, lines[h.scroll+i])
 	}
 	hint := " Esc closes · ↑↓ PgUp PgDn scroll "
-	drawText(screen, x+w-2-len(hint), y+ht-1, len(hint), hint, base.Foreground(th.Dim))
+	render.DrawText(screen, x+w-2-len(hint), y+ht-1, len(hint), hint, base.Foreground(th.Dim))
 }
 
 func (h *Help) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {

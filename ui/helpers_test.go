@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -391,9 +392,9 @@ func (e *recordingEditor) Draw(screen tcell.Screen) {
 	e.DrawForSubclass(screen, e)
 	x, y, w, _ := e.GetInnerRect()
 	if n := len(e.changed); n > 0 {
-		drawText(screen, x, y, w, "changed "+e.changed[n-1].Path, tcell.StyleDefault)
+		render.DrawText(screen, x, y, w, "changed "+e.changed[n-1].Path, tcell.StyleDefault)
 	} else if n := len(e.viewed); n > 0 {
-		drawText(screen, x, y, w, "viewing "+e.viewed[n-1].Path, tcell.StyleDefault)
+		render.DrawText(screen, x, y, w, "viewing "+e.viewed[n-1].Path, tcell.StyleDefault)
 	}
 }
 

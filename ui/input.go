@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -110,7 +111,7 @@ func (in *Input) fitPlaceholder(width int) {
 			if p.rank != rank {
 				continue
 			}
-			w := textWidth(p.text)
+			w := render.TextWidth(p.text)
 			if i > 0 {
 				w += 3 // " · "
 			}
@@ -145,8 +146,8 @@ func (in *Input) Draw(screen tcell.Screen) {
 	in.TextArea.Draw(screen)
 	if in.GetTextLength() == 0 && in.hint != "" {
 		if x, y, w, h := in.GetInnerRect(); w > 0 && h > 0 {
-			fill(screen, x, y, w, h, in.hintStyle) // as tview's TextView does
-			drawText(screen, x, y, w, in.hint, in.hintStyle)
+			render.Fill(screen, x, y, w, h, in.hintStyle) // as tview's TextView does
+			render.DrawText(screen, x, y, w, in.hint, in.hintStyle)
 		}
 	}
 }
@@ -171,8 +172,8 @@ func (in *Input) Rows(width int) int {
 	for text != "" && n < maxInputRows {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
-		if w := textWidth(line); w > width {
-			n += len(wrapText(line[:min(len(line), width*maxInputRows*4)], tcell.StyleDefault, width, nil, nil))
+		if w := render.TextWidth(line); w > width {
+			n += len(render.WrapText(line[:min(len(line), width*maxInputRows*4)], tcell.StyleDefault, width, nil, nil))
 		} else {
 			n++
 		}
@@ -500,13 +501,13 @@ func (in *Input) drawCompletion(screen tcell.Screen, x, y, w, maxRows int) bool 
 			st = base.Background(in.th.Selection).Bold(true)
 		}
 		row := y - n + i
-		fill(screen, x, row, w, 1, st)
+		render.Fill(screen, x, row, w, 1, st)
 		name := "/" + cmd.Name
 		if cmd.Args != "" {
 			name += " " + cmd.Args
 		}
-		end := drawText(screen, x+1, row, w-1, name, st)
-		drawText(screen, max(end+2, x+18), row, x+w-max(end+2, x+18), cmd.Help, st.Foreground(in.th.Dim).Bold(false))
+		end := render.DrawText(screen, x+1, row, w-1, name, st)
+		render.DrawText(screen, max(end+2, x+18), row, x+w-max(end+2, x+18), cmd.Help, st.Foreground(in.th.Dim).Bold(false))
 	}
 	return true
 }
@@ -528,17 +529,17 @@ func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
 		row := y - n + i
 		st := base
 		if len(in.mentionHits) == 0 {
-			fill(screen, x, row, w, 1, st)
-			drawText(screen, x+1, row, w-1, "listing the project's files…", st.Foreground(in.th.Dim).Italic(true))
+			render.Fill(screen, x, row, w, 1, st)
+			render.DrawText(screen, x+1, row, w-1, "listing the project's files…", st.Foreground(in.th.Dim).Italic(true))
 			continue
 		}
-		p := sanitize(in.mentionHits[first+i], 1)
+		p := render.Sanitize(in.mentionHits[first+i], 1)
 		if first+i == in.mentionSel {
 			st = base.Background(in.th.Selection).Bold(true)
 		}
-		fill(screen, x, row, w, 1, st)
+		render.Fill(screen, x, row, w, 1, st)
 		pos := picker.Positions(p, query)
-		var l Line
+		var l render.Line
 		pi := 0
 		for off, r := range p {
 			cs := st
@@ -548,9 +549,9 @@ func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
 			} else if strings.HasSuffix(p, "/") {
 				cs = cs.Foreground(in.th.Accent)
 			}
-			l = append(l, Span{string(r), cs})
+			l = append(l, render.Span{Text: string(r), Style: cs})
 		}
-		drawLine(screen, x+1, row, w-2, truncateLine(append(Line{{"@", st.Foreground(in.th.Dim)}}, l...), w-2))
+		render.DrawLine(screen, x+1, row, w-2, render.TruncateLine(append(render.Line{{Text: "@", Style: st.Foreground(in.th.Dim)}}, l...), w-2))
 	}
 }
 

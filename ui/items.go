@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // userItem is a message the user sent (or queued while the agent works).
@@ -24,27 +25,27 @@ type userItem struct {
 
 func (u *userItem) rev(*renderCtx) uint64 { return u.ver }
 
-func (u *userItem) render(c *renderCtx, width int) []Line {
+func (u *userItem) render(c *renderCtx, width int) []render.Line {
 	st := tcell.StyleDefault.Foreground(c.th.UserText)
-	mark := Span{"› ", st.Bold(true)}
+	mark := render.Span{Text: "› ", Style: st.Bold(true)}
 	if u.queued {
 		st = tcell.StyleDefault.Foreground(c.th.Dim)
-		mark = Span{"⧗ ", st}
+		mark = render.Span{Text: "⧗ ", Style: st}
 	}
-	lines := wrapText(u.text, st, width, Line{mark}, Line{{"  ", st}})
+	lines := render.WrapText(u.text, st, width, render.Line{mark}, render.Line{{Text: "  ", Style: st}})
 	dim := tcell.StyleDefault.Foreground(c.th.Dim)
 	for _, ch := range u.chips {
 		cst := dim
 		if ch.err {
 			cst = tcell.StyleDefault.Foreground(c.th.Error)
 		}
-		lines = append(lines, wrapLine([]Span{{ch.text, cst}}, width, Line{{"  ↳ ", dim}}, Line{{"    ", dim}})...)
+		lines = append(lines, render.WrapLine([]render.Span{{Text: ch.text, Style: cst}}, width, render.Line{{Text: "  ↳ ", Style: dim}}, render.Line{{Text: "    ", Style: dim}})...)
 	}
 	if u.attaching {
-		lines = append(lines, Line{{"  attaching…", dim.Italic(true)}})
+		lines = append(lines, render.Line{{Text: "  attaching…", Style: dim.Italic(true)}})
 	}
 	if u.queued {
-		lines = append(lines, Line{{"  queued: sent when the agent finishes (Esc puts it back)", st.Italic(true)}})
+		lines = append(lines, render.Line{{Text: "  queued: sent when the agent finishes (Esc puts it back)", Style: st.Italic(true)}})
 	}
 	return lines
 }
@@ -84,7 +85,7 @@ func (a *assistantItem) rev(c *renderCtx) uint64 {
 	return a.ver
 }
 
-func (a *assistantItem) render(c *renderCtx, width int) []Line {
+func (a *assistantItem) render(c *renderCtx, width int) []render.Line {
 	return c.md.renderChunked(a.text.String(), width, &a.md, a.open)
 }
 
@@ -139,7 +140,7 @@ func movingRev(ver, frame uint64) uint64 { return (ver<<32|frame&0xffffffff)<<1 
 
 func stillRev(ver uint64) uint64 { return ver << 1 }
 
-func (r *reasoningItem) render(c *renderCtx, width int) []Line {
+func (r *reasoningItem) render(c *renderCtx, width int) []render.Line {
 	dim := tcell.StyleDefault.Foreground(c.th.Dim)
 	words := len(strings.Fields(r.text.String()))
 	var head string
@@ -152,14 +153,14 @@ func (r *reasoningItem) render(c *renderCtx, width int) []Line {
 	if r.expanded {
 		arrow = "▾ "
 	}
-	lines := []Line{truncateLine(Line{{arrow, dim}, {head, dim.Italic(true)}}, width)}
+	lines := []render.Line{render.TruncateLine(render.Line{{Text: arrow, Style: dim}, {Text: head, Style: dim.Italic(true)}}, width)}
 	text := strings.TrimSpace(r.text.String())
 	if r.expanded {
-		lines = append(lines, wrapText(text, dim.Italic(true), width, Line{{"  ", dim}}, Line{{"  ", dim}})...)
+		lines = append(lines, render.WrapText(text, dim.Italic(true), width, render.Line{{Text: "  ", Style: dim}}, render.Line{{Text: "  ", Style: dim}})...)
 	} else if !r.done && text != "" {
 		// While it streams, the latest line shows what the model is at.
 		last := text[strings.LastIndexByte(text, '\n')+1:]
-		lines = append(lines, truncateLine(Line{{"  " + sanitize(last, 4), dim.Italic(true)}}, width))
+		lines = append(lines, render.TruncateLine(render.Line{{Text: "  " + render.Sanitize(last, 4), Style: dim.Italic(true)}}, width))
 	}
 	return lines
 }
@@ -191,7 +192,7 @@ func (n *noticeItem) set(text string) {
 
 func (n *noticeItem) rev(*renderCtx) uint64 { return n.ver }
 
-func (n *noticeItem) render(c *renderCtx, width int) []Line {
+func (n *noticeItem) render(c *renderCtx, width int) []render.Line {
 	var icon string
 	st := tcell.StyleDefault.Foreground(c.th.Dim)
 	switch n.kind {
@@ -204,7 +205,7 @@ func (n *noticeItem) render(c *renderCtx, width int) []Line {
 	default:
 		icon = "ℹ "
 	}
-	return wrapText(n.text, st, width, Line{{icon, st.Bold(true)}}, Line{{"  ", st}})
+	return render.WrapText(n.text, st, width, render.Line{{Text: icon, Style: st.Bold(true)}}, render.Line{{Text: "  ", Style: st}})
 }
 
 func (n *noticeItem) copyText() string { return n.text }
@@ -226,3 +227,14 @@ func fmtDuration(d time.Duration) string {
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func spinner(frame uint64) string { return spinnerFrames[frame%uint64(len(spinnerFrames))] }
+
+// plural counts n of a thing: "1 line", "2 lines".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// sanitize is render.Sanitize, for the slash commands' text.
+func sanitize(s string, tabWidth int) string { return render.Sanitize(s, tabWidth) }

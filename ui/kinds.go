@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // ToolKind is how fawn presents one tool: the card's icon, summary and body,
@@ -23,7 +24,7 @@ type ToolKind struct {
 	Summary func(c *Card, rc *renderCtx) string
 	// Body returns the card's body lines (unwrapped; the card truncates them
 	// and folds all but cardBodyLines unless expanded).
-	Body func(c *Card, rc *renderCtx) []Line
+	Body func(c *Card, rc *renderCtx) []render.Line
 	// Tail folds the start of the body rather than its end (command output).
 	Tail bool
 	// Fold, when set, words the row that stands for the hidden body lines
@@ -112,7 +113,7 @@ func genericSummary(c *Card) string {
 }
 
 // resultLines is the body most tools show: their result text.
-func resultLines(c *Card, rc *renderCtx) []Line {
+func resultLines(c *Card, rc *renderCtx) []render.Line {
 	if c.Result == "" {
 		return nil
 	}
@@ -120,9 +121,9 @@ func resultLines(c *Card, rc *renderCtx) []Line {
 	if c.IsError {
 		st = st.Foreground(rc.th.Error)
 	}
-	var out []Line
+	var out []render.Line
 	for _, l := range strings.Split(strings.TrimRight(c.Result, "\n"), "\n") {
-		out = append(out, Line{{sanitize(l, 4), st}})
+		out = append(out, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 	}
 	return out
 }
@@ -195,7 +196,7 @@ func editorKind() *ToolKind {
 			}
 			return ""
 		},
-		Body: func(c *Card, rc *renderCtx) []Line {
+		Body: func(c *Card, rc *renderCtx) []render.Line {
 			if c.IsError {
 				return resultLines(c, rc)
 			}
@@ -251,25 +252,25 @@ func diffStat(before, after []byte) (add, del int) {
 }
 
 // diffLines shows an edit as removed then added lines of its changed region.
-func diffLines(before, after []byte, rc *renderCtx) []Line {
+func diffLines(before, after []byte, rc *renderCtx) []render.Line {
 	b, a := splitLines(before), splitLines(after)
 	start, endB, endA := changedRange(b, a)
 	del := rc.style().Foreground(rc.th.Removed)
 	add := rc.style().Foreground(rc.th.Added)
 	num := rc.style().Foreground(rc.th.Dim)
-	var out []Line
+	var out []render.Line
 	for i := start; i < endB; i++ {
-		out = append(out, Line{{fmt.Sprintf("%4d ", i+1), num}, {"- " + sanitize(b[i], 4), del}})
+		out = append(out, render.Line{{Text: fmt.Sprintf("%4d ", i+1), Style: num}, {Text: "- " + render.Sanitize(b[i], 4), Style: del}})
 	}
 	for i := start; i < endA; i++ {
-		out = append(out, Line{{fmt.Sprintf("%4d ", i+1), num}, {"+ " + sanitize(a[i], 4), add}})
+		out = append(out, render.Line{{Text: fmt.Sprintf("%4d ", i+1), Style: num}, {Text: "+ " + render.Sanitize(a[i], 4), Style: add}})
 	}
 	return out
 }
 
 // colorDiff colours a unified diff.
-func colorDiff(diff string, rc *renderCtx) []Line {
-	var out []Line
+func colorDiff(diff string, rc *renderCtx) []render.Line {
+	var out []render.Line
 	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
 		st := rc.style()
 		switch {
@@ -282,7 +283,7 @@ func colorDiff(diff string, rc *renderCtx) []Line {
 		case strings.HasPrefix(l, "@@"):
 			st = st.Foreground(rc.th.Accent)
 		}
-		out = append(out, Line{{sanitize(l, 4), st}})
+		out = append(out, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 	}
 	return out
 }
@@ -334,7 +335,7 @@ func bashKind() *ToolKind {
 			}
 			return fmt.Sprintf("… %s (Space expands)", plural(hidden, "earlier line", "earlier lines"))
 		},
-		Body: func(c *Card, rc *renderCtx) []Line {
+		Body: func(c *Card, rc *renderCtx) []render.Line {
 			out := c.OutputLines()
 			if len(out) == 0 {
 				if c.Status.finished() {
@@ -348,25 +349,25 @@ func bashKind() *ToolKind {
 			}
 			st := rc.style()
 			note := st.Foreground(rc.th.Dim).Italic(true)
-			var lines []Line
+			var lines []render.Line
 			if c.dropped > 0 {
-				lines = append(lines, Line{{fmt.Sprintf("(%s before these are in the Terminal pane)", plural(c.dropped, "line", "lines")), note}})
+				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", plural(c.dropped, "line", "lines")), Style: note}})
 			}
 			for i, l := range out {
 				switch {
 				case l == skipMark:
-					lines = append(lines, Line{{"… (this live view skipped lines; the Terminal pane shows them all)", note}})
+					lines = append(lines, render.Line{{Text: "… (this live view skipped lines; the Terminal pane shows them all)", Style: note}})
 				case c.cmd != nil && c.cmd.OmittedLines > 0 && i == c.cmd.HeadLines:
 					d := c.cmd
-					lines = append(lines, Line{{fmt.Sprintf("… lines %d–%d are left out here and of what the model saw; scroll back in the Terminal pane (Shift-PgUp) for the latest of them",
-						d.HeadLines+1, d.HeadLines+d.OmittedLines), note}})
+					lines = append(lines, render.Line{{Text: fmt.Sprintf("… lines %d–%d are left out here and of what the model saw; scroll back in the Terminal pane (Shift-PgUp) for the latest of them",
+						d.HeadLines+1, d.HeadLines+d.OmittedLines), Style: note}})
 				default:
-					lines = append(lines, Line{{sanitize(l, 4), st}})
+					lines = append(lines, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 				}
 			}
 			if c.Status.finished() {
 				if code := exitCode(c.Result); code != "" && code != "0" {
-					lines = append(lines, Line{{"exit code " + code, st.Foreground(rc.th.Error)}})
+					lines = append(lines, render.Line{{Text: "exit code " + code, Style: st.Foreground(rc.th.Error)}})
 				}
 			}
 			return append(lines, codeLines(c.Code, rc)...)
@@ -476,7 +477,7 @@ func todoKind() *ToolKind {
 			done, total := todoCounts(items)
 			return fmt.Sprintf("To-do %d/%d", done, total)
 		},
-		Body: func(c *Card, rc *renderCtx) []Line {
+		Body: func(c *Card, rc *renderCtx) []render.Line {
 			if c.IsError {
 				return resultLines(c, rc)
 			}
@@ -484,7 +485,7 @@ func todoKind() *ToolKind {
 			if !c.hasTodo {
 				items = todosFromArgs(c.args)
 			}
-			var out []Line
+			var out []render.Line
 			for _, it := range items {
 				out = append(out, todoLine(it, rc))
 			}
@@ -540,7 +541,7 @@ func todoGlyph(status string) string {
 
 // todoLine is one item as the card and the to-do view show it: glyph,
 // title, priority (the view wraps it; the card truncates it).
-func todoLine(it tools.Todo, rc *renderCtx) Line {
+func todoLine(it tools.Todo, rc *renderCtx) render.Line {
 	st := rc.style()
 	g := st
 	switch it.Status {
@@ -554,24 +555,24 @@ func todoLine(it tools.Todo, rc *renderCtx) Line {
 		g = st.Foreground(rc.th.Dim)
 		st = st.Foreground(rc.th.Dim).StrikeThrough(true)
 	}
-	l := Line{{todoGlyph(it.Status) + " ", g}, {sanitize(it.Title, 1), st}}
+	l := render.Line{{Text: todoGlyph(it.Status) + " ", Style: g}, {Text: render.Sanitize(it.Title, 1), Style: st}}
 	if p := priorityTag(it.Priority, rc); p.Text != "" {
-		l = append(l, Span{" ", st.StrikeThrough(false)}, p)
+		l = append(l, render.Span{Text: " ", Style: st.StrikeThrough(false)}, p)
 	}
 	return l
 }
 
-func priorityTag(p string, rc *renderCtx) Span {
+func priorityTag(p string, rc *renderCtx) render.Span {
 	st := tcell.StyleDefault
 	switch p {
 	case "high":
-		return Span{"!high", st.Foreground(rc.th.Error)}
+		return render.Span{Text: "!high", Style: st.Foreground(rc.th.Error)}
 	case "medium":
-		return Span{"!med", st.Foreground(rc.th.Warning)}
+		return render.Span{Text: "!med", Style: st.Foreground(rc.th.Warning)}
 	case "low":
-		return Span{"!low", st.Foreground(rc.th.Dim)}
+		return render.Span{Text: "!low", Style: st.Foreground(rc.th.Dim)}
 	}
-	return Span{}
+	return render.Span{}
 }
 
 // skillKind shows a skill being loaded: "Load the skill release", its
@@ -606,9 +607,9 @@ func taskKind() *ToolKind {
 		}
 		return "Task for the " + who + " agent: " + what
 	}
-	k.Body = func(c *Card, rc *renderCtx) []Line {
+	k.Body = func(c *Card, rc *renderCtx) []render.Line {
 		dim := rc.style().Foreground(rc.th.Dim)
-		var out []Line
+		var out []render.Line
 		if c.Status.finished() {
 			out = resultLines(c, rc)
 			if u := c.subUsage; u != nil {
@@ -616,13 +617,13 @@ func taskKind() *ToolKind {
 				if u.Usage.InputTokens+u.Usage.OutputTokens > 0 {
 					text += fmt.Sprintf(" · %s in · %s out", kilo(u.Usage.InputTokens), kilo(u.Usage.OutputTokens))
 				}
-				out = append(out, Line{{text + " · " + fmtDuration(u.Usage.Duration), dim.Italic(true)}})
+				out = append(out, render.Line{{Text: text + " · " + fmtDuration(u.Usage.Duration), Style: dim.Italic(true)}})
 			}
 			return out
 		}
 		for _, l := range c.OutputLines() {
 			if l != skipMark {
-				out = append(out, Line{{sanitize(l, 4), rc.style()}})
+				out = append(out, render.Line{{Text: render.Sanitize(l, 4), Style: rc.style()}})
 			}
 		}
 		if c.subCalls > 0 {
@@ -630,7 +631,7 @@ func taskKind() *ToolKind {
 			if c.subLast != nil {
 				now = " · now: " + c.subLast.summary(rc)
 			}
-			out = append(out, Line{{plural(c.subCalls, "call", "calls") + now, dim.Italic(true)}})
+			out = append(out, render.Line{{Text: plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
 		}
 		return out
 	}
@@ -652,14 +653,14 @@ func askKind() *ToolKind {
 
 // codeLines shows what the language servers said of an edit under its
 // diff: errors in the error colour, warnings in the warning colour.
-func codeLines(report string, rc *renderCtx) []Line {
+func codeLines(report string, rc *renderCtx) []render.Line {
 	if report == "" {
 		return nil
 	}
-	var out []Line
+	var out []render.Line
 	for i, l := range strings.Split(report, "\n") {
 		if i == 12 {
-			out = append(out, Line{{"  …", rc.style().Foreground(rc.th.Dim)}})
+			out = append(out, render.Line{{Text: "  …", Style: rc.style().Foreground(rc.th.Dim)}})
 			break
 		}
 		st := rc.style().Foreground(rc.th.Dim)
@@ -669,7 +670,7 @@ func codeLines(report string, rc *renderCtx) []Line {
 		case strings.Contains(l, ": warning: "):
 			st = rc.style().Foreground(rc.th.Warning)
 		}
-		out = append(out, Line{{"  " + sanitize(l, 4), st}})
+		out = append(out, render.Line{{Text: "  " + render.Sanitize(l, 4), Style: st}})
 	}
 	return out
 }

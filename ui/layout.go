@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -21,7 +22,7 @@ const (
 )
 
 // drawBorder draws a rounded box; title is drawn into the top edge.
-func drawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title Line) {
+func drawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title render.Line) {
 	if w < 2 || h < 2 {
 		return
 	}
@@ -38,7 +39,7 @@ func drawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title Li
 	screen.Put(x, y+h-1, "╰", style)
 	screen.Put(x+w-1, y+h-1, "╯", style)
 	if len(title) > 0 && w > 4 {
-		drawLine(screen, x+2, y, w-4, truncateLine(title, w-4))
+		render.DrawLine(screen, x+2, y, w-4, render.TruncateLine(title, w-4))
 	}
 }
 
@@ -48,11 +49,11 @@ type frame struct {
 	*tview.Box
 	child tview.Primitive
 	th    *theme.Theme
-	title func() Line
-	kept  kept // the border the last frame drew
+	title func() render.Line
+	kept  render.Kept // the border the last frame drew
 }
 
-func newFrame(child tview.Primitive, th *theme.Theme, title func() Line) *frame {
+func newFrame(child tview.Primitive, th *theme.Theme, title func() render.Line) *frame {
 	f := &frame{Box: tview.NewBox(), child: child, th: th, title: title}
 	f.SetBackgroundColor(th.Background)
 	return f
@@ -70,11 +71,11 @@ func (f *frame) Draw(screen tcell.Screen) {
 	if w <= 0 || h <= 0 {
 		return
 	}
-	var title Line
+	var title render.Line
 	if f.title != nil {
 		title = f.title()
 	}
-	if style := f.borderStyle(); !keep(screen, &f.kept, [4]int{x, y, w, h}, style, title, nil) {
+	if style := f.borderStyle(); !render.Keep(screen, &f.kept, [4]int{x, y, w, h}, style, title, nil) {
 		drawBorder(screen, x, y, w, h, style, title)
 	}
 	if w > 2 && h > 2 {
@@ -311,9 +312,9 @@ func (s *Strip) Draw(screen tcell.Screen) {
 			}
 		}
 		if i > 0 {
-			lx = drawText(screen, lx, y, x+w-2-lx, "│", border)
+			lx = render.DrawText(screen, lx, y, x+w-2-lx, "│", border)
 		}
-		end := drawLine(screen, lx, y, x+w-2-lx, truncateLine(Line{{label, st}}, max(0, x+w-2-lx)))
+		end := render.DrawLine(screen, lx, y, x+w-2-lx, render.TruncateLine(render.Line{{Text: label, Style: st}}, max(0, x+w-2-lx)))
 		s.labels = append(s.labels, [2]int{lx, end})
 		lx = end
 	}
@@ -481,10 +482,10 @@ func (l *Layout) Draw(screen tcell.Screen) {
 	bg := tcell.StyleDefault.Background(l.th.Background)
 	if w < minWidth || h < minHeight {
 		msg := fmt.Sprintf("fawn needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, w, h)
-		lines := wrapText(msg+" Enlarge it, or press Ctrl-Q to quit.", bg.Foreground(l.th.Warning), w, nil, nil)
+		lines := render.WrapText(msg+" Enlarge it, or press Ctrl-Q to quit.", bg.Foreground(l.th.Warning), w, nil, nil)
 		for i, ln := range lines {
 			if i < h {
-				drawLine(screen, x, y+i, w, ln)
+				render.DrawLine(screen, x, y+i, w, ln)
 			}
 		}
 		return
@@ -541,7 +542,7 @@ func (l *Layout) chatAlone() bool {
 // DrawChat redraws only the chat and the status bar, where the last full
 // Draw put them, over what buf holds from the last frame; the caller has
 // checked chatAlone.
-func (l *Layout) DrawChat(buf *cellBuffer) {
+func (l *Layout) DrawChat(buf *render.Buffer) {
 	for _, p := range []tview.Primitive{l.status, l.chat} {
 		if p == l.chat && l.zoomed && l.pane(l.zoomPane) != l.chat {
 			continue // another pane fills the screen

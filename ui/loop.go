@@ -14,6 +14,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // frameInterval bounds drawing to about 60 frames a second.
@@ -174,7 +175,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	// shown does not wait for them; then the garbage of the start-up and
 	// of the load goes back to the system.
 	go func() {
-		warmLexers()
+		render.WarmLexers()
 		warmMarkdown()
 		a.releaseMemory()
 	}()
@@ -252,7 +253,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 			case *tcell.EventResize:
 				s.Sync()
 				if a.buf != nil {
-					a.buf.invalidate()
+					a.buf.Invalidate()
 				}
 				immediate = true
 			case *tcell.EventFocus:
@@ -363,7 +364,7 @@ func (a *App) drain() {
 // status bar changed since the last frame (answer text streaming in,
 // spinners turning), it redraws only those two; otherwise everything.
 func (a *App) drawChanged() {
-	if a.others.Load() || a.buf == nil || a.buf.Screen != a.screen || a.buf.resized() || !a.layout.chatAlone() {
+	if a.others.Load() || a.buf == nil || a.buf.Screen != a.screen || a.buf.Resized() || !a.layout.chatAlone() {
 		a.draw()
 		return
 	}
@@ -372,9 +373,9 @@ func (a *App) drawChanged() {
 		defer func() { a.frameHook(time.Since(start)) }()
 	}
 	// The other panes' cells are in the buffer as the last frame left them.
-	a.buf.partial = true
+	a.buf.Partial = true
 	a.layout.DrawChat(a.buf)
-	a.buf.partial = false
+	a.buf.Partial = false
 	a.buf.Show()
 	a.frames.Add(1)
 	a.partialFrames.Add(1)
@@ -388,10 +389,10 @@ func (a *App) draw() {
 		defer func() { a.frameHook(time.Since(start)) }()
 	}
 	if a.buf == nil || a.buf.Screen != a.screen {
-		a.buf = newCellBuffer(a.screen)
+		a.buf = render.NewBuffer(a.screen)
 	}
 	s := a.buf
-	s.begin()
+	s.Begin()
 	a.others.Store(false)
 	w, h := s.Size()
 	s.HideCursor()

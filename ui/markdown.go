@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -23,10 +23,10 @@ import (
 type markdown struct {
 	md goldmark.Markdown
 	th *theme.Theme
-	hl *highlighter
+	hl *render.Highlighter
 	// code caches highlighted code blocks by language and text: while an
 	// answer streams, every frame re-renders it, and lexing is the costly part.
-	code     map[codeKey][]Line
+	code     map[codeKey][]render.Line
 	codeUsed map[codeKey]bool
 	// grown is the code block last highlighted while an answer streamed;
 	// its next, longer version is lexed from near where it grew. wrap
@@ -39,14 +39,14 @@ type markdown struct {
 	// there, and gen counts them; pending holds the block's lines
 	// meanwhile. Without async it is lexed whole at once.
 	async   func(work func() (done func()))
-	pending map[codeKey][]Line
+	pending map[codeKey][]render.Line
 	gen     uint64
 }
 
 // grownCode is a streaming code block's text and highlighted lines.
 type grownCode struct {
 	lang, code string
-	lines      []Line
+	lines      []render.Line
 	approx     bool // lexed in part (highlightGrown)
 }
 
@@ -71,8 +71,8 @@ func newMarkdown(th *theme.Theme) *markdown {
 	return &markdown{
 		md:       goldmark.New(goldmark.WithExtensions(extension.GFM)),
 		th:       th,
-		hl:       newHighlighter(th),
-		code:     map[codeKey][]Line{},
+		hl:       render.NewHighlighter(th),
+		code:     map[codeKey][]render.Line{},
 		codeUsed: map[codeKey]bool{},
 	}
 }
@@ -93,7 +93,7 @@ func warmMarkdown() {
 // answer has moved past it, the block is lexed whole: on another
 // goroutine when async is set (lexWhole), showing the lines lexed in part
 // till then, else at once.
-func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, approx bool) {
+func (m *markdown) highlight(lang, code string, streaming bool) (lines []render.Line, approx bool) {
 	k := codeKey{lang, code}
 	if l, ok := m.code[k]; ok {
 		m.codeUsed[k] = true
@@ -116,7 +116,7 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 		if longestLine(code) > plainLine {
 			// A line too long to lex every frame (highlightGrown works
 			// by lines): plain until the block is done.
-			l := m.hl.plain(strings.TrimSuffix(code, "\n"))
+			l := m.hl.Plain(strings.TrimSuffix(code, "\n"))
 			*g = grownCode{lang: lang, code: code, lines: l, approx: true}
 			return l, true
 		}
@@ -133,7 +133,7 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 			return l, true
 		}
 	}
-	l := m.hl.lines(lang, code)
+	l := m.hl.Lines(lang, code)
 	if streaming {
 		m.grown = grownCode{lang: lang, code: code, lines: l}
 	}
@@ -142,7 +142,7 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []Line, a
 }
 
 // keep caches the lines of a code block lexed whole.
-func (m *markdown) keep(k codeKey, l []Line) {
+func (m *markdown) keep(k codeKey, l []render.Line) {
 	if len(m.code) > 512 {
 		// Keep what was used since the last sweep; drop the rest.
 		for k := range m.code {
@@ -160,13 +160,13 @@ func (m *markdown) keep(k codeKey, l []Line) {
 // (lexed in part) meanwhile; when done, the UI goroutine caches the result
 // and counts a new generation, which renders again the messages that
 // showed a block lexed in part (assistantItem.rev).
-func (m *markdown) lexWhole(k codeKey, lines []Line) {
+func (m *markdown) lexWhole(k codeKey, lines []render.Line) {
 	if m.pending == nil {
-		m.pending = map[codeKey][]Line{}
+		m.pending = map[codeKey][]render.Line{}
 	}
 	m.pending[k] = lines
 	m.async(func() func() {
-		l := newHighlighter(m.th).lines(k.lang, k.code) // its own style cache
+		l := render.NewHighlighter(m.th).Lines(k.lang, k.code) // its own style cache
 		return func() {
 			delete(m.pending, k)
 			m.keep(k, l)
@@ -185,7 +185,7 @@ func (m *markdown) lexWhole(k codeKey, lines []Line) {
 // there (not inside a comment or a multi-line string). If they do not, it
 // starts further up, three times as far each time. It returns false when
 // the block did not grow or it would lex most of the block anyway.
-func (m *markdown) highlightGrown(lang, code string) ([]Line, bool) {
+func (m *markdown) highlightGrown(lang, code string) ([]render.Line, bool) {
 	g := &m.grown
 	// The parser ends a block's last line with a newline, whole or not.
 	shown := strings.TrimSuffix(g.code, "\n")
@@ -210,9 +210,9 @@ func (m *markdown) highlightGrown(lang, code string) ([]Line, bool) {
 		if seen < want || from < last/4 {
 			return nil, false // lexing the block whole is about as cheap
 		}
-		tail := m.hl.lines(lang, code[off:])
+		tail := m.hl.Lines(lang, code[off:])
 		if len(tail) >= last-from && linesEqual(tail[:last-from], g.lines[from:last]) {
-			lines := make([]Line, 0, from+len(tail))
+			lines := make([]render.Line, 0, from+len(tail))
 			lines = append(append(lines, g.lines[:from]...), tail...)
 			*g = grownCode{lang: lang, code: code, lines: lines, approx: true}
 			return lines, true
@@ -235,12 +235,12 @@ func longestLine(s string) int {
 }
 
 // linesEqual says whether a and b hold the same lines.
-func linesEqual(a, b []Line) bool {
+func linesEqual(a, b []render.Line) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !a[i].equal(b[i]) {
+		if !a[i].Equal(b[i]) {
 			return false
 		}
 	}
@@ -305,7 +305,7 @@ func fenceOf(line string) string {
 // mdChunk caches the render of one chunk of a message.
 type mdChunk struct {
 	text  string
-	lines []Line
+	lines []render.Line
 	end   int // len(mdCache.out) after this chunk's lines
 	// approx: a code block in it was highlighted from near its end while
 	// it streamed (markdown.highlight); it is rendered again, whole, once
@@ -321,8 +321,8 @@ type mdCache struct {
 	src    string // the text last rendered
 	width  int
 	chunks []mdChunk
-	out    []Line // the lines of all the chunks, blank lines between
-	approx bool   // a chunk's code was lexed in part
+	out    []render.Line // the lines of all the chunks, blank lines between
+	approx bool          // a chunk's code was lexed in part
 }
 
 // renderChunked renders src chunk by chunk, reusing the chunks whose text
@@ -331,7 +331,7 @@ type mdCache struct {
 // chunk is split again and the lines before it stay as they are: a
 // frame's work does not grow with the answer. streaming says more text
 // may come at src's end.
-func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []Line {
+func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []render.Line {
 	keep := 0 // chunks kept as they are, lines and all
 	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
 		keep = len(c.chunks) - 1
@@ -346,7 +346,7 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	for _, ch := range c.chunks[:keep] {
 		resume += len(ch.text)
 	}
-	var out []Line
+	var out []render.Line
 	if keep > 0 {
 		out = c.out[:c.chunks[keep-1].end]
 	}
@@ -385,7 +385,7 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 
 // render lays src out at width. streaming lets a code block that grew be
 // highlighted from near its end; approx says one was.
-func (m *markdown) render(src string, width int, streaming bool) (lines []Line, approx bool) {
+func (m *markdown) render(src string, width int, streaming bool) (lines []render.Line, approx bool) {
 	if width < 4 {
 		width = 4
 	}
@@ -424,7 +424,7 @@ func (m *markdown) codeBlocks(src string) []string {
 // mdPrefix is what a container (list item, quote) draws before its lines:
 // first on its first line, rest on the others.
 type mdPrefix struct {
-	first, rest Span
+	first, rest render.Span
 	used        bool
 }
 
@@ -433,7 +433,7 @@ type mdRender struct {
 	th     *theme.Theme
 	src    []byte
 	width  int
-	out    []Line
+	out    []render.Line
 	prefix []*mdPrefix
 	// blankPending asks for an empty line before the next block.
 	blankPending bool
@@ -447,7 +447,7 @@ func (r *mdRender) base() tcell.Style {
 
 // prefixes returns the first-line and continuation prefixes of the current
 // container stack, and marks the containers as started.
-func (r *mdRender) prefixes() (first, rest Line) {
+func (r *mdRender) prefixes() (first, rest render.Line) {
 	for _, p := range r.prefix {
 		if p.used {
 			first = append(first, p.rest)
@@ -462,18 +462,18 @@ func (r *mdRender) prefixes() (first, rest Line) {
 	return first, rest
 }
 
-func (r *mdRender) restPrefix() Line {
-	var rest Line
+func (r *mdRender) restPrefix() render.Line {
+	var rest render.Line
 	for _, p := range r.prefix {
 		rest = append(rest, p.rest)
 	}
 	return rest
 }
 
-func (r *mdRender) emit(spans []Span) {
+func (r *mdRender) emit(spans []render.Span) {
 	r.flushBlank()
 	first, rest := r.prefixes()
-	r.out = append(r.out, wrapLine(spans, r.width, first, rest)...)
+	r.out = append(r.out, render.WrapLine(spans, r.width, first, rest)...)
 }
 
 func (r *mdRender) flushBlank() {
@@ -484,8 +484,8 @@ func (r *mdRender) flushBlank() {
 }
 
 // trimLine drops trailing spaces so blank lines inside quotes carry only the bar.
-func trimLine(l Line) Line {
-	out := append(Line(nil), l...)
+func trimLine(l render.Line) render.Line {
+	out := append(render.Line(nil), l...)
 	for len(out) > 0 {
 		last := &out[len(out)-1]
 		t := strings.TrimRight(last.Text, " ")
@@ -525,9 +525,9 @@ func (r *mdRender) block(n ast.Node) {
 			w = 1
 		}
 		_ = rest
-		r.out = append(r.out, append(first, Span{strings.Repeat("─", w), r.base().Foreground(r.th.Dim)}))
+		r.out = append(r.out, append(first, render.Span{Text: strings.Repeat("─", w), Style: r.base().Foreground(r.th.Dim)}))
 	case *ast.Blockquote:
-		bar := Span{"▎ ", r.base().Foreground(r.th.Dim)}
+		bar := render.Span{Text: "▎ ", Style: r.base().Foreground(r.th.Dim)}
 		r.flushBlank()
 		r.prefix = append(r.prefix, &mdPrefix{first: bar, rest: bar})
 		r.blocks(n)
@@ -544,7 +544,7 @@ func (r *mdRender) block(n ast.Node) {
 			txt += string(n.ClosureLine.Value(r.src))
 		}
 		for _, l := range strings.Split(strings.TrimRight(txt, "\n"), "\n") {
-			r.emit([]Span{{sanitize(l, 4), r.base().Foreground(r.th.Dim)}})
+			r.emit([]render.Span{{Text: render.Sanitize(l, 4), Style: r.base().Foreground(r.th.Dim)}})
 		}
 	case *east.Table:
 		r.table(n)
@@ -586,10 +586,10 @@ func (r *mdRender) list(n *ast.List) {
 		} else {
 			marker = bullets[depth%len(bullets)] + " "
 		}
-		pad := strings.Repeat(" ", textWidth(marker))
+		pad := strings.Repeat(" ", render.TextWidth(marker))
 		r.prefix = append(r.prefix, &mdPrefix{
-			first: Span{marker, r.base().Foreground(r.th.Accent)},
-			rest:  Span{pad, r.base()},
+			first: render.Span{Text: marker, Style: r.base().Foreground(r.th.Accent)},
+			rest:  render.Span{Text: pad, Style: r.base()},
 		})
 		if item.FirstChild() == nil {
 			r.emit(nil) // an empty item still shows its marker
@@ -617,20 +617,20 @@ func (r *mdRender) code(lang, code string) {
 	if avail < 4 {
 		avail = 4
 	}
-	pad := Span{" ", bg}
+	pad := render.Span{Text: " ", Style: bg}
 	// next returns the container prefix for the next output row.
-	next := func() Line {
+	next := func() render.Line {
 		l := lead
 		lead = rest
-		return append(Line(nil), l...)
+		return append(render.Line(nil), l...)
 	}
 	if lang != "" {
 		p := next()
-		r.out = append(r.out, padTo(append(p, pad, Span{lang, bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
+		r.out = append(r.out, padTo(append(p, pad, render.Span{Text: lang, Style: bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
 	}
 	// A row too long for the width continues on the next, marked "↪", cut
 	// at a space where there is one so a command stays readable.
-	cont := Span{"↪", bg.Foreground(r.th.Dim)}
+	cont := render.Span{Text: "↪", Style: bg.Foreground(r.th.Dim)}
 	var cw *codeWrap
 	if r.streaming || approx {
 		cw = r.m.wrap.of(lang, lead, rest, avail)
@@ -643,9 +643,9 @@ func (r *mdRender) code(lang, code string) {
 		}
 		p := next()
 		first := append(p, pad)
-		indent := append(append(Line(nil), rest...), cont)
+		indent := append(append(render.Line(nil), rest...), cont)
 		start := len(r.out)
-		for _, wl := range wrapCode(l, rest.Width()+avail, first, indent) {
+		for _, wl := range render.WrapCode(l, rest.Width()+avail, first, indent) {
 			r.out = append(r.out, padTo(wl, rest.Width()+avail, bg))
 		}
 		if cw != nil {
@@ -663,23 +663,23 @@ func (r *mdRender) code(lang, code string) {
 // block, done, waits to be lexed whole (markdown.lexWhole).
 type codeWrap struct {
 	lang       string
-	lead, rest Line // the container prefixes
+	lead, rest render.Line // the container prefixes
 	width      int
-	lines      []Line   // the highlighted line each entry holds the rows of
-	rows       [][]Line // its rows, as the block's output has them
+	lines      []render.Line   // the highlighted line each entry holds the rows of
+	rows       [][]render.Line // its rows, as the block's output has them
 }
 
 // of returns the rows kept for a block with these prefixes and width,
 // forgetting them if they were wrapped for others.
-func (cw *codeWrap) of(lang string, lead, rest Line, width int) *codeWrap {
-	if cw.lang != lang || cw.width != width || !cw.lead.equal(lead) || !cw.rest.equal(rest) {
-		*cw = codeWrap{lang: lang, lead: append(Line(nil), lead...), rest: append(Line(nil), rest...), width: width}
+func (cw *codeWrap) of(lang string, lead, rest render.Line, width int) *codeWrap {
+	if cw.lang != lang || cw.width != width || !cw.lead.Equal(lead) || !cw.rest.Equal(rest) {
+		*cw = codeWrap{lang: lang, lead: append(render.Line(nil), lead...), rest: append(render.Line(nil), rest...), width: width}
 	}
 	return cw
 }
 
 // set keeps line i's rows.
-func (cw *codeWrap) set(i int, line Line, rows []Line) {
+func (cw *codeWrap) set(i int, line render.Line, rows []render.Line) {
 	for len(cw.lines) <= i {
 		cw.lines, cw.rows = append(cw.lines, nil), append(cw.rows, nil)
 	}
@@ -688,75 +688,22 @@ func (cw *codeWrap) set(i int, line Line, rows []Line) {
 
 // sameLine says whether a and b are the same Line, not equal copies: a
 // line highlightGrown kept.
-func sameLine(a, b Line) bool {
+func sameLine(a, b render.Line) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// wrapCode breaks one line of code into rows of at most width cells: after
-// the last space that fits (never inside the line's indentation), or inside
-// a token only when no space is in reach. Nothing is dropped: the rows
-// joined give the line back.
-func wrapCode(spans []Span, width int, first, indent Line) []Line {
-	var cells []cell
-	for _, s := range spans {
-		state := -1
-		text := s.Text
-		for text != "" {
-			var g string
-			var w int
-			g, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
-			cells = append(cells, cell{g, w, s.Style})
-		}
-	}
-	lead := 0 // the indentation: no break inside it
-	for lead < len(cells) && cells[lead].g == " " {
-		lead++
-	}
-	var out []Line
-	prefix := first
-	for {
-		avail := max(1, width-prefix.Width())
-		n, w := 0, 0
-		for n < len(cells) && w+cells[n].w <= avail {
-			w += cells[n].w
-			n++
-		}
-		if n == 0 && len(cells) > 0 {
-			n = 1 // a cluster wider than the row still goes somewhere
-		}
-		if n < len(cells) {
-			// Break after the last space that fits, past the indentation.
-			for i := n - 1; i > lead; i-- {
-				if cells[i].g == " " && cells[i-1].g != " " {
-					n = i + 1
-					break
-				}
-			}
-		}
-		row := append(Line(nil), prefix...)
-		row = append(row, cellsToLine(cells[:n])...)
-		out = append(out, row)
-		cells = cells[n:]
-		lead = 0
-		if len(cells) == 0 {
-			return out
-		}
-		prefix = indent
-	}
-}
-
 // padTo extends l with spaces in style up to width cells.
-func padTo(l Line, width int, style tcell.Style) Line {
+func padTo(l render.Line, width int, style tcell.Style) render.Line {
 	if w := l.Width(); w < width {
-		l = append(l, Span{strings.Repeat(" ", width-w), style})
+		l = append(l, render.Span{Text: strings.Repeat(" ", width-w), Style: style})
 	}
 	return l
 }
 
 // inlineBlock renders a block's inline content, breaking at hard line breaks.
 func (r *mdRender) inlineBlock(n ast.Node, style tcell.Style) {
-	var lines [][]Span
-	cur := []Span{}
+	var lines [][]render.Span
+	cur := []render.Span{}
 	r.inlines(n, style, &cur, &lines)
 	lines = append(lines, cur)
 	for _, l := range lines {
@@ -764,16 +711,16 @@ func (r *mdRender) inlineBlock(n ast.Node, style tcell.Style) {
 	}
 }
 
-func (r *mdRender) inlines(parent ast.Node, style tcell.Style, cur *[]Span, lines *[][]Span) {
+func (r *mdRender) inlines(parent ast.Node, style tcell.Style, cur *[]render.Span, lines *[][]render.Span) {
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		r.inline(n, style, cur, lines)
 	}
 }
 
-func (r *mdRender) inline(n ast.Node, style tcell.Style, cur *[]Span, lines *[][]Span) {
+func (r *mdRender) inline(n ast.Node, style tcell.Style, cur *[]render.Span, lines *[][]render.Span) {
 	add := func(s string, st tcell.Style) {
 		if s != "" {
-			*cur = append(*cur, Span{sanitize(s, 4), st})
+			*cur = append(*cur, render.Span{Text: render.Sanitize(s, 4), Style: st})
 		}
 	}
 	switch n := n.(type) {
@@ -781,7 +728,7 @@ func (r *mdRender) inline(n ast.Node, style tcell.Style, cur *[]Span, lines *[][
 		add(string(n.Value(r.src)), style)
 		if n.HardLineBreak() {
 			*lines = append(*lines, *cur)
-			*cur = []Span{}
+			*cur = []render.Span{}
 		} else if n.SoftLineBreak() {
 			add(" ", style)
 		}
@@ -848,22 +795,22 @@ func (r *mdRender) inline(n ast.Node, style tcell.Style, cur *[]Span, lines *[][
 // table draws a GFM table with aligned columns when it fits, and as one line
 // per row otherwise.
 func (r *mdRender) table(t *east.Table) {
-	var rows [][][]Span
+	var rows [][][]render.Span
 	header := 0
 	var aligns []east.Alignment
 	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-		var cells [][]Span
+		var cells [][]render.Span
 		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
-			var lines [][]Span
-			cur := []Span{}
+			var lines [][]render.Span
+			cur := []render.Span{}
 			st := r.base()
 			if _, ok := row.(*east.TableHeader); ok {
 				st = st.Bold(true)
 			}
 			r.inlines(c, st, &cur, &lines)
-			var flat []Span
+			var flat []render.Span
 			for _, l := range lines {
-				flat = append(append(flat, l...), Span{" ", st})
+				flat = append(append(flat, l...), render.Span{Text: " ", Style: st})
 			}
 			cells = append(cells, append(flat, cur...))
 			if tc, ok := c.(*east.TableCell); ok && len(rows) == 0 {
@@ -884,7 +831,7 @@ func (r *mdRender) table(t *east.Table) {
 	widths := make([]int, ncol)
 	for _, row := range rows {
 		for i, c := range row {
-			if w := Line(c).Width(); w > widths[i] {
+			if w := render.Line(c).Width(); w > widths[i] {
 				widths[i] = w
 			}
 		}
@@ -899,10 +846,10 @@ func (r *mdRender) table(t *east.Table) {
 	if total-1 > r.width-rest.Width() {
 		// Too wide: one wrapped line per row, cells separated by a bar.
 		for _, row := range rows {
-			var spans []Span
+			var spans []render.Span
 			for i, c := range row {
 				if i > 0 {
-					spans = append(spans, Span{" │ ", dim})
+					spans = append(spans, render.Span{Text: " │ ", Style: dim})
 				}
 				spans = append(spans, c...)
 			}
@@ -911,10 +858,10 @@ func (r *mdRender) table(t *east.Table) {
 		return
 	}
 	for ri, row := range rows {
-		l := append(Line(nil), lead...)
+		l := append(render.Line(nil), lead...)
 		lead = rest
 		for i := 0; i < ncol; i++ {
-			var c Line
+			var c render.Line
 			if i < len(row) {
 				c = row[i]
 			}
@@ -929,20 +876,20 @@ func (r *mdRender) table(t *east.Table) {
 				}
 			}
 			if i > 0 {
-				l = append(l, Span{" │ ", dim})
+				l = append(l, render.Span{Text: " │ ", Style: dim})
 			}
-			l = append(l, Span{strings.Repeat(" ", left), r.base()})
+			l = append(l, render.Span{Text: strings.Repeat(" ", left), Style: r.base()})
 			l = append(l, c...)
-			l = append(l, Span{strings.Repeat(" ", gap-left), r.base()})
+			l = append(l, render.Span{Text: strings.Repeat(" ", gap-left), Style: r.base()})
 		}
 		r.out = append(r.out, trimLine(l))
 		if ri == header-1 {
-			sep := append(Line(nil), rest...)
+			sep := append(render.Line(nil), rest...)
 			for i, w := range widths {
 				if i > 0 {
-					sep = append(sep, Span{"─┼─", dim})
+					sep = append(sep, render.Span{Text: "─┼─", Style: dim})
 				}
-				sep = append(sep, Span{strings.Repeat("─", w), dim})
+				sep = append(sep, render.Span{Text: strings.Repeat("─", w), Style: dim})
 			}
 			r.out = append(r.out, sep)
 		}

@@ -42,9 +42,9 @@ func TestGrowingCodeIsHighlightedAsWhole(t *testing.T) {
 		steps, approx := 0, 0
 		for i := 1; i < len(code); i += 1 + rng.Intn(60) {
 			got, ap := m.highlight(lang, code[:i], true)
-			if want := m.hl.lines(lang, code[:i]); !linesEqual(got, want) {
+			if want := m.hl.Lines(lang, code[:i]); !linesEqual(got, want) {
 				for j := range min(len(got), len(want)) {
-					if !got[j].equal(want[j]) {
+					if !got[j].Equal(want[j]) {
 						t.Fatalf("%s, %d bytes in: line %d is\n%v\nlexed whole:\n%v", lang, i, j, got[j], want[j])
 					}
 				}
@@ -128,10 +128,10 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		// The frame after the turn does not lex the block whole on the UI
 		// goroutine (a long block takes longer than a frame): another
 		// goroutine does, and the answer is rendered again when it is done.
-		lexed := a.rctx.md.hl.lexed
+		lexed := a.rctx.md.hl.Lexed()
 		e.get(a.rctx, width)
-		if n == 1 && a.rctx.md.hl.lexed != lexed {
-			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.rctx.md.hl.lexed-lexed)
+		if n == 1 && a.rctx.md.hl.Lexed() != lexed {
+			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.rctx.md.hl.Lexed()-lexed)
 		}
 		for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
 			if time.Now().After(deadline) {
@@ -155,14 +155,14 @@ func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
 	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
 	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
 	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
-	lexed, frames := a.rctx.md.hl.lexed, 0
+	lexed, frames := a.rctx.md.hl.Lexed(), 0
 	for off := 0; off < len(answer); off += 1000 {
 		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
 		a.list.entries[len(a.list.entries)-1].get(a.rctx, 90)
 		frames++
 	}
 	// Lexed every frame, the block would be ~frames²/2 KB.
-	if got := a.rctx.md.hl.lexed - lexed; got > 2*len(answer) {
+	if got := a.rctx.md.hl.Lexed() - lexed; got > 2*len(answer) {
 		t.Errorf("%d frames lexed %d bytes of a %d-byte answer on the UI goroutine", frames, got, len(answer))
 	}
 	a.router.Handle(agent.Event{Type: agent.EventTurnEnded})

@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -14,7 +15,7 @@ type chatItem interface {
 	rev(c *renderCtx) uint64
 	// render lays the item out at width. It is called only when the cached
 	// lines are stale (width or rev changed).
-	render(c *renderCtx, width int) []Line
+	render(c *renderCtx, width int) []render.Line
 	// copyText is what copying the item puts on the clipboard.
 	copyText() string
 }
@@ -35,13 +36,13 @@ func (c *renderCtx) style() tcell.Style {
 // entry caches an item's lines for one width.
 type entry struct {
 	item  chatItem
-	lines []Line
+	lines []render.Line
 	width int
 	rev   uint64
 	valid bool
 }
 
-func (e *entry) get(c *renderCtx, width int) []Line {
+func (e *entry) get(c *renderCtx, width int) []render.Line {
 	if r := e.item.rev(c); !e.valid || e.width != width || e.rev != r {
 		e.lines = e.item.render(c, width)
 		e.width, e.rev, e.valid = width, r, true
@@ -349,13 +350,13 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 	}
 	l.width, l.height = w, h
 	l.rows = l.rows[:0]
-	buf, _ := screen.(*cellBuffer)
-	partial := buf != nil && buf.partial
-	keep := partial && l.keptFrame == buf.frame && l.keptRect == [4]int{x, y, w, h} && len(l.kept) == h
+	buf, _ := screen.(*render.Buffer)
+	partial := buf != nil && buf.Partial
+	keep := partial && l.keptFrame == buf.Frame() && l.keptRect == [4]int{x, y, w, h} && len(l.kept) == h
 	l.keptFrame = 0
 	if w <= gutter || h <= 0 || len(l.entries) == 0 {
 		if partial {
-			buf.fillRect(x, y, w, h, ' ', l.background())
+			buf.FillRect(x, y, w, h, ' ', l.background())
 		}
 		return
 	}
@@ -375,18 +376,18 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 	bg := l.background()
 	// drawRow draws line (nil: nothing) in row, unless the row shows it
 	// already.
-	drawRow := func(row int, line Line, sel bool) {
+	drawRow := func(row int, line render.Line, sel bool) {
 		k := &l.kept[row]
-		if keep && k.valid && k.sel == sel && k.line.equal(line) {
+		if keep && k.valid && k.sel == sel && k.line.Equal(line) {
 			return
 		}
 		if partial {
-			buf.fillRect(x, y+row, w, 1, ' ', bg)
+			buf.FillRect(x, y+row, w, 1, ' ', bg)
 		}
 		if sel {
 			screen.Put(x, y+row, "▌", bar)
 		}
-		drawLine(screen, x+gutter, y+row, w-gutter, line)
+		render.DrawLine(screen, x+gutter, y+row, w-gutter, line)
 		k.valid, k.sel, k.line = true, sel, append(k.line[:0], line...)
 	}
 	row := 0
@@ -413,20 +414,20 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 	if !l.follow && h > 1 {
 		// Say that the newest items are below, so nothing seems lost.
 		tag := " ↓ more below (PgDn, End) "
-		tw := textWidth(tag)
+		tw := render.TextWidth(tag)
 		if tw < w {
-			drawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.th.Background).Background(l.ctx.th.Accent))
+			render.DrawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.th.Background).Background(l.ctx.th.Accent))
 			l.kept[h-1].valid = false
 		}
 	}
 	if buf != nil {
-		l.keptFrame, l.keptRect = buf.frame+1, [4]int{x, y, w, h}
+		l.keptFrame, l.keptRect = buf.Frame()+1, [4]int{x, y, w, h}
 	}
 }
 
 // keptRow is what a row of the list shows.
 type keptRow struct {
-	line  Line
+	line  render.Line
 	sel   bool
 	valid bool
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // countingItem is a plain item that counts its renders.
@@ -17,9 +19,9 @@ type countingItem struct {
 }
 
 func (c *countingItem) rev(*renderCtx) uint64 { return c.ver }
-func (c *countingItem) render(rc *renderCtx, width int) []Line {
+func (c *countingItem) render(rc *renderCtx, width int) []render.Line {
 	*c.renders++
-	return wrapText(c.text, rc.style(), width, nil, nil)
+	return render.WrapText(c.text, rc.style(), width, nil, nil)
 }
 func (c *countingItem) copyText() string { return c.text }
 
@@ -122,5 +124,61 @@ func TestMessageListSelectionBar(t *testing.T) {
 	_, y = findText(s, "message 3")
 	if c, _ := cellAt(s, 0, y); c == "▌" {
 		t.Error("an unselected item has the bar")
+	}
+}
+
+// TestFollowingJumpsInsteadOfScrollingEachLine: while an answer grows at the
+// bottom, the rows already on screen stay put until the list is full; then
+// the view jumps so the newest row is a quarter of the way down, and when
+// the stream ends (Settle) the last row goes back to the bottom.
+func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
+	s := simScreen(t, 60, 20)
+	l := newMessageList(darkCtx(), MessageKeys())
+	l.SetRect(0, 0, 60, 20)
+	it := &countingItem{renders: new(int)}
+	l.Append(it)
+	rowOf := func(text string) int {
+		for i, line := range screenLines(s) {
+			if strings.Contains(line, text) {
+				return i
+			}
+		}
+		return -1
+	}
+	var lines []string
+	grow := func(n int) {
+		for range n {
+			lines = append(lines, fmt.Sprintf("line %d", len(lines)))
+		}
+		it.text = strings.Join(lines, "\n")
+		it.ver++
+		s.Clear()
+		l.Draw(s)
+		s.Show()
+	}
+	grow(5)
+	if rowOf("line 0") != 0 {
+		t.Fatalf("a short list does not start at the top:\n%s", screenText(s))
+	}
+	grow(14) // 19 rows: still fits
+	first := rowOf("line 5")
+	grow(1) // 20 rows fill the view exactly
+	if rowOf("line 5") != first {
+		t.Errorf("rows moved before the view was full:\n%s", screenText(s))
+	}
+	grow(1) // the 21st row does not fit: jump
+	if r := rowOf("line 20"); r != 20-1-15 {
+		t.Errorf("after the jump the newest row is on row %d, want %d:\n%s", r, 4, screenText(s))
+	}
+	grow(3) // these fit below without moving anything
+	if r := rowOf("line 20"); r != 4 {
+		t.Errorf("rows moved while there was room below:\n%s", screenText(s))
+	}
+	l.Settle()
+	s.Clear()
+	l.Draw(s)
+	s.Show()
+	if r := rowOf("line 23"); r != 19 {
+		t.Errorf("after Settle the last row is on row %d, want the bottom:\n%s", r, screenText(s))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -72,7 +73,7 @@ func newPlaceholder(text string, th *theme.Theme) *placeholder {
 func (p *placeholder) Draw(screen tcell.Screen) {
 	x, y, w, h := p.GetInnerRect()
 	if h > 0 {
-		drawText(screen, x+1, y, w-1, p.text, tcell.StyleDefault.Foreground(p.th.Dim))
+		render.DrawText(screen, x+1, y, w-1, p.text, tcell.StyleDefault.Foreground(p.th.Dim))
 	}
 }
 

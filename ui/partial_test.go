@@ -260,3 +260,51 @@ func cellsOf(s tcell.SimulationScreen) []string {
 	}
 	return out
 }
+
+// countingScreen is a simulation screen that counts the cells handed to it.
+type countingScreen struct {
+	tcell.SimulationScreen
+	puts int
+}
+
+func (c *countingScreen) Put(x, y int, str string, style tcell.Style) (string, int) {
+	c.puts++
+	return c.SimulationScreen.Put(x, y, str, style)
+}
+
+// TestStreamingHandsTcellOnlyTheChange: a whole app whose answer grows by a
+// word per frame hands the real screen the cells of that word (and the
+// spinner's), not the screen: clearing and redrawing everything each frame
+// must not reach tcell, which would send every cell that is not blank.
+func TestStreamingHandsTcellOnlyTheChange(t *testing.T) {
+	real := &countingScreen{SimulationScreen: simScreen(t, 120, 40)}
+	a, err := New(Options{Agent: newScriptAgent(), Screen: real, Root: "/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range sessionEvents(40) {
+		a.router.Handle(e)
+	}
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted})
+	a.router.Handle(agent.Event{Type: agent.EventText, Text: "The answer: "})
+	a.draw()
+	if real.puts < 1000 {
+		t.Fatalf("the first frame handed over %d cells; it should paint the screen", real.puts)
+	}
+	for i := 0; i < 5; i++ {
+		real.puts = 0
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: fmt.Sprintf("word%d ", i)})
+		a.draw()
+		if real.puts == 0 || real.puts > 40 {
+			t.Errorf("frame %d handed tcell %d cells for one word", i, real.puts)
+		}
+	}
+	real.puts = 0
+	a.draw()
+	if real.puts > 2 {
+		t.Errorf("an unchanged frame handed over %d cells", real.puts)
+	}
+	if !strings.Contains(screenText(real.SimulationScreen), "word3 word4") {
+		t.Errorf("the words are not on the screen:\n%s", screenText(real.SimulationScreen))
+	}
+}

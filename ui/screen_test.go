@@ -24,49 +24,47 @@ func TestLeanTerminfo(t *testing.T) {
 	}
 }
 
-// shapeScreen records the cursor shapes handed to it.
-type shapeScreen struct {
-	tcell.SimulationScreen
-	got []tcell.CursorStyle
-}
+// ttyScreen is a simulation screen that says it is a terminal, as a real
+// one of 256 colours does.
+type ttyScreen struct{ tcell.SimulationScreen }
 
-func (s *shapeScreen) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) {
-	s.got = append(s.got, cs)
-}
+func (ttyScreen) Tty() (tcell.Tty, bool) { return nil, true }
 
-// The cursor shape reaches tcell (which sends it with every frame) only
-// when it changes, while the cursor shows, and again after a Sync.
-func TestCursorShapeIsSentOnChange(t *testing.T) {
-	sim := tcell.NewSimulationScreen("UTF-8")
-	if err := sim.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Fini()
-	sim.SetSize(10, 3)
-	rec := &shapeScreen{SimulationScreen: sim}
-	f := newCellBuffer(rec)
-	frame := func(shape tcell.CursorStyle, shown bool) {
-		f.begin()
-		f.HideCursor()
-		f.SetCursorStyle(shape)
-		if shown {
-			f.ShowCursor(1, 1)
+// TestFramesGiveAPaletteTerminalItsColours: on a terminal without RGB
+// colours the cells reach tcell on its palette (what tcell would send);
+// on a screen that is not a terminal they keep the theme's RGB colours.
+func TestFramesGiveAPaletteTerminalItsColours(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var s tcell.Screen = simScreen(t, 100, 30)
+		if tty {
+			s = ttyScreen{s.(tcell.SimulationScreen)}
 		}
-		f.Show()
-	}
-	frame(tcell.CursorStyleDefault, true)
-	frame(tcell.CursorStyleDefault, true)
-	frame(tcell.CursorStyleSteadyBar, false) // hidden: nothing sent
-	frame(tcell.CursorStyleSteadyBar, true)
-	frame(tcell.CursorStyleSteadyBar, true)
-	f.Sync()
-	want := []tcell.CursorStyle{tcell.CursorStyleDefault, shapeUnknown, tcell.CursorStyleSteadyBar, shapeUnknown, tcell.CursorStyleSteadyBar}
-	if len(rec.got) != len(want) {
-		t.Fatalf("shapes handed to tcell %v, want %v", rec.got, want)
-	}
-	for i := range want {
-		if rec.got[i] != want[i] {
-			t.Fatalf("shapes handed to tcell %v, want %v", rec.got, want)
+		a, err := New(Options{Agent: newScriptAgent(), Screen: s, Root: "/proj"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.draw()
+		rgb, pal := 0, 0
+		sim := s.(interface {
+			GetContents() ([]tcell.SimCell, int, int)
+		})
+		cells, _, _ := sim.GetContents()
+		for _, c := range cells {
+			fg, bg, _ := c.Style.Decompose()
+			for _, col := range []tcell.Color{fg, bg} {
+				switch {
+				case col.IsRGB():
+					rgb++
+				case col.Valid():
+					pal++
+				}
+			}
+		}
+		if tty && (rgb != 0 || pal == 0) {
+			t.Fatalf("a 256-colour terminal got %d RGB colours and %d of its palette", rgb, pal)
+		}
+		if !tty && rgb == 0 {
+			t.Fatalf("a screen that is not a terminal got no RGB colours (%d of a palette)", pal)
 		}
 	}
 }

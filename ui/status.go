@@ -10,6 +10,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -31,7 +32,7 @@ type statusInfo struct {
 // "copied 12 lines") replaces the hint for a few seconds.
 type StatusBar struct {
 	*tview.Box
-	kept kept // the row the last frame drew
+	kept render.Kept // the row the last frame drew
 	// memo is what the last Draw was given and laid out: a frame whose
 	// status is the same (most frames of a streamed answer) reuses the
 	// layout instead of formatting it again.
@@ -72,12 +73,12 @@ func kilo(n int) string {
 }
 
 // segments returns the status bar's parts, most important first.
-func (s *StatusBar) segments(in statusInfo) []Line {
+func (s *StatusBar) segments(in statusInfo) []render.Line {
 	th := s.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	dim := base.Foreground(th.Dim)
-	var segs []Line
-	segs = append(segs, Line{{in.Model, base.Bold(true)}})
+	var segs []render.Line
+	segs = append(segs, render.Line{{Text: in.Model, Style: base.Bold(true)}})
 	modeSt := base
 	switch in.Mode {
 	case agent.ModeYolo:
@@ -87,7 +88,7 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 	case agent.ModePlan:
 		modeSt = base.Foreground(th.Accent)
 	}
-	segs = append(segs, Line{{string(in.Mode), modeSt}})
+	segs = append(segs, render.Line{{Text: string(in.Mode), Style: modeSt}})
 	stateSt := dim
 	state := in.State
 	switch {
@@ -98,10 +99,10 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 		stateSt = base.Foreground(th.Accent)
 		state = spinner(in.Frame) + " " + state
 	}
-	segs = append(segs, Line{{state, stateSt}})
+	segs = append(segs, render.Line{{Text: state, Style: stateSt}})
 	if u := in.Session; u != nil {
 		if u.InputTokens > 0 || u.OutputTokens > 0 {
-			segs = append(segs, Line{{fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), base}})
+			segs = append(segs, render.Line{{Text: fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), Style: base}})
 		}
 		if in.ContextWindow > 0 && u.ContextTokens > 0 {
 			pct := u.ContextTokens * 100 / in.ContextWindow
@@ -118,7 +119,7 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 			if u.ContextEstimated && pct > 0 {
 				text = strings.Replace(text, "ctx ", "ctx ~", 1) // the server gave no count
 			}
-			segs = append(segs, Line{{text, st}})
+			segs = append(segs, render.Line{{Text: text, Style: st}})
 		}
 	}
 	if u := in.Last; u != nil && u.Duration > 0 {
@@ -129,7 +130,7 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 		if u.CachedTokens > 0 && u.InputTokens > 0 {
 			t += fmt.Sprintf(" · %d%% cached", u.CachedTokens*100/u.InputTokens)
 		}
-		segs = append(segs, Line{{t, dim}})
+		segs = append(segs, render.Line{{Text: t, Style: dim}})
 	}
 	return segs
 }
@@ -137,7 +138,7 @@ func (s *StatusBar) segments(in statusInfo) []Line {
 // statusMemo is the key and the result of a status bar's layout.
 type statusMemo struct {
 	key         statusKey
-	line, right Line
+	line, right render.Line
 	ok          bool
 }
 
@@ -173,32 +174,32 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 		s.memo = statusMemo{key: key, line: line, right: right, ok: true}
 	}
 	line, right := s.memo.line, s.memo.right
-	if keep(screen, &s.kept, [4]int{x, y, w, 1}, base, line, right) {
+	if render.Keep(screen, &s.kept, [4]int{x, y, w, 1}, base, line, right) {
 		return // the row shows this already
 	}
-	fill(screen, x, y, w, 1, base)
-	drawLine(screen, x, y, w, line)
+	render.Fill(screen, x, y, w, 1, base)
+	render.DrawLine(screen, x, y, w, line)
 	if rw := right.Width(); rw > 0 {
-		drawLine(screen, x+w-rw, y, rw, right)
+		render.DrawLine(screen, x+w-rw, y, rw, right)
 	}
 }
 
 // layout lays out what the status bar shows at width w: the parts on the
 // left, the hint (or the flash message, if one shows) on the right.
-func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int) (line, right Line) {
-	right = Line{{safetext.Line(in.Hint) + " ", base.Foreground(s.th.Dim)}}
+func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int) (line, right render.Line) {
+	right = render.Line{{Text: safetext.Line(in.Hint) + " ", Style: base.Foreground(s.th.Dim)}}
 	if flash != "" {
 		// A message may name a file or quote a server.
-		right = Line{{safetext.Line(flash) + " ", base.Foreground(s.th.Success)}}
+		right = render.Line{{Text: safetext.Line(flash) + " ", Style: base.Foreground(s.th.Success)}}
 	}
 	segs := s.segments(in)
 	for i := range segs {
-		segs[i] = safeLine(segs[i]) // a model's name may be a server's
+		segs[i] = render.SafeLine(segs[i]) // a model's name may be a server's
 	}
-	sep := Span{" │ ", base.Foreground(s.th.Border)}
+	sep := render.Span{Text: " │ ", Style: base.Foreground(s.th.Border)}
 	// Drop the least important parts until everything fits.
 	for n := len(segs); n >= 1; n-- {
-		line = Line{{" ", base}}
+		line = render.Line{{Text: " ", Style: base}}
 		for i, seg := range segs[:n] {
 			if i > 0 {
 				line = append(line, sep)
@@ -209,7 +210,7 @@ func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int)
 			break
 		}
 	}
-	line = truncateLine(line, w)
+	line = render.TruncateLine(line, w)
 	if len(segs) == 0 || line.Width()+right.Width()+1 > w {
 		right = nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // TodoView shows the agent's to-do list: a status glyph per item (☐ pending,
@@ -46,8 +47,8 @@ func (v *TodoView) Title() string {
 	return fmt.Sprintf("To-do %d/%d", done, total)
 }
 
-func (v *TodoView) lines(width int) []Line {
-	var out []Line
+func (v *TodoView) lines(width int) []render.Line {
+	var out []render.Line
 	for _, it := range v.items {
 		l := todoLine(it, v.ctx)
 		st := tcell.StyleDefault
@@ -58,7 +59,7 @@ func (v *TodoView) lines(width int) []Line {
 				l[i].Style = l[i].Style.Background(v.ctx.th.CursorLine)
 			}
 		}
-		for _, wl := range wrapLine(l[1:], width, Line{l[0]}, Line{{"  ", st}}) {
+		for _, wl := range render.WrapLine(l[1:], width, render.Line{l[0]}, render.Line{{Text: "  ", Style: st}}) {
 			if it.Status == "in_progress" {
 				wl = padTo(wl, width, st)
 			}
@@ -76,7 +77,7 @@ func (v *TodoView) Draw(screen tcell.Screen) {
 		return
 	}
 	if len(v.items) == 0 {
-		drawText(screen, x+1, y, w-1, "No to-dos yet. The agent keeps its plan here.", tcell.StyleDefault.Foreground(v.ctx.th.Dim))
+		render.DrawText(screen, x+1, y, w-1, "No to-dos yet. The agent keeps its plan here.", tcell.StyleDefault.Foreground(v.ctx.th.Dim))
 		return
 	}
 	lines := v.lines(w - 1)
@@ -84,7 +85,7 @@ func (v *TodoView) Draw(screen tcell.Screen) {
 		v.offset = max(0, len(lines)-h)
 	}
 	for i := 0; i < h && v.offset+i < len(lines); i++ {
-		drawLine(screen, x+1, y+i, w-1, lines[v.offset+i])
+		render.DrawLine(screen, x+1, y+i, w-1, lines[v.offset+i])
 	}
 }
 

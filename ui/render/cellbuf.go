@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"github.com/gdamore/tcell/v2"
@@ -7,7 +7,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
-// cellBuffer is the screen the widgets draw on: a grid of cells that Show
+// Buffer is the screen the widgets draw on: a grid of cells that Show
 // copies to the real screen, cell by cell, only where it differs from what
 // the last frame put there.
 //
@@ -17,7 +17,7 @@ import (
 // blank, every frame. Drawn here first, a frame reaches tcell as its net
 // change only, and an answer streaming into the chat does not repaint the
 // editor, the terminal and the borders ~60 times a second.
-type cellBuffer struct {
+type Buffer struct {
 	tcell.Screen // the real screen: events, cursor, size, everything but content
 
 	w, h  int
@@ -35,11 +35,11 @@ type cellBuffer struct {
 	// character stays). Such a row not written since is skipped whole.
 	sent []bool
 
-	// partial: this frame is drawn over the last one's cells (a chat-only
+	// Partial: this frame is drawn over the last one's cells (a chat-only
 	// frame) rather than on a cleared screen; frame counts the flushes.
 	// A widget that knows what it drew in the last frame redraws only what
-	// changed when partial (MessageList keeps its rows).
-	partial bool
+	// changed when Partial (MessageList keeps its rows).
+	Partial bool
 	frame   uint64
 
 	// The cursor shape: tcell sends it with every frame that shows the
@@ -68,12 +68,12 @@ type cellBuffer struct {
 	lastWidth int
 }
 
-func (f *cellBuffer) ShowCursor(x, y int) {
+func (f *Buffer) ShowCursor(x, y int) {
 	f.cursorOn = x >= 0 && y >= 0 && x < f.w && y < f.h
 	f.Screen.ShowCursor(x, y)
 }
 
-func (f *cellBuffer) HideCursor() {
+func (f *Buffer) HideCursor() {
 	f.cursorOn = false
 	f.Screen.HideCursor()
 }
@@ -84,7 +84,7 @@ const shapeUnknown tcell.CursorStyle = -1
 
 // SetCursorStyle sets this frame's cursor shape (the colour is ignored:
 // fawn sets none).
-func (f *cellBuffer) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) { f.shape = cs }
+func (f *Buffer) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) { f.shape = cs }
 
 // bcell is a cell: its text, its width and its style as an index into the
 // buffer's styles. A tcell.Style is 72 bytes; a cell 24, which is what a
@@ -95,15 +95,17 @@ type bcell struct {
 	style styleID
 }
 
-// styleID is a style's index in cellBuffer.styles; 0 is tcell.StyleDefault.
+// styleID is a style's index in Buffer.styles; 0 is tcell.StyleDefault.
 type styleID uint32
 
 // maxStyles is how many styles the buffer keeps before it drops those no
 // cell uses any more (links make a style each).
 const maxStyles = 4096
 
-func newCellBuffer(s tcell.Screen) *cellBuffer {
-	f := &cellBuffer{Screen: s, shapeSent: shapeUnknown}
+// NewBuffer is an empty buffer over s; on a terminal of 8 to 256 colours it
+// maps RGB colours to the terminal's palette. Begin sizes it.
+func NewBuffer(s tcell.Screen) *Buffer {
+	f := &Buffer{Screen: s, shapeSent: shapeUnknown}
 	f.resetStyles()
 	if _, tty := s.Tty(); tty {
 		// A terminal with a palette of 8 to 256 colours (tcell says 1<<24
@@ -116,7 +118,7 @@ func newCellBuffer(s tcell.Screen) *cellBuffer {
 }
 
 // onScreen is the style tcell is given for s.
-func (f *cellBuffer) onScreen(s tcell.Style) tcell.Style {
+func (f *Buffer) onScreen(s tcell.Style) tcell.Style {
 	if f.pal == nil {
 		return s
 	}
@@ -127,14 +129,14 @@ func (f *cellBuffer) onScreen(s tcell.Style) tcell.Style {
 }
 
 // resetStyles starts the styles with the default one alone.
-func (f *cellBuffer) resetStyles() {
+func (f *Buffer) resetStyles() {
 	f.styles = []tcell.Style{tcell.StyleDefault}
 	f.ids = map[tcell.Style]styleID{tcell.StyleDefault: 0}
 	f.lastStyle, f.lastID = tcell.StyleDefault, 0
 }
 
 // id is style's index, added if new.
-func (f *cellBuffer) id(style tcell.Style) styleID {
+func (f *Buffer) id(style tcell.Style) styleID {
 	if style == f.lastStyle {
 		return f.lastID
 	}
@@ -150,7 +152,7 @@ func (f *cellBuffer) id(style tcell.Style) styleID {
 
 // compactStyles keeps only the styles cells use, once there are more than
 // maxStyles: a long session's links would otherwise each keep one.
-func (f *cellBuffer) compactStyles() {
+func (f *Buffer) compactStyles() {
 	if len(f.styles) <= maxStyles {
 		return
 	}
@@ -170,10 +172,10 @@ func (f *cellBuffer) compactStyles() {
 	}
 }
 
-// begin starts a frame at the real screen's size.
-func (f *cellBuffer) begin() {
+// Begin starts a frame at the real screen's size.
+func (f *Buffer) Begin() {
 	f.compactStyles()
-	if f.resized() {
+	if f.Resized() {
 		f.w, f.h = f.Screen.Size()
 		f.cells = make([]bcell, f.w*f.h)
 		f.shown = make([]bcell, f.w*f.h)
@@ -186,19 +188,19 @@ func (f *cellBuffer) begin() {
 }
 
 // wrote notes that columns x0..x1 of row y were written.
-func (f *cellBuffer) wrote(y, x0, x1 int) {
+func (f *Buffer) wrote(y, x0, x1 int) {
 	f.lo[y] = min(f.lo[y], x0)
 	f.hi[y] = max(f.hi[y], x1)
 }
 
-// resized reports whether the real screen's size differs from the buffer's.
-func (f *cellBuffer) resized() bool {
+// Resized reports whether the real screen's size differs from the buffer's.
+func (f *Buffer) Resized() bool {
 	w, h := f.Screen.Size()
 	return w != f.w || h != f.h
 }
 
-// fillRect fills a rectangle (clipped to the buffer) with r in style.
-func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
+// FillRect fills a rectangle (clipped to the buffer) with r in style.
+func (f *Buffer) FillRect(x, y, w, h int, r rune, style tcell.Style) {
 	c := bcell{str: string(r), style: f.id(style), width: 1}
 	x0, x1 := max(x, 0), min(x+w, f.w)
 	for row := max(y, 0); row < min(y+h, f.h); row++ {
@@ -211,25 +213,25 @@ func (f *cellBuffer) fillRect(x, y, w, h int, r rune, style tcell.Style) {
 	}
 }
 
-// kept is what a widget drew in a frame, for a chat-only frame to skip
+// Kept is what a widget drew in a frame, for a chat-only frame to skip
 // drawing it again where it would draw the same (its cells are still in
 // the buffer).
-type kept struct {
-	frame uint64 // the frame it was drawn in, counted as cellBuffer.frame; 0: none
+type Kept struct {
+	frame uint64 // the frame it was drawn in, counted as Buffer.frame; 0: none
 	rect  [4]int
 	style tcell.Style
 	a, b  Line
 }
 
-// keep reports whether a widget that last drew k would draw the same
+// Keep reports whether a widget that last drew k would draw the same
 // again: this is a chat-only frame, the last frame drew k, and the rect,
 // style and lines are k's. Either way k becomes this frame's drawing.
-func keep(screen tcell.Screen, k *kept, rect [4]int, style tcell.Style, a, b Line) bool {
-	f, ok := screen.(*cellBuffer)
+func Keep(screen tcell.Screen, k *Kept, rect [4]int, style tcell.Style, a, b Line) bool {
+	f, ok := screen.(*Buffer)
 	if !ok {
 		return false
 	}
-	same := f.partial && k.frame != 0 && k.frame == f.frame && k.rect == rect && k.style == style && k.a.equal(a) && k.b.equal(b)
+	same := f.Partial && k.frame != 0 && k.frame == f.frame && k.rect == rect && k.style == style && k.a.Equal(a) && k.b.Equal(b)
 	k.frame = f.frame + 1
 	if !same {
 		k.rect, k.style = rect, style
@@ -238,24 +240,28 @@ func keep(screen tcell.Screen, k *kept, rect [4]int, style tcell.Style, a, b Lin
 	return same
 }
 
-// invalidate forgets what the real screen holds, so the next Show sends
+// Invalidate forgets what the real screen holds, so the next Show sends
 // every cell (after a resize or a Sync the real screen starts over).
-func (f *cellBuffer) invalidate() {
+func (f *Buffer) Invalidate() {
 	clear(f.shown)
 	clear(f.sent)
 	f.shapeSent = shapeUnknown
 }
 
-func (f *cellBuffer) Size() (int, int) { return f.w, f.h }
+func (f *Buffer) Size() (int, int) { return f.w, f.h }
 
-func (f *cellBuffer) at(x, y int) *bcell {
+// Frame counts the frames shown: a widget that notes it when it draws can
+// tell in a partial frame whether its cells are still the last frame's.
+func (f *Buffer) Frame() uint64 { return f.frame }
+
+func (f *Buffer) at(x, y int) *bcell {
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return nil
 	}
 	return &f.cells[y*f.w+x]
 }
 
-func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) {
+func (f *Buffer) Put(x, y int, str string, style tcell.Style) (string, int) {
 	var cl string
 	width := 0
 	if str != "" && str == f.lastPut {
@@ -303,7 +309,7 @@ func (f *cellBuffer) Put(x, y int, str string, style tcell.Style) (string, int) 
 	return str, width
 }
 
-func (f *cellBuffer) SetContent(x, y int, primary rune, combining []rune, style tcell.Style) {
+func (f *Buffer) SetContent(x, y int, primary rune, combining []rune, style tcell.Style) {
 	if len(combining) == 0 {
 		f.Put(x, y, string(primary), style)
 		return
@@ -311,15 +317,15 @@ func (f *cellBuffer) SetContent(x, y int, primary rune, combining []rune, style 
 	f.Put(x, y, string(append([]rune{primary}, combining...)), style)
 }
 
-func (f *cellBuffer) SetCell(x, y int, style tcell.Style, ch ...rune) {
+func (f *Buffer) SetCell(x, y int, style tcell.Style, ch ...rune) {
 	if len(ch) > 0 {
 		f.SetContent(x, y, ch[0], ch[1:], style)
 	}
 }
 
-func (f *cellBuffer) PutStr(x, y int, str string) { f.PutStrStyled(x, y, str, tcell.StyleDefault) }
+func (f *Buffer) PutStr(x, y int, str string) { f.PutStrStyled(x, y, str, tcell.StyleDefault) }
 
-func (f *cellBuffer) PutStrStyled(x, y int, str string, style tcell.Style) {
+func (f *Buffer) PutStrStyled(x, y int, str string, style tcell.Style) {
 	for str != "" && x < f.w {
 		var w int
 		str, w = f.Put(x, y, str, style)
@@ -330,7 +336,7 @@ func (f *cellBuffer) PutStrStyled(x, y int, str string, style tcell.Style) {
 	}
 }
 
-func (f *cellBuffer) Get(x, y int) (string, tcell.Style, int) {
+func (f *Buffer) Get(x, y int) (string, tcell.Style, int) {
 	c := f.at(x, y)
 	if c == nil {
 		return "", tcell.StyleDefault, 0
@@ -341,7 +347,7 @@ func (f *cellBuffer) Get(x, y int) (string, tcell.Style, int) {
 	return c.str, f.styles[c.style], int(c.width)
 }
 
-func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
+func (f *Buffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 	str, style, width := f.Get(x, y)
 	rs := []rune(str)
 	if len(rs) == 0 {
@@ -350,7 +356,7 @@ func (f *cellBuffer) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 	return rs[0], rs[1:], style, width
 }
 
-func (f *cellBuffer) Fill(r rune, style tcell.Style) {
+func (f *Buffer) Fill(r rune, style tcell.Style) {
 	c := bcell{str: string(r), style: f.id(style), width: 1}
 	if p, bad := safetext.Cell(c.str); bad {
 		c.str = p
@@ -363,11 +369,11 @@ func (f *cellBuffer) Fill(r rune, style tcell.Style) {
 	}
 }
 
-func (f *cellBuffer) Clear() { f.Fill(' ', tcell.StyleDefault) }
+func (f *Buffer) Clear() { f.Fill(' ', tcell.StyleDefault) }
 
 // Show hands the real screen the cells that changed since the last frame,
 // then shows it.
-func (f *cellBuffer) Show() {
+func (f *Buffer) Show() {
 	f.flush()
 	f.sendShape()
 	f.Screen.Show()
@@ -375,7 +381,7 @@ func (f *cellBuffer) Show() {
 
 // sendShape gives tcell the cursor shape if the terminal does not have it
 // yet, and otherwise a shape tcell sends nothing for.
-func (f *cellBuffer) sendShape() {
+func (f *Buffer) sendShape() {
 	if !f.cursorOn {
 		return // nothing is sent with a hidden cursor
 	}
@@ -388,14 +394,14 @@ func (f *cellBuffer) sendShape() {
 }
 
 // Sync redraws the whole real screen.
-func (f *cellBuffer) Sync() {
-	f.invalidate()
+func (f *Buffer) Sync() {
+	f.Invalidate()
 	f.flush()
 	f.sendShape()
 	f.Screen.Sync()
 }
 
-func (f *cellBuffer) flush() {
+func (f *Buffer) flush() {
 	for y := range f.h {
 		lo, hi := f.lo[y], f.hi[y]
 		if lo > hi && f.sent[y] {

@@ -1,7 +1,6 @@
-package ui
+package render
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -21,8 +20,8 @@ type Span struct {
 // Line is one screen row: spans drawn left to right.
 type Line []Span
 
-// equal reports whether l and o are the same spans.
-func (l Line) equal(o Line) bool {
+// Equal reports whether l and o are the same spans.
+func (l Line) Equal(o Line) bool {
 	if len(l) != len(o) {
 		return false
 	}
@@ -38,7 +37,7 @@ func (l Line) equal(o Line) bool {
 func (l Line) Width() int {
 	w := 0
 	for _, s := range l {
-		w += textWidth(s.Text)
+		w += TextWidth(s.Text)
 	}
 	return w
 }
@@ -52,9 +51,9 @@ func (l Line) String() string {
 	return b.String()
 }
 
-// safeLine is l with every span's text shown as safetext.Line shows it;
+// SafeLine is l with every span's text shown as safetext.Line shows it;
 // l itself when nothing in it needs showing.
-func safeLine(l Line) Line {
+func SafeLine(l Line) Line {
 	for i, s := range l {
 		if !safetext.IsSafe(s.Text) {
 			out := append(Line(nil), l...)
@@ -67,8 +66,8 @@ func safeLine(l Line) Line {
 	return l
 }
 
-// linesText joins lines' text with newlines (what a copy puts on the clipboard).
-func linesText(lines []Line) string {
+// LinesText joins lines' text with newlines (what a copy puts on the clipboard).
+func LinesText(lines []Line) string {
 	var b strings.Builder
 	for i, l := range lines {
 		if i > 0 {
@@ -88,20 +87,20 @@ func isASCII(s string) bool {
 	return true
 }
 
-// textWidth is the display width of s in cells, as tcell will draw it.
-func textWidth(s string) int {
+// TextWidth is the display width of s in cells, as tcell will draw it.
+func TextWidth(s string) int {
 	if isASCII(s) {
 		return len(s)
 	}
 	return uniseg.StringWidth(s)
 }
 
-// sanitize makes one row of untrusted text safe to draw: tabs become
+// Sanitize makes one row of untrusted text safe to draw: tabs become
 // spaces up to the next multiple of tabWidth, the CR of a CR LF line
 // ending is dropped, and every other control character shows as
 // safetext.Line shows it (ESC as ␛): drawn raw, an escape sequence would
 // act on the terminal.
-func sanitize(s string, tabWidth int) string {
+func Sanitize(s string, tabWidth int) string {
 	if safetext.IsSafe(s) {
 		return s
 	}
@@ -149,14 +148,16 @@ type wrapper struct {
 	hasFirst bool
 }
 
-// wrapLine wraps one logical line (spans without newlines) at width. first is
+// WrapLine wraps one logical line (spans without newlines) at width. first is
 // drawn before the first row, indent before every following row; both count
 // towards width.
-func wrapLine(spans []Span, width int, first, indent Line) []Line {
-	return wrapSpans(spans, width, first, indent, false)
+func WrapLine(spans []Span, width int, first, indent Line) []Line {
+	return WrapSpans(spans, width, first, indent, false)
 }
 
-func wrapSpans(spans []Span, width int, first, indent Line, hard bool) []Line {
+// WrapSpans is WrapLine; hard breaks anywhere rather than at word
+// boundaries, as code and paths want.
+func WrapSpans(spans []Span, width int, first, indent Line, hard bool) []Line {
 	w := wrapper{width: width, first: first, indent: indent, hard: hard}
 	if sc, ok := wrapScratch.Get().(*[2][]cell); ok {
 		w.cur, w.rest = sc[0][:0], sc[1][:0]
@@ -285,21 +286,21 @@ func cellsToLine(cells []cell) Line {
 	return l
 }
 
-// wrapText wraps multi-line plain text in one style.
-func wrapText(text string, style tcell.Style, width int, first, indent Line) []Line {
+// WrapText wraps multi-line plain text in one style.
+func WrapText(text string, style tcell.Style, width int, first, indent Line) []Line {
 	var out []Line
 	for i, l := range strings.Split(text, "\n") {
 		f := indent
 		if i == 0 {
 			f = first
 		}
-		out = append(out, wrapLine([]Span{{sanitize(l, 4), style}}, width, f, indent)...)
+		out = append(out, WrapLine([]Span{{Sanitize(l, 4), style}}, width, f, indent)...)
 	}
 	return out
 }
 
-// truncateLine cuts l to at most width cells, ending in "…" when cut.
-func truncateLine(l Line, width int) Line {
+// TruncateLine cuts l to at most width cells, ending in "…" when cut.
+func TruncateLine(l Line, width int) Line {
 	if l.Width() <= width {
 		return l
 	}
@@ -312,7 +313,7 @@ func truncateLine(l Line, width int) Line {
 		if left <= 0 {
 			break
 		}
-		sw := textWidth(s.Text)
+		sw := TextWidth(s.Text)
 		if sw <= left {
 			out = append(out, s)
 			left -= sw
@@ -341,15 +342,15 @@ func truncateLine(l Line, width int) Line {
 	return append(out, Span{"…", st})
 }
 
-// drawLine draws l at x, y, clipped to width cells. Cells the line does not
+// DrawLine draws l at x, y, clipped to width cells. Cells the line does not
 // reach keep what is already there.
-func drawLine(screen tcell.Screen, x, y, width int, l Line) int {
+func DrawLine(screen tcell.Screen, x, y, width int, l Line) int {
 	end := x + width
 	for _, s := range l {
 		text := s.Text
 		if !safetext.IsSafe(text) {
 			// Text that was not made safe where it was laid out (sanitize,
-			// wrapText) still shows its controls, and never raw.
+			// WrapText) still shows its controls, and never raw.
 			text = safetext.Line(text)
 		}
 		for text != "" && x < end {
@@ -371,8 +372,8 @@ func drawLine(screen tcell.Screen, x, y, width int, l Line) int {
 	return x
 }
 
-// fill paints a rectangle with spaces in style.
-func fill(screen tcell.Screen, x, y, w, h int, style tcell.Style) {
+// Fill paints a rectangle with spaces in style.
+func Fill(screen tcell.Screen, x, y, w, h int, style tcell.Style) {
 	for row := y; row < y+h; row++ {
 		for col := x; col < x+w; col++ {
 			screen.Put(col, row, " ", style)
@@ -380,15 +381,60 @@ func fill(screen tcell.Screen, x, y, w, h int, style tcell.Style) {
 	}
 }
 
-// drawText draws a plain string; a convenience over drawLine.
-func drawText(screen tcell.Screen, x, y, width int, text string, style tcell.Style) int {
-	return drawLine(screen, x, y, width, Line{{text, style}})
+// DrawText draws a plain string; a convenience over DrawLine.
+func DrawText(screen tcell.Screen, x, y, width int, text string, style tcell.Style) int {
+	return DrawLine(screen, x, y, width, Line{{text, style}})
 }
 
-// plural counts n of a thing: "1 line", "2 lines".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// WrapCode breaks one line of code into rows of at most width cells: after
+// the last space that fits (never inside the line's indentation), or inside
+// a token only when no space is in reach. Nothing is dropped: the rows
+// joined give the line back.
+func WrapCode(spans []Span, width int, first, indent Line) []Line {
+	var cells []cell
+	for _, s := range spans {
+		state := -1
+		text := s.Text
+		for text != "" {
+			var g string
+			var w int
+			g, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
+			cells = append(cells, cell{g, w, s.Style})
+		}
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	lead := 0 // the indentation: no break inside it
+	for lead < len(cells) && cells[lead].g == " " {
+		lead++
+	}
+	var out []Line
+	prefix := first
+	for {
+		avail := max(1, width-prefix.Width())
+		n, w := 0, 0
+		for n < len(cells) && w+cells[n].w <= avail {
+			w += cells[n].w
+			n++
+		}
+		if n == 0 && len(cells) > 0 {
+			n = 1 // a cluster wider than the row still goes somewhere
+		}
+		if n < len(cells) {
+			// Break after the last space that fits, past the indentation.
+			for i := n - 1; i > lead; i-- {
+				if cells[i].g == " " && cells[i-1].g != " " {
+					n = i + 1
+					break
+				}
+			}
+		}
+		row := append(Line(nil), prefix...)
+		row = append(row, cellsToLine(cells[:n])...)
+		out = append(out, row)
+		cells = cells[n:]
+		lead = 0
+		if len(cells) == 0 {
+			return out
+		}
+		prefix = indent
+	}
 }

@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"strings"
@@ -11,24 +11,29 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// highlighter turns code into styled lines with chroma, in the theme's
+// Highlighter turns code into styled lines with chroma, in the theme's
 // chroma style. It caches token styles; it is used on the UI goroutine only.
-type highlighter struct {
+type Highlighter struct {
 	style *chroma.Style
 	base  tcell.Style
 	cache map[chroma.TokenType]tcell.Style
 	lexed int // bytes lexed so far (tests read it)
 }
 
-func newHighlighter(th *theme.Theme) *highlighter {
-	return &highlighter{
+// NewHighlighter highlights in th's chroma style on th's code background.
+func NewHighlighter(th *theme.Theme) *Highlighter {
+	return &Highlighter{
 		style: th.Syntax,
 		base:  tcell.StyleDefault.Foreground(th.Foreground).Background(th.CodeBg),
 		cache: map[chroma.TokenType]tcell.Style{},
 	}
 }
 
-func (h *highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
+// Lexed is how many bytes of code h has lexed so far, for measuring where
+// the work of highlighting happens.
+func (h *Highlighter) Lexed() int { return h.lexed }
+
+func (h *Highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
 	if s, ok := h.cache[t]; ok {
 		return s
 	}
@@ -50,9 +55,9 @@ func (h *highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
 	return s
 }
 
-// warmLexers loads chroma's lexer registry (about 20 ms of parsing the
+// WarmLexers loads chroma's lexer registry (about 20 ms of parsing the
 // embedded definitions), which fawn's copy of chroma defers to first use.
-func warmLexers() { lexers.Registry() }
+func WarmLexers() { lexers.Registry() }
 
 // lexerFor finds a lexer by fence language ("go", "python", "sh") or, failing
 // that, by treating it as a file extension ("py", "rs"). Unknown languages get
@@ -71,18 +76,18 @@ func lexerFor(lang string) chroma.Lexer {
 	return nil
 }
 
-// lines highlights code; it returns one unwrapped Line per source line with
+// Lines highlights code; it returns one unwrapped Line per source line with
 // tabs expanded.
-func (h *highlighter) lines(lang, code string) []Line {
+func (h *Highlighter) Lines(lang, code string) []Line {
 	code = strings.TrimSuffix(code, "\n")
 	h.lexed += len(code)
 	lexer := lexerFor(lang)
 	if lexer == nil {
-		return h.plain(code)
+		return h.Plain(code)
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 	if err != nil {
-		return h.plain(code)
+		return h.Plain(code)
 	}
 	out := []Line{nil}
 	col := 0
@@ -104,7 +109,9 @@ func (h *highlighter) lines(lang, code string) []Line {
 	return out
 }
 
-func (h *highlighter) plain(code string) []Line {
+// Plain is code as Lines does it for a language it does not know: one
+// line per source line in the base style, tabs expanded.
+func (h *Highlighter) Plain(code string) []Line {
 	var out []Line
 	for _, l := range strings.Split(code, "\n") {
 		col := 0

@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -8,113 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/internal/safetext"
 )
-
-// countingScreen is a simulation screen that counts the cells handed to it.
-type countingScreen struct {
-	tcell.SimulationScreen
-	puts int
-}
-
-func (c *countingScreen) Put(x, y int, str string, style tcell.Style) (string, int) {
-	c.puts++
-	return c.SimulationScreen.Put(x, y, str, style)
-}
-
-// TestStreamingHandsTcellOnlyTheChange: a whole app whose answer grows by a
-// word per frame hands the real screen the cells of that word (and the
-// spinner's), not the screen: clearing and redrawing everything each frame
-// must not reach tcell, which would send every cell that is not blank.
-func TestStreamingHandsTcellOnlyTheChange(t *testing.T) {
-	real := &countingScreen{SimulationScreen: simScreen(t, 120, 40)}
-	a, err := New(Options{Agent: newScriptAgent(), Screen: real, Root: "/proj"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range sessionEvents(40) {
-		a.router.Handle(e)
-	}
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted})
-	a.router.Handle(agent.Event{Type: agent.EventText, Text: "The answer: "})
-	a.draw()
-	if real.puts < 1000 {
-		t.Fatalf("the first frame handed over %d cells; it should paint the screen", real.puts)
-	}
-	for i := 0; i < 5; i++ {
-		real.puts = 0
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: fmt.Sprintf("word%d ", i)})
-		a.draw()
-		if real.puts == 0 || real.puts > 40 {
-			t.Errorf("frame %d handed tcell %d cells for one word", i, real.puts)
-		}
-	}
-	real.puts = 0
-	a.draw()
-	if real.puts > 2 {
-		t.Errorf("an unchanged frame handed over %d cells", real.puts)
-	}
-	if !strings.Contains(screenText(real.SimulationScreen), "word3 word4") {
-		t.Errorf("the words are not on the screen:\n%s", screenText(real.SimulationScreen))
-	}
-}
-
-// TestFollowingJumpsInsteadOfScrollingEachLine: while an answer grows at the
-// bottom, the rows already on screen stay put until the list is full; then
-// the view jumps so the newest row is a quarter of the way down, and when
-// the stream ends (Settle) the last row goes back to the bottom.
-func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
-	s := simScreen(t, 60, 20)
-	l := newMessageList(darkCtx(), MessageKeys())
-	l.SetRect(0, 0, 60, 20)
-	it := &countingItem{renders: new(int)}
-	l.Append(it)
-	rowOf := func(text string) int {
-		for i, line := range screenLines(s) {
-			if strings.Contains(line, text) {
-				return i
-			}
-		}
-		return -1
-	}
-	var lines []string
-	grow := func(n int) {
-		for range n {
-			lines = append(lines, fmt.Sprintf("line %d", len(lines)))
-		}
-		it.text = strings.Join(lines, "\n")
-		it.ver++
-		s.Clear()
-		l.Draw(s)
-		s.Show()
-	}
-	grow(5)
-	if rowOf("line 0") != 0 {
-		t.Fatalf("a short list does not start at the top:\n%s", screenText(s))
-	}
-	grow(14) // 19 rows: still fits
-	first := rowOf("line 5")
-	grow(1) // 20 rows fill the view exactly
-	if rowOf("line 5") != first {
-		t.Errorf("rows moved before the view was full:\n%s", screenText(s))
-	}
-	grow(1) // the 21st row does not fit: jump
-	if r := rowOf("line 20"); r != 20-1-15 {
-		t.Errorf("after the jump the newest row is on row %d, want %d:\n%s", r, 4, screenText(s))
-	}
-	grow(3) // these fit below without moving anything
-	if r := rowOf("line 20"); r != 4 {
-		t.Errorf("rows moved while there was room below:\n%s", screenText(s))
-	}
-	l.Settle()
-	s.Clear()
-	l.Draw(s)
-	s.Show()
-	if r := rowOf("line 23"); r != 19 {
-		t.Errorf("after Settle the last row is on row %d, want the bottom:\n%s", r, screenText(s))
-	}
-}
 
 // TestPartialFramesReachTheScreenAsWholeOnes: frames that write only some
 // rectangles of the buffer (as a frame that redraws only the chat does),
@@ -125,11 +20,11 @@ func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
 func TestPartialFramesReachTheScreenAsWholeOnes(t *testing.T) {
 	const w, h = 24, 6
 	real := simScreen(t, w, h)
-	f := newCellBuffer(real)
+	f := NewBuffer(real)
 	rng := rand.New(rand.NewPCG(3, 5))
 	glyphs := []string{"a", "b", "世", "界", " ", "é"}
 	styles := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Bold(true), tcell.StyleDefault.Foreground(tcell.PaletteColor(3))}
-	f.begin()
+	f.Begin()
 	f.Fill(' ', tcell.StyleDefault)
 	f.Show()
 	for n := range 300 {
@@ -137,7 +32,7 @@ func TestPartialFramesReachTheScreenAsWholeOnes(t *testing.T) {
 		x0, y0 := rng.IntN(w), rng.IntN(h)
 		rw, rh := 1+rng.IntN(w-x0), 1+rng.IntN(h-y0)
 		if n%7 == 0 {
-			f.fillRect(x0, y0, rw, rh, ' ', styles[rng.IntN(len(styles))])
+			f.FillRect(x0, y0, rw, rh, ' ', styles[rng.IntN(len(styles))])
 		}
 		for range 1 + rng.IntN(8) {
 			x, y := x0+rng.IntN(rw), y0+rng.IntN(rh)
@@ -176,7 +71,7 @@ func TestPartialFramesReachTheScreenAsWholeOnes(t *testing.T) {
 func TestStylesAreDroppedWhenNoCellUsesThem(t *testing.T) {
 	const w, h = 20, 4
 	real := simScreen(t, w, h)
-	f := newCellBuffer(real)
+	f := NewBuffer(real)
 	rng := rand.New(rand.NewPCG(1, 2))
 	link := func(n int) tcell.Style {
 		return tcell.StyleDefault.Foreground(tcell.PaletteColor(n % 200)).Url(fmt.Sprintf("https://example.com/%d", n))
@@ -186,7 +81,7 @@ func TestStylesAreDroppedWhenNoCellUsesThem(t *testing.T) {
 	n, compactions := 0, 0
 	for frame := range 4 * maxStyles / (w * (h - 1)) {
 		before := len(f.styles)
-		f.begin()
+		f.Begin()
 		if len(f.styles) < before {
 			compactions++
 		}
@@ -243,8 +138,8 @@ func (r *recordingScreen) Put(x, y int, str string, style tcell.Style) (string, 
 // same text is put twice (the buffer remembers the last one).
 func TestCellBufferNeverHandsOnAControl(t *testing.T) {
 	real := &recordingScreen{SimulationScreen: simScreen(t, 40, 3)}
-	f := newCellBuffer(real)
-	f.begin()
+	f := NewBuffer(real)
+	f.Begin()
 	f.PutStrStyled(0, 0, "a\x1b]52;c;eA==\a", tcell.StyleDefault)
 	f.PutStrStyled(0, 1, "e\u0301\x1b[2J\u009b1m\u202ex", tcell.StyleDefault)
 	f.Put(0, 2, "\x1b", tcell.StyleDefault)
@@ -260,6 +155,53 @@ func TestCellBufferNeverHandsOnAControl(t *testing.T) {
 	for i, want := range []string{"a␛]52;c;eA==␇", "e\u0301␛[2J\ufffd1m\ufffdx", "␛␛"} {
 		if !strings.HasPrefix(strings.TrimLeft(lines[i], " "), want) {
 			t.Errorf("row %d shows %q, want %q", i, lines[i], want)
+		}
+	}
+}
+
+// shapeScreen records the cursor shapes handed to it.
+type shapeScreen struct {
+	tcell.SimulationScreen
+	got []tcell.CursorStyle
+}
+
+func (s *shapeScreen) SetCursorStyle(cs tcell.CursorStyle, _ ...tcell.Color) {
+	s.got = append(s.got, cs)
+}
+
+// The cursor shape reaches tcell (which sends it with every frame) only
+// when it changes, while the cursor shows, and again after a Sync.
+func TestCursorShapeIsSentOnChange(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	if err := sim.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Fini()
+	sim.SetSize(10, 3)
+	rec := &shapeScreen{SimulationScreen: sim}
+	f := NewBuffer(rec)
+	frame := func(shape tcell.CursorStyle, shown bool) {
+		f.Begin()
+		f.HideCursor()
+		f.SetCursorStyle(shape)
+		if shown {
+			f.ShowCursor(1, 1)
+		}
+		f.Show()
+	}
+	frame(tcell.CursorStyleDefault, true)
+	frame(tcell.CursorStyleDefault, true)
+	frame(tcell.CursorStyleSteadyBar, false) // hidden: nothing sent
+	frame(tcell.CursorStyleSteadyBar, true)
+	frame(tcell.CursorStyleSteadyBar, true)
+	f.Sync()
+	want := []tcell.CursorStyle{tcell.CursorStyleDefault, shapeUnknown, tcell.CursorStyleSteadyBar, shapeUnknown, tcell.CursorStyleSteadyBar}
+	if len(rec.got) != len(want) {
+		t.Fatalf("shapes handed to tcell %v, want %v", rec.got, want)
+	}
+	for i := range want {
+		if rec.got[i] != want[i] {
+			t.Fatalf("shapes handed to tcell %v, want %v", rec.got, want)
 		}
 	}
 }

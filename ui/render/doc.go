@@ -1,0 +1,13 @@
+// Package render owns what fawn's widgets draw with and nothing that knows
+// the App: the cell Buffer the frame is drawn on and diffed into the real
+// screen (with the guard that never hands the terminal a control
+// character, and the mapping of RGB colours to a terminal's palette),
+// styled text (Span, Line) with its width, wrapping, truncation and
+// sanitizing of untrusted text, drawing a Line or a plain string, Kept for
+// a widget that skips redrawing what a chat-only frame would draw the
+// same, and syntax highlighting with chroma.
+//
+// It may import theme and internal packages (safetext); ui and its other
+// sub-packages import it, never the other way round. Everything here runs
+// on the UI goroutine.
+package render
