@@ -210,9 +210,9 @@ func New(opts Options) (*App, error) {
 	a.input = newInput(&a.th, a.keys.chat, a.commands)
 	a.chat = newChat(&a.th, a.list, a.input)
 	a.chat.busy = a.turnRunning
-	a.todos = newTodoView(a.rctx)
+	a.todos = NewTodoView(a.rctx)
 	a.changes = newChangesView(a.rctx)
-	a.status = newStatusBar(&a.th, a.statusInfo)
+	a.status = NewStatusBar(&a.th, a.statusInfo)
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
@@ -782,9 +782,9 @@ const flashCancelling = "cancelling…"
 
 // --- status ---------------------------------------------------------------------
 
-func (a *App) statusInfo() statusInfo {
+func (a *App) statusInfo() StatusInfo {
 	ag := a.opts.Agent
-	in := statusInfo{
+	in := StatusInfo{
 		Model:         ag.ModelName(),
 		Mode:          ag.Mode(),
 		State:         a.router.State(a.dialog.visible()),

@@ -285,7 +285,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	}
 	switch c.Status {
 	case StatusPreparing:
-		return spinner(rc.frame), base.Foreground(th.Dim), "preparing"
+		return render.Spinner(rc.frame), base.Foreground(th.Dim), "preparing"
 	case StatusWaiting:
 		if c.Tool == "ask_user" {
 			return "?", base.Foreground(th.Warning), "waiting for your answer"
@@ -296,7 +296,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 		if e := time.Since(c.Started); !c.Started.IsZero() && e >= time.Second {
 			el = fmt.Sprintf("%ds", int(e.Seconds()))
 		}
-		return spinner(rc.frame), base.Foreground(th.Accent), el
+		return render.Spinner(rc.frame), base.Foreground(th.Accent), el
 	case StatusDone:
 		if c.Kind != nil && c.Kind.Failed != nil && c.Kind.Failed(c) {
 			return "✗", base.Foreground(th.Error), took

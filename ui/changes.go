@@ -172,7 +172,7 @@ func (v *ChangesView) line(r changeRow, width int, selected bool) render.Line {
 		rw = right.Width()
 	}
 	left := render.TruncateLine(render.Line{{Text: r.path, Style: base.Foreground(th.Foreground)}}, max(0, width-rw-1))
-	return append(padTo(left, width-rw, base), right...)
+	return append(render.PadTo(left, width-rw, base), right...)
 }
 
 // Draw draws the rows that fit, keeping the selection in view.

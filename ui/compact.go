@@ -56,14 +56,14 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 	dim := base.Foreground(rc.th.Dim)
 	acc := base.Foreground(rc.th.Accent)
 	if c.running {
-		head := fmt.Sprintf("%s Compacting the conversation (%s)…", spinner(rc.frame), compactWhy(c.reason))
+		head := fmt.Sprintf("%s Compacting the conversation (%s)…", render.Spinner(rc.frame), compactWhy(c.reason))
 		return []render.Line{render.TruncateLine(render.Line{{Text: head, Style: acc}}, width)}
 	}
 	arrow := "▸ "
 	if c.expanded {
 		arrow = "▾ "
 	}
-	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", kilo(c.before), kilo(c.after), compactWhy(c.reason))
+	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", render.Kilo(c.before), render.Kilo(c.after), compactWhy(c.reason))
 	if c.focus != "" {
 		head += " · focus: " + render.Sanitize(c.focus, 1)
 	}

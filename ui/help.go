@@ -58,7 +58,7 @@ func (h *Help) lines(width int) []render.Line {
 			out = append(out, render.WrapLine(spans, width, indent, indent)...)
 			return
 		}
-		k := padTo(render.Line{{Text: keys, Style: keySt}}, keyCol, base)
+		k := render.PadTo(render.Line{{Text: keys, Style: keySt}}, keyCol, base)
 		out = append(out, render.WrapLine(spans, width, k, indent)...)
 	}
 	for _, t := range h.tables() {

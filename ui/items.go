@@ -147,7 +147,7 @@ func (r *reasoningItem) render(c *renderCtx, width int) []render.Line {
 	if r.done {
 		head = fmt.Sprintf("Thought for %s (%s)", fmtDuration(r.took), plural(words, "word", "words"))
 	} else {
-		head = fmt.Sprintf("Thinking %s (%s)", spinner(c.frame), plural(words, "word", "words"))
+		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.frame), plural(words, "word", "words"))
 	}
 	arrow := "▸ "
 	if r.expanded {
@@ -224,10 +224,6 @@ func fmtDuration(d time.Duration) string {
 	}
 }
 
-var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
-func spinner(frame uint64) string { return spinnerFrames[frame%uint64(len(spinnerFrames))] }
-
 // plural counts n of a thing: "1 line", "2 lines".
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -238,3 +234,6 @@ func plural(n int, one, many string) string {
 
 // sanitize is render.Sanitize, for the slash commands' text.
 func sanitize(s string, tabWidth int) string { return render.Sanitize(s, tabWidth) }
+
+// kilo is render.Kilo, for the slash commands' text.
+func kilo(n int) string { return render.Kilo(n) }

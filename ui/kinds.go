@@ -474,7 +474,7 @@ func todoKind() *ToolKind {
 			if items == nil {
 				return "To-do …"
 			}
-			done, total := todoCounts(items)
+			done, total := TodoCounts(items)
 			return fmt.Sprintf("To-do %d/%d", done, total)
 		},
 		Body: func(c *Card, rc *renderCtx) []render.Line {
@@ -487,7 +487,7 @@ func todoKind() *ToolKind {
 			}
 			var out []render.Line
 			for _, it := range items {
-				out = append(out, todoLine(it, rc))
+				out = append(out, TodoLine(it, rc))
 			}
 			return out
 		},
@@ -510,8 +510,8 @@ func todosFromArgs(args map[string]any) []tools.Todo {
 	return items
 }
 
-// todoCounts is completed over the items that are not cancelled.
-func todoCounts(items []tools.Todo) (done, total int) {
+// TodoCounts is completed over the items that are not cancelled.
+func TodoCounts(items []tools.Todo) (done, total int) {
 	for _, it := range items {
 		switch it.Status {
 		case "completed":
@@ -539,9 +539,9 @@ func todoGlyph(status string) string {
 	}
 }
 
-// todoLine is one item as the card and the to-do view show it: glyph,
+// TodoLine is one item as the card and the to-do view show it: glyph,
 // title, priority (the view wraps it; the card truncates it).
-func todoLine(it tools.Todo, rc *renderCtx) render.Line {
+func TodoLine(it tools.Todo, rc *renderCtx) render.Line {
 	st := rc.style()
 	g := st
 	switch it.Status {
@@ -615,7 +615,7 @@ func taskKind() *ToolKind {
 			if u := c.subUsage; u != nil {
 				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, plural(u.Usage.Steps, "step", "steps"), plural(u.Usage.ToolCalls, "call", "calls"))
 				if u.Usage.InputTokens+u.Usage.OutputTokens > 0 {
-					text += fmt.Sprintf(" · %s in · %s out", kilo(u.Usage.InputTokens), kilo(u.Usage.OutputTokens))
+					text += fmt.Sprintf(" · %s in · %s out", render.Kilo(u.Usage.InputTokens), render.Kilo(u.Usage.OutputTokens))
 				}
 				out = append(out, render.Line{{Text: text + " · " + fmtDuration(u.Usage.Duration), Style: dim.Italic(true)}})
 			}

@@ -626,7 +626,7 @@ func (r *mdRender) code(lang, code string) {
 	}
 	if lang != "" {
 		p := next()
-		r.out = append(r.out, padTo(append(p, pad, render.Span{Text: lang, Style: bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
+		r.out = append(r.out, render.PadTo(append(p, pad, render.Span{Text: lang, Style: bg.Foreground(r.th.Dim).Italic(true)}), p.Width()+avail, bg))
 	}
 	// A row too long for the width continues on the next, marked "↪", cut
 	// at a space where there is one so a command stays readable.
@@ -646,7 +646,7 @@ func (r *mdRender) code(lang, code string) {
 		indent := append(append(render.Line(nil), rest...), cont)
 		start := len(r.out)
 		for _, wl := range render.WrapCode(l, rest.Width()+avail, first, indent) {
-			r.out = append(r.out, padTo(wl, rest.Width()+avail, bg))
+			r.out = append(r.out, render.PadTo(wl, rest.Width()+avail, bg))
 		}
 		if cw != nil {
 			cw.set(i, l, r.out[start:len(r.out):len(r.out)])
@@ -690,14 +690,6 @@ func (cw *codeWrap) set(i int, line render.Line, rows []render.Line) {
 // line highlightGrown kept.
 func sameLine(a, b render.Line) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// padTo extends l with spaces in style up to width cells.
-func padTo(l render.Line, width int, style tcell.Style) render.Line {
-	if w := l.Width(); w < width {
-		l = append(l, render.Span{Text: strings.Repeat(" ", width-w), Style: style})
-	}
-	return l
 }
 
 // inlineBlock renders a block's inline content, breaking at hard line breaks.

@@ -14,8 +14,8 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// statusInfo is what the status bar shows; the app fills it at draw time.
-type statusInfo struct {
+// StatusInfo is what the status bar shows; the app fills it at draw time.
+type StatusInfo struct {
 	Model string
 	Mode  agent.Mode
 	State string
@@ -38,12 +38,12 @@ type StatusBar struct {
 	// layout instead of formatting it again.
 	memo       statusMemo
 	th         *theme.Theme
-	info       func() statusInfo
+	info       func() StatusInfo
 	flash      string
 	flashUntil time.Time
 }
 
-func newStatusBar(th *theme.Theme, info func() statusInfo) *StatusBar {
+func NewStatusBar(th *theme.Theme, info func() StatusInfo) *StatusBar {
 	return &StatusBar{Box: tview.NewBox(), th: th, info: info}
 }
 
@@ -60,20 +60,8 @@ func (s *StatusBar) Unflash(msg string) {
 	}
 }
 
-// kilo prints a token count compactly: 950, 12.3k, 1.2M.
-func kilo(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	default:
-		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
-	}
-}
-
 // segments returns the status bar's parts, most important first.
-func (s *StatusBar) segments(in statusInfo) []render.Line {
+func (s *StatusBar) segments(in StatusInfo) []render.Line {
 	th := s.th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	dim := base.Foreground(th.Dim)
@@ -97,12 +85,12 @@ func (s *StatusBar) segments(in statusInfo) []render.Line {
 		state = "⏸ " + state
 	case in.Busy:
 		stateSt = base.Foreground(th.Accent)
-		state = spinner(in.Frame) + " " + state
+		state = render.Spinner(in.Frame) + " " + state
 	}
 	segs = append(segs, render.Line{{Text: state, Style: stateSt}})
 	if u := in.Session; u != nil {
 		if u.InputTokens > 0 || u.OutputTokens > 0 {
-			segs = append(segs, render.Line{{Text: fmt.Sprintf("↑%s ↓%s", kilo(u.InputTokens), kilo(u.OutputTokens)), Style: base}})
+			segs = append(segs, render.Line{{Text: fmt.Sprintf("↑%s ↓%s", render.Kilo(u.InputTokens), render.Kilo(u.OutputTokens)), Style: base}})
 		}
 		if in.ContextWindow > 0 && u.ContextTokens > 0 {
 			pct := u.ContextTokens * 100 / in.ContextWindow
@@ -144,7 +132,7 @@ type statusMemo struct {
 
 // statusKey is everything a status bar's layout depends on, by value.
 type statusKey struct {
-	in            statusInfo
+	in            StatusInfo
 	session, last agent.Usage
 	flash         string
 	w             int
@@ -186,7 +174,7 @@ func (s *StatusBar) Draw(screen tcell.Screen) {
 
 // layout lays out what the status bar shows at width w: the parts on the
 // left, the hint (or the flash message, if one shows) on the right.
-func (s *StatusBar) layout(in statusInfo, flash string, base tcell.Style, w int) (line, right render.Line) {
+func (s *StatusBar) layout(in StatusInfo, flash string, base tcell.Style, w int) (line, right render.Line) {
 	right = render.Line{{Text: safetext.Line(in.Hint) + " ", Style: base.Foreground(s.th.Dim)}}
 	if flash != "" {
 		// A message may name a file or quote a server.

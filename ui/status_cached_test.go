@@ -16,8 +16,8 @@ import (
 // served, in the IDE too, not only in headless JSON.
 func TestStatusShowsCachedShare(t *testing.T) {
 	th := theme.Get("dark")
-	s := newStatusBar(&th, func() statusInfo { return statusInfo{} })
-	in := statusInfo{Model: "openai/gpt-4o", State: "idle",
+	s := NewStatusBar(&th, func() StatusInfo { return StatusInfo{} })
+	in := StatusInfo{Model: "openai/gpt-4o", State: "idle",
 		Last: &agent.Usage{Duration: 2 * time.Second, InputTokens: 10000, CachedTokens: 8300, OutputTokens: 100}}
 	var b strings.Builder
 	for _, seg := range s.segments(in) {
@@ -44,8 +44,8 @@ func TestStatusShowsCachedShare(t *testing.T) {
 // Without the server's count, ctx % is fawn's estimate and says so.
 func TestStatusMarksAnEstimatedContext(t *testing.T) {
 	th := theme.Get("dark")
-	s := newStatusBar(&th, func() statusInfo { return statusInfo{} })
-	text := func(in statusInfo) string {
+	s := NewStatusBar(&th, func() StatusInfo { return StatusInfo{} })
+	text := func(in StatusInfo) string {
 		var b strings.Builder
 		for _, seg := range s.segments(in) {
 			for _, sp := range seg {
@@ -55,7 +55,7 @@ func TestStatusMarksAnEstimatedContext(t *testing.T) {
 		}
 		return b.String()
 	}
-	in := statusInfo{Model: "m", State: "idle", ContextWindow: 1000,
+	in := StatusInfo{Model: "m", State: "idle", ContextWindow: 1000,
 		Session: &agent.Usage{InputTokens: 300, OutputTokens: 10, ContextTokens: 300}}
 	if got := text(in); !strings.Contains(got, "ctx 30%") {
 		t.Errorf("reported: %s", got)
@@ -75,10 +75,10 @@ func TestStatusBarShowsEveryChange(t *testing.T) {
 	th := theme.Get("dark")
 	session := &agent.Usage{}
 	last := &agent.Usage{}
-	in := statusInfo{Model: "openai/gpt-4o", Mode: agent.ModeAsk, State: "idle", ContextWindow: 128000,
+	in := StatusInfo{Model: "openai/gpt-4o", Mode: agent.ModeAsk, State: "idle", ContextWindow: 128000,
 		Session: session, Hint: "F1 help · Ctrl-Q quit"}
-	info := func() statusInfo { return in }
-	kept := newStatusBar(&th, info)
+	info := func() StatusInfo { return in }
+	kept := NewStatusBar(&th, info)
 	screens := [2]tcell.SimulationScreen{tcell.NewSimulationScreen("UTF-8"), tcell.NewSimulationScreen("UTF-8")}
 	for _, s := range screens {
 		if err := s.Init(); err != nil {
@@ -110,7 +110,7 @@ func TestStatusBarShowsEveryChange(t *testing.T) {
 	}
 	for i, step := range steps {
 		step()
-		fresh := newStatusBar(&th, info)
+		fresh := NewStatusBar(&th, info)
 		fresh.flash, fresh.flashUntil = kept.flash, kept.flashUntil
 		for j, s := range []*StatusBar{kept, fresh} {
 			screens[j].Clear()

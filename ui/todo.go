@@ -23,7 +23,7 @@ type TodoView struct {
 	unseen bool
 }
 
-func newTodoView(ctx *renderCtx) *TodoView {
+func NewTodoView(ctx *renderCtx) *TodoView {
 	v := &TodoView{Box: tview.NewBox(), ctx: ctx}
 	v.SetBackgroundColor(ctx.th.Background)
 	return v
@@ -43,14 +43,14 @@ func (v *TodoView) Title() string {
 	if len(v.items) == 0 {
 		return "To-do"
 	}
-	done, total := todoCounts(v.items)
+	done, total := TodoCounts(v.items)
 	return fmt.Sprintf("To-do %d/%d", done, total)
 }
 
 func (v *TodoView) lines(width int) []render.Line {
 	var out []render.Line
 	for _, it := range v.items {
-		l := todoLine(it, v.ctx)
+		l := TodoLine(it, v.ctx)
 		st := tcell.StyleDefault
 		if it.Status == "in_progress" {
 			// The item being worked on stands out across the whole row.
@@ -61,7 +61,7 @@ func (v *TodoView) lines(width int) []render.Line {
 		}
 		for _, wl := range render.WrapLine(l[1:], width, render.Line{l[0]}, render.Line{{Text: "  ", Style: st}}) {
 			if it.Status == "in_progress" {
-				wl = padTo(wl, width, st)
+				wl = render.PadTo(wl, width, st)
 			}
 			out = append(out, wl)
 		}

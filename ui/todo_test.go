@@ -11,7 +11,7 @@ import (
 
 func TestTodoView(t *testing.T) {
 	rc := darkCtx()
-	v := newTodoView(rc)
+	v := NewTodoView(rc)
 	if v.Title() != "To-do" {
 		t.Errorf("empty title = %q", v.Title())
 	}
@@ -51,7 +51,7 @@ func TestTodoView(t *testing.T) {
 }
 
 func TestTodoViewScrolls(t *testing.T) {
-	v := newTodoView(darkCtx())
+	v := NewTodoView(darkCtx())
 	var items []tools.Todo
 	for i := 0; i < 30; i++ {
 		items = append(items, tools.Todo{Title: strings.Repeat("x", i%5+1) + " item", Status: "pending"})

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -436,5 +437,32 @@ func WrapCode(spans []Span, width int, first, indent Line) []Line {
 			return out
 		}
 		prefix = indent
+	}
+}
+
+// PadTo extends l with spaces in style up to width cells.
+func PadTo(l Line, width int, style tcell.Style) Line {
+	if w := l.Width(); w < width {
+		l = append(l, Span{Text: strings.Repeat(" ", width-w), Style: style})
+	}
+	return l
+}
+
+// Spinner is a spinner's glyph at frame: a braille dot going round.
+func Spinner(frame uint64) string {
+	const frames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏" // ten glyphs of three bytes each
+	i := frame % 10 * 3
+	return frames[i : i+3]
+}
+
+// Kilo prints a count (of tokens) compactly: 950, 12.3k, 1.2M.
+func Kilo(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
 	}
 }
