@@ -23,6 +23,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -91,13 +92,13 @@ type App struct {
 	list    *MessageList
 	input   *Input
 	chat    *Chat
-	todos   *TodoView
+	todos   *panes.TodoView
 	changes *ChangesView
 	// changesBusy: a refresh of the Changes tab is being computed;
 	// changesAgain: another was asked for meanwhile.
 	changesBusy, changesAgain bool
 	strip                     *Strip
-	status                    *StatusBar
+	status                    *panes.StatusBar
 	dialog                    *PermissionDialog
 	help                      *Help
 	ask                       *confirm
@@ -210,9 +211,9 @@ func New(opts Options) (*App, error) {
 	a.input = newInput(&a.th, a.keys.chat, a.commands)
 	a.chat = newChat(&a.th, a.list, a.input)
 	a.chat.busy = a.turnRunning
-	a.todos = NewTodoView(a.rctx)
+	a.todos = panes.NewTodoView(&a.th)
 	a.changes = newChangesView(a.rctx)
-	a.status = NewStatusBar(&a.th, a.statusInfo)
+	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
 	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
@@ -782,9 +783,9 @@ const flashCancelling = "cancelling…"
 
 // --- status ---------------------------------------------------------------------
 
-func (a *App) statusInfo() StatusInfo {
+func (a *App) statusInfo() panes.StatusInfo {
 	ag := a.opts.Agent
-	in := StatusInfo{
+	in := panes.StatusInfo{
 		Model:         ag.ModelName(),
 		Mode:          ag.Mode(),
 		State:         a.router.State(a.dialog.visible()),

@@ -1,12 +1,13 @@
 // Package ui owns the screen: the App and its event loop, the layout of the
 // four panes, the chat (message list, Markdown, tool cards, input and slash
 // commands), the Router that sends each tool call's events to the widgets it
-// drives, the permission dialog, the to-do view, the status bar, the help
-// overlay, the key tables of the global and chat contexts, and crash
-// handling. Sub-packages hold what needs no App:
+// drives, the permission dialog, the Changes tab, the help overlay, the key
+// tables of the global and chat contexts, and crash handling. Sub-packages
+// hold what needs no App:
 //
 //   - render: the cell buffer a frame is drawn on, styled text (Span, Line),
 //     wrapping, truncation, sanitizing and syntax highlighting;
+//   - panes: the to-do view and the status bar;
 //   - editor: the editor pane (code view and tabs);
 //   - termview: the terminal pane;
 //   - explorer: the file tree;

@@ -210,20 +210,6 @@ func (n *noticeItem) render(c *renderCtx, width int) []render.Line {
 
 func (n *noticeItem) copyText() string { return n.text }
 
-// fmtDuration prints a duration the way a person reads it: 340ms, 2.1s, 1m05s.
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	default:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-}
-
 // plural counts n of a thing: "1 line", "2 lines".
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -237,3 +223,6 @@ func sanitize(s string, tabWidth int) string { return render.Sanitize(s, tabWidt
 
 // kilo is render.Kilo, for the slash commands' text.
 func kilo(n int) string { return render.Kilo(n) }
+
+// fmtDuration is render.HumanDuration.
+func fmtDuration(d time.Duration) string { return render.HumanDuration(d) }

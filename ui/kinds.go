@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gdamore/tcell/v2"
-
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -474,7 +473,7 @@ func todoKind() *ToolKind {
 			if items == nil {
 				return "To-do …"
 			}
-			done, total := TodoCounts(items)
+			done, total := panes.TodoCounts(items)
 			return fmt.Sprintf("To-do %d/%d", done, total)
 		},
 		Body: func(c *Card, rc *renderCtx) []render.Line {
@@ -487,7 +486,7 @@ func todoKind() *ToolKind {
 			}
 			var out []render.Line
 			for _, it := range items {
-				out = append(out, TodoLine(it, rc))
+				out = append(out, panes.TodoLine(it, rc.th))
 			}
 			return out
 		},
@@ -508,71 +507,6 @@ func todosFromArgs(args map[string]any) []tools.Todo {
 		return nil
 	}
 	return items
-}
-
-// TodoCounts is completed over the items that are not cancelled.
-func TodoCounts(items []tools.Todo) (done, total int) {
-	for _, it := range items {
-		switch it.Status {
-		case "completed":
-			done++
-			total++
-		case "cancelled":
-		default:
-			total++
-		}
-	}
-	return done, total
-}
-
-// todoGlyph is the status mark of a to-do item.
-func todoGlyph(status string) string {
-	switch status {
-	case "in_progress":
-		return "◐"
-	case "completed":
-		return "☑"
-	case "cancelled":
-		return "☒"
-	default:
-		return "☐"
-	}
-}
-
-// TodoLine is one item as the card and the to-do view show it: glyph,
-// title, priority (the view wraps it; the card truncates it).
-func TodoLine(it tools.Todo, rc *renderCtx) render.Line {
-	st := rc.style()
-	g := st
-	switch it.Status {
-	case "in_progress":
-		g = st.Foreground(rc.th.Accent).Bold(true)
-		st = st.Bold(true)
-	case "completed":
-		g = st.Foreground(rc.th.Success)
-		st = st.Foreground(rc.th.Dim)
-	case "cancelled":
-		g = st.Foreground(rc.th.Dim)
-		st = st.Foreground(rc.th.Dim).StrikeThrough(true)
-	}
-	l := render.Line{{Text: todoGlyph(it.Status) + " ", Style: g}, {Text: render.Sanitize(it.Title, 1), Style: st}}
-	if p := priorityTag(it.Priority, rc); p.Text != "" {
-		l = append(l, render.Span{Text: " ", Style: st.StrikeThrough(false)}, p)
-	}
-	return l
-}
-
-func priorityTag(p string, rc *renderCtx) render.Span {
-	st := tcell.StyleDefault
-	switch p {
-	case "high":
-		return render.Span{Text: "!high", Style: st.Foreground(rc.th.Error)}
-	case "medium":
-		return render.Span{Text: "!med", Style: st.Foreground(rc.th.Warning)}
-	case "low":
-		return render.Span{Text: "!low", Style: st.Foreground(rc.th.Dim)}
-	}
-	return render.Span{}
 }
 
 // skillKind shows a skill being loaded: "Load the skill release", its

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -7,11 +7,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 func TestTodoView(t *testing.T) {
-	rc := darkCtx()
-	v := NewTodoView(rc)
+	th := theme.Get("dark")
+	v := NewTodoView(&th)
 	if v.Title() != "To-do" {
 		t.Errorf("empty title = %q", v.Title())
 	}
@@ -33,7 +34,7 @@ func TestTodoView(t *testing.T) {
 
 	// In progress: highlighted across the row, wrapped under its title.
 	_, y := findText(s, "◐ Fix the")
-	if _, st := cellAt(s, 30, y); func() tcell.Color { _, bg, _ := st.Decompose(); return bg }() != rc.th.CursorLine {
+	if _, st := cellAt(s, 30, y); func() tcell.Color { _, bg, _ := st.Decompose(); return bg }() != th.CursorLine {
 		t.Error("the item in progress is not highlighted across its row")
 	}
 	if _, st := cellAt(s, 3, y); attrsOf(st)&tcell.AttrBold == 0 {
@@ -45,13 +46,14 @@ func TestTodoView(t *testing.T) {
 		t.Error("the cancelled item is not struck through")
 	}
 	x, y = findText(s, "!high")
-	if _, st := cellAt(s, x, y); fgOf(st) != rc.th.Error {
+	if _, st := cellAt(s, x, y); fgOf(st) != th.Error {
 		t.Error("high priority is not in the error colour")
 	}
 }
 
 func TestTodoViewScrolls(t *testing.T) {
-	v := NewTodoView(darkCtx())
+	th := theme.Get("dark")
+	v := NewTodoView(&th)
 	var items []tools.Todo
 	for i := 0; i < 30; i++ {
 		items = append(items, tools.Todo{Title: strings.Repeat("x", i%5+1) + " item", Status: "pending"})

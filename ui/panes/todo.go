@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 // TodoView shows the agent's to-do list: a status glyph per item (☐ pending,
@@ -15,7 +16,7 @@ import (
 // through) and its priority. Its title carries the counts ("To-do 2/5").
 type TodoView struct {
 	*tview.Box
-	ctx    *renderCtx
+	th     *theme.Theme
 	items  []tools.Todo
 	offset int
 	height int
@@ -23,9 +24,10 @@ type TodoView struct {
 	unseen bool
 }
 
-func NewTodoView(ctx *renderCtx) *TodoView {
-	v := &TodoView{Box: tview.NewBox(), ctx: ctx}
-	v.SetBackgroundColor(ctx.th.Background)
+// NewTodoView is an empty to-do list in th's colours.
+func NewTodoView(th *theme.Theme) *TodoView {
+	v := &TodoView{Box: tview.NewBox(), th: th}
+	v.SetBackgroundColor(th.Background)
 	return v
 }
 
@@ -50,13 +52,13 @@ func (v *TodoView) Title() string {
 func (v *TodoView) lines(width int) []render.Line {
 	var out []render.Line
 	for _, it := range v.items {
-		l := TodoLine(it, v.ctx)
+		l := TodoLine(it, v.th)
 		st := tcell.StyleDefault
 		if it.Status == "in_progress" {
 			// The item being worked on stands out across the whole row.
-			st = st.Background(v.ctx.th.CursorLine)
+			st = st.Background(v.th.CursorLine)
 			for i := range l {
-				l[i].Style = l[i].Style.Background(v.ctx.th.CursorLine)
+				l[i].Style = l[i].Style.Background(v.th.CursorLine)
 			}
 		}
 		for _, wl := range render.WrapLine(l[1:], width, render.Line{l[0]}, render.Line{{Text: "  ", Style: st}}) {
@@ -77,7 +79,7 @@ func (v *TodoView) Draw(screen tcell.Screen) {
 		return
 	}
 	if len(v.items) == 0 {
-		render.DrawText(screen, x+1, y, w-1, "No to-dos yet. The agent keeps its plan here.", tcell.StyleDefault.Foreground(v.ctx.th.Dim))
+		render.DrawText(screen, x+1, y, w-1, "No to-dos yet. The agent keeps its plan here.", tcell.StyleDefault.Foreground(v.th.Dim))
 		return
 	}
 	lines := v.lines(w - 1)
@@ -125,4 +127,69 @@ func (v *TodoView) MouseHandler() func(action tview.MouseAction, event *tcell.Ev
 		}
 		return true, nil
 	})
+}
+
+// TodoCounts is completed over the items that are not cancelled.
+func TodoCounts(items []tools.Todo) (done, total int) {
+	for _, it := range items {
+		switch it.Status {
+		case "completed":
+			done++
+			total++
+		case "cancelled":
+		default:
+			total++
+		}
+	}
+	return done, total
+}
+
+// todoGlyph is the status mark of a to-do item.
+func todoGlyph(status string) string {
+	switch status {
+	case "in_progress":
+		return "◐"
+	case "completed":
+		return "☑"
+	case "cancelled":
+		return "☒"
+	default:
+		return "☐"
+	}
+}
+
+// TodoLine is one item as the card and the to-do view show it: glyph,
+// title, priority (the view wraps it; the card truncates it).
+func TodoLine(it tools.Todo, th *theme.Theme) render.Line {
+	st := tcell.StyleDefault.Foreground(th.Foreground)
+	g := st
+	switch it.Status {
+	case "in_progress":
+		g = st.Foreground(th.Accent).Bold(true)
+		st = st.Bold(true)
+	case "completed":
+		g = st.Foreground(th.Success)
+		st = st.Foreground(th.Dim)
+	case "cancelled":
+		g = st.Foreground(th.Dim)
+		st = st.Foreground(th.Dim).StrikeThrough(true)
+	}
+	l := render.Line{{Text: todoGlyph(it.Status) + " ", Style: g}, {Text: render.Sanitize(it.Title, 1), Style: st}}
+	if p := priorityTag(it.Priority, th); p.Text != "" {
+		l = append(l, render.Span{Text: " ", Style: st.StrikeThrough(false)}, p)
+	}
+	return l
+}
+
+func priorityTag(p string, th *theme.Theme) render.Span {
+	st := tcell.StyleDefault
+	switch p {
+	case "high":
+		return render.Span{Text: "!high", Style: st.Foreground(th.Error)}
+	case "medium":
+		return render.Span{Text: "!med", Style: st.Foreground(th.Warning)}
+	case "low":
+		return render.Span{Text: "!low", Style: st.Foreground(th.Dim)}
+	}
+	return render.Span{}
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// StatusInfo is what the status bar shows; the app fills it at draw time.
+// StatusInfo is what the status bar shows; the App fills it at draw time.
 type StatusInfo struct {
 	Model string
 	Mode  agent.Mode
@@ -43,6 +43,8 @@ type StatusBar struct {
 	flashUntil time.Time
 }
 
+// NewStatusBar is a status bar in th's colours that asks info, at each
+// draw, for what to show: all it needs of the App.
 func NewStatusBar(th *theme.Theme, info func() StatusInfo) *StatusBar {
 	return &StatusBar{Box: tview.NewBox(), th: th, info: info}
 }
@@ -111,7 +113,7 @@ func (s *StatusBar) segments(in StatusInfo) []render.Line {
 		}
 	}
 	if u := in.Last; u != nil && u.Duration > 0 {
-		t := "last " + fmtDuration(u.Duration)
+		t := "last " + render.HumanDuration(u.Duration)
 		if u.TokensPerSecond > 0 {
 			t += fmt.Sprintf(" · %.0f tok/s", u.TokensPerSecond)
 		}
