@@ -14,11 +14,11 @@ import (
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/vt"
+	"github.com/fawn-ide/fawn/internal/vt"
 	"github.com/gdamore/tcell/v2"
 )
 
-// screen wraps the terminal emulator (charmbracelet/x/vt) behind one mutex,
+// screen wraps the terminal emulator (internal/vt) behind one mutex,
 // so it can be swapped for another emulator without touching the rest.
 //
 // vt answers the queries programs send (device attributes, cursor position,

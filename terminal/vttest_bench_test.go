@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/vt"
+	"github.com/fawn-ide/fawn/internal/vt"
 )
 
 // vtDriver is a terminal running vttest at 80×24 that the comparison

@@ -7,7 +7,6 @@ package pins
 
 import (
 	_ "github.com/alecthomas/chroma/v2"
-	_ "github.com/charmbracelet/x/vt"
 	_ "github.com/cloudwego/eino-ext/components/model/openai"
 	_ "github.com/cloudwego/eino-ext/components/tool/mcp/officialmcp"
 	_ "github.com/cloudwego/eino/compose"
