@@ -82,5 +82,3 @@ replace github.com/nikolalohinski/gonja => ./third_party/gonja
 replace gopkg.in/yaml.v3 => ./third_party/yamlv3
 
 replace github.com/gdamore/tcell/v2 => ./third_party/tcell
-
-replace github.com/yuin/goldmark => ./third_party/goldmark

@@ -170,13 +170,11 @@ func (a *App) Run(ctx context.Context) (err error) {
 
 	a.draw()
 	a.offerRecovery()
-	// The lexers and the Markdown patterns load off the path to the first
-	// frame, on another core, so the first file, code block or answer
-	// shown does not wait for them; then the garbage of the start-up and
-	// of the load goes back to the system.
+	// The lexers load off the path to the first frame, on another core, so
+	// the first file or code block shown does not wait for them; then the
+	// garbage of the start-up and of the load goes back to the system.
 	go func() {
 		render.WarmLexers()
-		warmMarkdown()
 		a.releaseMemory()
 	}()
 	if a.opts.FirstFrame != nil {

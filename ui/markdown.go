@@ -77,16 +77,6 @@ func newMarkdown(th *theme.Theme) *markdown {
 	}
 }
 
-// warmMarkdown parses, on a parser of its own, a document that needs every
-// pattern goldmark compiles on first use (links, tables, task lists, HTML
-// blocks and tags), so the first answer does not wait for them. Run off
-// the UI goroutine after the first frame.
-func warmMarkdown() {
-	const doc = "https://a.example www.a.example a@b.example\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n" +
-		"- [x] t\n\n<div>\nx\n</div>\n\n<script>\n</script>\n\n<!-- c -->\n\n<?x?>\n\n<!X>\n\n<![CDATA[x]]>\n\n<y-z a=\"1\">\n\n<b>i</b> </i>\n"
-	goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(doc)))
-}
-
 // highlight returns the highlighted lines of a code block, cached. While
 // an answer streams (streaming), a block that grew since the last call is
 // lexed only from near its end (highlightGrown); approx says so. Once the

@@ -1,3 +1,0 @@
-module github.com/yuin/goldmark
-
-go 1.22
