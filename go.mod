@@ -79,6 +79,4 @@ replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 replace github.com/nikolalohinski/gonja => ./third_party/gonja
 
-replace gopkg.in/yaml.v3 => ./third_party/yamlv3
-
 replace github.com/gdamore/tcell/v2 => ./third_party/tcell
