@@ -215,7 +215,7 @@ func (s *Set) decideCommand(c Call) (Effect, *Rule) {
 		return None, nil
 	}
 	var first *Rule
-	for _, w := range sc.cmds {
+	for _, w := range append(sc.cmds[:len(sc.cmds):len(sc.cmds)], sc.runs...) {
 		e, r := s.strongest(func(r *Rule) bool { return r.Effect == Allow && r.matchesWords(c, w) })
 		if e != Allow {
 			return None, nil

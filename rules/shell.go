@@ -25,6 +25,10 @@ type shellCommand struct {
 	// allow it: each of cmds must be allowed.
 	plain bool
 	cmds  [][]string
+	// runs is every command a command of cmds runs through its arguments
+	// (find -exec, go test -exec): allow rules must allow each of these
+	// too, since a rule about find or go test does not speak of them.
+	runs [][]string
 	// found is every command anywhere in the line (inside substitutions,
 	// subshells, functions, here-documents, eval and bash -c too), as the
 	// literal words it starts with, and each with its wrappers (command,
@@ -50,7 +54,7 @@ func parseShell(cmd string) shellCommand {
 		}
 	}
 	if !sc.plain {
-		sc.cmds = nil
+		sc.cmds, sc.runs = nil, nil
 	}
 	sc.find(f, 0)
 	return sc
@@ -99,6 +103,7 @@ func (sc *shellCommand) plainStmt(st *syntax.Stmt) bool {
 			return false // a job: %1 is fg %1
 		}
 		sc.cmds = append(sc.cmds, words)
+		sc.runs = append(sc.runs, argCommands(words)...)
 		return true
 	case *syntax.BinaryCmd:
 		switch c.Op {
@@ -248,6 +253,12 @@ func (sc *shellCommand) find(node syntax.Node, depth int) {
 		case *syntax.CallExpr:
 			words := literalPrefix(c.Args)
 			sc.addFound(words)
+			for _, inner := range argCommands(words) {
+				sc.addFound(inner)
+				if depth < maxNesting {
+					sc.findNested(inner, depth)
+				}
+			}
 			if depth < maxNesting {
 				sc.findNested(words, depth)
 			}
@@ -291,6 +302,53 @@ func (sc *shellCommand) findNested(words []string, depth int) {
 			sc.find(f, depth+1)
 		}
 	}
+}
+
+// argCommands are the commands that a command's arguments make it run,
+// where the command is not a wrapper that runs its arguments whole: find's
+// -exec, -execdir, -ok and -okdir (up to ; or +), and the go command's
+// -exec, -toolexec and -vettool (one argument, split at blanks as go
+// splits it).
+func argCommands(words []string) [][]string {
+	if len(words) == 0 {
+		return nil
+	}
+	var cmds [][]string
+	switch path.Base(words[0]) {
+	case "find":
+		for i := 1; i < len(words); i++ {
+			switch words[i] {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(words) && words[j] != ";" && words[j] != "+" {
+					j++
+				}
+				if j > i+1 {
+					cmds = append(cmds, words[i+1:j])
+				}
+				i = j
+			}
+		}
+	case "go":
+		for i := 1; i < len(words); i++ {
+			flag := strings.TrimPrefix(words[i], "-")
+			name, value, hasValue := strings.Cut(strings.TrimPrefix(flag, "-"), "=")
+			if !strings.HasPrefix(words[i], "-") || (name != "exec" && name != "toolexec" && name != "vettool") {
+				continue
+			}
+			if !hasValue {
+				if i+1 == len(words) {
+					break
+				}
+				i++
+				value = words[i]
+			}
+			if inner := specWords(value); len(inner) > 0 {
+				cmds = append(cmds, inner)
+			}
+		}
+	}
+	return cmds
 }
 
 // wrappers run the command their arguments name.
