@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sync/atomic"
 )
@@ -53,6 +54,30 @@ func (f *denyFilter) hides(rel string) bool {
 	}
 	f.hidden.Add(1)
 	return true
+}
+
+// hidesEntry is hides for a walked entry: a symlink is hidden too when
+// what it points to is denied, since listing it would name the denied file
+// ("key.txt -> secrets/key.pem").
+func (f *denyFilter) hidesEntry(rel, abs string, d fs.DirEntry) bool {
+	if f.hides(rel) {
+		return true
+	}
+	if f == nil || !f.env.linkDenied(abs, d) {
+		return false
+	}
+	f.hidden.Add(1)
+	return true
+}
+
+// linkDenied reports whether abs is a symlink whose target, resolved, is a
+// file or directory in the project that the deny rules forbid reading.
+func (e *Env) linkDenied(abs string, d fs.DirEntry) bool {
+	if e.ReadDenied == nil || d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	real, err := e.Resolve(abs)
+	return err == nil && e.readDenied(real) != ""
 }
 
 // note says how many entries were left out; "" for none.

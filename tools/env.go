@@ -210,11 +210,11 @@ func orRoot(path string) string {
 
 // requireDir says, for the model, why abs cannot be listed: it does not
 // exist, cannot be read, or is a file.
-func requireDir(abs, rel string) error {
+func (e *Env) requireDir(abs, rel string) error {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return notFound(abs, rel)
+			return e.notFound(abs, rel)
 		}
 		return pathError(rel, err)
 	}

@@ -231,7 +231,7 @@ func (g *Grep) parse(argsJSON string) (*grepQuery, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, notFound(abs, g.env.Rel(abs))
+			return nil, g.env.notFound(abs, g.env.Rel(abs))
 		}
 		return nil, pathError(g.env.Rel(abs), err)
 	}

@@ -111,7 +111,7 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	if err != nil {
 		return "", err
 	}
-	if err := requireDir(q.abs, q.rel); err != nil {
+	if err := l.env.requireDir(q.abs, q.rel); err != nil {
 		return "", err
 	}
 	var entries []lsEntry

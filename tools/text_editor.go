@@ -424,7 +424,7 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 	info, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
-			return "", notFound(abs, rel)
+			return "", t.env.notFound(abs, rel)
 		}
 		return "", pathError(rel, err)
 	}
@@ -679,8 +679,9 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 	return Truncate(b.String(), 0, maxResultBytes), nil
 }
 
-// notFound explains a missing path and suggests close names.
-func notFound(abs, rel string) error {
+// notFound explains a missing path and suggests close names, never one
+// the user's Read deny rules hide (.ENV would suggest .env).
+func (e *Env) notFound(abs, rel string) error {
 	dir := filepath.Dir(abs)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -689,11 +690,14 @@ func notFound(abs, rel string) error {
 	base := strings.ToLower(filepath.Base(abs))
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	var close []string
-	for _, e := range entries {
-		n := strings.ToLower(e.Name())
+	for _, ent := range entries {
+		if e.readDenied(filepath.Join(dir, ent.Name())) != "" || e.linkDenied(filepath.Join(dir, ent.Name()), ent) {
+			continue
+		}
+		n := strings.ToLower(ent.Name())
 		ns := strings.TrimSuffix(n, filepath.Ext(n))
 		if n == base || (stem != "" && (ns == stem || strings.Contains(n, stem))) || (len(ns) > 2 && strings.Contains(base, ns)) || similarity(n, base) >= 0.7 {
-			close = append(close, filepath.Join(filepath.Dir(rel), e.Name()))
+			close = append(close, filepath.Join(filepath.Dir(rel), ent.Name()))
 		}
 	}
 	sort.Strings(close)

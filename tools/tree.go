@@ -113,7 +113,7 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	if err != nil {
 		return "", err
 	}
-	if err := requireDir(q.abs, q.rel); err != nil {
+	if err := t.env.requireDir(q.abs, q.rel); err != nil {
 		return "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.timeLimit)

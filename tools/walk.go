@@ -165,7 +165,7 @@ func (w *walker) walkDir(abs, rel string, n *ignoreNode, depth int, top bool) er
 		if ign && !w.opt.withIgnored {
 			continue
 		}
-		if w.opt.deny.hides(filepath.Join(rel, name)) {
+		if w.opt.deny.hidesEntry(filepath.Join(rel, name), filepath.Join(abs, name), d) {
 			continue
 		}
 		e := walkEntry{
@@ -275,7 +275,7 @@ func walkOne(set *ignoreSet, t dirTask, opt walkOptions, fn func(walkEntry) erro
 		if ign && !opt.withIgnored {
 			continue
 		}
-		if opt.deny.hides(filepath.Join(t.rel, name)) {
+		if opt.deny.hidesEntry(filepath.Join(t.rel, name), filepath.Join(t.abs, name), d) {
 			continue
 		}
 		e := walkEntry{abs: filepath.Join(t.abs, name), rel: filepath.Join(t.rel, name), d: d, depth: t.depth, ignored: ign}
