@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
 
@@ -407,7 +408,7 @@ func (m *Manager) AfterEdit(ctx context.Context, abs string, content []byte) str
 	}
 	after, others := c.advance(before)
 	others[abs] = before[abs]
-	return m.report(in.cand.Name, c, abs, others, after, fresh, wait)
+	return m.report(ctx, in.cand.Name, c, abs, others, after, fresh, wait)
 }
 
 // sent is what a file's sync returned: the publication sequence before it,
@@ -518,7 +519,7 @@ func (m *Manager) AfterCommand(ctx context.Context, paths []string) string {
 					g.c.quiet(wctx, 60*time.Millisecond)
 				}
 				cancel()
-				if r := m.othersReport(g.name, g.c, g.before); r != "" {
+				if r := m.othersReport(ctx, g.name, g.c, g.before); r != "" {
 					out = append(out, r)
 				}
 			}
@@ -548,7 +549,9 @@ func (m *Manager) AfterCommand(ctx context.Context, paths []string) string {
 		for _, p := range g.checked {
 			others[p] = g.before[p]
 		}
-		out = append(out, m.commandReport(g.name, g.c, g.checked, g.wasOpen, others, after, late, wait))
+		if r := m.commandReport(ctx, g.name, g.c, g.checked, g.wasOpen, others, after, late, wait); r != "" {
+			out = append(out, r)
+		}
 	}
 	if skipped > 0 && len(out) > 0 {
 		out = append(out, fmt.Sprintf("(%d more changed files were not checked; the diagnostics tool checks one)", skipped))
@@ -583,7 +586,7 @@ func (m *Manager) Diagnostics(ctx context.Context, abs string) (string, error) {
 		return fmt.Sprintf("%s reports for %s:\n%s", in.cand.Name, m.rel(abs), m.list(c, abs, ds, nil, 50, 30)), nil
 	}
 	var b strings.Builder
-	running := 0
+	running, hidden := 0, 0
 	for _, in := range m.instances() {
 		if in.client == nil {
 			continue
@@ -596,8 +599,17 @@ func (m *Manager) Diagnostics(ctx context.Context, abs string) (string, error) {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
+			if tools.Hidden(ctx, p) {
+				if len(onlySerious(snap[p])) > 0 {
+					hidden++
+				}
+				continue
+			}
 			b.WriteString(m.list(in.client, p, snap[p], nil, 20, 10))
 		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&b, "[the problems of %d file(s) hidden by the user's Read deny rules]\n", hidden)
 	}
 	if running == 0 {
 		return "", errors.New("no language server is running yet: they start on the first file of their language (give a path)")

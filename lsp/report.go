@@ -1,11 +1,14 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fawn-ide/fawn/tools"
 )
 
 // severityName names a diagnostic's severity; a server that gives none
@@ -105,14 +108,14 @@ func (m *Manager) list(c *client, path string, ds, _ []Diagnostic, maxErr, maxWa
 
 // report is what the model hears after an edit of path: the problems the
 // edit brought, apart from those that were there before.
-func (m *Manager) report(name string, c *client, path string, before, after map[string][]Diagnostic, fresh bool, wait time.Duration) string {
+func (m *Manager) report(ctx context.Context, name string, c *client, path string, before, after map[string][]Diagnostic, fresh bool, wait time.Duration) string {
 	rel := m.rel(path)
 	var b strings.Builder
 	if !fresh {
 		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this edit; the diagnostics tool asks again)\n", name, rel, wait.Round(100*time.Millisecond))
 	}
 	fresh_, old := newOnes(onlySerious(before[path]), onlySerious(after[path]))
-	others := m.newErrors(c, []string{path}, before, after)
+	others := m.newErrors(ctx, c, []string{path}, before, after)
 	fixed := len(onlySerious(before[path])) - len(old)
 	if len(fresh_) == 0 && len(old) == 0 && len(others) == 0 {
 		s := fmt.Sprintf("%s: no errors or warnings in %s", name, rel)
@@ -140,7 +143,7 @@ func (m *Manager) report(name string, c *client, path string, before, after map[
 // commandReport is what the model hears after an agent command changed
 // paths: per file, the problems that are new since the server last had it
 // (all of them, for a file it had not open), and new errors elsewhere.
-func (m *Manager) commandReport(name string, c *client, paths []string, wasOpen map[string]bool, before, after map[string][]Diagnostic, late []string, wait time.Duration) string {
+func (m *Manager) commandReport(ctx context.Context, name string, c *client, paths []string, wasOpen map[string]bool, before, after map[string][]Diagnostic, late []string, wait time.Duration) string {
 	var b strings.Builder
 	if len(late) > 0 {
 		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this command; the diagnostics tool asks again)\n", name, strings.Join(late, ", "), wait.Round(100*time.Millisecond))
@@ -148,7 +151,16 @@ func (m *Manager) commandReport(name string, c *client, paths []string, wasOpen 
 	var rels, clean []string
 	var body strings.Builder
 	fixed := 0
+	shown := paths[:0:0]
 	for _, p := range paths {
+		if !tools.Hidden(ctx, p) {
+			shown = append(shown, p)
+		}
+	}
+	if len(shown) == 0 {
+		return ""
+	}
+	for _, p := range shown {
 		rel := m.rel(p)
 		rels = append(rels, rel)
 		now := onlySerious(after[p])
@@ -174,9 +186,9 @@ func (m *Manager) commandReport(name string, c *client, paths []string, wasOpen 
 			clean = append(clean, rel)
 		}
 	}
-	others := m.newErrors(c, paths, before, after)
-	what := fmt.Sprintf("the %d files this command changed", len(paths))
-	if len(paths) == 1 {
+	others := m.newErrors(ctx, c, paths, before, after)
+	what := fmt.Sprintf("the %d files this command changed", len(shown))
+	if len(shown) == 1 {
 		what = rels[0] + ", which this command changed"
 	}
 	if body.Len() == 0 && len(others) == 0 {
@@ -199,11 +211,11 @@ func (m *Manager) commandReport(name string, c *client, paths []string, wasOpen 
 }
 
 // newErrors lists, as lines, the errors in files other than paths that
-// are in after and were not in before.
-func (m *Manager) newErrors(c *client, paths []string, before, after map[string][]Diagnostic) []string {
+// are in after and were not in before, leaving out the files ctx hides.
+func (m *Manager) newErrors(ctx context.Context, c *client, paths []string, before, after map[string][]Diagnostic) []string {
 	var others []string
 	for p, ds := range after {
-		if slices.Contains(paths, p) {
+		if slices.Contains(paths, p) || tools.Hidden(ctx, p) {
 			continue
 		}
 		f, _ := newOnes(onlySerious(before[p]), onlySerious(ds))
@@ -233,9 +245,9 @@ func writeOthers(b *strings.Builder, others []string) {
 
 // othersReport is what the model hears after a command that changed no
 // file the server was sent but may have broken open ones: new errors only.
-func (m *Manager) othersReport(name string, c *client, before map[string][]Diagnostic) string {
+func (m *Manager) othersReport(ctx context.Context, name string, c *client, before map[string][]Diagnostic) string {
 	after, base := c.advance(before)
-	others := m.newErrors(c, nil, base, after)
+	others := m.newErrors(ctx, c, nil, base, after)
 	if len(others) == 0 {
 		return ""
 	}

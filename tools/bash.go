@@ -222,7 +222,7 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	if changed := ended(); len(changed) > 0 && b.env.Code != nil {
 		// The language servers hear of the files the command changed,
 		// and the model of what they found in them.
-		if r := b.env.Code.AfterCommand(ctx, changed); r != "" {
+		if r := b.env.Code.AfterCommand(b.env.codeContext(ctx), changed); r != "" {
 			Emit(ctx, CodeReport{Text: r})
 			out += "\n" + r
 		}

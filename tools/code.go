@@ -42,3 +42,23 @@ type CodeSymbol struct {
 	Depth int
 	CodeLocation
 }
+
+// hiddenKey keys the check WithHidden puts in a context.
+type hiddenKey struct{}
+
+// WithHidden gives the code intelligence called with ctx the files it must
+// neither name nor quote to the model (those the user's Read deny rules
+// forbid): a server reports on every file of the project, and its
+// messages quote the code.
+func WithHidden(ctx context.Context, hidden func(abs string) bool) context.Context {
+	if hidden == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, hiddenKey{}, hidden)
+}
+
+// Hidden reports whether abs must not be named or quoted under ctx.
+func Hidden(ctx context.Context, abs string) bool {
+	h, _ := ctx.Value(hiddenKey{}).(func(string) bool)
+	return h != nil && h(abs)
+}

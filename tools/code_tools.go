@@ -175,6 +175,7 @@ func (c *CodeTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		return "", err
 	}
 	code := c.env.Code
+	ctx = c.env.codeContext(ctx)
 	switch c.name {
 	case "diagnostics":
 		return code.Diagnostics(ctx, q.abs)

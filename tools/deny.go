@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -21,6 +22,15 @@ func (e *Env) readDenied(abs string) string {
 		return ""
 	}
 	return e.ReadDenied(filepath.ToSlash(e.Rel(abs)))
+}
+
+// codeContext is ctx carrying the deny check for the code intelligence
+// (WithHidden).
+func (e *Env) codeContext(ctx context.Context) context.Context {
+	if e.ReadDenied == nil {
+		return ctx
+	}
+	return WithHidden(ctx, func(abs string) bool { return e.readDenied(abs) != "" })
 }
 
 // checkReadable refuses a path the user's deny rules forbid reading.

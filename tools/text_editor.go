@@ -410,7 +410,7 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 	}
 	Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: e.after, Command: e.command})
 	if t.env.Code != nil {
-		if r := t.env.Code.AfterEdit(ctx, e.abs, e.after); r != "" {
+		if r := t.env.Code.AfterEdit(t.env.codeContext(ctx), e.abs, e.after); r != "" {
 			Emit(ctx, CodeReport{Text: r})
 			return e.result + "\n\n" + r, nil
 		}
