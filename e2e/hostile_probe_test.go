@@ -41,7 +41,7 @@ func TestHostileProbeFindExecIsNotAllowedByAFindRule(t *testing.T) {
 		{ToolCalls: []llmtest.ToolCall{
 			rulesCall("exec-touch", "bash", `{"command":"find . -maxdepth 0 -exec touch marker-find-exec \\;"}`),
 			rulesCall("execdir-touch", "bash", `{"command":"find . -maxdepth 0 -execdir sh -c 'touch marker-find-sh' \\;"}`),
-			rulesCall("exec-rm", "bash", `{"command":"find . -name victim.txt -exec rm -f {} +"}`),
+			rulesCall("exec-rm", "bash", `{"command":"find . -name victim.txt -exec rm -f '{}' +"}`),
 			rulesCall("plain", "bash", `{"command":"find . -name README.md"}`),
 		}},
 		{Text: "Done."},
