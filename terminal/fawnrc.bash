@@ -79,8 +79,8 @@ unset __fawn_h1 __fawn_h2
 { __fawn_prompt; } 2>/dev/null
 
 # Around each agent command fawn presses two keys bound here: the first puts
-# away what the user had half typed and sets pagers that do not wait for a
-# key, the second undoes both.
+# away what the user had half typed, sets pagers that do not wait for a key
+# and the options the command is read with; the second undoes all three.
 __fawn_begin() {
 	__fawn_line=${READLINE_LINE-}
 	__fawn_point=${READLINE_POINT-0}
@@ -92,8 +92,18 @@ __fawn_begin() {
 		if [[ -v $v ]]; then __fawn_env+=("$v=${!v}"); fi
 	done
 	export PAGER=cat GIT_PAGER=cat
+	# The agent's line is read as fawn's permission rules read it: a # starts
+	# a comment (without interactive_comments, "go test # ; touch X" runs
+	# touch) and an argument such as FOO=bar is an argument, not a variable
+	# for the command (set -k).
+	__fawn_opts=$(shopt -p interactive_comments)
+	[[ $- == *k* ]] && __fawn_opts+=$'\nset -k'
+	shopt -s interactive_comments
+	set +k
 }
 __fawn_end() {
+	eval "${__fawn_opts-}"
+	__fawn_opts=
 	unset PAGER GIT_PAGER
 	local kv
 	for kv in ${__fawn_env[@]+"${__fawn_env[@]}"}; do export "$kv"; done
