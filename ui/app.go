@@ -32,6 +32,10 @@ import (
 type Options struct {
 	// Agent runs the turns; required.
 	Agent Agent
+	// Services are what the agent offers beyond turns (compaction,
+	// checkpoints, sessions, …); SessionServices gives fawn's agent's.
+	// Those left nil are not offered.
+	Services Services
 	// Config is the effective configuration; nil means defaults.
 	Config *config.Config
 	// Root is the project directory (titles, relative paths in cards).
@@ -318,7 +322,7 @@ func (a *App) wireWidgets() {
 		}
 	}
 	a.input.onOpenFile = a.openFinder
-	if _, ok := a.opts.Agent.(attacher); ok {
+	if a.opts.Services.Attach != nil {
 		a.files = &fileIndex{root: a.opts.Root}
 		a.input.mentionFiles = func(q string) ([]string, bool) {
 			a.files.start(a, func() {
@@ -650,7 +654,7 @@ func (a *App) submit(text string) {
 	item := &userItem{text: text}
 	a.list.Append(item)
 	a.list.ScrollToBottom()
-	if at, ok := a.opts.Agent.(attacher); ok {
+	if at := a.opts.Services.Attach; at != nil {
 		if ms := mentionsIn(text); len(ms) > 0 {
 			a.attachAndRun(at, item, ms)
 			return
@@ -671,7 +675,7 @@ func (a *App) startTurn(item *userItem) {
 	a.turnCancel = cancel
 	a.router.beginTurn()
 	var events <-chan agent.Event
-	if at, ok := a.opts.Agent.(attacher); ok && item.input != nil {
+	if at := a.opts.Services.Attach; at != nil && item.input != nil {
 		events = at.RunInput(ctx, *item.input)
 	} else {
 		events = a.opts.Agent.Run(ctx, item.text)

@@ -8,19 +8,8 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 )
 
-// compacter is an agent that can compact its conversation (/compact).
-type compacter interface {
-	Compact(ctx context.Context, focus string) <-chan agent.Event
-}
-
-// contexter is an agent that can say how its context window is used.
-type contexter interface {
-	Context() agent.ContextInfo
-	ContextWindow() (int, string)
-}
-
 func (a *App) addCompactCommands() {
-	if _, ok := a.opts.Agent.(compacter); ok {
+	if c := a.opts.Services.Compact; c != nil {
 		a.commands.Add(Command{Name: "compact", Args: "[focus]", Help: "Replace the conversation by a summary of it, keeping what you name in particular", Run: func(a *App, focus string) {
 			if a.turnRunning() {
 				a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — wait for it to end (or press Esc), then /compact"})
@@ -29,12 +18,12 @@ func (a *App) addCompactCommands() {
 			ctx, cancel := context.WithCancel(a.runCtx)
 			a.turnCancel = cancel
 			a.router.beginTurn()
-			a.follow(a.opts.Agent.(compacter).Compact(ctx, strings.TrimSpace(focus)), cancel)
+			a.follow(c.Compact(ctx, strings.TrimSpace(focus)), cancel)
 		}})
 	}
-	if _, ok := a.opts.Agent.(contexter); ok {
+	if cx := a.opts.Services.Context; cx != nil {
 		a.commands.Add(Command{Name: "context", Help: "Show how the context window is used: system prompt, tools, instructions, history, reserve, free", Run: func(a *App, _ string) {
-			a.list.Append(&noticeItem{kind: noticeInfo, text: contextText(a.opts.Agent.(contexter).Context(), a.opts.Root)})
+			a.list.Append(&noticeItem{kind: noticeInfo, text: contextText(cx.Context(), a.opts.Root)})
 		}})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/commands"
-	"github.com/fawn-ide/fawn/skills"
-	"github.com/fawn-ide/fawn/subagent"
 )
 
 // addCustomCommands loads the user's and the project's custom commands
@@ -54,17 +52,13 @@ func (a *App) addCustomCommands() {
 	})
 }
 
-// skillKeeper is an agent with skills (*agent.Session is one).
-type skillKeeper interface {
-	Skills() []skills.Skill
-}
-
 func (a *App) addSkillCommands() {
-	if _, ok := a.opts.Agent.(skillKeeper); !ok {
+	sk := a.opts.Services.Skills
+	if sk == nil {
 		return
 	}
 	a.commands.Add(Command{Name: "skills", Help: "List the skills the agent can load, and any that cannot be used", Run: func(a *App, _ string) {
-		ss := a.opts.Agent.(skillKeeper).Skills()
+		ss := sk.Skills()
 		if len(ss) == 0 {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no skills: a skill is a folder with a SKILL.md (front matter name and description) in .fawn/skills/, .claude/skills/ or your config's skills/"})
 			return
@@ -82,17 +76,13 @@ func (a *App) addSkillCommands() {
 	}})
 }
 
-// agentKeeper is an agent with subagents (*agent.Session is one).
-type agentKeeper interface {
-	Subagents() []subagent.Def
-}
-
 func (a *App) addAgentCommands() {
-	if _, ok := a.opts.Agent.(agentKeeper); !ok {
+	sk := a.opts.Services.Subagents
+	if sk == nil {
 		return
 	}
 	a.commands.Add(Command{Name: "agents", Help: "List the subagents the agent can hand a task to, and any that cannot be used", Run: func(a *App, _ string) {
-		ds := a.opts.Agent.(agentKeeper).Subagents()
+		ds := sk.Subagents()
 		var b strings.Builder
 		b.WriteString("Subagents (the agent hands one a task with the task tool; a definition is a Markdown file in .fawn/agents/, .claude/agents/ or your config's agents/):")
 		for _, d := range ds {

@@ -13,20 +13,11 @@ import (
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
-// modelSwitcher is an agent that can change its model in the session
-// (*agent.Session is one).
-type modelSwitcher interface {
-	ConfiguredModels() []agent.ModelChoice
-	ListModels(ctx context.Context) ([]agent.ModelChoice, []error)
-	SetModel(ctx context.Context, mc config.Model) error
-	ModelConfig() config.Model
-}
-
 // addModelCommands registers /model.
 func (a *App) addModelCommands() {
 	a.commands.Add(Command{Name: "model", Args: "[name]", Help: "Switch the model (a picker of the configured and listed models)", Run: func(a *App, args string) {
-		sw, ok := a.opts.Agent.(modelSwitcher)
-		if !ok {
+		sw := a.opts.Services.Models
+		if sw == nil {
 			where := "the config file"
 			if a.cfg.ConfigDir != "" {
 				where = filepath.Join(a.cfg.ConfigDir, "config.yaml")
@@ -120,7 +111,7 @@ func hostLabel(mc config.Model) string {
 
 // pickModel shows the configured models at once and adds what their
 // servers list as it arrives.
-func (a *App) pickModel(sw modelSwitcher) {
+func (a *App) pickModel(sw ModelSwitcher) {
 	configured := sw.ConfiguredModels()
 	p := picker.New(&a.th, "Model", modelItems(configured, sw.ModelConfig()))
 	p.SetLoading(true)
@@ -145,7 +136,7 @@ func (a *App) pickModel(sw modelSwitcher) {
 }
 
 // switchModel switches to c from the next request and says so.
-func (a *App) switchModel(sw modelSwitcher, c agent.ModelChoice) {
+func (a *App) switchModel(sw ModelSwitcher, c agent.ModelChoice) {
 	ctx := a.runCtx
 	a.Go(func() {
 		err := sw.SetModel(ctx, c.Config)
@@ -163,11 +154,11 @@ func (a *App) switchModel(sw modelSwitcher, c agent.ModelChoice) {
 
 // contextWindow is the size of the model in use's context, for the status bar.
 func (a *App) contextWindow() int {
-	if cx, ok := a.opts.Agent.(contexter); ok {
+	if cx := a.opts.Services.Context; cx != nil {
 		n, _ := cx.ContextWindow()
 		return n
 	}
-	if sw, ok := a.opts.Agent.(modelSwitcher); ok {
+	if sw := a.opts.Services.Models; sw != nil {
 		if n := sw.ModelConfig().ContextWindow; n > 0 {
 			return n
 		}

@@ -9,18 +9,12 @@ import (
 	"github.com/fawn-ide/fawn/rules"
 )
 
-// ruleKeeper is an agent with permission rules (*agent.Session is one).
-type ruleKeeper interface {
-	Rules() []rules.Rule
-	RemoveRule(effect rules.Effect, raw string) bool
-}
-
 func (a *App) addPermissionCommands() {
-	if _, ok := a.opts.Agent.(ruleKeeper); !ok {
+	rk := a.opts.Services.Rules
+	if rk == nil {
 		return
 	}
 	a.commands.Add(Command{Name: "permissions", Args: "[remove RULE]", Help: "List the permission rules in force, where each comes from, and the mode; remove one", Run: func(a *App, args string) {
-		rk := a.opts.Agent.(ruleKeeper)
 		if raw, ok := strings.CutPrefix(strings.TrimSpace(args), "remove"); ok {
 			a.removeRule(rk, strings.TrimSpace(raw))
 			return
@@ -52,17 +46,13 @@ func permissionsText(rs []rules.Rule, mode string) string {
 	return b.String()
 }
 
-// hookKeeper is an agent with hooks (*agent.Session is one).
-type hookKeeper interface {
-	Hooks() hooks.Config
-}
-
 func (a *App) addHookCommands() {
-	if _, ok := a.opts.Agent.(hookKeeper); !ok {
+	hk := a.opts.Services.Hooks
+	if hk == nil {
 		return
 	}
 	a.commands.Add(Command{Name: "hooks", Help: "List the hooks configured, by event", Run: func(a *App, _ string) {
-		cfg := a.opts.Agent.(hookKeeper).Hooks()
+		cfg := hk.Hooks()
 		if len(cfg) == 0 {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no hooks are configured: add them under hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, PreCompact); see config.example.yaml"})
 			return
@@ -86,7 +76,7 @@ func (a *App) addHookCommands() {
 
 // removeRule takes a rule out of force: from the rules the dialog saved,
 // or, for one a config file sets, says where to remove it.
-func (a *App) removeRule(rk ruleKeeper, raw string) {
+func (a *App) removeRule(rk RuleKeeper, raw string) {
 	if raw == "" {
 		a.list.Append(&noticeItem{kind: noticeError, text: "which rule? /permissions remove bash(go test:*) (/permissions lists them)"})
 		return

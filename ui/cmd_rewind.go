@@ -14,21 +14,14 @@ import (
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
-// rewinder is an agent that keeps checkpoints of what it changes
-// (*agent.Session is one).
-type rewinder interface {
-	Checkpoints() *checkpoint.Book
-	RewindConversation(keep int, prompt string) error
-}
-
 // diffEditor is an editor that can show a diff in a tab (*editor.Tabs).
 type diffEditor interface {
 	ShowDiff(path string, before, after []byte, title string) error
 }
 
 func (a *App) addRewindCommands() {
-	r, ok := a.opts.Agent.(rewinder)
-	if !ok {
+	r := a.opts.Services.Rewind
+	if r == nil {
 		a.changes.SetNote("This agent does not record what it changes.")
 		return
 	}
@@ -143,7 +136,7 @@ func (a *App) escape() {
 	now := time.Now()
 	if a.input.GetText() == "" && now.Sub(a.lastEsc) < escEscWindow {
 		a.lastEsc = time.Time{}
-		if _, ok := a.opts.Agent.(rewinder); ok {
+		if a.opts.Services.Rewind != nil {
 			a.pickRewind()
 		}
 		return
@@ -156,7 +149,7 @@ const escEscWindow = 600 * time.Millisecond
 
 // book is the session's checkpoints, or nil (said in the chat).
 func (a *App) book() *checkpoint.Book {
-	r, _ := a.opts.Agent.(rewinder)
+	r := a.opts.Services.Rewind
 	var b *checkpoint.Book
 	if r != nil {
 		b = r.Checkpoints()
@@ -267,7 +260,7 @@ func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
 // rewind goes back to before prompt t: the files, the conversation, or both.
 func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
 	if conv {
-		if err := a.opts.Agent.(rewinder).RewindConversation(t.Messages, t.Prompt); err != nil {
+		if err := a.opts.Services.Rewind.RewindConversation(t.Messages, t.Prompt); err != nil {
 			a.list.Append(&noticeItem{kind: noticeError, text: "could not rewind the conversation: " + err.Error()})
 			return
 		}
@@ -436,8 +429,8 @@ func (a *App) noteChanges() {
 		a.changesAgain = true
 		return
 	}
-	r, ok := a.opts.Agent.(rewinder)
-	if !ok {
+	r := a.opts.Services.Rewind
+	if r == nil {
 		return
 	}
 	b := r.Checkpoints()
@@ -466,7 +459,7 @@ func (a *App) noteChanges() {
 // recorded, what is on disk now) and lets the user overwrite it or keep
 // it; then the next.
 func (a *App) showConflicts(what string, run func(force map[string]bool) (checkpoint.Result, error), conflicts []checkpoint.Conflict) {
-	r, _ := a.opts.Agent.(rewinder)
+	r := a.opts.Services.Rewind
 	ed, ok := a.editor.(interface {
 		ShowVersions(path string, vs [3]editor.VersionText, choices []editor.VersionChoice) error
 	})

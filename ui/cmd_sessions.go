@@ -16,26 +16,15 @@ import (
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
-// sessionKeeper is an agent whose sessions are kept on disk
-// (*agent.Session is one).
-type sessionKeeper interface {
-	ID() string
-	Sessions() ([]session.Info, error)
-	Resume(id string) (*agent.Resumed, error)
-	NewConversation(keepUsage bool)
-	Store() *session.Store
-	RecordWorkspace(ws session.Workspace)
-}
-
 // tabbedEditor is an editor whose tabs a session keeps (*editor.Tabs).
 type tabbedEditor interface {
 	TabStates() []editor.TabState
 	RestoreTabs(states []editor.TabState) (missing []string)
 }
 
-func (a *App) keeper() (sessionKeeper, bool) {
-	k, ok := a.opts.Agent.(sessionKeeper)
-	if !ok || k.Store() == nil {
+func (a *App) keeper() (SessionKeeper, bool) {
+	k := a.opts.Services.Sessions
+	if k == nil || k.Store() == nil {
 		return nil, false
 	}
 	return k, true
@@ -91,7 +80,7 @@ func (a *App) addSessionCommands() {
 func short(id string) string { return id[:min(8, len(id))] }
 
 // pickSession opens the /resume picker.
-func (a *App) pickSession(k sessionKeeper) {
+func (a *App) pickSession(k SessionKeeper) {
 	p := picker.New(&a.th, "Resume a session", nil)
 	p.SetLoading(true)
 	a.openPicker(p)
@@ -119,7 +108,7 @@ func (a *App) pickSession(k sessionKeeper) {
 }
 
 // resumeSession loads session id off the UI goroutine, then shows it.
-func (a *App) resumeSession(k sessionKeeper, id string) {
+func (a *App) resumeSession(k SessionKeeper, id string) {
 	a.recordWorkspace()
 	a.flash("resuming…")
 	a.Go(func() {
@@ -145,7 +134,10 @@ func (a *App) restore(res *agent.Resumed) {
 	a.router.resetUsage()
 	a.todos.SetItems(a.opts.Agent.Todos())
 	a.noteChanges()
-	id := a.opts.Agent.(interface{ ID() string }).ID()
+	id := l.Info.ID
+	if k := a.opts.Services.Sessions; k != nil {
+		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
+	}
 	what := fmt.Sprintf("resumed session %s: %s, %s", short(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	if l.Info.Title != "" {
 		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", clean(l.Info.Title), short(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
@@ -197,7 +189,7 @@ func (a *App) workspaceState() session.Workspace {
 
 // exportSession writes the session as Markdown to file (relative to the
 // project), asking before it replaces a file.
-func (a *App) exportSession(k sessionKeeper, file string) {
+func (a *App) exportSession(k SessionKeeper, file string) {
 	id := k.ID()
 	if file == "" {
 		file = "fawn-session-" + short(id) + ".md"

@@ -63,7 +63,7 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 		{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"seq 1 3000"}`}}},
 		{Text: "Counted."},
 	}})
-	r := startApp(t, Options{Agent: sess, Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: SessionServices(sess), Config: cfg, Root: root}, 140, 40)
 	r.typeText("count")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("Counted.")

@@ -19,7 +19,9 @@
 //
 // Data flows one way: agent events → Router → widgets. Widgets never call
 // into the graph; user intent goes through the small Agent interface (Run,
-// Approve, SetMode, Clear).
+// Approve, SetMode, Clear) and the typed Services beside it (compaction,
+// checkpoints, sessions, models, …): a field each, not methods looked for
+// on the Agent, so the compiler checks that fawn's agent provides them.
 //
 // Threading: everything here runs on the UI goroutine, the one inside
 // App.Run, except the methods documented as safe from any goroutine
@@ -30,7 +32,8 @@
 //
 // Wiring, as cmd/fawn does it:
 //
-//	app, err := ui.New(ui.Options{Agent: sess, Config: cfg, Root: root,
+//	app, err := ui.New(ui.Options{Agent: sess, Services: ui.SessionServices(sess),
+//		Config: cfg, Root: root,
 //		Editor: tabs, Terminal: view, Keys: []*keymap.Table{edKeys, termKeys},
 //		Notices: notices})
 //	...

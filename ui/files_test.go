@@ -17,7 +17,7 @@ import (
 // hides it.
 func TestExplorerBesideTheEditor(t *testing.T) {
 	sess, tabs, keys, cfg, root := realParts(t, map[string]string{"README.md": "# hello explorer\n", "src/main.go": "package main\n"})
-	r := startApp(t, Options{Agent: sess, Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
 	tabs.SetRedraw(r.app.RequestDraw)
 	r.key(tcell.KeyRune, 'x', tcell.ModAlt)
 	r.waitScreen("Files")

@@ -175,13 +175,6 @@ func (x *fileIndex) match(query string, n int) (hits []string, loading bool) {
 	return hits, loading
 }
 
-// attacher is an agent that takes attachments and images (*agent.Session).
-type attacher interface {
-	Attach(ctx context.Context, path string) (agent.Attachment, error)
-	RunInput(ctx context.Context, in agent.Input) <-chan agent.Event
-	AcceptsImages() bool
-}
-
 // chip is what a user message shows of one attachment.
 type chip struct {
 	text string
@@ -191,7 +184,7 @@ type chip struct {
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (a *App) attachAndRun(at attacher, item *userItem, ms []mention) {
+func (a *App) attachAndRun(at Attacher, item *userItem, ms []mention) {
 	item.attaching = true
 	ctx := a.runCtx
 	text := item.text

@@ -71,7 +71,7 @@ func mentionParts(t *testing.T, model string, responses ...llmtest.Response) (*r
 	}
 	t.Cleanup(sess.Close)
 	ed := newRecordingEditor()
-	r := startApp(t, Options{Agent: sess, Config: cfg, Root: env.Root, Editor: ed}, 120, 30)
+	r := startApp(t, Options{Agent: sess, Services: SessionServices(sess), Config: cfg, Root: env.Root, Editor: ed}, 120, 30)
 	return r, srv, sess, ed, env.Root
 }
 

@@ -33,7 +33,7 @@ func TestModelPickerSwitchesTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sess.Close)
-	r := startApp(t, Options{Agent: sess, Config: cfg, Root: root}, 120, 30)
+	r := startApp(t, Options{Agent: sess, Services: SessionServices(sess), Config: cfg, Root: root}, 120, 30)
 	r.typeText("hello")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("first answer")

@@ -185,6 +185,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	opts := ui.Options{
 		Agent:       sess,
+		Services:    ui.SessionServices(sess),
 		Config:      cfg,
 		Root:        cfg.ProjectDir,
 		Editor:      ed,

@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/hooks"
+	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/skills"
+	"github.com/fawn-ide/fawn/subagent"
+)
+
+// Services are what the UI does with an agent beyond running turns (the
+// Agent interface). Each is a typed field rather than a method set looked
+// for on the Agent, so a signature that drifts breaks the build instead of
+// making its command vanish. A nil service leaves its commands and panes
+// out, as for an agent that has no such thing.
+type Services struct {
+	// Compact is /compact.
+	Compact Compacter
+	// Context is /context and the status bar's window size.
+	Context ContextReporter
+	// Rewind is /rewind, /undo, /changes, Esc Esc and the Changes tab.
+	Rewind Rewinder
+	// Sessions is /resume, /new, /export and what a session keeps of the
+	// workspace; its Store may be nil (no data directory).
+	Sessions SessionKeeper
+	// Skills is /skills.
+	Skills SkillKeeper
+	// Subagents is /agents.
+	Subagents SubagentKeeper
+	// Rules is /permissions.
+	Rules RuleKeeper
+	// Hooks is /hooks.
+	Hooks HookKeeper
+	// Models is /model's picker and switch.
+	Models ModelSwitcher
+	// Attach is @-mentions: attachments, images and the file index.
+	Attach Attacher
+}
+
+// SessionServices are the services of fawn's own agent: all of them. The
+// one place both fawn and the tests take them from, so a service left out
+// here is caught by a test rather than by a user missing a command.
+func SessionServices(s *agent.Session) Services {
+	return Services{
+		Compact:   s,
+		Context:   s,
+		Rewind:    s,
+		Sessions:  s,
+		Skills:    s,
+		Subagents: s,
+		Rules:     s,
+		Hooks:     s,
+		Models:    s,
+		Attach:    s,
+	}
+}
+
+// *agent.Session is every service; these say so to the compiler.
+var (
+	_ Agent           = (*agent.Session)(nil)
+	_ Compacter       = (*agent.Session)(nil)
+	_ ContextReporter = (*agent.Session)(nil)
+	_ Rewinder        = (*agent.Session)(nil)
+	_ SessionKeeper   = (*agent.Session)(nil)
+	_ SkillKeeper     = (*agent.Session)(nil)
+	_ SubagentKeeper  = (*agent.Session)(nil)
+	_ RuleKeeper      = (*agent.Session)(nil)
+	_ HookKeeper      = (*agent.Session)(nil)
+	_ ModelSwitcher   = (*agent.Session)(nil)
+	_ Attacher        = (*agent.Session)(nil)
+)
+
+// Compacter compacts the conversation (/compact).
+type Compacter interface {
+	// Compact replaces the conversation by a summary of it, keeping focus
+	// in particular. Its events arrive as a turn's do.
+	Compact(ctx context.Context, focus string) <-chan agent.Event
+}
+
+// ContextReporter says how the context window is used.
+type ContextReporter interface {
+	Context() agent.ContextInfo
+	// ContextWindow is the window's size and where that number comes from.
+	ContextWindow() (int, string)
+}
+
+// Rewinder keeps checkpoints of what the agent changes.
+type Rewinder interface {
+	// Checkpoints is nil when sessions are not kept.
+	Checkpoints() *checkpoint.Book
+	// RewindConversation keeps the first keep messages; prompt is the
+	// user message the rewind goes back before.
+	RewindConversation(keep int, prompt string) error
+}
+
+// SessionKeeper keeps the conversation as a session on disk.
+type SessionKeeper interface {
+	ID() string
+	Sessions() ([]session.Info, error)
+	Resume(id string) (*agent.Resumed, error)
+	NewConversation(keepUsage bool)
+	// Store is nil when fawn has no data directory.
+	Store() *session.Store
+	RecordWorkspace(ws session.Workspace)
+}
+
+// SkillKeeper has skills the agent can load.
+type SkillKeeper interface {
+	Skills() []skills.Skill
+}
+
+// SubagentKeeper has subagents the agent can hand a task to.
+type SubagentKeeper interface {
+	Subagents() []subagent.Def
+}
+
+// RuleKeeper has the permission rules in force.
+type RuleKeeper interface {
+	Rules() []rules.Rule
+	RemoveRule(effect rules.Effect, raw string) bool
+}
+
+// HookKeeper has the hooks configured.
+type HookKeeper interface {
+	Hooks() hooks.Config
+}
+
+// ModelSwitcher changes the model within the session.
+type ModelSwitcher interface {
+	ConfiguredModels() []agent.ModelChoice
+	ListModels(ctx context.Context) ([]agent.ModelChoice, []error)
+	SetModel(ctx context.Context, mc config.Model) error
+	ModelConfig() config.Model
+}
+
+// Attacher takes attachments and images with a prompt.
+type Attacher interface {
+	Attach(ctx context.Context, path string) (agent.Attachment, error)
+	RunInput(ctx context.Context, in agent.Input) <-chan agent.Event
+	AcceptsImages() bool
+}
