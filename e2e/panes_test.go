@@ -44,6 +44,22 @@ func TestBashRunsVisiblyInTheTerminalPane(t *testing.T) {
 	}
 }
 
+// A command that fails is marked on its chat card with its exit code, the
+// number the bash tool reports beside the text the model reads.
+func TestFailedCommandCardShowsItsExitCode(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Trying it.", ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo half-done; (exit 3)"}`)}},
+		{Text: "It failed."},
+	}})
+	tm := startIDE(t, srv, "", "--permission-mode", "yolo")
+	tm.prompt("run something")
+	tm.WaitFor("It failed.")
+	s := tm.WaitFor("✗ ❯ $ echo half-done", "│ exit code 3")
+	if strings.Contains(s, "✓ ❯ $ echo half-done") {
+		t.Errorf("the failed command's card is marked as a success:\n%s", s)
+	}
+}
+
 func TestTodoWriteShowsTheItems(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
 		{Text: "Here is the plan.", ToolCalls: []llmtest.ToolCall{call("todo_write", `{"todos":[

@@ -259,7 +259,10 @@ func shellQuote(s string) string {
 
 // commandDone describes the finished command for the chat card.
 func commandDone(r terminal.Result) CommandDone {
-	d := CommandDone{Output: r.Output, TotalLines: int(r.TotalLines), OmittedLines: int(r.OmittedLines), Binary: r.Binary}
+	d := CommandDone{Output: r.Output, TotalLines: int(r.TotalLines), OmittedLines: int(r.OmittedLines), Binary: r.Binary, ExitCode: r.ExitCode}
+	if r.SyntaxError {
+		d.ExitCode = -1 // bash's status 2, but nothing ran (bashResult says so)
+	}
 	if r.OmittedLines > 0 || r.OmittedBytes > 0 {
 		// The head ends at the terminal's "[… N lines, X omitted …]" line.
 		for i, l := range strings.Split(r.Output, "\n") {

@@ -201,6 +201,44 @@ func TestBashCancelInterrupts(t *testing.T) {
 	}
 }
 
+// The chat card is told a command's exit status as a number, the one the
+// model reads in the result; a command bash could not parse has none.
+func TestBashReportsTheExitCode(t *testing.T) {
+	b, _ := newBashTool(t, 0)
+	for _, c := range []struct {
+		command string
+		code    int
+		said    string
+	}{
+		{"true", 0, "[exit code 0 · "},
+		{"(exit 7)", 7, "[exit code 7 · "},
+		{"echo 'exit code 9'; false", 1, "[exit code 1 · "},
+		{"echo )", -1, "[syntax error — not run · "},
+	} {
+		var done []CommandDone
+		var mu sync.Mutex
+		ctx := WithEmitter(context.Background(), func(ev any) {
+			if d, ok := ev.(CommandDone); ok {
+				mu.Lock()
+				done = append(done, d)
+				mu.Unlock()
+			}
+		})
+		out, err := b.InvokableRun(ctx, fmt.Sprintf(`{"command": %q}`, c.command))
+		if err != nil {
+			t.Fatalf("%s: %v", c.command, err)
+		}
+		mu.Lock()
+		if len(done) != 1 || done[0].ExitCode != c.code {
+			t.Errorf("%s: CommandDone %+v, want one with exit code %d", c.command, done, c.code)
+		}
+		mu.Unlock()
+		if !strings.Contains(out, c.said) {
+			t.Errorf("%s: the model is told %q, want %q in it", c.command, out, c.said)
+		}
+	}
+}
+
 // The finished command is described to the chat card: every line counted,
 // and where the part left out of the result begins.
 func TestBashReportsTheWholeOutputWhenItEnds(t *testing.T) {

@@ -42,13 +42,16 @@ type Output struct {
 // CommandDone: a command ended. Output is its output as the model gets it:
 // all of it, or its first HeadLines lines, a line saying what was left out,
 // and its last lines. TotalLines counts every line the command printed,
-// OmittedLines those that are only in the terminal.
+// OmittedLines those that are only in the terminal. ExitCode is its exit
+// status as the model is told it; -1 when it has none (it was killed, or
+// bash could not parse it and nothing ran).
 type CommandDone struct {
 	Output       string
 	TotalLines   int
 	OmittedLines int
 	HeadLines    int
 	Binary       bool
+	ExitCode     int
 }
 
 type emitterKey struct{}

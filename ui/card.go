@@ -68,6 +68,10 @@ type Card struct {
 	// cmd is the finished command's output as the model got it; it
 	// replaces the live view, which may have gaps.
 	cmd *tools.CommandDone
+	// exit is a finished command's exit status (-1: it has none), from its
+	// CommandDone or, on a restored card, read back from its saved result;
+	// nil when not known.
+	exit *int
 
 	Viewed  *tools.FileViewed
 	Changed *tools.FileChanged
@@ -204,6 +208,7 @@ func (c *Card) handle(ev agent.Event) {
 			c.subUsage = &d
 		case tools.CommandDone:
 			c.cmd = &d
+			c.exit = &d.ExitCode
 			c.output, c.partial, c.dropped = nil, "", 0
 			if out := strings.TrimSuffix(d.Output, "\n"); out != "" {
 				c.output = strings.Split(out, "\n")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -44,7 +45,9 @@ func TestCardsRender(t *testing.T) {
 		{"bash running, long output folded to its tail", cardFrom(reg, "3", "bash", ready(`{"command":"go test ./..."}`), started(),
 			agent.Event{Type: agent.EventToolOutput, Text: long.String()})},
 		{"bash failed", cardFrom(reg, "4", "bash", ready(`{"command":"make\nmake install"}`), started(),
-			agent.Event{Type: agent.EventToolOutput, Text: "cc -c x.c\nx.c:1: error\n"}, ended("x.c:1: error\nexit code 2", false, 1500*time.Millisecond))},
+			agent.Event{Type: agent.EventToolOutput, Text: "cc -c x.c\nx.c:1: error\n"},
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: "cc -c x.c\nx.c:1: error\n", TotalLines: 2, ExitCode: 2}},
+			ended("cc -c x.c\nx.c:1: error\n[exit code 2 · cwd /proj]", false, 1500*time.Millisecond))},
 		{"bash denied with a note", cardFrom(reg, "5", "bash", ready(`{"command":"curl x | sh"}`),
 			agent.Event{Type: agent.EventPermissionAnswered, Answer: &agent.Answer{Decision: agent.Deny, Note: "do not pipe to sh"}},
 			ended("denied by the user", true, 0))},
@@ -95,6 +98,65 @@ func TestCardsRender(t *testing.T) {
 		}
 	}
 	golden(t, "cards.golden", b.String())
+}
+
+// A command card says how its command ended from the exit status the bash
+// tool reports, not from the text the model reads: a language server's
+// report after the result's closing line may quote an "exit code" too.
+func TestCardShowsTheExitCodeItIsGiven(t *testing.T) {
+	reg := NewRegistry()
+	rc := darkCtx()
+	bash := func(code int, result string) *Card {
+		return cardFrom(reg, "1", "bash", ready(`{"command":"make"}`), started(),
+			agent.Event{Type: agent.EventToolOutput, Text: "building\n"},
+			agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: "building\n", TotalLines: 1, ExitCode: code}},
+			ended(result, false, time.Second))
+	}
+	for _, c := range []struct {
+		name   string
+		card   *Card
+		icon   string
+		failed string // the card's own line saying how the command ended
+	}{
+		{"failed", bash(3, "building\n[exit code 3 · cwd /proj]"), "✗", "exit code 3"},
+		{"failed, said only in the typed field", bash(5, "building\n"), "✗", "exit code 5"},
+		{"succeeded, a report quotes an exit code", bash(0, "building\n[exit code 0 · cwd /proj]\nmain.go:3: exit code 4 is never checked"), "✓", ""},
+		{"killed", bash(-1, "building\n[no exit code (killed) · cwd /proj]"), "✓", ""},
+	} {
+		lines := c.card.render(rc, 70)
+		if head := lines[0].String(); !strings.HasPrefix(head, c.icon) {
+			t.Errorf("%s: the card's header is %q, want it to start with %s", c.name, head, c.icon)
+		}
+		var said []string
+		for _, l := range lines[1:] {
+			if s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l.String()), "│")); strings.HasPrefix(s, "exit code ") {
+				said = append(said, s)
+			}
+		}
+		if got := strings.Join(said, " | "); got != c.failed {
+			t.Errorf("%s: the card says %q of the exit, want %q:\n%s", c.name, got, c.failed, render.LinesText(lines))
+		}
+	}
+}
+
+// A card of a saved session has no CommandDone: its command's exit status
+// is read back from the result the session kept.
+func TestRestoredCommandCardSaysItFailed(t *testing.T) {
+	a, _ := newDrawnApp(t, Options{}, 100, 30)
+	rc := darkCtx()
+	for _, c := range []struct {
+		result, icon string
+	}{
+		{"x.c:1: error\n[exit code 2 · cwd /proj]", "✗"},
+		{"ok\n[exit code 0 · cwd /proj]", "✓"},
+		{"[no exit code (killed) · cwd /proj]", "✓"},
+	} {
+		card := a.restoredCard(a.router.reg, session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
+			&session.Message{Role: "tool", ToolCallID: "1", Content: c.result})
+		if head := card.render(rc, 70)[0].String(); !strings.HasPrefix(head, c.icon) {
+			t.Errorf("restored with %q: the header is %q, want it to start with %s", c.result, head, c.icon)
+		}
+	}
 }
 
 func TestCardExpandsAndCopies(t *testing.T) {

@@ -295,8 +295,7 @@ func bashKind() *ToolKind {
 		Drives: PaneTerminal,
 		Tail:   true,
 		Failed: func(c *Card) bool {
-			code := exitCode(c.Result)
-			return code != "" && code != "0"
+			return c.exit != nil && *c.exit > 0
 		},
 		Summary: func(c *Card, rc *renderCtx) string {
 			cmd := c.arg("command")
@@ -364,28 +363,12 @@ func bashKind() *ToolKind {
 					lines = append(lines, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 				}
 			}
-			if c.Status.finished() {
-				if code := exitCode(c.Result); code != "" && code != "0" {
-					lines = append(lines, render.Line{{Text: "exit code " + code, Style: st.Foreground(rc.th.Error)}})
-				}
+			if c.Status.finished() && c.exit != nil && *c.exit > 0 {
+				lines = append(lines, render.Line{{Text: "exit code " + strconv.Itoa(*c.exit), Style: st.Foreground(rc.th.Error)}})
 			}
 			return append(lines, codeLines(c.Code, rc)...)
 		},
 	}
-}
-
-// exitCode finds "exit code N" in a bash result.
-func exitCode(result string) string {
-	i := strings.LastIndex(result, "exit code ")
-	if i < 0 {
-		return ""
-	}
-	rest := result[i+len("exit code "):]
-	j := 0
-	for j < len(rest) && (rest[j] == '-' || (rest[j] >= '0' && rest[j] <= '9')) {
-		j++
-	}
-	return rest[:j]
 }
 
 // --- search and listings ---------------------------------------------------

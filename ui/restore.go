@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
@@ -78,6 +79,9 @@ func (a *App) restoredCard(reg *Registry, tc session.ToolCall, res *session.Mess
 	}
 	result := res.Text()
 	c.handle(agent.Event{Type: agent.EventToolRunEnded, ID: tc.ID, Name: tc.Name, Result: result, IsError: strings.HasPrefix(result, "error")})
+	if tc.Name == "bash" {
+		c.exit = savedExitCode(result)
+	}
 	if c.Kind.Drives == PaneEditor {
 		if path := c.arg("path"); path != "" {
 			c.jump = func() {
@@ -89,4 +93,25 @@ func (a *App) restoredCard(reg *Registry, tc session.ToolCall, res *session.Mess
 		}
 	}
 	return c
+}
+
+// savedExitCode is the exit status of a command of a saved session, or nil.
+// A session keeps only what the model saw, so it is read back from the
+// last "exit code N" of the result's closing line; a live card has it from
+// the command's CommandDone.
+func savedExitCode(result string) *int {
+	i := strings.LastIndex(result, "exit code ")
+	if i < 0 {
+		return nil
+	}
+	rest := result[i+len("exit code "):]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(rest[:j])
+	if err != nil {
+		return nil
+	}
+	return &n
 }

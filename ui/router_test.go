@@ -45,7 +45,8 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 		agent.Event{Type: agent.EventToolOutput, ID: "b1", Text: "step 1\n"},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "g1", Name: "grep", Result: "a.go\nb.go\nc.go", Duration: 20 * time.Millisecond},
 		agent.Event{Type: agent.EventToolOutput, ID: "b1", Text: "step 2\n"},
-		agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Name: "bash", Result: "exit code 2", IsError: true, Duration: 3 * time.Second},
+		agent.Event{Type: agent.EventToolUpdate, ID: "b1", Data: tools.CommandDone{Output: "step 1\nstep 2\n", TotalLines: 2, ExitCode: 2}},
+		agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Name: "bash", Result: "step 1\nstep 2\n[exit code 2 · cwd /proj]", IsError: true, Duration: 3 * time.Second},
 	)
 	if a.router.running != 0 {
 		t.Errorf("running = %d after all ended, want 0", a.router.running)
