@@ -355,12 +355,15 @@ func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []ren
 		}
 		return packItems(items, width, base)
 	}
-	for _, b := range []struct{ action, label string }{
-		{"permission.allow", "allow once"},
-		{"permission.allow_session", "allow for this session"},
-		{"permission.allow_always", "always (add a rule)"},
-		{"permission.deny", "deny"},
-		{"permission.deny_note", "deny with a note"},
+	for _, b := range []struct {
+		action keymap.Action
+		label  string
+	}{
+		{actPermissionAllow, "allow once"},
+		{actPermissionAllowSession, "allow for this session"},
+		{actPermissionAllowAlways, "always (add a rule)"},
+		{actPermissionDeny, "deny"},
+		{actPermissionDenyNote, "deny with a note"},
 	} {
 		keys := d.keys.Keys(b.action)
 		if len(keys) == 0 {
@@ -419,24 +422,24 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 			return
 		}
 		switch d.keys.Action(ev) {
-		case "permission.allow":
+		case actPermissionAllow:
 			d.answer(agent.Answer{Decision: agent.AllowOnce})
-		case "permission.allow_session":
+		case actPermissionAllowSession:
 			d.answer(agent.Answer{Decision: agent.AllowSession})
-		case "permission.allow_always":
+		case actPermissionAllowAlways:
 			d.answer(agent.Answer{Decision: agent.AllowAlways})
-		case "permission.deny":
+		case actPermissionDeny:
 			d.answer(agent.Answer{Decision: agent.Deny})
-		case "permission.deny_note":
+		case actPermissionDenyNote:
 			d.noting = true
 			d.note.SetText("")
-		case "permission.scroll_up":
+		case actPermissionScrollUp:
 			step := 1
 			if ev.Key() == tcell.KeyPgUp {
 				step = max(1, d.bodyRows-1)
 			}
 			d.scroll = max(0, d.scroll-step)
-		case "permission.scroll_down":
+		case actPermissionScrollDown:
 			step := 1
 			if ev.Key() == tcell.KeyPgDn {
 				step = max(1, d.bodyRows-1)

@@ -71,7 +71,7 @@ func (h *Help) lines(width int) []render.Line {
 			for _, k := range b.Keys {
 				ks = append(ks, keymap.Display(k))
 			}
-			rows = append(rows, [3]string{strings.Join(ks, ", "), b.Help, b.Action})
+			rows = append(rows, [3]string{strings.Join(ks, ", "), b.Help, string(b.Action)})
 		}
 		if len(rows) == 0 {
 			continue
@@ -131,15 +131,15 @@ func (h *Help) Draw(screen tcell.Screen) {
 func (h *Help) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		switch h.keys.Action(ev) {
-		case "help.close":
+		case actHelpClose:
 			h.shown = false
-		case "help.up":
+		case actHelpUp:
 			h.scroll = max(0, h.scroll-1)
-		case "help.down":
+		case actHelpDown:
 			h.scroll++
-		case "help.page_up":
+		case actHelpPageUp:
 			h.scroll = max(0, h.scroll-max(1, h.rows-1))
-		case "help.page_down":
+		case actHelpPageDown:
 			h.scroll += max(1, h.rows-1)
 		}
 	}

@@ -79,7 +79,7 @@ func (in *Input) fitPlaceholder(width int) {
 		return
 	}
 	in.hintWidth = width
-	keys := func(action string, n int) string {
+	keys := func(action keymap.Action, n int) string {
 		var ks []string
 		for _, k := range in.keys.Keys(action) {
 			if len(ks) < n {
@@ -93,10 +93,10 @@ func (in *Input) fitPlaceholder(width int) {
 		rank int // lower is more useful
 	}
 	phrases := []phrase{{"Ask fawn…", 0}}
-	if k := keys("chat.send", 1); k != "" {
+	if k := keys(actChatSend, 1); k != "" {
 		phrases = append(phrases, phrase{k + " sends", 1})
 	}
-	if k := keys("chat.newline", 2); k != "" {
+	if k := keys(actChatNewline, 2); k != "" {
 		phrases = append(phrases, phrase{k + " newline", 4})
 	}
 	phrases = append(phrases, phrase{"/ commands", 3})
@@ -322,10 +322,10 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 			case ev.Key() == tcell.KeyDown && len(in.mentionHits) > 0:
 				in.mentionSel = (in.mentionSel + 1) % len(in.mentionHits)
 				return
-			case action == "chat.complete" || (action == "chat.send" && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
+			case action == actChatComplete || (action == actChatSend && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
 				in.acceptMention()
 				return
-			case action == "chat.cancel":
+			case action == actChatCancel:
 				in.mentionHidden = in.GetText()
 				in.mentionAt, in.mentionHits = -1, nil
 				return
@@ -339,13 +339,13 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 			case ev.Key() == tcell.KeyDown:
 				in.compSel = (in.compSel + 1) % len(in.matches)
 				return
-			case action == "chat.complete":
+			case action == actChatComplete:
 				in.complete(1)
 				return
 			case ev.Key() == tcell.KeyBacktab:
 				in.complete(-1)
 				return
-			case action == "chat.send":
+			case action == actChatSend:
 				cmd := in.matches[in.compSel]
 				if strings.HasPrefix(cmd.Args, "<") {
 					in.accept() // a required argument: let the user type it
@@ -354,14 +354,14 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				// Arguments in brackets are optional: the command runs
 				// bare (/mode and /model then offer a picker).
 				in.SetText("/"+cmd.Name, true)
-			case action == "chat.cancel":
+			case action == actChatCancel:
 				in.compDismissed = in.GetText()
 				in.matches = nil
 				return
 			}
 		}
 		switch action {
-		case "chat.send":
+		case actChatSend:
 			text := in.GetText()
 			if strings.TrimSpace(text) == "" {
 				return
@@ -374,14 +374,14 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				in.onSubmit(text)
 			}
 			return
-		case "chat.newline":
+		case actChatNewline:
 			in.forward(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
-		case "chat.cancel":
+		case actChatCancel:
 			if in.onCancel != nil {
 				in.onCancel()
 			}
 			return
-		case "chat.interrupt":
+		case actChatInterrupt:
 			if in.busy != nil && in.busy() {
 				if in.onCancel != nil {
 					in.onCancel()
@@ -393,7 +393,7 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				in.SetText("", false)
 			}
 			return
-		case "chat.history_prev":
+		case actChatHistoryPrev:
 			if row, _, _, _ := in.GetCursor(); row == 0 && len(in.history) > 0 && in.histPos > 0 {
 				if in.histPos == len(in.history) {
 					in.draft = in.GetText()
@@ -403,7 +403,7 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				return
 			}
 			in.forward(ev, setFocus)
-		case "chat.history_next":
+		case actChatHistoryNext:
 			if in.histPos < len(in.history) && !strings.Contains(in.afterCursor(), "\n") {
 				in.histPos++
 				if in.histPos == len(in.history) {
@@ -414,7 +414,7 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				return
 			}
 			in.forward(ev, setFocus)
-		case "chat.complete":
+		case actChatComplete:
 			if strings.HasPrefix(in.GetText(), "/") {
 				in.compDismissed = ""
 				in.updateCompletion()
@@ -424,22 +424,22 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 				return
 			}
 			in.forward(ev, setFocus)
-		case "chat.scroll_up":
+		case actChatScrollUp:
 			if in.onScroll != nil {
 				in.onScroll(-1)
 			}
 			return
-		case "chat.scroll_down":
+		case actChatScrollDown:
 			if in.onScroll != nil {
 				in.onScroll(1)
 			}
 			return
-		case "chat.messages":
+		case actChatMessages:
 			if in.onMessages != nil {
 				in.onMessages()
 			}
 			return
-		case "chat.open_file":
+		case actChatOpenFile:
 			if in.onOpenFile != nil {
 				in.onOpenFile()
 			}

@@ -10,83 +10,148 @@ import "github.com/fawn-ide/fawn/ui/keymap"
 // (Alt-B/F/D, Alt-Backspace…); a test checks the tables do not collide.
 // ui.keys in the config overrides them by action name.
 
+// The actions of the app's own tables: the names ui.keys overrides, and
+// what the switches on a key's action test for.
+const (
+	// of GlobalKeys
+	actAppQuit        keymap.Action = "app.quit"
+	actAppHelp        keymap.Action = "app.help"
+	actPaneNext       keymap.Action = "pane.next"
+	actPanePrev       keymap.Action = "pane.prev"
+	actPaneChat       keymap.Action = "pane.chat"
+	actPaneEditor     keymap.Action = "pane.editor"
+	actPaneTerminal   keymap.Action = "pane.terminal"
+	actTerminalNew    keymap.Action = "terminal.new"
+	actPaneTodo       keymap.Action = "pane.todo"
+	actPaneChanges    keymap.Action = "pane.changes"
+	actPaneExplorer   keymap.Action = "pane.explorer"
+	actPaneZoom       keymap.Action = "pane.zoom"
+	actLayoutWider    keymap.Action = "layout.wider"
+	actLayoutNarrower keymap.Action = "layout.narrower"
+	actLayoutTaller   keymap.Action = "layout.taller"
+	actLayoutShorter  keymap.Action = "layout.shorter"
+	actAgentMode      keymap.Action = "agent.mode"
+
+	// of ChatKeys
+	actChatSend        keymap.Action = "chat.send"
+	actChatNewline     keymap.Action = "chat.newline"
+	actChatCancel      keymap.Action = "chat.cancel"
+	actChatInterrupt   keymap.Action = "chat.interrupt"
+	actChatHistoryPrev keymap.Action = "chat.history_prev"
+	actChatHistoryNext keymap.Action = "chat.history_next"
+	actChatComplete    keymap.Action = "chat.complete"
+	actChatScrollUp    keymap.Action = "chat.scroll_up"
+	actChatScrollDown  keymap.Action = "chat.scroll_down"
+	actChatMessages    keymap.Action = "chat.messages"
+	actChatOpenFile    keymap.Action = "chat.open_file"
+
+	// of MessageKeys
+	actMessagesUp       keymap.Action = "messages.up"
+	actMessagesDown     keymap.Action = "messages.down"
+	actMessagesPageUp   keymap.Action = "messages.page_up"
+	actMessagesPageDown keymap.Action = "messages.page_down"
+	actMessagesTop      keymap.Action = "messages.top"
+	actMessagesBottom   keymap.Action = "messages.bottom"
+	actMessagesCopy     keymap.Action = "messages.copy"
+	actMessagesCopyCode keymap.Action = "messages.copy_code"
+	actMessagesToggle   keymap.Action = "messages.toggle"
+	actMessagesOpen     keymap.Action = "messages.open"
+	actMessagesBack     keymap.Action = "messages.back"
+
+	// of DialogKeys
+	actPermissionAllow        keymap.Action = "permission.allow"
+	actPermissionAllowSession keymap.Action = "permission.allow_session"
+	actPermissionAllowAlways  keymap.Action = "permission.allow_always"
+	actPermissionDeny         keymap.Action = "permission.deny"
+	actPermissionDenyNote     keymap.Action = "permission.deny_note"
+	actPermissionScrollUp     keymap.Action = "permission.scroll_up"
+	actPermissionScrollDown   keymap.Action = "permission.scroll_down"
+
+	// of HelpKeys
+	actHelpClose    keymap.Action = "help.close"
+	actHelpUp       keymap.Action = "help.up"
+	actHelpDown     keymap.Action = "help.down"
+	actHelpPageUp   keymap.Action = "help.page_up"
+	actHelpPageDown keymap.Action = "help.page_down"
+)
+
 // GlobalKeys are active whatever has focus (unless a dialog is open).
 func GlobalKeys() *keymap.Table {
 	return keymap.New("Global",
-		keymap.Binding{Action: "app.quit", Keys: []string{"ctrl+q"}, Help: "Quit fawn"},
-		keymap.Binding{Action: "app.help", Keys: []string{"f1"}, Help: "Show the keys and commands"},
-		keymap.Binding{Action: "pane.next", Keys: []string{"f6"}, Help: "Focus the next pane"},
-		keymap.Binding{Action: "pane.prev", Keys: []string{"shift+f6"}, Help: "Focus the previous pane"},
-		keymap.Binding{Action: "pane.chat", Keys: []string{"alt+c"}, Help: "Focus the chat"},
-		keymap.Binding{Action: "pane.editor", Keys: []string{"alt+e"}, Help: "Focus the editor"},
-		keymap.Binding{Action: "pane.terminal", Keys: []string{"alt+t"}, Help: "Focus the terminal; again: the next terminal tab"},
-		keymap.Binding{Action: "terminal.new", Keys: []string{"alt+n"}, Help: "Open another terminal of your own (exit closes it; the agent keeps its shell)"},
-		keymap.Binding{Action: "pane.todo", Keys: []string{"alt+o"}, Help: "Focus the to-do list"},
-		keymap.Binding{Action: "pane.changes", Keys: []string{"alt+g"}, Help: "Focus the Changes list: the files this session changed"},
-		keymap.Binding{Action: "pane.explorer", Keys: []string{"alt+x"}, Help: "Show and focus the file explorer; again: hide it"},
-		keymap.Binding{Action: "pane.zoom", Keys: []string{"alt+m"}, Help: "Zoom the focused pane to the full screen, or back"},
-		keymap.Binding{Action: "layout.wider", Keys: []string{"alt+>"}, Help: "Widen the chat"},
-		keymap.Binding{Action: "layout.narrower", Keys: []string{"alt+<"}, Help: "Narrow the chat"},
-		keymap.Binding{Action: "layout.taller", Keys: []string{"alt+="}, Help: "Give the editor more height"},
-		keymap.Binding{Action: "layout.shorter", Keys: []string{"alt+-"}, Help: "Give the terminal more height"},
-		keymap.Binding{Action: "agent.mode", Keys: []string{"alt+p"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
+		keymap.Binding{Action: actAppQuit, Keys: []string{"ctrl+q"}, Help: "Quit fawn"},
+		keymap.Binding{Action: actAppHelp, Keys: []string{"f1"}, Help: "Show the keys and commands"},
+		keymap.Binding{Action: actPaneNext, Keys: []string{"f6"}, Help: "Focus the next pane"},
+		keymap.Binding{Action: actPanePrev, Keys: []string{"shift+f6"}, Help: "Focus the previous pane"},
+		keymap.Binding{Action: actPaneChat, Keys: []string{"alt+c"}, Help: "Focus the chat"},
+		keymap.Binding{Action: actPaneEditor, Keys: []string{"alt+e"}, Help: "Focus the editor"},
+		keymap.Binding{Action: actPaneTerminal, Keys: []string{"alt+t"}, Help: "Focus the terminal; again: the next terminal tab"},
+		keymap.Binding{Action: actTerminalNew, Keys: []string{"alt+n"}, Help: "Open another terminal of your own (exit closes it; the agent keeps its shell)"},
+		keymap.Binding{Action: actPaneTodo, Keys: []string{"alt+o"}, Help: "Focus the to-do list"},
+		keymap.Binding{Action: actPaneChanges, Keys: []string{"alt+g"}, Help: "Focus the Changes list: the files this session changed"},
+		keymap.Binding{Action: actPaneExplorer, Keys: []string{"alt+x"}, Help: "Show and focus the file explorer; again: hide it"},
+		keymap.Binding{Action: actPaneZoom, Keys: []string{"alt+m"}, Help: "Zoom the focused pane to the full screen, or back"},
+		keymap.Binding{Action: actLayoutWider, Keys: []string{"alt+>"}, Help: "Widen the chat"},
+		keymap.Binding{Action: actLayoutNarrower, Keys: []string{"alt+<"}, Help: "Narrow the chat"},
+		keymap.Binding{Action: actLayoutTaller, Keys: []string{"alt+="}, Help: "Give the editor more height"},
+		keymap.Binding{Action: actLayoutShorter, Keys: []string{"alt+-"}, Help: "Give the terminal more height"},
+		keymap.Binding{Action: actAgentMode, Keys: []string{"alt+p"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
 	)
 }
 
 // ChatKeys are the chat input's keys.
 func ChatKeys() *keymap.Table {
 	return keymap.New("Chat",
-		keymap.Binding{Action: "chat.send", Keys: []string{"enter"}, Help: "Send the message (queued while the agent works)"},
-		keymap.Binding{Action: "chat.newline", Keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, Help: "Insert a newline"},
-		keymap.Binding{Action: "chat.cancel", Keys: []string{"esc"}, Help: "Cancel the running turn"},
-		keymap.Binding{Action: "chat.interrupt", Keys: []string{"ctrl+c"}, Help: "Cancel the running turn, or clear the input (never quits)"},
-		keymap.Binding{Action: "chat.history_prev", Keys: []string{"up"}, Help: "Previous message from history (on the first line)"},
-		keymap.Binding{Action: "chat.history_next", Keys: []string{"down"}, Help: "Next message from history (on the last line)"},
-		keymap.Binding{Action: "chat.complete", Keys: []string{"tab"}, Help: "Complete a /command; again: the next match (Shift-Tab: the previous)"},
-		keymap.Binding{Action: "chat.scroll_up", Keys: []string{"pgup"}, Help: "Scroll the chat up"},
-		keymap.Binding{Action: "chat.scroll_down", Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
-		keymap.Binding{Action: "chat.messages", Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},
-		keymap.Binding{Action: "chat.open_file", Keys: []string{"ctrl+p"}, Help: "Open a project file in the editor (fuzzy finder)"},
+		keymap.Binding{Action: actChatSend, Keys: []string{"enter"}, Help: "Send the message (queued while the agent works)"},
+		keymap.Binding{Action: actChatNewline, Keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, Help: "Insert a newline"},
+		keymap.Binding{Action: actChatCancel, Keys: []string{"esc"}, Help: "Cancel the running turn"},
+		keymap.Binding{Action: actChatInterrupt, Keys: []string{"ctrl+c"}, Help: "Cancel the running turn, or clear the input (never quits)"},
+		keymap.Binding{Action: actChatHistoryPrev, Keys: []string{"up"}, Help: "Previous message from history (on the first line)"},
+		keymap.Binding{Action: actChatHistoryNext, Keys: []string{"down"}, Help: "Next message from history (on the last line)"},
+		keymap.Binding{Action: actChatComplete, Keys: []string{"tab"}, Help: "Complete a /command; again: the next match (Shift-Tab: the previous)"},
+		keymap.Binding{Action: actChatScrollUp, Keys: []string{"pgup"}, Help: "Scroll the chat up"},
+		keymap.Binding{Action: actChatScrollDown, Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
+		keymap.Binding{Action: actChatMessages, Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},
+		keymap.Binding{Action: actChatOpenFile, Keys: []string{"ctrl+p"}, Help: "Open a project file in the editor (fuzzy finder)"},
 	)
 }
 
 // MessageKeys apply while a chat message is selected.
 func MessageKeys() *keymap.Table {
 	return keymap.New("Messages",
-		keymap.Binding{Action: "messages.up", Keys: []string{"up", "k"}, Help: "Select the previous item"},
-		keymap.Binding{Action: "messages.down", Keys: []string{"down", "j"}, Help: "Select the next item"},
-		keymap.Binding{Action: "messages.page_up", Keys: []string{"pgup"}, Help: "Scroll a page up"},
-		keymap.Binding{Action: "messages.page_down", Keys: []string{"pgdn"}, Help: "Scroll a page down"},
-		keymap.Binding{Action: "messages.top", Keys: []string{"home", "g"}, Help: "Go to the first item"},
-		keymap.Binding{Action: "messages.bottom", Keys: []string{"end", "G"}, Help: "Go to the last item"},
-		keymap.Binding{Action: "messages.copy", Keys: []string{"y", "c"}, Help: "Copy the item (OSC 52: works over ssh and tmux)"},
-		keymap.Binding{Action: "messages.copy_code", Keys: []string{"shift+y"}, Help: "Copy the code blocks of an answer, as written"},
-		keymap.Binding{Action: "messages.toggle", Keys: []string{"space", "e"}, Help: "Expand or collapse a tool card or reasoning"},
-		keymap.Binding{Action: "messages.open", Keys: []string{"enter"}, Help: "Open what a tool card drove (file, terminal, to-do)"},
-		keymap.Binding{Action: "messages.back", Keys: []string{"esc", "i", "alt+down"}, Help: "Back to the input"},
+		keymap.Binding{Action: actMessagesUp, Keys: []string{"up", "k"}, Help: "Select the previous item"},
+		keymap.Binding{Action: actMessagesDown, Keys: []string{"down", "j"}, Help: "Select the next item"},
+		keymap.Binding{Action: actMessagesPageUp, Keys: []string{"pgup"}, Help: "Scroll a page up"},
+		keymap.Binding{Action: actMessagesPageDown, Keys: []string{"pgdn"}, Help: "Scroll a page down"},
+		keymap.Binding{Action: actMessagesTop, Keys: []string{"home", "g"}, Help: "Go to the first item"},
+		keymap.Binding{Action: actMessagesBottom, Keys: []string{"end", "G"}, Help: "Go to the last item"},
+		keymap.Binding{Action: actMessagesCopy, Keys: []string{"y", "c"}, Help: "Copy the item (OSC 52: works over ssh and tmux)"},
+		keymap.Binding{Action: actMessagesCopyCode, Keys: []string{"shift+y"}, Help: "Copy the code blocks of an answer, as written"},
+		keymap.Binding{Action: actMessagesToggle, Keys: []string{"space", "e"}, Help: "Expand or collapse a tool card or reasoning"},
+		keymap.Binding{Action: actMessagesOpen, Keys: []string{"enter"}, Help: "Open what a tool card drove (file, terminal, to-do)"},
+		keymap.Binding{Action: actMessagesBack, Keys: []string{"esc", "i", "alt+down"}, Help: "Back to the input"},
 	)
 }
 
 // DialogKeys answer a permission request.
 func DialogKeys() *keymap.Table {
 	return keymap.New("Permission",
-		keymap.Binding{Action: "permission.allow", Keys: []string{"y"}, Help: "Allow once"},
-		keymap.Binding{Action: "permission.allow_session", Keys: []string{"a"}, Help: "Allow for this session (this command, or edits to this file)"},
-		keymap.Binding{Action: "permission.allow_always", Keys: []string{"A"}, Help: "Allow, and add a rule allowing calls like it from now on (/permissions removes it)"},
-		keymap.Binding{Action: "permission.deny", Keys: []string{"n", "esc"}, Help: "Deny"},
-		keymap.Binding{Action: "permission.deny_note", Keys: []string{"d"}, Help: "Deny with a note to the model"},
-		keymap.Binding{Action: "permission.scroll_up", Keys: []string{"up", "k", "pgup"}, Help: "Scroll the diff up", Hidden: true},
-		keymap.Binding{Action: "permission.scroll_down", Keys: []string{"down", "j", "pgdn"}, Help: "Scroll the diff down", Hidden: true},
+		keymap.Binding{Action: actPermissionAllow, Keys: []string{"y"}, Help: "Allow once"},
+		keymap.Binding{Action: actPermissionAllowSession, Keys: []string{"a"}, Help: "Allow for this session (this command, or edits to this file)"},
+		keymap.Binding{Action: actPermissionAllowAlways, Keys: []string{"A"}, Help: "Allow, and add a rule allowing calls like it from now on (/permissions removes it)"},
+		keymap.Binding{Action: actPermissionDeny, Keys: []string{"n", "esc"}, Help: "Deny"},
+		keymap.Binding{Action: actPermissionDenyNote, Keys: []string{"d"}, Help: "Deny with a note to the model"},
+		keymap.Binding{Action: actPermissionScrollUp, Keys: []string{"up", "k", "pgup"}, Help: "Scroll the diff up", Hidden: true},
+		keymap.Binding{Action: actPermissionScrollDown, Keys: []string{"down", "j", "pgdn"}, Help: "Scroll the diff down", Hidden: true},
 	)
 }
 
 // HelpKeys close and scroll the help overlay.
 func HelpKeys() *keymap.Table {
 	return keymap.New("Help",
-		keymap.Binding{Action: "help.close", Keys: []string{"esc", "q", "f1"}, Help: "Close the help"},
-		keymap.Binding{Action: "help.up", Keys: []string{"up", "k"}, Help: "Scroll up", Hidden: true},
-		keymap.Binding{Action: "help.down", Keys: []string{"down", "j"}, Help: "Scroll down", Hidden: true},
-		keymap.Binding{Action: "help.page_up", Keys: []string{"pgup"}, Help: "Page up", Hidden: true},
-		keymap.Binding{Action: "help.page_down", Keys: []string{"pgdn", "space"}, Help: "Page down", Hidden: true},
+		keymap.Binding{Action: actHelpClose, Keys: []string{"esc", "q", "f1"}, Help: "Close the help"},
+		keymap.Binding{Action: actHelpUp, Keys: []string{"up", "k"}, Help: "Scroll up", Hidden: true},
+		keymap.Binding{Action: actHelpDown, Keys: []string{"down", "j"}, Help: "Scroll down", Hidden: true},
+		keymap.Binding{Action: actHelpPageUp, Keys: []string{"pgup"}, Help: "Page up", Hidden: true},
+		keymap.Binding{Action: actHelpPageDown, Keys: []string{"pgdn", "space"}, Help: "Page down", Hidden: true},
 	)
 }

@@ -1,6 +1,12 @@
 package ui
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/ui/editor"
@@ -14,7 +20,7 @@ import (
 func TestKeyTablesDoNotCollide(t *testing.T) {
 	global := GlobalKeys()
 	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
-	seen := map[keymap.Key]string{}
+	seen := map[keymap.Key]keymap.Action{}
 	for _, b := range global.Bindings {
 		for _, k := range b.Keys {
 			key, err := keymap.Parse(k)
@@ -48,6 +54,52 @@ func TestKeyTablesDoNotCollide(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// An action is spelled once, in its constant: the tables bind the constant
+// and the switches test for it, so a renamed or mistyped action breaks the
+// build instead of leaving a key that does nothing.
+func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
+	for _, c := range []struct {
+		dir    string
+		tables []*keymap.Table
+	}{
+		{".", []*keymap.Table{GlobalKeys(), ChatKeys(), MessageKeys(), DialogKeys(), HelpKeys()}},
+		{"explorer", []*keymap.Table{explorer.DefaultKeys()}},
+		{"termview", []*keymap.Table{termview.DefaultKeys()}},
+	} {
+		names := map[string]bool{}
+		for _, tb := range c.tables {
+			for _, b := range tb.Bindings {
+				names[string(b.Action)] = true
+			}
+		}
+		files, err := filepath.Glob(filepath.Join(c.dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+					return false // where the names are declared
+				}
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if v, err := strconv.Unquote(lit.Value); err == nil && names[v] {
+						t.Errorf("%s: the action %q is spelled out; use its constant", fset.Position(lit.Pos()), v)
+					}
+				}
+				return true
+			})
 		}
 	}
 }

@@ -406,7 +406,7 @@ func (a *App) draw() {
 // then the global table, then the focused pane. It returns false to quit.
 func (a *App) handleKey(ev *tcell.EventKey) bool {
 	action := a.keys.global.Action(ev)
-	if action == "app.quit" {
+	if action == actAppQuit {
 		if a.ask.visible() {
 			return false // a second Ctrl-Q quits without saving
 		}
@@ -420,10 +420,10 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	}
 	switch action {
-	case "app.help":
+	case actAppHelp:
 		a.help.Toggle()
 		return true
-	case "pane.next", "pane.prev":
+	case actPaneNext, actPanePrev:
 		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
 		if a.layout.explorerShown {
 			order = []Pane{PaneChat, PaneExplorer, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
@@ -435,48 +435,48 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 			}
 		}
 		step := 1
-		if action == "pane.prev" {
+		if action == actPanePrev {
 			step = len(order) - 1
 		}
 		a.focusOn(order[(i+step)%len(order)])
 		return true
-	case "pane.chat":
+	case actPaneChat:
 		a.focusOn(PaneChat)
 		return true
-	case "pane.editor":
+	case actPaneEditor:
 		a.focusOn(PaneEditor)
 		return true
-	case "pane.terminal":
+	case actPaneTerminal:
 		a.focusOn(PaneTerminal)
 		return true
-	case "terminal.new":
+	case actTerminalNew:
 		a.newTerminal()
 		return true
-	case "pane.todo":
+	case actPaneTodo:
 		a.focusOn(PaneTodo)
 		return true
-	case "pane.changes":
+	case actPaneChanges:
 		a.focusOn(PaneChanges)
 		return true
-	case "pane.explorer":
+	case actPaneExplorer:
 		a.toggleExplorer()
 		return true
-	case "pane.zoom":
+	case actPaneZoom:
 		a.layout.ToggleZoom(a.focusPane)
 		return true
-	case "layout.wider":
+	case actLayoutWider:
 		a.layout.Resize(1, 0)
 		return true
-	case "layout.narrower":
+	case actLayoutNarrower:
 		a.layout.Resize(-1, 0)
 		return true
-	case "layout.taller":
+	case actLayoutTaller:
 		a.layout.Resize(0, 1)
 		return true
-	case "layout.shorter":
+	case actLayoutShorter:
 		a.layout.Resize(0, -1)
 		return true
-	case "agent.mode":
+	case actAgentMode:
 		a.cycleMode()
 		return true
 	}

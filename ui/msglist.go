@@ -447,45 +447,45 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			l.SelectLast()
 		}
 		switch l.keys.Action(ev) {
-		case "messages.up":
+		case actMessagesUp:
 			if l.sel > 0 {
 				l.Select(l.sel - 1)
 			}
-		case "messages.down":
+		case actMessagesDown:
 			if l.sel < len(l.entries)-1 {
 				l.Select(l.sel + 1)
 			}
-		case "messages.page_up":
+		case actMessagesPageUp:
 			l.ScrollBy(-max(1, l.height-2))
 			l.selectVisible()
-		case "messages.page_down":
+		case actMessagesPageDown:
 			l.ScrollBy(max(1, l.height-2))
 			l.selectVisible()
-		case "messages.top":
+		case actMessagesTop:
 			l.ScrollToTop()
 			l.Select(0)
-		case "messages.bottom":
+		case actMessagesBottom:
 			l.ScrollToBottom()
 			l.SelectLast()
-		case "messages.copy":
+		case actMessagesCopy:
 			if it := l.Selected(); it != nil && l.onCopy != nil {
 				l.onCopy(it, it.copyText())
 			}
-		case "messages.copy_code":
+		case actMessagesCopyCode:
 			if it, ok := l.Selected().(interface{ codeText(*renderCtx) string }); ok && l.onCopy != nil {
 				if code := it.codeText(l.ctx); code != "" {
 					l.onCopy(l.Selected(), code)
 				}
 			}
-		case "messages.toggle":
+		case actMessagesToggle:
 			if t, ok := l.Selected().(toggler); ok {
 				t.toggle()
 			}
-		case "messages.open":
+		case actMessagesOpen:
 			if it := l.Selected(); it != nil && l.onActivate != nil {
 				l.onActivate(it, -1)
 			}
-		case "messages.back":
+		case actMessagesBack:
 			l.sel = -1
 			if l.onLeave != nil {
 				l.onLeave()

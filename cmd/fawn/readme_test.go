@@ -22,7 +22,7 @@ func TestREADMEKeysAreTrue(t *testing.T) {
 	readme := string(data)
 	checks := []struct {
 		table   *keymap.Table
-		action  string
+		action  keymap.Action
 		listAll bool
 	}{
 		{ui.GlobalKeys(), "", true},

@@ -40,7 +40,7 @@ func DefaultKeys() *keymap.Table {
 	}
 	for i := 1; i <= 9; i++ {
 		n := strconv.Itoa(i)
-		b = append(b, keymap.Binding{Action: "editor.tab" + n, Keys: []string{"alt+" + n}, Help: "Go to tab " + n, Hidden: i > 1})
+		b = append(b, keymap.Binding{Action: keymap.Action("editor.tab" + n), Keys: []string{"alt+" + n}, Help: "Go to tab " + n, Hidden: i > 1})
 	}
 	b[len(b)-9].Help = "Go to tab 1…9 (Alt-1…Alt-9)"
 	hidden := []keymap.Binding{

@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/keymap"
 )
 
 // prompt is a question on a tab's status line: either a line of text (find,
@@ -24,10 +25,10 @@ type prompt struct {
 	escLabel  string
 	escHidden bool
 
-	change func(p *prompt)   // input changed
-	submit func(p *prompt)   // Enter
-	cancel func()            // Esc
-	action func(string) bool // bound editor actions while open (find next)
+	change func(p *prompt)          // input changed
+	submit func(p *prompt)          // Enter
+	cancel func()                   // Esc
+	action func(keymap.Action) bool // bound editor actions while open (find next)
 }
 
 type choice struct {
@@ -38,7 +39,7 @@ type choice struct {
 
 // handle takes a key; close is called (before any callback runs) when the
 // prompt is done.
-func (p *prompt) handle(ev *tcell.EventKey, action string, close func()) bool {
+func (p *prompt) handle(ev *tcell.EventKey, action keymap.Action, close func()) bool {
 	switch ev.Key() {
 	case tcell.KeyEscape:
 		close()

@@ -516,7 +516,7 @@ func (t *Tabs) newWelcome() *tab {
 
 // welcomeText introduces the editor with the keys of the table in use.
 func welcomeText(keys *keymap.Table) string {
-	k := func(action string) string {
+	k := func(action keymap.Action) string {
 		ks := keys.Keys(action)
 		if len(ks) == 0 {
 			return "(unbound)"
@@ -1118,7 +1118,7 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 			c := tb.view.cursor
 			text := tb.buf.Line(c.Line)
 			col := utf8.RuneCountInString(text[:min(c.Col, len(text))]) + 1
-			t.codeNav(strings.TrimPrefix(action, "editor."), tb.path, c.Line+1, col)
+			t.codeNav(strings.TrimPrefix(string(action), "editor."), tb.path, c.Line+1, col)
 			return true
 		}
 	}
@@ -1140,7 +1140,7 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 }
 
 // tabAction handles the actions that work whatever the tab is doing.
-func (t *Tabs) tabAction(action string) bool {
+func (t *Tabs) tabAction(action keymap.Action) bool {
 	switch action {
 	case "editor.finder":
 		t.openFinder()
@@ -1151,7 +1151,7 @@ func (t *Tabs) tabAction(action string) bool {
 	case "editor.prevTab":
 		t.activate((t.active + len(t.tabs) - 1) % len(t.tabs))
 	default:
-		n, ok := strings.CutPrefix(action, "editor.tab")
+		n, ok := strings.CutPrefix(string(action), "editor.tab")
 		if !ok {
 			return false
 		}
@@ -1192,7 +1192,7 @@ func (t *Tabs) openFind(tb *tab) {
 		// Enter keeps the match selected and the matches tinted; F3 goes on.
 	}
 	p.cancel = func() { v.findText = "" }
-	p.action = func(action string) bool {
+	p.action = func(action keymap.Action) bool {
 		switch action {
 		case "editor.findNext", "editor.findPrev":
 			if p.input != "" && !t.findStep(tb, p.input, action == "editor.findNext") {
@@ -1606,7 +1606,7 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 	putString(screen, x+1, y, w-rw-3, left, st.Foreground(fg))
 }
 
-func firstKey(keys *keymap.Table, action string) string {
+func firstKey(keys *keymap.Table, action keymap.Action) string {
 	if ks := keys.Keys(action); len(ks) > 0 {
 		return ks[0]
 	}

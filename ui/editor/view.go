@@ -833,7 +833,7 @@ func (v *CodeView) MouseHandler() func(action tview.MouseAction, event *tcell.Ev
 // whether the key was used.
 func (v *CodeView) HandleKey(ev *tcell.EventKey) bool {
 	if action := v.keys.Action(ev); action != "" {
-		return v.Do(action)
+		return v.Do(string(action))
 	}
 	if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
 		r := ev.Rune()

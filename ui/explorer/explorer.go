@@ -36,17 +36,17 @@ import (
 
 // Actions of the explorer's key table.
 const (
-	ActionUp       = "explorer.up"
-	ActionDown     = "explorer.down"
-	ActionOpen     = "explorer.open"
-	ActionCollapse = "explorer.collapse"
-	ActionExpand   = "explorer.expand"
-	ActionNew      = "explorer.new"
-	ActionRename   = "explorer.rename"
-	ActionDelete   = "explorer.delete"
-	ActionRefresh  = "explorer.refresh"
-	ActionTop      = "explorer.top"
-	ActionBottom   = "explorer.bottom"
+	ActionUp       keymap.Action = "explorer.up"
+	ActionDown     keymap.Action = "explorer.down"
+	ActionOpen     keymap.Action = "explorer.open"
+	ActionCollapse keymap.Action = "explorer.collapse"
+	ActionExpand   keymap.Action = "explorer.expand"
+	ActionNew      keymap.Action = "explorer.new"
+	ActionRename   keymap.Action = "explorer.rename"
+	ActionDelete   keymap.Action = "explorer.delete"
+	ActionRefresh  keymap.Action = "explorer.refresh"
+	ActionTop      keymap.Action = "explorer.top"
+	ActionBottom   keymap.Action = "explorer.bottom"
 )
 
 // DefaultKeys returns the explorer's key table.

@@ -14,9 +14,14 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
+// Action is what a key does, by the name ui.keys in the config overrides it
+// by ("editor.save"). Each widget declares its actions as constants and
+// switches on those, so a table and its switch cannot drift apart by a typo.
+type Action string
+
 // Binding maps keys to a named action.
 type Binding struct {
-	Action string   // "editor.save"
+	Action Action   // "editor.save"
 	Keys   []string // "ctrl+s", "alt+1", "f1", "shift+pgup"
 	Help   string   // "Save the file"
 	Hidden bool     // left out of the help overlay
@@ -26,7 +31,7 @@ type Binding struct {
 type Table struct {
 	Context  string // "Editor"
 	Bindings []Binding
-	index    map[Key]string
+	index    map[Key]Action
 }
 
 // Key is a normalised key: a tcell key (or KeyRune with its rune) plus modifiers.
@@ -46,7 +51,7 @@ func New(context string, bindings ...Binding) *Table {
 }
 
 func (t *Table) reindex() error {
-	t.index = map[Key]string{}
+	t.index = map[Key]Action{}
 	for _, b := range t.Bindings {
 		for _, s := range b.Keys {
 			k, err := Parse(s)
@@ -60,12 +65,12 @@ func (t *Table) reindex() error {
 }
 
 // Action returns the action bound to ev in this table, or "".
-func (t *Table) Action(ev *tcell.EventKey) string {
+func (t *Table) Action(ev *tcell.EventKey) Action {
 	return t.index[FromEvent(ev)]
 }
 
 // Keys returns the keys bound to action, for hints ("Ctrl-S").
-func (t *Table) Keys(action string) []string {
+func (t *Table) Keys(action Action) []string {
 	for _, b := range t.Bindings {
 		if b.Action == action {
 			return b.Keys
@@ -80,7 +85,7 @@ func (t *Table) Override(overrides map[string][]string) (unknown []string, err e
 	for name, keys := range overrides {
 		found := false
 		for i := range t.Bindings {
-			if t.Bindings[i].Action == name {
+			if string(t.Bindings[i].Action) == name {
 				for _, k := range keys {
 					if _, err := Parse(k); err != nil {
 						return nil, fmt.Errorf("ui.keys.%s: %w", name, err)

@@ -15,7 +15,7 @@ func TestActionMatchesTcellEvents(t *testing.T) {
 	)
 	cases := []struct {
 		ev   *tcell.EventKey
-		want string
+		want Action
 	}{
 		{tcell.NewEventKey(tcell.KeyCtrlS, 0, tcell.ModCtrl), "save"},
 		{tcell.NewEventKey(tcell.KeyRune, 's', tcell.ModCtrl), "save"},
@@ -73,7 +73,7 @@ func TestCapitalLettersAreTheirOwnKeys(t *testing.T) {
 	)
 	cases := []struct {
 		ev   *tcell.EventKey
-		want string
+		want Action
 	}{
 		{tcell.NewEventKey(tcell.KeyRune, 'g', tcell.ModNone), "top"},
 		{tcell.NewEventKey(tcell.KeyRune, 'G', tcell.ModShift), "bottom"},

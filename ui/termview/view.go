@@ -26,12 +26,12 @@ import (
 
 // Actions of the terminal's key table.
 const (
-	ActionScrollUp   = "terminal.scroll_up"
-	ActionScrollDown = "terminal.scroll_down"
-	ActionInterrupt  = "terminal.interrupt"
-	ActionFind       = "terminal.find"
-	ActionOpenLink   = "terminal.open_link"
-	ActionSelect     = "terminal.select"
+	ActionScrollUp   keymap.Action = "terminal.scroll_up"
+	ActionScrollDown keymap.Action = "terminal.scroll_down"
+	ActionInterrupt  keymap.Action = "terminal.interrupt"
+	ActionFind       keymap.Action = "terminal.find"
+	ActionOpenLink   keymap.Action = "terminal.open_link"
+	ActionSelect     keymap.Action = "terminal.select"
 )
 
 // DefaultKeys returns the terminal pane's key table.
