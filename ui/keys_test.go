@@ -67,6 +67,7 @@ func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
 		tables []*keymap.Table
 	}{
 		{".", []*keymap.Table{GlobalKeys(), ChatKeys(), MessageKeys(), DialogKeys(), HelpKeys()}},
+		{"editor", []*keymap.Table{editor.DefaultKeys()}},
 		{"explorer", []*keymap.Table{explorer.DefaultKeys()}},
 		{"termview", []*keymap.Table{termview.DefaultKeys()}},
 	} {

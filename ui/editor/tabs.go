@@ -524,15 +524,15 @@ func welcomeText(keys *keymap.Table) string {
 		return keymap.Display(ks[0])
 	}
 	rows := [][2]string{
-		{k("editor.finder"), "open a project file"},
-		{k("editor.save"), "save"},
-		{k("editor.find"), "find in the file (" + k("editor.findNext") + " for the next match)"},
-		{k("editor.gotoLine"), "go to a line"},
-		{k("editor.diff"), "show the agent's last edit to the file as a diff"},
+		{k(actFinder), "open a project file"},
+		{k(actSave), "save"},
+		{k(actFind), "find in the file (" + k(actFindNext) + " for the next match)"},
+		{k(actGotoLine), "go to a line"},
+		{k(actDiff), "show the agent's last edit to the file as a diff"},
 		{"r R o", "in a diff: revert the hunk, revert the file, open the file at the hunk"},
 		{"s", "in a diff: side by side (when the editor is wide) or unified"},
-		{k("editor.tab1") + "…9", "go to a tab; " + k("editor.nextTab") + " / " + k("editor.prevTab") + " next and previous"},
-		{k("editor.close"), "close the tab"},
+		{k(actTab+"1") + "…9", "go to a tab; " + k(actNextTab) + " / " + k(actPrevTab) + " next and previous"},
+		{k(actClose), "close the tab"},
 	}
 	var sb strings.Builder
 	sb.WriteString("\n  fawn editor\n\n")
@@ -1089,27 +1089,27 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 		})
 	}
 	switch action {
-	case "editor.save":
+	case actSave:
 		t.save(tb, nil)
 		return true
-	case "editor.diff":
+	case actDiff:
 		t.toggleDiff(tb)
 		return true
-	case "editor.find":
+	case actFind:
 		t.openFind(tb)
 		return true
-	case "editor.findNext", "editor.findPrev":
-		t.findStep(tb, tb.shown().findText, action == "editor.findNext")
+	case actFindNext, actFindPrev:
+		t.findStep(tb, tb.shown().findText, action == actFindNext)
 		return true
-	case "editor.gotoLine":
+	case actGotoLine:
 		t.openGoto(tb)
 		return true
-	case "editor.nextProblem", "editor.prevProblem":
+	case actNextProblem, actPrevProblem:
 		if tb.diff == nil && tb.versions == nil && !tb.welcome {
-			t.stepProblem(tb, action == "editor.nextProblem")
+			t.stepProblem(tb, action == actNextProblem)
 			return true
 		}
-	case "editor.definition", "editor.hover":
+	case actDefinition, actHover:
 		if tb.diff == nil && tb.versions == nil && tb.path != "" && !tb.binary {
 			if t.codeNav == nil {
 				tb.flash, tb.flashErr = "no language server serves this file (/lsp shows them)", true
@@ -1118,7 +1118,11 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 			c := tb.view.cursor
 			text := tb.buf.Line(c.Line)
 			col := utf8.RuneCountInString(text[:min(c.Col, len(text))]) + 1
-			t.codeNav(strings.TrimPrefix(string(action), "editor."), tb.path, c.Line+1, col)
+			what := "definition"
+			if action == actHover {
+				what = "hover"
+			}
+			t.codeNav(what, tb.path, c.Line+1, col)
 			return true
 		}
 	}
@@ -1142,16 +1146,16 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 // tabAction handles the actions that work whatever the tab is doing.
 func (t *Tabs) tabAction(action keymap.Action) bool {
 	switch action {
-	case "editor.finder":
+	case actFinder:
 		t.openFinder()
-	case "editor.close":
+	case actClose:
 		t.closeTab(t.current(), false)
-	case "editor.nextTab":
+	case actNextTab:
 		t.activate((t.active + 1) % len(t.tabs))
-	case "editor.prevTab":
+	case actPrevTab:
 		t.activate((t.active + len(t.tabs) - 1) % len(t.tabs))
 	default:
-		n, ok := strings.CutPrefix(string(action), "editor.tab")
+		n, ok := strings.CutPrefix(string(action), string(actTab))
 		if !ok {
 			return false
 		}
@@ -1194,8 +1198,8 @@ func (t *Tabs) openFind(tb *tab) {
 	p.cancel = func() { v.findText = "" }
 	p.action = func(action keymap.Action) bool {
 		switch action {
-		case "editor.findNext", "editor.findPrev":
-			if p.input != "" && !t.findStep(tb, p.input, action == "editor.findNext") {
+		case actFindNext, actFindPrev:
+			if p.input != "" && !t.findStep(tb, p.input, action == actFindNext) {
 				p.msg, p.msgErr = "no match", true
 			}
 			return true
@@ -1576,9 +1580,9 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		} else if w >= splitMinWidth {
 			layout = "s: side by side · "
 		}
-		left, fg = "diff of "+tb.diffTitle+" · "+layout+keymap.Display(firstKey(t.keys, "editor.diff"))+" or Esc: back to the file", t.th.Accent
+		left, fg = "diff of "+tb.diffTitle+" · "+layout+keymap.Display(firstKey(t.keys, actDiff))+" or Esc: back to the file", t.th.Accent
 	case v.findText != "":
-		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, "editor.findNext"))+" next, Esc to clear", t.th.Dim
+		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, actFindNext))+" next, Esc to clear", t.th.Dim
 	case !tb.welcome && tb.diff == nil && tb.versions == nil && t.problemLine(tb) != "":
 		left, fg = tb.view.problemStatus()
 	case tb.notice != "":
@@ -1592,7 +1596,7 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		}
 		if tb.agentEdit != nil && v.decor != nil {
 			left += " — agent edit " + diffSummary(tb.agentEdit.before, tb.agentEdit.after) + ", " +
-				keymap.Display(firstKey(t.keys, "editor.diff")) + ": diff"
+				keymap.Display(firstKey(t.keys, actDiff)) + ": diff"
 		}
 	}
 	// The message wins the room; the position shows when it fits beside it.

@@ -833,7 +833,7 @@ func (v *CodeView) MouseHandler() func(action tview.MouseAction, event *tcell.Ev
 // whether the key was used.
 func (v *CodeView) HandleKey(ev *tcell.EventKey) bool {
 	if action := v.keys.Action(ev); action != "" {
-		return v.Do(string(action))
+		return v.Do(action)
 	}
 	if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
 		r := ev.Rune()
@@ -847,52 +847,45 @@ func (v *CodeView) HandleKey(ev *tcell.EventKey) bool {
 	return false
 }
 
-// Do runs a named editor action ("editor.left", "editor.copy"…) and
-// reports whether the view knows it.
-func (v *CodeView) Do(action string) bool {
-	name, extend := strings.CutPrefix(action, "editor.select")
-	if extend {
-		if name == "All" {
-			v.anchor, v.cursor, v.selected = Pos{}, v.buf.End(), true
-			return true
-		}
-		name = strings.ToLower(name[:1]) + name[1:]
-	} else {
-		name = strings.TrimPrefix(action, "editor.")
-	}
-	if v.move(name, extend) {
+// Do runs an editor action (actLeft, actCopy…) and reports whether the
+// view knows it.
+func (v *CodeView) Do(action keymap.Action) bool {
+	if m, extend, ok := motionOf(action); ok {
+		v.move(m, extend)
 		return true
 	}
-	switch name {
-	case "backspace":
+	switch action {
+	case actSelectAll:
+		v.anchor, v.cursor, v.selected = Pos{}, v.buf.End(), true
+	case actBackspace:
 		v.deleteBack(false)
-	case "deleteWordLeft":
+	case actDeleteWordLeft:
 		v.deleteBack(true)
-	case "delete":
+	case actDelete:
 		v.deleteForward(false)
-	case "deleteWordRight":
+	case actDeleteWordRight:
 		v.deleteForward(true)
-	case "newline":
+	case actNewline:
 		v.newline()
-	case "indent":
+	case actIndent:
 		v.indentLines(false)
-	case "outdent":
+	case actOutdent:
 		v.indentLines(true)
-	case "deleteLine":
+	case actDeleteLine:
 		v.deleteLine()
-	case "undo":
+	case actUndo:
 		v.undo()
-	case "redo":
+	case actRedo:
 		v.redo()
-	case "copy":
+	case actCopy:
 		v.copySelection(false)
-	case "cut":
+	case actCut:
 		v.copySelection(true)
-	case "paste":
+	case actPaste:
 		if v.clip.text != "" {
 			v.insertText(v.clip.text, "")
 		}
-	case "wrap":
+	case actWrap:
 		v.SetWrap(!v.wrap)
 	default:
 		return false
@@ -900,14 +893,71 @@ func (v *CodeView) Do(action string) bool {
 	return true
 }
 
-// move handles the cursor motions; extend keeps the anchor (shift).
-func (v *CodeView) move(name string, extend bool) bool {
+// motion is where a cursor motion goes.
+type motion int
+
+const (
+	motionLeft motion = iota
+	motionRight
+	motionUp
+	motionDown
+	motionHome
+	motionEnd
+	motionPageUp
+	motionPageDown
+	motionWordLeft
+	motionWordRight
+	motionDocStart
+	motionDocEnd
+)
+
+// motionOf is the motion of action, and whether it extends the selection
+// (the shifted actions); ok is false for an action that is no motion.
+func motionOf(action keymap.Action) (m motion, extend, ok bool) {
+	switch action {
+	case actLeft, actSelectLeft:
+		m = motionLeft
+	case actRight, actSelectRight:
+		m = motionRight
+	case actUp, actSelectUp:
+		m = motionUp
+	case actDown, actSelectDown:
+		m = motionDown
+	case actHome, actSelectHome:
+		m = motionHome
+	case actEnd, actSelectEnd:
+		m = motionEnd
+	case actPageUp, actSelectPageUp:
+		m = motionPageUp
+	case actPageDown, actSelectPageDown:
+		m = motionPageDown
+	case actWordLeft, actSelectWordLeft:
+		m = motionWordLeft
+	case actWordRight, actSelectWordRight:
+		m = motionWordRight
+	case actDocStart, actSelectDocStart:
+		m = motionDocStart
+	case actDocEnd, actSelectDocEnd:
+		m = motionDocEnd
+	default:
+		return 0, false, false
+	}
+	switch action {
+	case actSelectLeft, actSelectRight, actSelectUp, actSelectDown, actSelectHome, actSelectEnd,
+		actSelectPageUp, actSelectPageDown, actSelectWordLeft, actSelectWordRight, actSelectDocStart, actSelectDocEnd:
+		extend = true
+	}
+	return m, extend, true
+}
+
+// move moves the cursor; extend keeps the anchor (shift).
+func (v *CodeView) move(m motion, extend bool) {
 	from, to, has := v.Selection()
 	p := v.cursor
 	keepCol := false
 	text := v.buf.Line(p.Line)
-	switch name {
-	case "left":
+	switch m {
+	case motionLeft:
 		if has && !extend {
 			p = from
 		} else if p.Col > 0 {
@@ -915,7 +965,7 @@ func (v *CodeView) move(name string, extend bool) bool {
 		} else if p.Line > 0 {
 			p = Pos{p.Line - 1, len(v.buf.Line(p.Line - 1))}
 		}
-	case "right":
+	case motionRight:
 		if has && !extend {
 			p = to
 		} else if p.Col < len(text) {
@@ -923,32 +973,33 @@ func (v *CodeView) move(name string, extend bool) bool {
 		} else if p.Line+1 < v.buf.LineCount() {
 			p = Pos{p.Line + 1, 0}
 		}
-	case "wordLeft":
+	case motionWordLeft:
 		if p.Col == 0 && p.Line > 0 {
 			p = Pos{p.Line - 1, len(v.buf.Line(p.Line - 1))}
 		} else {
 			p.Col = wordLeft(text, p.Col)
 		}
-	case "wordRight":
+	case motionWordRight:
 		if p.Col == len(text) && p.Line+1 < v.buf.LineCount() {
 			p = Pos{p.Line + 1, 0}
 		} else {
 			p.Col = wordRight(text, p.Col)
 		}
-	case "up", "down", "pageUp", "pageDown":
+	case motionUp, motionDown, motionPageUp, motionPageDown:
 		keepCol = true
 		n := 1
-		if name == "pageUp" || name == "pageDown" {
+		page := m == motionPageUp || m == motionPageDown
+		if page {
 			n = max(1, v.textH-1)
 		}
-		if name == "up" || name == "pageUp" {
+		if m == motionUp || m == motionPageUp {
 			n = -n
 		}
 		p = v.verticalMove(n)
-		if name == "pageUp" || name == "pageDown" {
+		if page {
 			v.scrollBy(n)
 		}
-	case "home":
+	case motionHome:
 		// Smart home: to the indentation first, then to column 0.
 		ind := len(indentOf(text))
 		if p.Col != ind {
@@ -956,14 +1007,12 @@ func (v *CodeView) move(name string, extend bool) bool {
 		} else {
 			p.Col = 0
 		}
-	case "end":
+	case motionEnd:
 		p.Col = len(text)
-	case "docStart":
+	case motionDocStart:
 		p = Pos{}
-	case "docEnd":
+	case motionDocEnd:
 		p = v.buf.End()
-	default:
-		return false
 	}
 	if extend {
 		if !v.selected {
@@ -979,7 +1028,6 @@ func (v *CodeView) move(name string, extend bool) bool {
 	}
 	v.buf.hist.seal()
 	v.ensureCursorVisible()
-	return true
 }
 
 // verticalMove returns the position n screen rows away from the cursor,
