@@ -23,9 +23,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // HTTP connections outlive the tests (sessions and servers are closed by
 // each test's cleanup).
 func TestMain(m *testing.M) {
-	if os.Getenv(mcpStdioEnv) != "" {
-		serveMCPStdio()
-	}
 	code := m.Run()
 	if code == 0 {
 		var stuck []string

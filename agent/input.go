@@ -1,16 +1,10 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"image"
-	_ "image/gif" // image.DecodeConfig reads their sizes
-	_ "image/jpeg"
-	_ "image/png"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,61 +27,14 @@ type Input struct {
 
 // Image is an image the user attached (a pasted or @-mentioned image file)
 // or a tool returned.
-type Image struct {
-	// Name is where it came from ("shot.png"), for people.
-	Name string
-	// MIME is its type: image/png, image/jpeg, image/gif or image/webp.
-	MIME string
-	Data []byte
-	// Width and Height are its size in pixels (0 when unknown).
-	Width, Height int
-}
+type Image = tools.Image
 
-// String is how the image is shown in the chat: "[image 32×32 PNG]".
-func (im Image) String() string {
-	kind := strings.ToUpper(strings.TrimPrefix(im.MIME, "image/"))
-	if kind == "JPEG" {
-		kind = "JPG"
-	}
-	if im.Width > 0 && im.Height > 0 {
-		return fmt.Sprintf("[image %d×%d %s]", im.Width, im.Height, kind)
-	}
-	return fmt.Sprintf("[image %s, %s]", kind, humanBytes(len(im.Data)))
-}
-
-func humanBytes(n int) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
-
-// maxImageBytes is the largest image fawn sends (Anthropic's limit is 5 MB).
-const maxImageBytes = 5 << 20
-
-// imageMIMEs are the image types models take.
-var imageMIMEs = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+// maxImageBytes is the largest image fawn sends.
+const maxImageBytes = tools.MaxImageBytes
 
 // ImageOf reads data as an image when it is one a model takes; ok is false
 // for anything else.
-func ImageOf(name string, data []byte) (Image, bool) {
-	mime := http.DetectContentType(data)
-	found := false
-	for _, m := range imageMIMEs {
-		found = found || mime == m
-	}
-	if !found {
-		return Image{}, false
-	}
-	im := Image{Name: name, MIME: mime, Data: data}
-	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
-		im.Width, im.Height = cfg.Width, cfg.Height
-	}
-	return im, true
-}
+func ImageOf(name string, data []byte) (Image, bool) { return tools.ImageOf(name, data) }
 
 // message is the user message the model is sent.
 func (in Input) message() *schema.Message {
@@ -199,7 +146,7 @@ func (s *Session) Attach(ctx context.Context, path string) (Attachment, error) {
 			}
 		} else if head, err := readHead(abs, 512); err == nil {
 			if _, ok := ImageOf(path, head); ok {
-				return Attachment{}, fmt.Errorf("%s is %s, more than the %s an image may have", path, humanBytes(int(st.Size())), humanBytes(maxImageBytes))
+				return Attachment{}, fmt.Errorf("%s is %s, more than the %s an image may have", path, tools.ByteSize(int(st.Size())), tools.ByteSize(maxImageBytes))
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text, Data: p})
 		case *tools.Output:
 			t.emit(Event{Type: EventToolOutput, ID: id, Text: p.Text, Data: *p})
-		case ToolImages:
+		case tools.Images:
 			t.keepImages(id, name, p.Images)
 			t.emit(Event{Type: EventToolUpdate, ID: id, Name: name, Data: ev})
 		default:

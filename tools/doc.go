@@ -1,8 +1,8 @@
 // Package tools owns the agent's tools: one file per tool (text_editor, bash,
-// grep, glob, ls, tree, todo_write, plus MCP adapters, and the code tools
-// diagnostics, definition, references, hover and symbols, which ask the
-// language servers through [CodeIntel]), each with its description to the
-// model in a .md file beside it.
+// grep, glob, ls, tree, todo_write, and the code tools diagnostics,
+// definition, references, hover and symbols, which ask the language servers
+// through [CodeIntel]), each with its description to the model in a .md file
+// beside it. The MCP servers' tools are made in package mcp.
 //
 // Tools know nothing of widgets or of the agent graph. They talk to the rest
 // of fawn through three small things defined here: [Env] (the project root and

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/mcp"
 )
 
-// MCPView is what /mcp and /tools show of the MCP servers (*agent.MCP).
+// MCPView is what /mcp and /tools show of the MCP servers (*mcp.Manager).
 type MCPView interface {
-	Status() []agent.MCPStatus
+	Status() []mcp.Status
 	Restart(name string) error
 }
 
@@ -51,9 +51,9 @@ func (a *App) addMCPCommands() {
 }
 
 // stateText is a server's state in words: "ready", "restarting in 4s".
-func stateText(st agent.MCPStatus) string {
+func stateText(st mcp.Status) string {
 	s := string(st.State)
-	if st.State == agent.MCPRestarting && !st.Retry.IsZero() {
+	if st.State == mcp.Restarting && !st.Retry.IsZero() {
 		if d := time.Until(st.Retry); d > 0 {
 			s += " in " + fmtDuration(d.Round(100*time.Millisecond))
 		} else {
@@ -75,7 +75,7 @@ func shortTool(server, name string) string {
 // the server is ready (before the next turn binds them).
 func (a *App) toolsText() string {
 	mcpTools := map[string]bool{}
-	var statuses []agent.MCPStatus
+	var statuses []mcp.Status
 	if a.mcp != nil {
 		statuses = a.mcp.Status()
 		for _, st := range statuses {

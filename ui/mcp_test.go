@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/mcp"
 )
 
 // /tools lists an MCP server's tools as soon as it is ready, /mcp shows
@@ -21,14 +21,14 @@ func TestToolsAndMCPCommands(t *testing.T) {
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("no MCP servers are configured")
 
-	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds."},
-		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{}, nil, nil
+	s := sdk.NewServer(&sdk.Implementation{Name: "calc", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{}, nil, nil
 		})
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
 	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
-	m := agent.StartMCP(context.Background(), map[string]config.MCPServer{"calc": {URL: srv.URL}}, t.TempDir(), nil, nil)
+	m := mcp.Start(context.Background(), map[string]config.MCPServer{"calc": {URL: srv.URL}}, t.TempDir(), nil, nil)
 	t.Cleanup(m.Close)
 	m.WaitStarted(context.Background())
 	r.onUI(func() { r.app.SetMCP(m) })

@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/lsp"
+	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
@@ -109,11 +110,11 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, nil)
+		m := mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, nil)
 		defer m.Close()
 		m.WaitStarted(ctx)
 		for _, st := range m.Status() {
-			if st.State != agent.MCPReady {
+			if st.State != mcp.Ready {
 				fmt.Fprintf(stderr, "fawn: mcp server %s: %s\n", st.Name, st.LastError)
 			}
 		}
@@ -256,15 +257,15 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 // startMCP starts the MCP servers in the background, so the IDE opens at
 // once. A server's tools join the session as soon as it is ready (the model
 // gets them from its next request) and every change is said in the chat.
-func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config, environ []string) *agent.MCP {
-	return agent.StartMCP(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, environ, func(ch agent.MCPChange) {
+func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config, environ []string) *mcp.Manager {
+	return mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, environ, func(ch mcp.Change) {
 		if len(ch.NewTools) > 0 {
 			if err := sess.AddTools(ch.NewTools...); err != nil {
 				app.Notify("MCP: "+err.Error(), true)
 			}
 		}
 		switch ch.State {
-		case agent.MCPReady:
+		case mcp.Ready:
 			switch {
 			case ch.Back:
 				app.Notify(fmt.Sprintf("MCP: %s is back", ch.Server), false)
@@ -272,12 +273,12 @@ func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config
 				app.Notify(fmt.Sprintf("MCP: %s is ready with %s (/tools lists them, /mcp shows the servers)",
 					ch.Server, count(len(ch.NewTools), "tool", "tools")), false)
 			}
-		case agent.MCPRestarting:
+		case mcp.Restarting:
 			// Said once per outage; /mcp shows the attempts.
 			if ch.Attempt <= 1 {
 				app.Notify(fmt.Sprintf("MCP: %s: %s — starting it again in %s", ch.Server, ch.Err, ch.Wait.Round(time.Second)), true)
 			}
-		case agent.MCPFailed:
+		case mcp.Failed:
 			app.Notify(fmt.Sprintf("MCP: %s: %s (check tools.mcp_servers; /mcp restart %s tries again)", ch.Server, ch.Err, ch.Server), true)
 		}
 	})

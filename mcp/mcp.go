@@ -1,4 +1,4 @@
-package agent
+package mcp
 
 import (
 	"context"
@@ -17,48 +17,40 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/eino-contrib/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/tools"
 )
 
-// MCP servers (tools.mcp_servers) start in the background, all at once, so
-// the IDE never waits for them; each one's tools are offered as soon as it
-// is ready. A server that dies is started again with a growing pause
-// between attempts (1 s, 2 s, 4 s … up to a minute), an HTTP server that
-// stops answering is reconnected the same way, and each change is reported.
-// Tools keep their names across restarts: a call made while its server is
-// down says so.
-
 // Timeouts and limits of the MCP servers.
 const (
-	mcpConnectTimeout = 20 * time.Second // start one server and list its tools
-	mcpKeepAlive      = 15 * time.Second // ping an HTTP server this often
-	mcpMaxBackoff     = time.Minute
-	mcpMaxAttempts    = 10 // failures in a row before fawn gives up on a server
-	mcpStable         = time.Minute
-	mcpMaxResult      = 100_000 // characters of a tool's text result
+	connectTimeout = 20 * time.Second // start one server and list its tools
+	keepAlive      = 15 * time.Second // ping an HTTP server this often
+	maxBackoff     = time.Minute
+	maxAttempts    = 10 // failures in a row before fawn gives up on a server
+	stable         = time.Minute
+	maxResult      = 100_000 // characters of a tool's text result
 )
 
-// MCPState is where an MCP server is in its life.
-type MCPState string
+// State is where an MCP server is in its life.
+type State string
 
 const (
-	MCPStarting   MCPState = "starting"
-	MCPReady      MCPState = "ready"
-	MCPRestarting MCPState = "restarting" // it died or could not be reached; another attempt is due
-	MCPFailed     MCPState = "failed"     // fawn gave up on it (/mcp restart tries again)
-	MCPStopped    MCPState = "stopped"
+	Starting   State = "starting"
+	Ready      State = "ready"
+	Restarting State = "restarting" // it died or could not be reached; another attempt is due
+	Failed     State = "failed"     // fawn gave up on it (/mcp restart tries again)
+	Stopped    State = "stopped"
 )
 
-// MCPStatus is what /mcp shows of one server.
-type MCPStatus struct {
+// Status is what /mcp shows of one server.
+type Status struct {
 	Name string
 	// Endpoint is the command line or the URL.
 	Endpoint string
-	State    MCPState
+	State    State
 	// Tools are the names the model calls, in the server's order.
 	Tools     []string
 	LastError string
@@ -69,10 +61,10 @@ type MCPStatus struct {
 	Retry time.Time
 }
 
-// MCPChange is a change of one server's state.
-type MCPChange struct {
+// Change is a change of one server's state.
+type Change struct {
 	Server string
-	State  MCPState
+	State  State
 	// Err says what went wrong (restarting, failed).
 	Err string
 	// NewTools are tools offered for the first time (to be added to the session).
@@ -85,34 +77,34 @@ type MCPChange struct {
 	Attempt int
 }
 
-// MCP runs the servers of tools.mcp_servers.
-type MCP struct {
+// Manager runs the servers of tools.mcp_servers.
+type Manager struct {
 	env      []string // the servers' environment
-	servers  []*mcpServer
-	onChange func(MCPChange)
+	servers  []*server
+	onChange func(Change)
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 }
 
-// StartMCP starts (command) or connects to (url) every server in the
+// Start starts (command) or connects to (url) every server in the
 // background and returns at once. Commands run in dir with env (KEY=VALUE;
 // nil: fawn's own environment) plus their own env entries. onChange, when
 // not nil, is called from the servers' goroutines on every change. Close
 // stops them.
-func StartMCP(ctx context.Context, servers map[string]config.MCPServer, dir string, env []string, onChange func(MCPChange)) *MCP {
+func Start(ctx context.Context, servers map[string]config.MCPServer, dir string, env []string, onChange func(Change)) *Manager {
 	ctx, cancel := context.WithCancel(ctx)
 	if env == nil {
 		env = os.Environ()
 	}
-	m := &MCP{onChange: onChange, cancel: cancel, env: env}
+	m := &Manager{onChange: onChange, cancel: cancel, env: env}
 	names := make([]string, 0, len(servers))
 	for name := range servers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		s := &mcpServer{name: name, cfg: servers[name], dir: dir, m: m, state: MCPStarting,
-			tools: map[string]*mcpTool{}, kick: make(chan struct{}, 1), started: make(chan struct{})}
+		s := &server{name: name, cfg: servers[name], dir: dir, m: m, state: Starting,
+			tools: map[string]*remoteTool{}, kick: make(chan struct{}, 1), started: make(chan struct{})}
 		m.servers = append(m.servers, s)
 		m.wg.Add(1)
 		go func() {
@@ -125,7 +117,7 @@ func StartMCP(ctx context.Context, servers map[string]config.MCPServer, dir stri
 
 // WaitStarted waits until every server is ready or has failed once (for a
 // one-turn headless run), or ctx is done.
-func (m *MCP) WaitStarted(ctx context.Context) {
+func (m *Manager) WaitStarted(ctx context.Context) {
 	for _, s := range m.servers {
 		select {
 		case <-s.started:
@@ -136,7 +128,7 @@ func (m *MCP) WaitStarted(ctx context.Context) {
 }
 
 // Tools returns every tool offered so far.
-func (m *MCP) Tools() []tools.Tool {
+func (m *Manager) Tools() []tools.Tool {
 	var out []tools.Tool
 	for _, s := range m.servers {
 		s.mu.Lock()
@@ -149,11 +141,11 @@ func (m *MCP) Tools() []tools.Tool {
 }
 
 // Status returns every server's state, by name.
-func (m *MCP) Status() []MCPStatus {
-	out := make([]MCPStatus, 0, len(m.servers))
+func (m *Manager) Status() []Status {
+	out := make([]Status, 0, len(m.servers))
 	for _, s := range m.servers {
 		s.mu.Lock()
-		st := MCPStatus{Name: s.name, Endpoint: s.endpoint(), State: s.state, LastError: s.lastErr,
+		st := Status{Name: s.name, Endpoint: s.endpoint(), State: s.state, LastError: s.lastErr,
 			Attempts: s.attempts, Restarts: s.restarts, Retry: s.retryAt}
 		for _, raw := range s.order {
 			if s.offered[raw] {
@@ -167,7 +159,7 @@ func (m *MCP) Status() []MCPStatus {
 }
 
 // Restart stops server name, if it runs, and starts it again now.
-func (m *MCP) Restart(name string) error {
+func (m *Manager) Restart(name string) error {
 	for _, s := range m.servers {
 		if s.name == name {
 			select {
@@ -185,27 +177,27 @@ func (m *MCP) Restart(name string) error {
 }
 
 // Close stops every server fawn started and ends every session.
-func (m *MCP) Close() {
+func (m *Manager) Close() {
 	m.cancel()
 	m.wg.Wait()
 }
 
-// mcpServer is one server and its session, restarted as needed.
-type mcpServer struct {
+// server is one server and its session, restarted as needed.
+type server struct {
 	name string
 	cfg  config.MCPServer
 	dir  string
-	m    *MCP
+	m    *Manager
 	kick chan struct{} // Restart
 
 	mu       sync.Mutex
-	state    MCPState
+	state    State
 	lastErr  string
 	attempts int
 	restarts int
 	retryAt  time.Time
-	sess     *mcp.ClientSession
-	tools    map[string]*mcpTool // by the server's own name, once seen
+	sess     *sdk.ClientSession
+	tools    map[string]*remoteTool // by the server's own name, once seen
 	order    []string
 	offered  map[string]bool // offered by the running session
 	pending  listed          // the tools listed by the session being connected
@@ -215,14 +207,14 @@ type mcpServer struct {
 
 // endpoint is where the server is, as /mcp shows it: a URL without its
 // password.
-func (s *mcpServer) endpoint() string {
+func (s *server) endpoint() string {
 	if s.cfg.URL != "" {
 		return secret.URL(s.cfg.URL)
 	}
 	return strings.TrimSpace(s.cfg.Command + " " + strings.Join(s.cfg.Args, " "))
 }
 
-func (s *mcpServer) set(ch MCPChange) {
+func (s *server) set(ch Change) {
 	if ch.Err != "" {
 		// The server's own words may hold the secrets it was given.
 		values := make([]string, 0, len(s.cfg.Env))
@@ -247,10 +239,10 @@ func (s *mcpServer) set(ch MCPChange) {
 	}
 }
 
-func (s *mcpServer) firstDone() { s.once.Do(func() { close(s.started) }) }
+func (s *server) firstDone() { s.once.Do(func() { close(s.started) }) }
 
 // run keeps the server going until ctx ends.
-func (s *mcpServer) run(ctx context.Context) {
+func (s *server) run(ctx context.Context) {
 	defer s.firstDone()
 	backoff := time.Second
 	everReady := false
@@ -260,7 +252,7 @@ func (s *mcpServer) run(ctx context.Context) {
 			if sess != nil {
 				_ = sess.Close()
 			}
-			s.set(MCPChange{State: MCPStopped})
+			s.set(Change{State: Stopped})
 			return
 		}
 		if err != nil {
@@ -268,31 +260,31 @@ func (s *mcpServer) run(ctx context.Context) {
 			s.attempts++
 			n := s.attempts
 			s.mu.Unlock()
-			msg := describeMCPError(err, stderr)
-			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) || n >= mcpMaxAttempts {
-				if n >= mcpMaxAttempts {
+			msg := describeError(err, stderr)
+			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) || n >= maxAttempts {
+				if n >= maxAttempts {
 					msg += fmt.Sprintf(" (gave up after %d attempts; /mcp restart %s tries again)", n, s.name)
 				}
-				s.set(MCPChange{State: MCPFailed, Err: msg, Attempt: n})
+				s.set(Change{State: Failed, Err: msg, Attempt: n})
 				s.firstDone()
 				if !s.wait(ctx, 0) {
-					s.set(MCPChange{State: MCPStopped})
+					s.set(Change{State: Stopped})
 					return
 				}
 				s.mu.Lock()
 				s.attempts = 0
 				s.mu.Unlock()
 				backoff = time.Second
-				s.set(MCPChange{State: MCPStarting})
+				s.set(Change{State: Starting})
 				continue
 			}
-			s.set(MCPChange{State: MCPRestarting, Err: msg, Wait: backoff, Attempt: n})
+			s.set(Change{State: Restarting, Err: msg, Wait: backoff, Attempt: n})
 			s.firstDone()
 			if !s.wait(ctx, backoff) {
-				s.set(MCPChange{State: MCPStopped})
+				s.set(Change{State: Stopped})
 				return
 			}
-			backoff = min(2*backoff, mcpMaxBackoff)
+			backoff = min(2*backoff, maxBackoff)
 			continue
 		}
 
@@ -300,7 +292,7 @@ func (s *mcpServer) run(ctx context.Context) {
 		s.mu.Lock()
 		s.attempts = 0
 		s.mu.Unlock()
-		s.set(MCPChange{State: MCPReady, NewTools: fresh, Back: everReady})
+		s.set(Change{State: Ready, NewTools: fresh, Back: everReady})
 		everReady = true
 		s.firstDone()
 		upAt := time.Now()
@@ -313,7 +305,7 @@ func (s *mcpServer) run(ctx context.Context) {
 			_ = sess.Close()
 			<-done
 			s.drop()
-			s.set(MCPChange{State: MCPStopped})
+			s.set(Change{State: Stopped})
 			return
 		case <-s.kick:
 			_ = sess.Close()
@@ -327,7 +319,7 @@ func (s *mcpServer) run(ctx context.Context) {
 			}
 			if tail := stderr.String(); tail != "" {
 				why += "; it said: " + tail
-			} else if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+			} else if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
 				why += ": " + err.Error()
 			}
 		}
@@ -335,25 +327,25 @@ func (s *mcpServer) run(ctx context.Context) {
 		s.mu.Lock()
 		s.restarts++
 		s.mu.Unlock()
-		if time.Since(upAt) > mcpStable || backoff == 0 {
+		if time.Since(upAt) > stable || backoff == 0 {
 			backoff = time.Second
 		}
 		if why == "restarted by the user" {
-			s.set(MCPChange{State: MCPStarting, Err: why})
+			s.set(Change{State: Starting, Err: why})
 			continue
 		}
-		s.set(MCPChange{State: MCPRestarting, Err: why, Wait: backoff})
+		s.set(Change{State: Restarting, Err: why, Wait: backoff})
 		if !s.wait(ctx, backoff) {
-			s.set(MCPChange{State: MCPStopped})
+			s.set(Change{State: Stopped})
 			return
 		}
-		backoff = min(2*backoff, mcpMaxBackoff)
+		backoff = min(2*backoff, maxBackoff)
 	}
 }
 
 // wait pauses d (0: until a restart is asked for); it reports false when
 // ctx ended first.
-func (s *mcpServer) wait(ctx context.Context, d time.Duration) bool {
+func (s *server) wait(ctx context.Context, d time.Duration) bool {
 	var timer <-chan time.Time
 	if d > 0 {
 		t := time.NewTimer(d)
@@ -371,12 +363,12 @@ func (s *mcpServer) wait(ctx context.Context, d time.Duration) bool {
 }
 
 // connect starts the server (or reaches it) and lists its tools.
-func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffer, error) {
-	cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
+func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, error) {
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	stderr := &tailBuffer{max: 2048}
-	var transport mcp.Transport
-	opts := &mcp.ClientOptions{}
+	var transport sdk.Transport
+	opts := &sdk.ClientOptions{}
 	switch {
 	case s.cfg.Command != "":
 		// Not CommandContext: the server outlives this connect call.
@@ -389,21 +381,21 @@ func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffe
 		cmd.Stderr = stderr // never onto fawn's screen
 		transport = &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
 	case s.cfg.URL != "":
-		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL}
-		opts.KeepAlive = mcpKeepAlive // a server that stops answering ends the session
+		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL}
+		opts.KeepAlive = keepAlive // a server that stops answering ends the session
 	default:
 		return nil, stderr, errors.New("neither command nor url is set")
 	}
-	opts.ToolListChangedHandler = func(_ context.Context, req *mcp.ToolListChangedRequest) {
+	opts.ToolListChangedHandler = func(_ context.Context, req *sdk.ToolListChangedRequest) {
 		// Listed again off the session's own goroutine, which delivers
 		// this notification.
 		go func() {
 			if fresh := s.adopt(req.Session); len(fresh) > 0 {
-				s.set(MCPChange{State: MCPReady, NewTools: fresh})
+				s.set(Change{State: Ready, NewTools: fresh})
 			}
 		}()
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "fawn", Version: "1"}, opts)
+	client := sdk.NewClient(&sdk.Implementation{Name: "fawn", Version: "1"}, opts)
 	sess, err := client.Connect(cctx, transport, nil)
 	if err != nil {
 		return nil, stderr, err
@@ -416,11 +408,11 @@ func (s *mcpServer) connect(ctx context.Context) (*mcp.ClientSession, *tailBuffe
 }
 
 // listed is the tool list of the session being connected, adopted with it.
-type listed struct{ tools []*mcp.Tool }
+type listed struct{ tools []*sdk.Tool }
 
 // list reads the server's tools into the session's pending list.
-func (s *mcpServer) list(ctx context.Context, sess *mcp.ClientSession) error {
-	var got []*mcp.Tool
+func (s *server) list(ctx context.Context, sess *sdk.ClientSession) error {
+	var got []*sdk.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
 			return err
@@ -435,7 +427,7 @@ func (s *mcpServer) list(ctx context.Context, sess *mcp.ClientSession) error {
 
 // adopt makes sess the server's session and its listed tools the ones
 // offered; it returns the tools offered for the first time.
-func (s *mcpServer) adopt(sess *mcp.ClientSession) []tools.Tool {
+func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 	if sess == nil {
 		return nil
 	}
@@ -445,7 +437,7 @@ func (s *mcpServer) adopt(sess *mcp.ClientSession) []tools.Tool {
 	s.mu.Unlock()
 	if list == nil {
 		// A change notification: list again.
-		ctx, cancel := context.WithTimeout(context.Background(), mcpConnectTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
 		if s.list(ctx, sess) != nil {
 			return nil
@@ -466,7 +458,7 @@ func (s *mcpServer) adopt(sess *mcp.ClientSession) []tools.Tool {
 			old.setInfo(t)
 			continue
 		}
-		mt := &mcpTool{server: s, raw: t.Name}
+		mt := &remoteTool{server: s, raw: t.Name}
 		mt.setInfo(t)
 		s.tools[t.Name] = mt
 		s.order = append(s.order, t.Name)
@@ -476,21 +468,21 @@ func (s *mcpServer) adopt(sess *mcp.ClientSession) []tools.Tool {
 }
 
 // drop forgets the session that ended.
-func (s *mcpServer) drop() {
+func (s *server) drop() {
 	s.mu.Lock()
 	s.sess = nil
 	s.mu.Unlock()
 }
 
 // session returns the running session and whether it offers tool raw.
-func (s *mcpServer) session(raw string) (*mcp.ClientSession, bool, MCPState, string) {
+func (s *server) session(raw string) (*sdk.ClientSession, bool, State, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sess, s.offered[raw], s.state, s.lastErr
 }
 
-// describeMCPError says why a server could not be used.
-func describeMCPError(err error, stderr *tailBuffer) string {
+// describeError says why a server could not be used.
+func describeError(err error, stderr *tailBuffer) string {
 	msg := "cannot start or reach it: " + err.Error()
 	if tail := stderr.String(); tail != "" {
 		msg += "; it said: " + tail
@@ -500,9 +492,9 @@ func describeMCPError(err error, stderr *tailBuffer) string {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
-// mcpToolName is the name the model calls: mcp__SERVER__TOOL, in the
+// toolName is the name the model calls: mcp__SERVER__TOOL, in the
 // characters and length every provider accepts.
-func mcpToolName(server, tool string) string {
+func toolName(server, tool string) string {
 	n := "mcp__" + unsafeName.ReplaceAllString(server, "_") + "__" + unsafeName.ReplaceAllString(tool, "_")
 	if len(n) > 64 {
 		n = n[:64]
@@ -510,17 +502,17 @@ func mcpToolName(server, tool string) string {
 	return n
 }
 
-// mcpTool is one MCP server tool as a fawn tool. It calls whatever session
+// remoteTool is one MCP server tool as a fawn tool. It calls whatever session
 // its server has now, so it survives restarts.
-type mcpTool struct {
-	server *mcpServer
+type remoteTool struct {
+	server *server
 	raw    string
 
 	mu   sync.Mutex
 	info *schema.ToolInfo
 }
 
-func (t *mcpTool) setInfo(mt *mcp.Tool) {
+func (t *remoteTool) setInfo(mt *sdk.Tool) {
 	params := &jsonschema.Schema{}
 	if b, err := json.Marshal(mt.InputSchema); err == nil {
 		_ = json.Unmarshal(b, params)
@@ -533,7 +525,7 @@ func (t *mcpTool) setInfo(mt *mcp.Tool) {
 		desc = mt.Title
 	}
 	info := &schema.ToolInfo{
-		Name:        mcpToolName(t.server.name, mt.Name),
+		Name:        toolName(t.server.name, mt.Name),
 		Desc:        desc,
 		ParamsOneOf: schema.NewParamsOneOfByJSONSchema(params),
 	}
@@ -542,13 +534,13 @@ func (t *mcpTool) setInfo(mt *mcp.Tool) {
 	t.mu.Unlock()
 }
 
-func (t *mcpTool) Name() string {
+func (t *remoteTool) Name() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.info.Name
 }
 
-func (t *mcpTool) Info(context.Context) (*schema.ToolInfo, error) {
+func (t *remoteTool) Info(context.Context) (*schema.ToolInfo, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.info, nil
@@ -556,20 +548,14 @@ func (t *mcpTool) Info(context.Context) (*schema.ToolInfo, error) {
 
 // Plan describes the call; fawn cannot know what an MCP tool does, so it
 // is KindOther and asks like a command.
-func (t *mcpTool) Plan(_ context.Context, argsJSON string) (tools.Action, error) {
+func (t *remoteTool) Plan(_ context.Context, argsJSON string) (tools.Action, error) {
 	return tools.Action{Kind: tools.KindOther, Summary: fmt.Sprintf("%s: %s %s", t.server.name, t.raw, clip(argsJSON, 160))}, nil
-}
-
-// ToolImages carries the images a tool returned: the model gets them after
-// the tool's result (when it takes images), the result says where they were.
-type ToolImages struct {
-	Images []Image
 }
 
 // InvokableRun calls the tool on its server's current session. Text comes
 // back as text; an image as "[image 32×32 PNG]" in the text, and as the
-// image itself through ToolImages.
-func (t *mcpTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option) (string, error) {
+// image itself through tools.Images.
+func (t *remoteTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option) (string, error) {
 	sess, offered, state, lastErr := t.server.session(t.raw)
 	switch {
 	case sess == nil:
@@ -581,7 +567,7 @@ func (t *mcpTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.O
 	case !offered:
 		return "", fmt.Errorf("the MCP server %s no longer offers %s", t.server.name, t.raw)
 	}
-	res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: t.raw, Arguments: json.RawMessage(argsJSON)})
+	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: t.raw, Arguments: json.RawMessage(argsJSON)})
 	if err != nil {
 		if connectionLost(err) && ctx.Err() == nil {
 			// Not the server's answer but no answer at all: the connection
@@ -591,9 +577,9 @@ func (t *mcpTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.O
 		}
 		return "", fmt.Errorf("the MCP server %s: %v", t.server.name, err)
 	}
-	text, images := mcpResultText(res)
+	text, images := resultText(res)
 	if len(images) > 0 {
-		tools.Emit(ctx, ToolImages{Images: images})
+		tools.Emit(ctx, tools.Images{Images: images})
 	}
 	if res.IsError {
 		return "error: " + text, nil
@@ -615,37 +601,37 @@ func connectionLost(err error) bool {
 	return false
 }
 
-// mcpResultText renders a tool's result for the model: text as it is,
+// resultText renders a tool's result for the model: text as it is,
 // images, audio and resources as short notes, bounded in length.
-func mcpResultText(res *mcp.CallToolResult) (string, []Image) {
+func resultText(res *sdk.CallToolResult) (string, []tools.Image) {
 	var parts []string
-	var images []Image
+	var images []tools.Image
 	for _, c := range res.Content {
 		switch c := c.(type) {
-		case *mcp.TextContent:
+		case *sdk.TextContent:
 			parts = append(parts, c.Text)
-		case *mcp.ImageContent:
-			im, ok := ImageOf("", c.Data)
+		case *sdk.ImageContent:
+			im, ok := tools.ImageOf("", c.Data)
 			if !ok {
-				parts = append(parts, fmt.Sprintf("[%s data, %s, not an image fawn can pass on]", c.MIMEType, humanBytes(len(c.Data))))
+				parts = append(parts, fmt.Sprintf("[%s data, %s, not an image fawn can pass on]", c.MIMEType, tools.ByteSize(len(c.Data))))
 				continue
 			}
-			if len(c.Data) > maxImageBytes {
+			if len(c.Data) > tools.MaxImageBytes {
 				parts = append(parts, im.String()+" (too large to pass on)")
 				continue
 			}
 			images = append(images, im)
 			parts = append(parts, im.String())
-		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %s]", c.MIMEType, humanBytes(len(c.Data))))
-		case *mcp.ResourceLink:
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %s]", c.MIMEType, tools.ByteSize(len(c.Data))))
+		case *sdk.ResourceLink:
 			parts = append(parts, fmt.Sprintf("[resource %s: %s]", c.Name, c.URI))
-		case *mcp.EmbeddedResource:
+		case *sdk.EmbeddedResource:
 			if r := c.Resource; r != nil {
 				if r.Text != "" {
 					parts = append(parts, fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
 				} else {
-					parts = append(parts, fmt.Sprintf("[resource %s, %s, %s]", r.URI, r.MIMEType, humanBytes(len(r.Blob))))
+					parts = append(parts, fmt.Sprintf("[resource %s, %s, %s]", r.URI, r.MIMEType, tools.ByteSize(len(r.Blob))))
 				}
 			}
 		}
@@ -659,7 +645,7 @@ func mcpResultText(res *mcp.CallToolResult) (string, []Image) {
 	if text == "" {
 		text = "(no output)"
 	}
-	return tools.Truncate(text, 0, mcpMaxResult), images
+	return tools.Truncate(text, 0, maxResult), images
 }
 
 // tailBuffer keeps the last bytes a server wrote to stderr, for messages.
@@ -684,4 +670,13 @@ func (w *tailBuffer) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return clip(strings.TrimSpace(string(w.b)), 500)
+}
+
+// clip shortens s to n runes for messages, marking the cut.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package agent
+package mcp
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fawn-ide/fawn/internal/proc"
 )
@@ -26,7 +26,7 @@ type stdioTransport struct {
 	terminate time.Duration
 }
 
-func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	proc.Own(t.cmd)
 	stdout, err := t.cmd.StdoutPipe()
 	if err != nil {
@@ -47,7 +47,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		proc.KillGroup(t.cmd)
 		close(exited)
 	}()
-	return (&mcp.IOTransport{Reader: s, Writer: nopCloser{stdin}}).Connect(ctx)
+	return (&sdk.IOTransport{Reader: s, Writer: nopCloser{stdin}}).Connect(ctx)
 }
 
 // stdioServerProc reads the server's stdout; closing it ends the server.
