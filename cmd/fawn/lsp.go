@@ -32,44 +32,43 @@ func lspSource(cfg *config.Config) trust.Source {
 }
 
 // newLSP builds the project's language server manager (nothing starts
-// yet). The callbacks are called through w once the app exists.
+// yet). What the servers say is published on w.topics.
 func newLSP(cfg *config.Config, w *workspace, d *trust.Decision) *lsp.Manager {
 	return lsp.New(lsp.Options{
 		Root: w.env.Root, Servers: lspServers(cfg), Env: w.environ, Allowed: d.Allows,
 		OnDiagnostics: func(path string, ps []lsp.Problem) {
-			if f := w.onProblems.Load(); f != nil {
-				(*f)(path, ps)
-			}
+			w.topics.problems.Publish(fileProblems{Path: path, Problems: ps})
 		},
 		OnEvent: func(msg string, problem bool) {
-			if f := w.onLSPEvent.Load(); f != nil {
-				(*f)(msg, problem)
-			}
+			w.topics.lspNews.Publish(lspNews{Text: msg, Problem: problem})
 		},
 	})
 }
 
 // wireLSP connects the language servers to the app: their diagnostics
 // mark the editor, their news go to the chat, the editor's opened and
-// saved files go to them, F12 and hover ask them.
-func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) {
+// saved files go to them, F12 and hover ask them. The function it returns
+// ends the subscriptions.
+func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) (unsubscribe func()) {
 	m := ws.lsp
 	app.SetLSP(m)
-	problems := func(path string, ps []lsp.Problem) {
-		out := make([]editor.Problem, len(ps))
-		for i, p := range ps {
+	endProblems := ws.topics.problems.Subscribe(func(n fileProblems) {
+		out := make([]editor.Problem, len(n.Problems))
+		for i, p := range n.Problems {
 			out[i] = editor.Problem{Line: p.Line, Col: p.Col, EndLine: p.EndLine, EndCol: p.EndCol, Severity: p.Severity, Message: p.Message, Source: p.Source}
 		}
 		app.QueueUpdate(func() {
-			ed.SetProblems(path, out)
+			ed.SetProblems(n.Path, out)
 			app.RequestDraw()
 		})
+	})
+	endNews := ws.topics.lspNews.Subscribe(func(n lspNews) { app.Notify(n.Text, n.Problem) })
+	unsubscribe = func() {
+		endProblems()
+		endNews()
 	}
-	ws.onProblems.Store(&problems)
-	event := func(msg string, bad bool) { app.Notify(msg, bad) }
-	ws.onLSPEvent.Store(&event)
 	if !m.Available() {
-		return
+		return unsubscribe
 	}
 	ed.SetOnFile(m.Open)
 	ed.SetOnType(m.Typed)
@@ -105,4 +104,5 @@ func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) {
 			})
 		}()
 	})
+	return unsubscribe
 }

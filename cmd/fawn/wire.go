@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -44,15 +43,12 @@ type workspace struct {
 	skills  []skills.Skill
 	agents  []subagent.Def
 	close   []func()
-	// redraw is the app's RequestDraw once the app exists; the terminal's
-	// damage callback is fixed at Start, before the app is built.
-	redraw atomic.Pointer[func()]
+	// topics carry what the terminals, the language servers and the MCP
+	// servers say to the app, which is built after they start.
+	topics topics
 	// lsp is the project's language servers (always set; env.Code and the
-	// code tools only when one may run). onProblems and onLSPEvent reach
-	// the app once it exists.
-	lsp        *lsp.Manager
-	onProblems atomic.Pointer[func(string, []lsp.Problem)]
-	onLSPEvent atomic.Pointer[func(string, bool)]
+	// code tools only when one may run).
+	lsp *lsp.Manager
 }
 
 func (w *workspace) Close() {
@@ -68,18 +64,14 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	}
 	env.BashTimeout = cfg.Tools.Bash.Timeout
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
-	w := &workspace{env: env, environ: environ}
+	w := &workspace{env: env, environ: environ, topics: newTopics()}
 	th := theme.Get(cfg.UI.Theme)
 	term, err := terminal.Start(terminal.Options{
 		Dir:        env.Root,
 		BaseEnv:    environ,
 		Scrollback: cfg.Tools.Bash.Scrollback,
 		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
-		OnDamage: func() {
-			if f := w.redraw.Load(); f != nil {
-				(*f)()
-			}
-		},
+		OnDamage:   func() { w.topics.redraw.Publish(struct{}{}) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the shell: %w", err)
@@ -205,12 +197,8 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 				BaseEnv:    ws.environ,
 				Scrollback: cfg.Tools.Bash.Scrollback,
 				Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
-				OnDamage: func() {
-					if f := ws.redraw.Load(); f != nil {
-						(*f)()
-					}
-				},
-				OnExit: func(int) { onExit() },
+				OnDamage:   func() { ws.topics.redraw.Publish(struct{}{}) },
+				OnExit:     func(int) { onExit() },
 			})
 			if err != nil {
 				return nil, nil, err
@@ -235,12 +223,16 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		return exitFailure
 	}
 	ed.SetRedraw(app.RequestDraw)
-	wireLSP(app, ed, ws)
-	draw := app.RequestDraw
-	ws.redraw.Store(&draw)
+	defer wireLSP(app, ed, ws)()
+	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := startMCP(ctx, app, sess, cfg, ws.environ)
+		// Subscribed before the servers start, so that no change is
+		// missed; ended before they are stopped, whose last changes are
+		// for nobody.
+		unsubscribe := ws.topics.mcp.Subscribe(mcpNotices(app, sess))
+		m := startMCP(ctx, cfg, ws)
 		defer m.Close()
+		defer unsubscribe()
 		app.SetMCP(m)
 	}
 	err = app.Run(ctx)
@@ -255,10 +247,16 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 }
 
 // startMCP starts the MCP servers in the background, so the IDE opens at
-// once. A server's tools join the session as soon as it is ready (the model
-// gets them from its next request) and every change is said in the chat.
-func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config.Config, environ []string) *mcp.Manager {
-	return mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, environ, func(ch mcp.Change) {
+// once; every change is published on ws.topics.mcp.
+func startMCP(ctx context.Context, cfg *config.Config, ws *workspace) *mcp.Manager {
+	return mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, ws.topics.mcp.Publish)
+}
+
+// mcpNotices binds the MCP servers' changes to the session and the chat: a
+// server's tools join the session as soon as it is ready (the model gets
+// them from its next request) and every change is said in the chat.
+func mcpNotices(app *ui.App, sess *agent.Session) func(mcp.Change) {
+	return func(ch mcp.Change) {
 		if len(ch.NewTools) > 0 {
 			if err := sess.AddTools(ch.NewTools...); err != nil {
 				app.Notify("MCP: "+err.Error(), true)
@@ -281,7 +279,7 @@ func startMCP(ctx context.Context, app *ui.App, sess *agent.Session, cfg *config
 		case mcp.Failed:
 			app.Notify(fmt.Sprintf("MCP: %s: %s (check tools.mcp_servers; /mcp restart %s tries again)", ch.Server, ch.Err, ch.Server), true)
 		}
-	})
+	}
 }
 
 // notices are shown in the chat when the IDE opens.
