@@ -16,8 +16,8 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 )
 
-// project is a temporary project with a book, its tools' Env reporting to it.
-type project struct {
+// testProject is a temporary project with a book, its tools' Env reporting to it.
+type testProject struct {
 	t     *testing.T
 	root  string
 	dir   string // where the book is kept
@@ -26,7 +26,7 @@ type project struct {
 	book  *Book
 }
 
-func newProject(t *testing.T, o Options) *project {
+func newProject(t *testing.T, o Options) *testProject {
 	t.Helper()
 	env, err := tools.NewEnv(t.TempDir())
 	if err != nil {
@@ -36,7 +36,7 @@ func newProject(t *testing.T, o Options) *project {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &project{t: t, root: env.Root, env: env, dir: filepath.Join(st.Dir(), "s1"), blobs: st.Blobs("s1")}
+	p := &testProject{t: t, root: env.Root, env: env, dir: filepath.Join(st.Dir(), "s1"), blobs: st.Blobs("s1")}
 	p.book, err = Open(p.dir, env.Root, p.blobs, o)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func newProject(t *testing.T, o Options) *project {
 	return p
 }
 
-func (p *project) write(rel, content string) {
+func (p *testProject) write(rel, content string) {
 	p.t.Helper()
 	abs := filepath.Join(p.root, rel)
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -57,7 +57,7 @@ func (p *project) write(rel, content string) {
 	}
 }
 
-func (p *project) read(rel string) (string, bool) {
+func (p *testProject) read(rel string) (string, bool) {
 	p.t.Helper()
 	b, err := os.ReadFile(filepath.Join(p.root, rel))
 	if os.IsNotExist(err) {
@@ -69,7 +69,7 @@ func (p *project) read(rel string) (string, bool) {
 	return string(b), true
 }
 
-func (p *project) want(rel, content string) {
+func (p *testProject) want(rel, content string) {
 	p.t.Helper()
 	got, ok := p.read(rel)
 	if !ok {
@@ -80,14 +80,14 @@ func (p *project) want(rel, content string) {
 	}
 }
 
-func (p *project) gone(rel string) {
+func (p *testProject) gone(rel string) {
 	p.t.Helper()
 	if got, ok := p.read(rel); ok {
 		p.t.Fatalf("%s exists (%q); want it gone", rel, got)
 	}
 }
 
-func (p *project) edit(args string) {
+func (p *testProject) edit(args string) {
 	p.t.Helper()
 	ed := tools.NewTextEditor(p.env)
 	if _, err := ed.InvokableRun(context.Background(), args); err != nil {
@@ -95,12 +95,12 @@ func (p *project) edit(args string) {
 	}
 }
 
-func (p *project) view(rel string) {
+func (p *testProject) view(rel string) {
 	p.t.Helper()
 	p.edit(`{"command":"view","path":"` + rel + `"}`)
 }
 
-func (p *project) shell() *bashRunner {
+func (p *testProject) shell() *bashRunner {
 	p.t.Helper()
 	term, err := terminal.Start(terminal.Options{Dir: p.root, Env: []string{"HOME=" + p.t.TempDir()}})
 	if err != nil {
@@ -111,7 +111,7 @@ func (p *project) shell() *bashRunner {
 }
 
 type bashRunner struct {
-	p    *project
+	p    *testProject
 	tool tools.Tool
 }
 
@@ -381,5 +381,33 @@ func TestSessionCap(t *testing.T) {
 	}
 	if data, err := p.book.Content(cs["a"].After); err != nil || !bytes.Equal(data, []byte("12345678")) {
 		t.Fatalf("content: %q %v", data, err)
+	}
+}
+
+func TestRewindNeverWritesThroughASymlinkOutOfTheProject(t *testing.T) {
+	p := newProject(t, Options{})
+	p.write("sub/a.txt", "old")
+	turn := p.book.Begin("edit", 0)
+	p.view("sub/a.txt")
+	p.edit(`{"command":"str_replace","path":"sub/a.txt","old_str":"old","new_str":"new"}`)
+
+	// The directory is swapped for a link to a lookalike outside the project.
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "a.txt")
+	if err := os.WriteFile(victim, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(p.root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(p.root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.book.Rewind(turn, nil)
+	if err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Errorf("rewind: %+v, err %v; want a refusal to write outside the project", res, err)
+	}
+	if got, _ := os.ReadFile(victim); string(got) != "new" {
+		t.Errorf("the file outside the project was overwritten with %q", got)
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 // File is one file changed in the session, as a whole.
@@ -234,7 +235,7 @@ func (b *Book) restore(kind string, of, messages int, ts []target, force map[str
 		}
 		var err error
 		if w.t.want.Exists {
-			err = writeAtomic(abs, w.data, fs.FileMode(w.t.want.Mode))
+			_, err = project.WriteFile(b.root, abs, w.data, project.WriteOptions{Mode: fs.FileMode(w.t.want.Mode)})
 		} else {
 			err = os.Remove(abs)
 			if errors.Is(err, fs.ErrNotExist) {
@@ -270,41 +271,4 @@ func diskVersion(abs string) (Version, error) {
 	}
 	sum := sha256.Sum256(data)
 	return Version{Exists: true, Hash: hex.EncodeToString(sum[:]), Size: int64(len(data)), Mode: st.mode, Binary: isBinary(data)}, nil
-}
-
-// writeAtomic replaces the file at abs with data through a temporary file
-// in the same directory; mode 0 keeps the existing file's mode (0644 for a
-// new file). Missing directories are created.
-func writeAtomic(abs string, data []byte, mode fs.FileMode) error {
-	if mode == 0 {
-		mode = 0o644
-		if fi, err := os.Stat(abs); err == nil {
-			mode = fi.Mode().Perm()
-		}
-	}
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".fawn-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode.Perm())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), abs)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 // Env is what the tools of one session share. Build it with NewEnv; the
@@ -100,9 +101,6 @@ func NewEnv(root string) (*Env, error) {
 	}, nil
 }
 
-// maxLinkHops bounds symlink chains while resolving, as the kernel does.
-const maxLinkHops = 40
-
 // Resolve turns path (absolute, or relative to the project root) into an
 // absolute path with every symlink resolved, and refuses anything that lands
 // outside the root. Paths that do not exist yet are resolved through their
@@ -119,7 +117,7 @@ func (e *Env) Resolve(path string) (string, error) {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(e.Root, abs)
 	}
-	real, err := resolvePath(filepath.Clean(abs), 0)
+	real, err := project.Real(filepath.Clean(abs))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
@@ -142,62 +140,8 @@ func (e *Env) Rel(abs string) string {
 	return rel
 }
 
-// resolvePath resolves the symlinks of the clean absolute path p. Where p
-// does not exist, the missing tail is appended to its resolved parent; a
-// dangling symlink on the way is followed to where it points.
-func resolvePath(p string, hops int) (string, error) {
-	real, err := filepath.EvalSymlinks(p)
-	if err == nil {
-		return real, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-		if strings.Contains(err.Error(), "too many links") {
-			return "", errors.New("too many levels of symbolic links")
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return "", pe.Err
-		}
-		return "", err
-	}
-	dir, base := filepath.Split(p)
-	dir = filepath.Clean(dir)
-	if base == "" || dir == p {
-		return p, nil
-	}
-	parent, err := resolvePath(dir, hops)
-	if err != nil {
-		return "", err
-	}
-	joined := filepath.Join(parent, base)
-	fi, err := os.Lstat(joined)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return joined, nil
-	}
-	// A dangling symlink: whatever is created here lands at its target.
-	if hops >= maxLinkHops {
-		return "", errors.New("too many levels of symbolic links")
-	}
-	target, err := os.Readlink(joined)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(parent, target)
-	}
-	return resolvePath(filepath.Clean(target), hops+1)
-}
-
 // within reports whether p is root or inside it; both must be clean and absolute.
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	if root == string(filepath.Separator) {
-		return strings.HasPrefix(p, root)
-	}
-	return strings.HasPrefix(p, root+string(filepath.Separator))
-}
+func within(root, p string) bool { return project.Within(root, p) }
 
 // orRoot is path, or "." (the project root) when the model left it empty:
 // the walking tools default to the whole project.

@@ -18,6 +18,8 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 //go:embed text_editor.md
@@ -394,7 +396,7 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: nil, Command: e.command})
 		return e.result, nil
 	}
-	info, err := writeAtomic(e.abs, e.after)
+	info, err := project.WriteFile(t.env.Root, e.abs, e.after, project.WriteOptions{})
 	if err != nil {
 		return "", fmt.Errorf("writing %s failed, the file is unchanged: %w", e.rel, err)
 	}

@@ -3,15 +3,11 @@ package tools
 import (
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // How a text file is read for editing and written back byte-exact.
@@ -118,62 +114,4 @@ func readForEdit(abs, rel string) (*diskFile, error) {
 		return nil, binaryError(rel, int64(len(raw)), raw[:min(len(raw), 512)])
 	}
 	return &diskFile{raw: raw, info: info, hash: sha256.Sum256(raw)}, nil
-}
-
-// writeAtomic replaces the file at abs with data: a temporary file in the
-// same directory, synced, then renamed over it, so a reader sees the old or
-// the new content and never half of it. An existing file's permissions and,
-// where allowed, owner are kept; a new file gets 0644. Missing parent
-// directories are created.
-func writeAtomic(abs string, data []byte) (fs.FileInfo, error) {
-	dir := filepath.Dir(abs)
-	mode := fs.FileMode(0o644)
-	uid, gid := -1, -1
-	if old, err := os.Stat(abs); err == nil {
-		if !old.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file", abs)
-		}
-		mode = old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-		if st, ok := old.Sys().(*syscall.Stat_t); ok {
-			uid, gid = int(st.Uid), int(st.Gid)
-		}
-	} else if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-	} else {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".fawn-*")
-	if err != nil {
-		return nil, err
-	}
-	tmpName := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmpName)
-		}
-	}()
-	if _, err := io.Copy(tmp, bytes.NewReader(data)); err != nil {
-		return nil, err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return nil, err
-	}
-	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
-		_ = tmp.Chown(uid, gid) // best effort: only root may give a file away
-	}
-	if err := tmp.Sync(); err != nil {
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmpName, abs); err != nil {
-		return nil, err
-	}
-	ok = true
-	return os.Stat(abs)
 }

@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -124,62 +122,6 @@ func diskStamp(path string, fp stamper) (stamp, []byte, error) {
 		return stamp{}, nil, err
 	}
 	return fp.of(data), data, nil
-}
-
-// writeAtomic replaces path with data so that a reader sees either the old
-// or the new file, never half of one: it writes a temporary file in the same
-// directory, syncs it, gives it the old file's mode (and owner, when
-// allowed) and renames it over the old one. A symlink is followed, so the
-// link stays a link. When the directory cannot take a new file, it falls
-// back to writing the file in place.
-func writeAtomic(path string, data []byte) error {
-	target := path
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved
-	}
-	mode := fs.FileMode(0o644)
-	var uid, gid = -1, -1
-	if info, err := os.Stat(target); err == nil {
-		mode = info.Mode().Perm()
-		if st, ok := info.Sys().(*syscall.Stat_t); ok {
-			uid, gid = int(st.Uid), int(st.Gid)
-		}
-	}
-	dir, base := filepath.Split(target)
-	tmp, err := os.CreateTemp(dir, "."+base+".fawn-save-*")
-	if err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			return os.WriteFile(target, data, mode)
-		}
-		return err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
-		_ = tmp.Chown(uid, gid) // best effort: only root may give files away
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return err
-	}
-	committed = true
-	return nil
 }
 
 // humanSize formats a byte count for notices.

@@ -17,6 +17,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -750,7 +751,15 @@ func (t *Tabs) write(tb *tab) error {
 			before = b
 		}
 	}
-	if err := writeAtomic(tb.path, data); err != nil {
+	// A file opened from outside the project (a definition in a library, a
+	// link in the chat) is still the user's to save; it is confined to its
+	// own directory, so a symlink put in its place since cannot carry the
+	// save anywhere else.
+	root := t.root
+	if !project.Within(t.root, tb.path) {
+		root = filepath.Dir(tb.path)
+	}
+	if _, err := project.WriteFile(root, tb.path, data, project.WriteOptions{InPlace: true}); err != nil {
 		err = fmt.Errorf("could not save %s: %v; the file on disk is unchanged", t.rel(tb.path), err)
 		tb.flash, tb.flashErr = err.Error(), true
 		return err

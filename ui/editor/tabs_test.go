@@ -511,9 +511,35 @@ func TestSaveKeepsModeAndIsAtomic(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(h.root)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), "fawn-save") {
+		if strings.Contains(e.Name(), ".fawn-") {
 			t.Fatalf("temporary file left behind: %s", e.Name())
 		}
+	}
+}
+
+func TestSaveNeverFollowsALinkOutOfTheProject(t *testing.T) {
+	h := newHarness(t, 80, 6)
+	p := h.write("a.txt", "text\n")
+	h.open("a.txt", 0)
+	// The file is swapped for a link to a lookalike outside the project.
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(victim, []byte("text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, p); err != nil {
+		t.Fatal(err)
+	}
+	h.typeText("more ")
+	h.ctrl('s')
+	h.draw()
+	if got, _ := os.ReadFile(victim); string(got) != "text\n" {
+		t.Fatalf("saving wrote %q to a file outside the project", got)
+	}
+	if !strings.Contains(h.row(5), "could not save a.txt") || !h.tabs.current().buf.Modified() {
+		t.Fatalf("status: %q", h.row(5))
 	}
 }
 
