@@ -17,7 +17,7 @@ import (
 
 	"github.com/cloudwego/eino/compose"
 
-	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/project"
 )
 
 // stamp is what the scan compares: a file changed when its stamp did.
@@ -59,7 +59,7 @@ func (b *Book) Scan(ctx context.Context) (Tree, error) {
 func scanTree(ctx context.Context, root string, workers int) (Tree, error) {
 	var mu sync.Mutex
 	t := Tree{}
-	err := tools.WalkFilesParallel(ctx, root, workers, func(rel string, d fs.DirEntry) error {
+	err := project.WalkFilesParallel(ctx, root, workers, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}

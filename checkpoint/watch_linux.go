@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/project"
 )
 
 // maxWatchDirs bounds the directories one book watches: past it (or past
@@ -47,7 +47,7 @@ type watcher struct {
 	dirs    map[int32]string // watch descriptor → directory, relative ("" is the root)
 	wds     map[string]int32
 	tree    Tree
-	ign     *tools.Ignorer
+	ign     *project.Ignorer
 	buf     []byte
 }
 
@@ -86,7 +86,7 @@ func (w *watcher) build(ctx context.Context) (Tree, error) {
 	w.close()
 	w.fd = fd
 	w.dirs, w.wds = map[int32]string{}, map[string]int32{}
-	w.ign = tools.NewIgnorer(w.root)
+	w.ign = project.NewIgnorer(w.root)
 	if err := w.watch(""); err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (w *watcher) build(ctx context.Context) (Tree, error) {
 // directories.
 func (w *watcher) walk(ctx context.Context, dir string, t Tree) error {
 	var mu sync.Mutex
-	return tools.WalkFilesUnder(ctx, w.root, filepath.FromSlash(dir), w.workers, func(rel string, d fs.DirEntry) error {
+	return project.WalkFilesUnder(ctx, w.root, filepath.FromSlash(dir), w.workers, func(rel string, d fs.DirEntry) error {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir():
@@ -202,7 +202,7 @@ func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
 				}
 				continue
 			}
-			if tools.IsIgnoreFile(name) {
+			if project.IsIgnoreFile(name) {
 				rebuild = true // the rules changed: what is kept may have too
 			}
 			files[p] = true

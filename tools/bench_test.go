@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 // benchTree writes a generated project of n files: nested packages of Go,
@@ -141,7 +143,7 @@ func BenchmarkWalkFiles(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		n := 0
-		if err := WalkFiles(context.Background(), root, "", func(string, os.DirEntry) error { n++; return nil }); err != nil {
+		if err := project.WalkFiles(context.Background(), root, "", func(string, os.DirEntry) error { n++; return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

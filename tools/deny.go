@@ -90,6 +90,15 @@ func (e *Env) linkDenied(abs string, d fs.DirEntry) bool {
 	return err == nil && e.readDenied(real) != ""
 }
 
+// hide is hidesEntry for project.WalkOptions: nil when there is no check
+// to make, so the walk skips the call.
+func (f *denyFilter) hide() func(rel, abs string, d fs.DirEntry) bool {
+	if f == nil {
+		return nil
+	}
+	return f.hidesEntry
+}
+
 // note says how many entries were left out; "" for none.
 func (f *denyFilter) note() string {
 	if f == nil || f.hidden.Load() == 0 {

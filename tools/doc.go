@@ -14,7 +14,8 @@
 // Every tool is confined to the project ([Env.Resolve] refuses any path that
 // resolves outside the root, symlinks included) and bounded (results are cut
 // with [Truncate] or capped with a note saying how to see more). The walking
-// tools share [WalkFiles], which honours .gitignore, .ignore and
-// .git/info/exclude as git and ripgrep do; the file finder of the editor uses
-// it too. [Builtin] returns the tools that need nothing but an [Env].
+// tools walk with package project, which honours .gitignore, .ignore and
+// .git/info/exclude as git and ripgrep do; they pass it the user's read-deny
+// rules to leave out. text_editor writes with project.WriteFile. [Builtin]
+// returns the tools that need nothing but an [Env].
 package tools

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
 
 func TestNewEnv(t *testing.T) {
@@ -13,7 +15,7 @@ func TestNewEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, real, map[string]string{"f.txt": "x"})
+	projecttest.WriteFiles(t, real, map[string]string{"f.txt": "x"})
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
@@ -54,8 +56,8 @@ func TestResolve(t *testing.T) {
 	}
 	root := env.Root
 	outside := t.TempDir()
-	writeFiles(t, root, map[string]string{"src/a.go": "", "real/x.txt": ""})
-	writeFiles(t, outside, map[string]string{"secret.txt": ""})
+	projecttest.WriteFiles(t, root, map[string]string{"src/a.go": "", "real/x.txt": ""})
+	projecttest.WriteFiles(t, outside, map[string]string{"secret.txt": ""})
 	for name, target := range map[string]string{
 		"etc":          "/etc",
 		"src/up":       "../..",

@@ -15,6 +15,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 //go:embed glob.md
@@ -141,22 +143,22 @@ func (g *Glob) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	}
 	var found []match
 	deny := g.env.denyFilter()
-	err = walkTree(ctx, g.env.Root, q.abs, walkOptions{maxDepth: q.maxDepth, deny: deny}, func(e walkEntry) error {
-		if e.d.IsDir() {
+	err = project.Walk(ctx, g.env.Root, q.abs, project.WalkOptions{MaxDepth: q.maxDepth, Hide: deny.hide()}, func(e project.Entry) error {
+		if e.D.IsDir() {
 			return nil
 		}
-		below := e.rel
+		below := e.Rel
 		if q.rel != "." {
-			below = strings.TrimPrefix(e.rel[len(q.rel):], string(filepath.Separator))
+			below = strings.TrimPrefix(e.Rel[len(q.rel):], string(filepath.Separator))
 		}
 		if !doublestar.MatchUnvalidated(q.pattern, filepath.ToSlash(below)) {
 			return nil
 		}
 		var mod time.Time
-		if info, err := e.d.Info(); err == nil {
+		if info, err := e.D.Info(); err == nil {
 			mod = info.ModTime()
 		}
-		found = append(found, match{e.rel, mod})
+		found = append(found, match{e.Rel, mod})
 		return nil
 	})
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)

@@ -21,6 +21,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 //go:embed grep.md
@@ -336,19 +338,19 @@ func (s *grepSearch) run(root string) error {
 	// Reading files is mostly waiting on system calls: more workers than
 	// processors keep the processors busy.
 	workers := 2 * max(runtime.GOMAXPROCS(0), 2)
-	return walkParallel(s.ctx, root, q.abs, walkOptions{withIgnored: q.glob != "" && !q.globNeg, deny: s.deny}, workers, func(e walkEntry) error {
-		relSearch := e.rel
+	return project.WalkParallel(s.ctx, root, q.abs, project.WalkOptions{WithIgnored: q.glob != "" && !q.globNeg, Hide: s.deny.hide()}, workers, func(e project.Entry) error {
+		relSearch := e.Rel
 		if q.rel != "." {
-			relSearch = strings.TrimPrefix(strings.TrimPrefix(e.rel, q.rel), string(filepath.Separator))
+			relSearch = strings.TrimPrefix(strings.TrimPrefix(e.Rel, q.rel), string(filepath.Separator))
 		}
-		name := e.d.Name()
-		if e.d.IsDir() {
+		name := e.D.Name()
+		if e.D.IsDir() {
 			if q.glob != "" && q.globNeg && q.globMatch(filepath.ToSlash(relSearch), name) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !e.d.Type().IsRegular() {
+		if !e.D.Type().IsRegular() {
 			return nil // symlinks are not followed, as in ripgrep
 		}
 		if q.glob != "" {
@@ -357,7 +359,7 @@ func (s *grepSearch) run(root string) error {
 				return nil
 			}
 		}
-		if e.ignored && (q.glob == "" || q.globNeg) {
+		if e.Ignored && (q.glob == "" || q.globNeg) {
 			return nil // ignored, and no glob asked for it
 		}
 		if q.typeGlobs != nil && !matchesAny(q.typeGlobs, name) {
@@ -370,7 +372,7 @@ func (s *grepSearch) run(root string) error {
 		if bp == nil {
 			bp = new([]byte)
 		}
-		*bp = s.searchFile(pathKey(e.rel), e.abs, e.rel, *bp)
+		*bp = s.searchFile(pathKey(e.Rel), e.Abs, e.Rel, *bp)
 		if cap(*bp) <= 4<<20 {
 			s.bufs.Put(bp) // a big file's buffer is not kept for the small ones
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
 
 func runTool(t testing.TB, tl Tool, args map[string]any) (string, error) {
@@ -38,10 +40,10 @@ func resultLines(out string) []string {
 // TestGrepAgreesWithRipgrep runs the same searches through grep and rg on
 // the ignore fixture and wants the same files, counts and lines.
 func TestGrepAgreesWithRipgrep(t *testing.T) {
-	rg := needTool(t, "rg")
+	rg := projecttest.NeedTool(t, "rg")
 	env := newTestEnv(t, nil)
-	writeIgnoreFixture(t, env.Root, true)
-	writeFiles(t, env.Root, map[string]string{
+	projecttest.WriteIgnoreFixture(t, env.Root, true)
+	projecttest.WriteFiles(t, env.Root, map[string]string{
 		"dash.txt":        "a -flag here\nno flag\n",
 		"multi/a.go":      "type Config struct {\n\tName string\n\tTimeout int\n}\n",
 		"multi/b.go":      "type Config struct {\n\tName string\n}\nvar Timeout = 1\n",
@@ -86,11 +88,11 @@ func TestGrepAgreesWithRipgrep(t *testing.T) {
 			if err != nil && len(out) > 0 {
 				t.Fatalf("rg: %v", err)
 			}
-			want := withoutRipgrepQuirks(resultLines(string(out)))
+			want := projecttest.WithoutRipgrepQuirks(resultLines(string(out)))
 			got := resultLines(mustTool(t, g, tc.args))
-			got = withoutRipgrepQuirks(got)
+			got = projecttest.WithoutRipgrepQuirks(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("grep and rg differ:\n--- grep\n%s\n--- rg\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), diffLists(got, want))
+				t.Errorf("grep and rg differ:\n--- grep\n%s\n--- rg\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), projecttest.DiffLists(got, want))
 			}
 			if len(want) == 0 && tc.name != "binary skipped" {
 				t.Errorf("rg found nothing: the case tests nothing")

@@ -13,6 +13,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 //go:embed ls.md
@@ -117,23 +119,23 @@ func (l *Ls) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Option
 	var entries []lsEntry
 	hidden := 0
 	deny := l.env.denyFilter()
-	err = walkTree(ctx, l.env.Root, q.abs, walkOptions{withIgnored: true, maxDepth: 1, deny: deny}, func(e walkEntry) error {
-		name := e.d.Name()
+	err = project.Walk(ctx, l.env.Root, q.abs, project.WalkOptions{WithIgnored: true, MaxDepth: 1, Hide: deny.hide()}, func(e project.Entry) error {
+		name := e.D.Name()
 		if len(q.match) > 0 && !matchesAny(q.match, name) || matchesAny(q.ignore, name) {
 			return nil
 		}
-		if e.ignored && !q.all {
+		if e.Ignored && !q.all {
 			hidden++
 			return nil
 		}
-		en := lsEntry{name: name, dir: e.d.IsDir(), ignored: e.ignored}
-		if e.d.Type()&fs.ModeSymlink != 0 {
-			en.link, _ = os.Readlink(e.abs)
-			if st, err := os.Stat(e.abs); err == nil && st.IsDir() {
+		en := lsEntry{name: name, dir: e.D.IsDir(), ignored: e.Ignored}
+		if e.D.Type()&fs.ModeSymlink != 0 {
+			en.link, _ = os.Readlink(e.Abs)
+			if st, err := os.Stat(e.Abs); err == nil && st.IsDir() {
 				en.link += "/"
 			}
 		} else if !en.dir {
-			if info, err := e.d.Info(); err == nil {
+			if info, err := e.D.Info(); err == nil {
 				en.size = info.Size()
 			}
 		}

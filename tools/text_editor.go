@@ -639,18 +639,18 @@ func (t *TextEditor) listDir(ctx context.Context, abs, rel string) (string, erro
 	var entries []string
 	more := 0
 	deny := t.env.denyFilter()
-	err := walkTree(ctx, t.env.Root, abs, walkOptions{maxDepth: dirListDepth, deny: deny}, func(e walkEntry) error {
+	err := project.Walk(ctx, t.env.Root, abs, project.WalkOptions{MaxDepth: dirListDepth, Hide: deny.hide()}, func(e project.Entry) error {
 		if len(entries) >= maxDirListing {
 			if more++; more >= 10*maxDirListing {
 				return fs.SkipAll // enough to say there are many
 			}
 			return nil
 		}
-		s := filepath.ToSlash(e.rel)
-		if e.d.IsDir() {
+		s := filepath.ToSlash(e.Rel)
+		if e.D.IsDir() {
 			s += "/"
-		} else if e.d.Type()&fs.ModeSymlink != 0 {
-			if target, err := os.Readlink(e.abs); err == nil {
+		} else if e.D.Type()&fs.ModeSymlink != 0 {
+			if target, err := os.Readlink(e.Abs); err == nil {
 				s += " -> " + target
 			}
 		}

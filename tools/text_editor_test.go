@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
 
 // recorder collects what tools Emit.
@@ -44,7 +46,7 @@ func newTestEnv(t testing.TB, files map[string]string) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, env.Root, files)
+	projecttest.WriteFiles(t, env.Root, files)
 	return env
 }
 
@@ -199,7 +201,7 @@ func TestTextEditorViewPaging(t *testing.T) {
 
 	// The byte budget cuts before the line budget on wide lines.
 	wide := strings.Repeat(strings.Repeat("w", 999)+"\n", 600)
-	writeFiles(t, env.Root, map[string]string{"wide.txt": wide})
+	projecttest.WriteFiles(t, env.Root, map[string]string{"wide.txt": wide})
 	out = mustRun(t, ed, view("wide.txt"))
 	if len(out) > maxViewBytes+1024 {
 		t.Errorf("view of wide lines is %d bytes, over the %d budget", len(out), maxViewBytes)
@@ -315,7 +317,7 @@ func TestTextEditorCreate(t *testing.T) {
 
 	// A stale view refuses.
 	mustRun(t, ed, view("old.txt"))
-	writeFiles(t, env.Root, map[string]string{"old.txt": "changed by someone\n"})
+	projecttest.WriteFiles(t, env.Root, map[string]string{"old.txt": "changed by someone\n"})
 	_, err = edRun(t, ed, nil, map[string]any{"command": "create", "path": "old.txt", "file_text": "mine\n"})
 	if err == nil || !strings.Contains(err.Error(), "old.txt changed on disk since you last viewed it") {
 		t.Errorf("stale overwrite: %v", err)
@@ -521,7 +523,7 @@ func TestTextEditorFreshness(t *testing.T) {
 	}
 	mustRun(t, ed, view("f.go"))
 	// Someone changes the file between the view and the edit.
-	writeFiles(t, env.Root, map[string]string{"f.go": "a\nb\nc\n"})
+	projecttest.WriteFiles(t, env.Root, map[string]string{"f.go": "a\nb\nc\n"})
 	if _, err := edRun(t, ed, nil, edit); err == nil || !strings.Contains(err.Error(), "f.go changed on disk since you last viewed it: view it again") {
 		t.Fatalf("stale edit: %v", err)
 	}
@@ -606,7 +608,7 @@ func TestTextEditorUndo(t *testing.T) {
 	// After an undo the file can be edited again without a new view.
 	mustRun(t, ed, map[string]any{"command": "insert", "path": "f", "insert_line": 0, "new_str": "0"})
 	// A change by someone else blocks the undo.
-	writeFiles(t, env.Root, map[string]string{"f": "theirs\n"})
+	projecttest.WriteFiles(t, env.Root, map[string]string{"f": "theirs\n"})
 	if _, err := edRun(t, ed, nil, map[string]any{"command": "undo_edit", "path": "f"}); err == nil || !strings.Contains(err.Error(), "f changed since the agent's last edit (insert)") {
 		t.Errorf("undo over a foreign change: %v", err)
 	}

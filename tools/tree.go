@@ -13,6 +13,8 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
 //go:embed tree.md
@@ -123,21 +125,21 @@ func (t *Tree) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.Opti
 	dirs, files, walked := 0, 0, 0
 	stopped := errors.New("walk limit")
 	deny := t.env.denyFilter()
-	err = walkTree(ctx, t.env.Root, q.abs, walkOptions{maxDepth: q.depth, deny: deny}, func(e walkEntry) error {
+	err = project.Walk(ctx, t.env.Root, q.abs, project.WalkOptions{MaxDepth: q.depth, Hide: deny.hide()}, func(e project.Entry) error {
 		if walked++; walked > treeMaxWalk {
 			return stopped
 		}
-		n := &treeNode{name: e.d.Name(), dir: e.d.IsDir()}
-		if e.d.Type()&fs.ModeSymlink != 0 {
-			n.link, _ = os.Readlink(e.abs)
+		n := &treeNode{name: e.D.Name(), dir: e.D.IsDir()}
+		if e.D.Type()&fs.ModeSymlink != 0 {
+			n.link, _ = os.Readlink(e.Abs)
 		}
 		if n.dir {
 			dirs++
-			nodes[e.abs] = n
+			nodes[e.Abs] = n
 		} else {
 			files++
 		}
-		parent := nodes[filepath.Dir(e.abs)]
+		parent := nodes[filepath.Dir(e.Abs)]
 		parent.children = append(parent.children, n)
 		return nil
 	})

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
 
 func TestGlob(t *testing.T) {
@@ -187,7 +189,7 @@ func TestTree(t *testing.T) {
 	for i := range 150 {
 		many[filepath.Join("wide", fmt.Sprintf("f%03d", i))] = ""
 	}
-	writeFiles(t, env.Root, many)
+	projecttest.WriteFiles(t, env.Root, many)
 	out := mustTool(t, tr, map[string]any{"path": "wide"})
 	if !strings.Contains(out, "├── f099\n└── … 50 more\n") || !strings.HasSuffix(out, "0 directories, 150 files within depth 3") {
 		t.Errorf("per-directory cap:\n%s", out[len(out)-200:])
@@ -316,7 +318,7 @@ func TestBuiltin(t *testing.T) {
 	}
 	// Each constructor alone accepts an Env with only a root, too.
 	bare := &Env{Root: env.Root}
-	writeFiles(t, bare.Root, map[string]string{"f": "a\n"})
+	projecttest.WriteFiles(t, bare.Root, map[string]string{"f": "a\n"})
 	ed := NewTextEditor(bare)
 	mustRun(t, ed, view("f"))
 	mustRun(t, ed, map[string]any{"command": "insert", "path": "f", "insert_line": 1, "new_str": "b"})

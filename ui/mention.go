@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/picker"
@@ -126,7 +127,7 @@ func (x *fileIndex) start(a *App, changed func()) {
 			changed()
 		}
 		n := 0
-		_ = tools.WalkFiles(a.runCtx, x.root, "", func(rel string, d fs.DirEntry) error {
+		_ = project.WalkFiles(a.runCtx, x.root, "", func(rel string, d fs.DirEntry) error {
 			if n++; n > maxIndexed {
 				return context.Canceled
 			}

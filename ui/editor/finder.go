@@ -13,7 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
-	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -23,10 +23,10 @@ import (
 type FileLister func(ctx context.Context, root string, fn func(rel string) error) error
 
 // projectFiles is the finder's lister: the project's files as the agent's
-// tools see them (tools.WalkFiles: .gitignore, .ignore and .git/info/exclude
+// tools see them (project.WalkFiles: .gitignore, .ignore and .git/info/exclude
 // honoured, .git skipped), plus symlinks that lead to files.
 func projectFiles(ctx context.Context, root string, fn func(rel string) error) error {
-	return tools.WalkFiles(ctx, root, "", func(rel string, d fs.DirEntry) error {
+	return project.WalkFiles(ctx, root, "", func(rel string, d fs.DirEntry) error {
 		switch {
 		case d.IsDir():
 			return nil

@@ -29,7 +29,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
-	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -184,7 +184,7 @@ func (e *Explorer) load(n *node) {
 	e.watch.add(dir)
 	go func() {
 		var entries []*node
-		err := tools.WalkFiles(context.Background(), e.root, dir, func(rel string, d fs.DirEntry) error {
+		err := project.WalkFiles(context.Background(), e.root, dir, func(rel string, d fs.DirEntry) error {
 			c := &node{name: d.Name(), rel: filepath.ToSlash(rel), dir: d.IsDir(), link: d.Type()&fs.ModeSymlink != 0}
 			entries = append(entries, c)
 			if d.IsDir() {

@@ -1,4 +1,4 @@
-package tools
+package project
 
 import (
 	"context"
@@ -10,32 +10,36 @@ import (
 	"sync"
 )
 
-// walkOptions tunes walkTree for the tools that need more than WalkFiles.
-type walkOptions struct {
-	// withIgnored reports ignored entries too (marked), without entering
+// WalkOptions tunes Walk and WalkParallel for the callers that need more
+// than WalkFiles.
+type WalkOptions struct {
+	// WithIgnored reports ignored entries too (marked), without entering
 	// ignored directories.
-	withIgnored bool
-	// maxDepth stops descending below this depth (1 = only dir's entries); 0 = no limit.
-	maxDepth int
-	// deny leaves out (and does not enter) what the user's rules forbid
-	// reading; nil: nothing is.
-	deny *denyFilter
+	WithIgnored bool
+	// MaxDepth stops descending below this depth (1 = only dir's entries);
+	// 0 = no limit.
+	MaxDepth int
+	// Hide leaves out (and does not enter) the entries it is true for,
+	// given each entry's path relative to the root, its absolute path and
+	// the entry itself (a symlink may be hidden for where it points): the
+	// tools pass the user's rules that forbid reading. nil hides nothing.
+	Hide func(rel, abs string, d fs.DirEntry) bool
 }
 
-// walkEntry is one entry reported by walkTree.
-type walkEntry struct {
-	abs     string
-	rel     string // relative to the project root
-	d       fs.DirEntry
-	depth   int // 1 for dir's own entries
-	ignored bool
+// Entry is one entry reported by Walk and WalkParallel.
+type Entry struct {
+	Abs     string
+	Rel     string // relative to the project root
+	D       fs.DirEntry
+	Depth   int // 1 for dir's own entries
+	Ignored bool
 }
 
 // WalkFiles walks dir (absolute, or relative to root; "" is root) and calls
 // fn for every file and directory below it that the project's ignore rules
 // keep: .gitignore files at every level with their negations, .ignore files,
 // and .git/info/exclude, as git and ripgrep honour them; .git itself is never
-// entered. root must be the absolute, symlink-free project root (Env.Root).
+// entered. root must be the absolute, symlink-free project root.
 //
 // Entries come in lexical order, each directory before its contents; rel is
 // the entry's path relative to root. Symlinks are reported, never followed.
@@ -43,8 +47,8 @@ type walkEntry struct {
 // enter it; for a file: skip the rest of its directory) or fs.SkipAll.
 // Unreadable subdirectories are skipped; an unreadable dir is an error.
 func WalkFiles(ctx context.Context, root, dir string, fn func(rel string, d fs.DirEntry) error) error {
-	return walkTree(ctx, root, dir, walkOptions{}, func(e walkEntry) error {
-		return fn(e.rel, e.d)
+	return Walk(ctx, root, dir, WalkOptions{}, func(e Entry) error {
+		return fn(e.Rel, e.D)
 	})
 }
 
@@ -52,16 +56,16 @@ func WalkFiles(ctx context.Context, root, dir string, fn func(rel string, d fs.D
 // entries, in no particular order, fn called concurrently. For callers that
 // stat every file (the checkpoint scan).
 func WalkFilesParallel(ctx context.Context, root string, workers int, fn func(rel string, d fs.DirEntry) error) error {
-	return walkParallel(ctx, root, "", walkOptions{}, workers, func(e walkEntry) error {
-		return fn(e.rel, e.d)
+	return WalkParallel(ctx, root, "", WalkOptions{}, workers, func(e Entry) error {
+		return fn(e.Rel, e.D)
 	})
 }
 
 // WalkFilesUnder is WalkFilesParallel below dir (absolute, or relative to
 // root), which must be a directory inside root that the rules keep.
 func WalkFilesUnder(ctx context.Context, root, dir string, workers int, fn func(rel string, d fs.DirEntry) error) error {
-	return walkParallel(ctx, root, dir, walkOptions{}, workers, func(e walkEntry) error {
-		return fn(e.rel, e.d)
+	return WalkParallel(ctx, root, dir, WalkOptions{}, workers, func(e Entry) error {
+		return fn(e.Rel, e.D)
 	})
 }
 
@@ -102,15 +106,15 @@ func (i *Ignorer) Ignored(rel string, isDir bool) bool {
 // IsIgnoreFile reports whether name is a file the walks read rules from.
 func IsIgnoreFile(name string) bool { return name == ".gitignore" || name == ".ignore" }
 
-// walkTree is WalkFiles with options and richer entries.
-func walkTree(ctx context.Context, root, dir string, opt walkOptions, fn func(walkEntry) error) error {
+// Walk is WalkFiles with options and richer entries.
+func Walk(ctx context.Context, root, dir string, opt WalkOptions, fn func(Entry) error) error {
 	if dir == "" {
 		dir = root
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
 	dir = filepath.Clean(dir)
-	if !within(root, dir) {
+	if !Within(root, dir) {
 		return fmt.Errorf("%s is outside the project %s", dir, root)
 	}
 	fi, err := os.Stat(dir)
@@ -138,8 +142,8 @@ func walkTree(ctx context.Context, root, dir string, opt walkOptions, fn func(wa
 type walker struct {
 	ctx  context.Context
 	root string
-	opt  walkOptions
-	fn   func(walkEntry) error
+	opt  WalkOptions
+	fn   func(Entry) error
 	set  *ignoreSet
 }
 
@@ -162,18 +166,18 @@ func (w *walker) walkDir(abs, rel string, n *ignoreNode, depth int, top bool) er
 		}
 		isDir := d.IsDir()
 		ign := w.set.ignored(n, name, isDir)
-		if ign && !w.opt.withIgnored {
+		if ign && !w.opt.WithIgnored {
 			continue
 		}
-		if w.opt.deny.hidesEntry(filepath.Join(rel, name), filepath.Join(abs, name), d) {
+		if w.opt.Hide != nil && w.opt.Hide(filepath.Join(rel, name), filepath.Join(abs, name), d) {
 			continue
 		}
-		e := walkEntry{
-			abs:     filepath.Join(abs, name),
-			rel:     filepath.Join(rel, name),
-			d:       d,
-			depth:   depth,
-			ignored: ign,
+		e := Entry{
+			Abs:     filepath.Join(abs, name),
+			Rel:     filepath.Join(rel, name),
+			D:       d,
+			Depth:   depth,
+			Ignored: ign,
 		}
 		if err := w.fn(e); err != nil {
 			if errors.Is(err, fs.SkipDir) {
@@ -184,30 +188,30 @@ func (w *walker) walkDir(abs, rel string, n *ignoreNode, depth int, top bool) er
 			}
 			return err
 		}
-		if !isDir || ign || (w.opt.maxDepth > 0 && depth >= w.opt.maxDepth) {
+		if !isDir || ign || (w.opt.MaxDepth > 0 && depth >= w.opt.MaxDepth) {
 			continue
 		}
-		child := w.set.load(n, e.abs, n.prefix+name+"/")
-		if err := w.walkDir(e.abs, e.rel, child, depth+1, false); err != nil {
+		child := w.set.load(n, e.Abs, n.prefix+name+"/")
+		if err := w.walkDir(e.Abs, e.Rel, child, depth+1, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// walkParallel is walkTree spread over workers goroutines, for callers
-// that do real work per entry (grep reads every file it is given). fn is
+// WalkParallel is Walk spread over workers goroutines, for callers that do
+// real work per entry (grep reads every file it is given). fn is
 // called concurrently and in no particular order; for a directory it may
 // return fs.SkipDir to leave it out, and any other error stops the walk and
-// is returned. Directories are entered as in walkTree (ignored ones never).
-func walkParallel(ctx context.Context, root, dir string, opt walkOptions, workers int, fn func(walkEntry) error) error {
+// is returned. Directories are entered as in Walk (ignored ones never).
+func WalkParallel(ctx context.Context, root, dir string, opt WalkOptions, workers int, fn func(Entry) error) error {
 	if dir == "" {
 		dir = root
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
 	dir = filepath.Clean(dir)
-	if !within(root, dir) {
+	if !Within(root, dir) {
 		return fmt.Errorf("%s is outside the project %s", dir, root)
 	}
 	rel, err := filepath.Rel(root, dir)
@@ -260,10 +264,10 @@ type dirTask struct {
 }
 
 // walkOne reports one directory's entries and queues its subdirectories.
-func walkOne(set *ignoreSet, t dirTask, opt walkOptions, fn func(walkEntry) error, q *taskQueue) error {
+func walkOne(set *ignoreSet, t dirTask, opt WalkOptions, fn func(Entry) error, q *taskQueue) error {
 	entries, err := os.ReadDir(t.abs)
 	if err != nil && len(entries) == 0 {
-		return nil // an unreadable subdirectory is skipped, as in walkTree
+		return nil // an unreadable subdirectory is skipped, as in Walk
 	}
 	for _, d := range entries {
 		name := d.Name()
@@ -272,24 +276,24 @@ func walkOne(set *ignoreSet, t dirTask, opt walkOptions, fn func(walkEntry) erro
 		}
 		isDir := d.IsDir()
 		ign := set.ignored(t.node, name, isDir)
-		if ign && !opt.withIgnored {
+		if ign && !opt.WithIgnored {
 			continue
 		}
-		if opt.deny.hidesEntry(filepath.Join(t.rel, name), filepath.Join(t.abs, name), d) {
+		if opt.Hide != nil && opt.Hide(filepath.Join(t.rel, name), filepath.Join(t.abs, name), d) {
 			continue
 		}
-		e := walkEntry{abs: filepath.Join(t.abs, name), rel: filepath.Join(t.rel, name), d: d, depth: t.depth, ignored: ign}
+		e := Entry{Abs: filepath.Join(t.abs, name), Rel: filepath.Join(t.rel, name), D: d, Depth: t.depth, Ignored: ign}
 		if err := fn(e); err != nil {
 			if errors.Is(err, fs.SkipDir) {
 				continue
 			}
 			return err
 		}
-		if !isDir || ign || (opt.maxDepth > 0 && t.depth >= opt.maxDepth) {
+		if !isDir || ign || (opt.MaxDepth > 0 && t.depth >= opt.MaxDepth) {
 			continue
 		}
-		child := set.load(t.node, e.abs, t.node.prefix+name+"/")
-		q.push(dirTask{abs: e.abs, rel: e.rel, node: child, depth: t.depth + 1})
+		child := set.load(t.node, e.Abs, t.node.prefix+name+"/")
+		q.push(dirTask{abs: e.Abs, rel: e.Rel, node: child, depth: t.depth + 1})
 	}
 	return nil
 }

@@ -1,20 +1,24 @@
-package tools
+// Package projecttest holds what the tests of project and of the walking
+// tools share: a tree full of ignore-rule cases that walks, grep and glob are
+// checked against git and ripgrep on, and small helpers to write files.
+package projecttest
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 )
 
-// ignoreFixture is a tree full of ignore-rule cases: nested .gitignore files
+// IgnoreFixture is a tree full of ignore-rule cases: nested .gitignore files
 // with negations, anchoring, directory-only rules, ** in every position,
 // escapes, character classes, .ignore overriding .gitignore, and
 // .git/info/exclude. Each file's content names itself and holds "needle" so
 // grep has something to find everywhere.
-var ignoreFixture = map[string]string{
+var IgnoreFixture = map[string]string{
 	".gitignore": strings.Join([]string{
 		"# a comment, then a blank line",
 		"",
@@ -106,26 +110,26 @@ var ignoreFixture = map[string]string{
 	"crlf.txt":               "first\r\nneedle crlf\r\n",
 }
 
-// writeIgnoreFixture writes ignoreFixture into dir, with .git/info/exclude
+// WriteIgnoreFixture writes IgnoreFixture into dir, with .git/info/exclude
 // (creating .git by hand is enough for ripgrep to see a repository) and two
 // symlinks, which walks report but never follow.
-func writeIgnoreFixture(t testing.TB, dir string, withDotIgnore bool) {
+func WriteIgnoreFixture(t testing.TB, dir string, withDotIgnore bool) {
 	t.Helper()
-	for rel, content := range ignoreFixture {
+	for rel, content := range IgnoreFixture {
 		if rel == ".ignore" && !withDotIgnore {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if strings.HasSuffix(rel, "/") {
-			mustMkdir(t, p)
+			MustMkdir(t, p)
 			continue
 		}
-		mustMkdir(t, filepath.Dir(p))
+		MustMkdir(t, filepath.Dir(p))
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mustMkdir(t, filepath.Join(dir, ".git", "info"))
+	MustMkdir(t, filepath.Join(dir, ".git", "info"))
 	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("excluded-by-info.txt\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -137,27 +141,27 @@ func writeIgnoreFixture(t testing.TB, dir string, withDotIgnore bool) {
 	}
 }
 
-func mustMkdir(t testing.TB, p string) {
+func MustMkdir(t testing.TB, p string) {
 	t.Helper()
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// writeFiles writes path → content into dir.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
+// WriteFiles writes path → content into dir.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		mustMkdir(t, filepath.Dir(p))
+		MustMkdir(t, filepath.Dir(p))
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// needTool skips the test when an external program is missing, saying so.
-func needTool(t testing.TB, name string) string {
+// NeedTool skips the test when an external program is missing, saying so.
+func NeedTool(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
@@ -170,8 +174,8 @@ func needTool(t testing.TB, name string) string {
 	return p
 }
 
-// sortedLines splits command output into sorted, slash-separated lines.
-func sortedLines(out string) []string {
+// SortedLines splits command output into sorted, slash-separated lines.
+func SortedLines(out string) []string {
 	var ls []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if l != "" {
@@ -182,8 +186,8 @@ func sortedLines(out string) []string {
 	return ls
 }
 
-// diffLists describes how two sorted lists differ.
-func diffLists(got, want []string) string {
+// DiffLists describes how two sorted lists differ.
+func DiffLists(got, want []string) string {
 	g := map[string]bool{}
 	for _, s := range got {
 		g[s] = true
@@ -204,4 +208,23 @@ func diffLists(got, want []string) string {
 		}
 	}
 	return b.String()
+}
+
+// ripgrepQuirks are the fixture's files on which ripgrep departs from git,
+// and fawn follows git: ripgrep expands {a,b} in ignore files, git reads the
+// braces literally, so "{brace}.txt" is ignored by git and fawn but listed by
+// ripgrep.
+var ripgrepQuirks = []string{"{brace}.txt"}
+
+// WithoutRipgrepQuirks drops the files of ripgrepQuirks from a list of
+// paths or of grep result lines.
+func WithoutRipgrepQuirks(list []string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool {
+		for _, q := range ripgrepQuirks {
+			if s == q || strings.HasPrefix(s, q+":") || strings.HasPrefix(s, q+"-") {
+				return true
+			}
+		}
+		return false
+	})
 }

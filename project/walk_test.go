@@ -1,4 +1,4 @@
-package tools
+package project
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
 
 // walkList returns the slash paths WalkFiles reports below dir, with a
@@ -46,37 +48,37 @@ func nonDirs(all []string) []string {
 }
 
 func TestWalkFilesAgreesWithGit(t *testing.T) {
-	git := needTool(t, "git")
+	git := projecttest.NeedTool(t, "git")
 	root := t.TempDir()
 	cmd := exec.Command(git, "init", "-q", root)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	writeIgnoreFixture(t, root, false)
+	projecttest.WriteIgnoreFixture(t, root, false)
 	cmd = exec.Command(git, "-c", "core.excludesFile=/dev/null", "-c", "core.quotePath=false", "ls-files", "--others", "--exclude-standard")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	want := sortedLines(string(out))
+	want := projecttest.SortedLines(string(out))
 	got := nonDirs(walkList(t, root, ""))
 	if !slices.Equal(got, want) {
-		t.Errorf("WalkFiles and git ls-files --others --exclude-standard differ:\n%s", diffLists(got, want))
+		t.Errorf("WalkFiles and git ls-files --others --exclude-standard differ:\n%s", projecttest.DiffLists(got, want))
 	}
 }
 
 func TestWalkFilesAgreesWithRipgrep(t *testing.T) {
-	rg := needTool(t, "rg")
+	rg := projecttest.NeedTool(t, "rg")
 	root := t.TempDir()
-	writeIgnoreFixture(t, root, true)
+	projecttest.WriteIgnoreFixture(t, root, true)
 	cmd := exec.Command(rg, "--files", "--hidden", "--no-ignore-global", "--no-ignore-parent", "--glob", "!.git")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("rg --files: %v", err)
 	}
-	want := sortedLines(string(out))
+	want := projecttest.SortedLines(string(out))
 	var got []string
 	err = WalkFiles(context.Background(), root, "", func(rel string, d fs.DirEntry) error {
 		if d.Type().IsRegular() {
@@ -88,32 +90,15 @@ func TestWalkFilesAgreesWithRipgrep(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Strings(got)
-	got, want = withoutRipgrepQuirks(got), withoutRipgrepQuirks(want)
+	got, want = projecttest.WithoutRipgrepQuirks(got), projecttest.WithoutRipgrepQuirks(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("WalkFiles and rg --files differ:\n%s", diffLists(got, want))
+		t.Errorf("WalkFiles and rg --files differ:\n%s", projecttest.DiffLists(got, want))
 	}
-}
-
-// ripgrepQuirks are the fixture's files on which ripgrep departs from git,
-// and fawn follows git: ripgrep expands {a,b} in ignore files, git reads the
-// braces literally, so "{brace}.txt" is ignored by git and fawn but listed by
-// ripgrep.
-var ripgrepQuirks = []string{"{brace}.txt"}
-
-func withoutRipgrepQuirks(list []string) []string {
-	return slices.DeleteFunc(slices.Clone(list), func(s string) bool {
-		for _, q := range ripgrepQuirks {
-			if s == q || strings.HasPrefix(s, q+":") || strings.HasPrefix(s, q+"-") {
-				return true
-			}
-		}
-		return false
-	})
 }
 
 func TestWalkFilesFixtureCases(t *testing.T) {
 	root := t.TempDir()
-	writeIgnoreFixture(t, root, true)
+	projecttest.WriteIgnoreFixture(t, root, true)
 	got := walkList(t, root, "")
 	has := map[string]bool{}
 	for _, s := range got {
@@ -191,7 +176,7 @@ func TestWalkFilesFixtureCases(t *testing.T) {
 
 func TestWalkFilesOrderAndSkips(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	projecttest.WriteFiles(t, root, map[string]string{
 		"b/2.txt": "", "b/1.txt": "", "a.txt": "", "c/x/y.txt": "", "c/z.txt": "",
 	})
 	got := walkList(t, root, "")
@@ -229,7 +214,7 @@ func TestWalkFilesOrderAndSkips(t *testing.T) {
 
 func TestWalkFilesSubdirUsesParentRules(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	projecttest.WriteFiles(t, root, map[string]string{
 		".gitignore":          "*.gen.go\n/sub/drop/\n",
 		"sub/a.go":            "",
 		"sub/a.gen.go":        "",
@@ -250,7 +235,7 @@ func TestWalkFilesSubdirUsesParentRules(t *testing.T) {
 
 func TestWalkFilesRootInsideRepository(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	projecttest.WriteFiles(t, top, map[string]string{
 		".gitignore":        "*.tmp\n/proj/skip/\n",
 		".git/info/exclude": "private.txt\n",
 		"proj/keep.go":      "",
@@ -267,7 +252,7 @@ func TestWalkFilesRootInsideRepository(t *testing.T) {
 
 func TestWalkFilesErrors(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"f.txt": "x"})
+	projecttest.WriteFiles(t, root, map[string]string{"f.txt": "x"})
 	noop := func(string, fs.DirEntry) error { return nil }
 	for _, tc := range []struct {
 		dir, want string
@@ -294,7 +279,7 @@ func TestWalkFilesUnreadableSubdir(t *testing.T) {
 		t.Skip("running as root: permissions do not stop reading a directory")
 	}
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"locked/x.txt": "", "open/y.txt": ""})
+	projecttest.WriteFiles(t, root, map[string]string{"locked/x.txt": "", "open/y.txt": ""})
 	if err := os.Chmod(filepath.Join(root, "locked"), 0); err != nil {
 		t.Fatal(err)
 	}
@@ -337,15 +322,15 @@ func TestParseIgnoreLine(t *testing.T) {
 
 func TestWalkParallelReportsWhatWalkFilesDoes(t *testing.T) {
 	root := t.TempDir()
-	writeIgnoreFixture(t, root, true)
+	projecttest.WriteIgnoreFixture(t, root, true)
 	want := walkList(t, root, "")
 	sort.Strings(want)
 	for _, workers := range []int{1, 3, 8} {
 		var mu sync.Mutex
 		var got []string
-		err := walkParallel(context.Background(), root, "", walkOptions{}, workers, func(e walkEntry) error {
-			s := filepath.ToSlash(e.rel)
-			if e.d.IsDir() {
+		err := WalkParallel(context.Background(), root, "", WalkOptions{}, workers, func(e Entry) error {
+			s := filepath.ToSlash(e.Rel)
+			if e.D.IsDir() {
 				s += "/"
 			}
 			mu.Lock()
@@ -358,19 +343,19 @@ func TestWalkParallelReportsWhatWalkFilesDoes(t *testing.T) {
 		}
 		sort.Strings(got)
 		if !slices.Equal(got, want) {
-			t.Errorf("%d workers:\n%s", workers, diffLists(got, want))
+			t.Errorf("%d workers:\n%s", workers, projecttest.DiffLists(got, want))
 		}
 	}
 
 	// SkipDir leaves a directory out; another error ends the walk.
 	var mu sync.Mutex
 	var got []string
-	err := walkParallel(context.Background(), root, "", walkOptions{}, 4, func(e walkEntry) error {
-		if e.d.IsDir() && e.d.Name() == "sub" {
+	err := WalkParallel(context.Background(), root, "", WalkOptions{}, 4, func(e Entry) error {
+		if e.D.IsDir() && e.D.Name() == "sub" {
 			return fs.SkipDir
 		}
 		mu.Lock()
-		got = append(got, filepath.ToSlash(e.rel))
+		got = append(got, filepath.ToSlash(e.Rel))
 		mu.Unlock()
 		return nil
 	})
@@ -383,17 +368,17 @@ func TestWalkParallelReportsWhatWalkFilesDoes(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	if err := walkParallel(context.Background(), root, "", walkOptions{}, 4, func(walkEntry) error { return stop }); !errors.Is(err, stop) {
+	if err := WalkParallel(context.Background(), root, "", WalkOptions{}, 4, func(Entry) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("got %v, want the callback's error", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := walkParallel(ctx, root, "", walkOptions{}, 4, func(walkEntry) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := WalkParallel(ctx, root, "", WalkOptions{}, 4, func(Entry) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v", err)
 	}
 	for _, dir := range []string{"main.go", "missing", ".."} {
-		if err := walkParallel(context.Background(), root, dir, walkOptions{}, 2, func(walkEntry) error { return nil }); err == nil {
-			t.Errorf("walkParallel(%q) gave no error", dir)
+		if err := WalkParallel(context.Background(), root, dir, WalkOptions{}, 2, func(Entry) error { return nil }); err == nil {
+			t.Errorf("WalkParallel(%q) gave no error", dir)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package project
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/trust"
 )
 
-// The ignore rules the walking tools honour, the way git and ripgrep do:
+// The ignore rules the walks honour, the way git and ripgrep do:
 // .gitignore files at every level (nested, with negations), .ignore files
 // (which take precedence over .gitignore, as in ripgrep), and the
 // repository's .git/info/exclude. Pattern matching itself is doublestar's;
