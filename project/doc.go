@@ -14,8 +14,14 @@
 // project has. What the user's rules forbid reading is not decided here: a
 // caller passes it as WalkOptions.Hide.
 //
+// One Watcher tells the panes what changes on disk: the editor (its open
+// files' directories) and the explorer (its expanded folders) subscribe to
+// the one fawn makes at start, so a directory both show is watched once.
+// The checkpoint book keeps its own whole-tree inotify, read only around
+// agent commands (see Watcher).
+//
 // tools, ui (and its sub-packages) and checkpoint import project; project
 // imports none of them, only trust (to open ignore files without blocking on
-// a FIFO). Package projecttest holds the ignore-rule fixture the tests of
+// a FIFO) and fsnotify. Package projecttest holds the ignore-rule fixture the tests of
 // project and tools share.
 package project

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/explorer"
@@ -42,6 +43,9 @@ type Options struct {
 	Root string
 	// Editor is the editor tabs (*editor.Tabs); nil shows a placeholder.
 	Editor EditorPane
+	// Watcher is the project's watcher, given to the editor too, so the
+	// explorer watches through the same one; nil: the explorer makes its own.
+	Watcher *project.Watcher
 	// Terminal is the terminal view (*termview.View); nil shows a placeholder.
 	Terminal TerminalPane
 	// Keys are the key tables of the panes passed in (the tables given to

@@ -14,7 +14,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 	if a.explorer != nil {
 		return a.explorer
 	}
-	a.explorer = explorer.New(a.opts.Root, a.th, a.keys.explorer, a.post)
+	a.explorer = explorer.New(a.opts.Root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.opts.Watcher))
 	a.explorer.OnOpen = func(path string) {
 		if ed := a.editorPane(); ed != nil {
 			if err := ed.Open(path, 0); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
@@ -156,7 +157,10 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 
 	th := theme.Get(cfg.UI.Theme)
 	edKeys := editor.DefaultKeys()
-	ed := editor.New(cfg.ProjectDir, th, edKeys)
+	// One watcher for the editor's open files and the explorer's folders.
+	watch := project.NewWatcher()
+	defer watch.Close()
+	ed := editor.New(cfg.ProjectDir, th, edKeys, editor.WithWatcher(watch))
 	defer ed.Close()
 	ws.env.Guard = ed
 	termKeys := termview.DefaultKeys()
@@ -182,6 +186,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		Config:      cfg,
 		Root:        cfg.ProjectDir,
 		Editor:      ed,
+		Watcher:     watch,
 		Terminal:    tv,
 		Keys:        keys,
 		Notices:     append(append(resumeNotes, notices(cfg, rep, decision)...), extra...),

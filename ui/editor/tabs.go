@@ -52,6 +52,10 @@ func WithWrap(on bool) Option { return func(t *Tabs) { t.wrap = on } }
 // WithFileLister sets how the Ctrl-P finder lists the project's files.
 func WithFileLister(fn FileLister) Option { return func(t *Tabs) { t.lister = fn } }
 
+// WithWatcher makes the editor watch its open files through w, the watcher
+// the explorer shares, instead of one of its own.
+func WithWatcher(w *project.Watcher) Option { return func(t *Tabs) { t.sharedWatch = w } }
+
 // tab is one open file (or the Welcome page).
 type tab struct {
 	path    string // absolute, symlinks resolved; "" for Welcome
@@ -128,6 +132,8 @@ type Tabs struct {
 	lexers *lexerCache
 	clip   *clipboard
 	watch  *watcher
+	// sharedWatch is the watcher given with WithWatcher; nil: watch alone.
+	sharedWatch *project.Watcher
 	// watchErr says why files are not watched (no inotify); saving still
 	// compares the file on disk first.
 	watchErr string
@@ -188,7 +194,7 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 	for _, o := range opts {
 		o(t)
 	}
-	if w, err := newWatcher(t.fileChanged); err == nil {
+	if w, err := newWatcher(t.sharedWatch, t.fileChanged); err == nil {
 		t.watch = w
 	} else {
 		t.watchErr = err.Error()

@@ -12,6 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -407,6 +408,29 @@ func TestSaveConflictReloadKeepsDisk(t *testing.T) {
 	h.ctrl('z')
 	if got := string(h.tabs.current().buf.Bytes()); got != "# a: 1\n" {
 		t.Fatalf("undo after reload gave %q", got)
+	}
+}
+
+// Given the project's watcher, the editor watches its open files'
+// directories through it and reloads the same way.
+func TestReloadThroughASharedWatcher(t *testing.T) {
+	pw := project.NewWatcher()
+	t.Cleanup(pw.Close)
+	if pw.Err() != nil {
+		t.Skip("no file watches here:", pw.Err())
+	}
+	h := newHarness(t, 60, 8, WithWatcher(pw))
+	p := h.write("sub/log.txt", "one\n")
+	h.open("sub/log.txt", 0)
+	h.draw()
+	if got := pw.Dirs(); len(got) != 1 || got[0] != filepath.Dir(h.tabs.current().path) {
+		t.Fatalf("the shared watcher watches %q; want the open file's directory", got)
+	}
+	h.write("sub/log.txt", "one\ntwo\n")
+	h.waitFor("the silent reload", func() bool { return strings.Contains(h.text(), "  2 two") })
+	h.ctrl('w')
+	if got := pw.Dirs(); len(got) != 0 {
+		t.Fatalf("closing %s left the watcher watching %q", p, got)
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/fawn-ide/fawn/project"
 )
 
 // settle is how long a file must stay quiet before it is read again: an
@@ -13,50 +13,36 @@ import (
 // reading in the middle would show half a file.
 const settle = 50 * time.Millisecond
 
-// watcher tells when open files change on disk. It watches their
-// directories, not the files, so a file replaced by a rename (an atomic
-// save, ours included) is still seen. It costs nothing while nothing
-// changes: there is no polling.
+// watcher tells when open files change on disk, through the project's
+// shared watcher. It watches their directories, not the files, so a file
+// replaced by a rename (an atomic save, ours included) is still seen.
 type watcher struct {
-	fw      *fsnotify.Watcher
+	sub     *project.Sub
+	own     *project.Watcher  // made here when none was given; closed with us
 	changed func(path string) // called on the watcher's goroutines
 
 	mu     sync.Mutex
-	dirs   map[string]int  // watched directory → open files in it
 	files  map[string]bool // open files
 	timers map[string]*pendingRead
 	closed bool
 	wg     sync.WaitGroup
 }
 
-func newWatcher(changed func(path string)) (*watcher, error) {
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
+// newWatcher subscribes to pw, or to a watcher of its own when pw is nil.
+func newWatcher(pw *project.Watcher, changed func(path string)) (*watcher, error) {
+	w := &watcher{changed: changed, files: map[string]bool{}, timers: map[string]*pendingRead{}}
+	if pw == nil {
+		pw = project.NewWatcher()
+		w.own = pw
+	}
+	if err := pw.Err(); err != nil {
+		if w.own != nil {
+			w.own.Close()
+		}
 		return nil, err
 	}
-	w := &watcher{fw: fw, changed: changed, dirs: map[string]int{}, files: map[string]bool{}, timers: map[string]*pendingRead{}}
-	w.wg.Add(1)
-	go w.loop()
+	w.sub = pw.Subscribe(func(ev project.Event) { w.event(ev.Path) })
 	return w, nil
-}
-
-func (w *watcher) loop() {
-	defer w.wg.Done()
-	for {
-		select {
-		case ev, ok := <-w.fw.Events:
-			if !ok {
-				return
-			}
-			w.event(filepath.Clean(ev.Name))
-		case _, ok := <-w.fw.Errors:
-			if !ok {
-				return
-			}
-			// An overflow loses events; files are compared by content when
-			// the next event comes, so nothing is lost for good.
-		}
-	}
 }
 
 func (w *watcher) event(path string) {
@@ -96,13 +82,9 @@ func (w *watcher) add(path string) error {
 	if w.files[path] || w.closed {
 		return nil
 	}
-	dir := filepath.Dir(path)
-	if w.dirs[dir] == 0 {
-		if err := w.fw.Add(dir); err != nil {
-			return err
-		}
+	if err := w.sub.Add(filepath.Dir(path)); err != nil {
+		return err
 	}
-	w.dirs[dir]++
 	w.files[path] = true
 	return nil
 }
@@ -115,16 +97,12 @@ func (w *watcher) remove(path string) {
 		return
 	}
 	delete(w.files, path)
-	dir := filepath.Dir(path)
-	w.dirs[dir]--
-	if w.dirs[dir] <= 0 {
-		delete(w.dirs, dir)
-		_ = w.fw.Remove(dir)
-	}
+	w.sub.Remove(filepath.Dir(path))
 }
 
 // close stops the watcher and waits for its goroutines.
 func (w *watcher) close() {
+	w.sub.Close()
 	w.mu.Lock()
 	w.closed = true
 	for p, pr := range w.timers {
@@ -134,6 +112,8 @@ func (w *watcher) close() {
 		delete(w.timers, p)
 	}
 	w.mu.Unlock()
-	w.fw.Close()
 	w.wg.Wait()
+	if w.own != nil {
+		w.own.Close()
+	}
 }

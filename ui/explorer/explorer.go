@@ -23,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
@@ -125,9 +124,22 @@ type Explorer struct {
 	watch *dirWatcher
 }
 
+// Option configures an Explorer.
+type Option func(*options)
+
+type options struct{ watcher *project.Watcher }
+
+// WithWatcher makes the explorer watch the disk through w, the watcher the
+// editor shares, instead of one of its own.
+func WithWatcher(w *project.Watcher) Option { return func(o *options) { o.watcher = w } }
+
 // New returns an explorer of root (absolute, symlinks resolved). post runs
 // functions on the UI goroutine; keys may be nil for DefaultKeys.
-func New(root string, th theme.Theme, keys *keymap.Table, post func(func())) *Explorer {
+func New(root string, th theme.Theme, keys *keymap.Table, post func(func()), opts ...Option) *Explorer {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if keys == nil {
 		keys = DefaultKeys()
 	}
@@ -135,7 +147,7 @@ func New(root string, th theme.Theme, keys *keymap.Table, post func(func())) *Ex
 		changed: map[string]bool{}}
 	e.SetBackgroundColor(th.Background)
 	e.tree = &node{dir: true, expanded: true}
-	e.watch = newDirWatcher(func(dir string) { e.post(func() { e.reload(dir) }) },
+	e.watch = newDirWatcher(o.watcher, func(dir string) { e.post(func() { e.reload(dir) }) },
 		func(path string) { e.post(func() { e.MarkChanged(path) }) })
 	e.load(e.tree)
 	return e
@@ -832,16 +844,16 @@ func (e *Explorer) MouseHandler() func(action tview.MouseAction, event *tcell.Ev
 	}
 }
 
-// dirWatcher watches the directories shown. An event in one lists it again
-// after things settle; a write marks the file changed. It costs nothing
-// while nothing changes.
+// dirWatcher watches the directories shown, through the project's shared
+// watcher. An event in one lists it again after things settle; a write
+// marks the file changed.
 type dirWatcher struct {
-	fw      *fsnotify.Watcher
+	sub     *project.Sub
+	own     *project.Watcher // made here when none was given; closed with us
 	relist  func(dir string)
 	written func(path string)
 
 	mu     sync.Mutex
-	dirs   map[string]bool
 	timers map[string]*time.Timer
 	closed bool
 	wg     sync.WaitGroup
@@ -850,38 +862,23 @@ type dirWatcher struct {
 // settle is how long a directory must be quiet before it is listed again.
 const settle = 80 * time.Millisecond
 
-func newDirWatcher(relist func(string), written func(string)) *dirWatcher {
-	w := &dirWatcher{relist: relist, written: written, dirs: map[string]bool{}, timers: map[string]*time.Timer{}}
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		return w // no live updates; Ctrl-R still reads the disk
+// newDirWatcher subscribes to pw, or to a watcher of its own when pw is nil.
+func newDirWatcher(pw *project.Watcher, relist func(string), written func(string)) *dirWatcher {
+	w := &dirWatcher{relist: relist, written: written, timers: map[string]*time.Timer{}}
+	if pw == nil {
+		pw = project.NewWatcher()
+		w.own = pw
 	}
-	w.fw = fw
-	w.wg.Add(1)
-	go w.loop()
+	w.sub = pw.Subscribe(w.event)
 	return w
 }
 
-func (w *dirWatcher) loop() {
-	defer w.wg.Done()
-	for {
-		select {
-		case ev, ok := <-w.fw.Events:
-			if !ok {
-				return
-			}
-			path := filepath.Clean(ev.Name)
-			if ev.Op&(fsnotify.Write|fsnotify.Create) != 0 {
-				w.written(path)
-			}
-			if ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 {
-				w.soon(filepath.Dir(path))
-			}
-		case _, ok := <-w.fw.Errors:
-			if !ok {
-				return
-			}
-		}
+func (w *dirWatcher) event(ev project.Event) {
+	if ev.Op&(project.Written|project.Created) != 0 {
+		w.written(ev.Path)
+	}
+	if ev.Op&(project.Created|project.Removed|project.Renamed) != 0 {
+		w.soon(filepath.Dir(ev.Path))
 	}
 }
 
@@ -889,7 +886,7 @@ func (w *dirWatcher) loop() {
 func (w *dirWatcher) soon(dir string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed || !w.dirs[dir] {
+	if w.closed || !w.sub.Watches(dir) {
 		return
 	}
 	if t := w.timers[dir]; t != nil {
@@ -909,32 +906,26 @@ func (w *dirWatcher) soon(dir string) {
 	})
 }
 
+// add watches dir, once however often it is listed (no live updates when
+// the system gives no watches; Ctrl-R still reads the disk).
 func (w *dirWatcher) add(dir string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fw == nil || w.closed || w.dirs[dir] {
+	if w.sub.Watches(dir) {
 		return
 	}
-	if w.fw.Add(dir) == nil {
-		w.dirs[dir] = true
-	}
+	_ = w.sub.Add(dir)
 }
 
 // removeTree stops watching dir and everything below it.
 func (w *dirWatcher) removeTree(dir string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for d := range w.dirs {
+	for _, d := range w.sub.Watching() {
 		if d == dir || strings.HasPrefix(d, dir+string(filepath.Separator)) {
-			delete(w.dirs, d)
-			if w.fw != nil {
-				_ = w.fw.Remove(d)
-			}
+			w.sub.Remove(d)
 		}
 	}
 }
 
 func (w *dirWatcher) close() {
+	w.sub.Close()
 	w.mu.Lock()
 	w.closed = true
 	for d, t := range w.timers {
@@ -944,8 +935,8 @@ func (w *dirWatcher) close() {
 		delete(w.timers, d)
 	}
 	w.mu.Unlock()
-	if w.fw != nil {
-		w.fw.Close()
-	}
 	w.wg.Wait()
+	if w.own != nil {
+		w.own.Close()
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -249,5 +250,41 @@ func TestHostileNamesAreDrawnSafely(t *testing.T) {
 	f.ex.flash = "cannot move evil\x1b]0;pwned\x07\u009b.txt"
 	if s := f.screen(60, 5); !strings.Contains(s, "cannot move evil␛]0;pwned␇<U+009B>.txt") {
 		t.Errorf("the message:\n%s", s)
+	}
+}
+
+// Given the project's watcher, the explorer watches through it, beside
+// whoever else does (the editor), and follows the disk the same way.
+func TestTreeFollowsTheDiskThroughASharedWatcher(t *testing.T) {
+	pw := project.NewWatcher()
+	t.Cleanup(pw.Close)
+	if pw.Err() != nil {
+		t.Skip("no file watches here:", pw.Err())
+	}
+	root := t.TempDir()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	other := pw.Subscribe(func(project.Event) {})
+	if err := other.Add(root); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, root: root, queue: make(chan func(), 1024)}
+	f.ex = New(root, theme.Get("dark"), nil, func(fn func()) { f.queue <- fn }, WithWatcher(pw))
+	f.until("the first listing", func() bool { return f.ex.tree.loaded })
+	if got := pw.Dirs(); len(got) != 1 || got[0] != root {
+		t.Fatalf("the shared watcher watches %q; want the root, once for both", got)
+	}
+	os.WriteFile(filepath.Join(root, "new.go"), []byte("package main\n"), 0o644)
+	f.until("the new file in the tree", func() bool { return f.has("new.go") })
+	// The other subscriber leaving keeps the explorer's watch, and the
+	// explorer closing drops it.
+	other.Close()
+	if got := pw.Dirs(); len(got) != 1 || got[0] != root {
+		t.Fatalf("after the other subscriber left, the watcher watches %q; want the explorer's root", got)
+	}
+	f.ex.Close()
+	if got := pw.Dirs(); len(got) != 0 {
+		t.Fatalf("nobody left, yet the watcher watches %q", got)
 	}
 }
