@@ -24,7 +24,35 @@
 // no VAR=value prefix, no redirection but to /dev/null or between
 // descriptors (2>&1), no here-document, subshell, block, function or &.
 // Anything else is left to the permission mode, which asks; a ! or a %
-// job, a line not valid UTF-8 or with control characters too. Deny and ask
+// job, a line not valid UTF-8 or with control characters too.
+//
+// Two things hold a plain line back from an allow rule (Verdict.Caution;
+// the line asks, and headless it is refused with the reason):
+//
+//   - In a project that is not trusted (Call.Untrusted), any line that
+//     runs git anywhere (behind env, command, xargs, in bash -c, …): git
+//     reads the repository's own .git/config, and a tarball or an embedded
+//     bare repository brings one whose core.fsmonitor, hooks or aliases
+//     run programs. (The agent's shell also runs git there with
+//     core.fsmonitor=false, core.hooksPath=/dev/null and
+//     safe.bareRepository=explicit: see package terminal.)
+//   - An argument that makes the command write a file its argument names
+//     or run a program (the cautions table): git --output (log, diff,
+//     show, …), format-patch -o, archive -o, grep -O, --upload-pack,
+//     --receive-pack, --exec, rebase -x, difftool -x; git's global -c,
+//     --config-env, --exec-path= and --git-dir; go -o, -coverprofile and
+//     the other profile flags, -outputdir, -modfile (also as -test.…);
+//     find -delete, -fprint, -fprint0, -fprintf, -fls; sort -o, --output,
+//     --compress-program; rg --pre, --hostname-bin; sed -i / --in-place,
+//     -f, and a script with an e, w, W, r or R command or s flag (unless
+//     --sandbox); curl -o, -O, -D, -c, -K and their long forms,
+//     --output-dir, --trace, --stderr, …; wget -o, -O, -a, -P, -e; tar
+//     unless it only lists (-t) or compares (-d), and tar's program
+//     options (-I, --to-command, --checkpoint-action, …). Long options
+//     are matched by any prefix where the program takes abbreviations,
+//     short ones inside a cluster (-uo F).
+//
+// A bare bash rule still allows every line. Deny and ask
 // rules speak of a command wherever it sits: inside substitutions,
 // subshells and functions, behind command, env, sudo, xargs, …, in the
 // strings of eval and bash -c, and in every part of the raw text.
@@ -89,6 +117,25 @@ type Call struct {
 	// project (slash-separated).
 	Command string
 	Path    string
+	// Untrusted: the project is not trusted (trust.Decision). git reads a
+	// repository's own configuration, which can name programs it runs
+	// (core.fsmonitor, hooks, aliases, filters), so no allow rule lets a
+	// line that runs git through.
+	Untrusted bool
+}
+
+// Verdict is what the rules say of a call.
+type Verdict struct {
+	Effect Effect
+	// Rule is the rule that said it (nil for None).
+	Rule *Rule
+	// Caution, for a command, says why it asks even where an allow rule
+	// would let it through (Effect is then None, unless a deny or ask rule
+	// or a bare bash rule speaks): it runs git in a project that is not
+	// trusted, or has an argument that writes a file or runs a program
+	// (see cautions). It is set whether or not a rule matched, for the
+	// permission dialog to say.
+	Caution string
 }
 
 // aliases map Claude Code's tool names to fawn's.
@@ -168,13 +215,41 @@ func (s *Set) Add(raw []string, effect Effect, source func(string) string) []err
 // Decide is what the rules say of c, and the rule that said it (nil for
 // None).
 func (s *Set) Decide(c Call) (Effect, *Rule) {
-	if s == nil || len(s.Rules) == 0 {
-		return None, nil
-	}
+	v := s.Check(c)
+	return v.Effect, v.Rule
+}
+
+// Check is Decide with the caution that holds a command back.
+func (s *Set) Check(c Call) Verdict {
 	if c.Exec && c.Tool == "bash" {
 		return s.decideCommand(c)
 	}
-	return s.strongest(func(r *Rule) bool { return r.matches(c, c.Command) })
+	if s == nil || len(s.Rules) == 0 {
+		return Verdict{}
+	}
+	e, r := s.strongest(func(r *Rule) bool { return r.matches(c, c.Command) })
+	return Verdict{Effect: e, Rule: r}
+}
+
+// UntrustedGit is the caution for a line that runs git in a project that
+// is not trusted.
+const UntrustedGit = "git reads this repository's own configuration (.git/config), which can make it run programs, and the project is not trusted"
+
+// lineCaution is why the parsed line asks even under an allow rule, or "".
+func lineCaution(c Call, sc shellCommand) string {
+	if c.Untrusted {
+		for _, w := range sc.found {
+			if path.Base(w[0]) == "git" {
+				return UntrustedGit
+			}
+		}
+	}
+	for _, w := range sc.found {
+		if why := argCaution(w); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // decideCommand decides a command line. Deny and ask rules speak of any
@@ -183,10 +258,14 @@ func (s *Set) Decide(c Call) (Effect, *Rule) {
 // strings) and, so that no deny rule ever matches less than it did, of
 // every part of the raw text split at ;, &&, |, …. An allow rule allows
 // the line only when the parser proves it plain (see shellCommand) and
-// every command of it is allowed; anything else is left to the mode, which
-// asks.
-func (s *Set) decideCommand(c Call) (Effect, *Rule) {
+// every command of it is allowed, and no caution holds it back; anything
+// else is left to the mode, which asks.
+func (s *Set) decideCommand(c Call) Verdict {
 	sc := parseShell(c.Command)
+	v := Verdict{Caution: lineCaution(c, sc)}
+	if s == nil || len(s.Rules) == 0 {
+		return v
+	}
 	worst := None
 	var worstRule *Rule
 	consider := func(match func(*Rule) bool) {
@@ -205,26 +284,29 @@ func (s *Set) decideCommand(c Call) (Effect, *Rule) {
 		consider(func(r *Rule) bool { return r.matches(c, p) })
 	}
 	if worst != None {
-		return worst, worstRule
+		v.Effect, v.Rule = worst, worstRule
+		return v
 	}
 	// A bare bash rule allows every command, plain or not.
 	if e, r := s.strongest(func(r *Rule) bool { return r.Effect == Allow && r.Tool == "bash" && r.Spec == "" && c.Tool == "bash" }); e == Allow {
-		return Allow, r
+		v.Effect, v.Rule = Allow, r
+		return v
 	}
-	if !sc.plain {
-		return None, nil
+	if !sc.plain || v.Caution != "" {
+		return v
 	}
 	var first *Rule
 	for _, w := range append(sc.cmds[:len(sc.cmds):len(sc.cmds)], sc.runs...) {
 		e, r := s.strongest(func(r *Rule) bool { return r.Effect == Allow && r.matchesWords(c, w) })
 		if e != Allow {
-			return None, nil
+			return v
 		}
 		if first == nil {
 			first = r
 		}
 	}
-	return Allow, first
+	v.Effect, v.Rule = Allow, first
+	return v
 }
 
 // matchesWords reports whether bash rule r speaks of the command words.
