@@ -134,7 +134,8 @@ type verdict struct {
 // says so. It emits the permission events.
 func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tools.Action) verdict {
 	call := s.ruleCall(name, act)
-	eff, rule := s.ruleSet().Decide(call)
+	v := s.ruleSet().Check(call)
+	eff, rule := v.Effect, v.Rule
 	if eff == rules.Deny {
 		// Deny rules hold in every mode, yolo included.
 		a := Answer{Decision: Deny, Auto: true, Note: "denied by the rule deny " + rule.Raw + ruleFrom(rule)}
@@ -182,22 +183,34 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	reason := fmt.Sprintf("%s ask in %s mode", what, mode)
 	if eff == rules.Ask {
 		reason = "the rule ask " + rule.Raw + ruleFrom(rule) + " asks for it"
+	} else if v.Caution != "" {
+		// No allow rule lets it through: say why it asks.
+		reason = "this command always asks: " + v.Caution
 	}
 	if protected {
 		reason = fmt.Sprintf("this edit always asks: %s", act.Protected)
 	}
 	if !s.interactive {
 		how := fmt.Sprintf("allow it with the rule %q in permissions.allow of your config, or with --permission-mode (accept-edits, yolo)", rules.Suggest(call))
-		if eff == rules.Ask {
+		switch {
+		case eff == rules.Ask:
 			how = "remove that rule or allow the call with --permission-mode yolo"
+		case v.Caution == rules.UntrustedGit:
+			how = "trust the directory (--trust, or in the IDE) if its .git/config is yours, or allow the call with --permission-mode yolo"
+		case v.Caution != "":
+			how = "no allow rule allows it; only --permission-mode yolo or an answer in the IDE does"
 		}
 		if protected {
 			how = "only --permission-mode yolo allows it"
 		}
 		a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; %s", reason, how)}
 		s.answered(t, id, name, a)
-		return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it. "+
-			"Do not retry this call; finish what you can without it and say what was not done.", what, mode)}
+		why := ""
+		if v.Caution != "" && eff != rules.Ask {
+			why = " This one asks whatever the rules allow: " + v.Caution + "."
+		}
+		return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it.%s "+
+			"Do not retry this call; finish what you can without it and say what was not done.", what, mode, why)}
 	}
 
 	req := PermissionRequest{ID: id, Tool: name, Action: act, Reason: reason}
@@ -248,7 +261,8 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 
 // ruleCall is what the permission rules see of a call.
 func (s *Session) ruleCall(name string, act tools.Action) rules.Call {
-	c := rules.Call{Tool: name, Edit: act.Kind == tools.KindEdit, Read: act.Kind == tools.KindRead, Exec: act.Kind == tools.KindExec, Command: act.Command}
+	c := rules.Call{Tool: name, Edit: act.Kind == tools.KindEdit, Read: act.Kind == tools.KindRead, Exec: act.Kind == tools.KindExec, Command: act.Command,
+		Untrusted: !s.trusted}
 	if act.Path != "" && s.env != nil {
 		if rel, err := filepath.Rel(s.env.Root, act.Path); err == nil && !strings.HasPrefix(rel, "..") {
 			c.Path = filepath.ToSlash(rel)
