@@ -31,6 +31,8 @@ fi
 	fi
 	__fawn_n=${FAWN_MARKER_NONCE-}
 	unset FAWN_MARKER_NONCE
+	__fawn_g=${FAWN_GIT_GUARD-}
+	unset FAWN_GIT_GUARD
 	if [[ $- == *e* ]]; then
 		set +e
 		printf '\e[2m[fawn: set -e from ~/.bashrc is off in this shell: it would end the shell at the first failing command]\e[22m\r\n'
@@ -80,7 +82,9 @@ unset __fawn_h1 __fawn_h2
 
 # Around each agent command fawn presses two keys bound here: the first puts
 # away what the user had half typed, sets pagers that do not wait for a key
-# and the options the command is read with; the second undoes all three.
+# and the options the command is read with, and in a project fawn does not
+# trust (FAWN_GIT_GUARD) the git configuration below; the second undoes it
+# all.
 __fawn_begin() {
 	__fawn_line=${READLINE_LINE-}
 	__fawn_point=${READLINE_POINT-0}
@@ -100,13 +104,41 @@ __fawn_begin() {
 	[[ $- == *k* ]] && __fawn_opts+=$'\nset -k'
 	shopt -s interactive_comments
 	set +k
+	# In a project fawn does not trust, git reads the repository's own
+	# .git/config, which can name a program as core.fsmonitor or hooks; the
+	# agent's git (and a git that go build or make starts) runs with these
+	# after any GIT_CONFIG_* entries of the user's, which win over the
+	# repository's. Only for the agent's command: the user's own commands
+	# after it get their environment back.
+	__fawn_genv=()
+	__fawn_gnames=()
+	if [[ -n ${__fawn_g-} ]]; then
+		local n=${GIT_CONFIG_COUNT-0} i kv
+		[[ $n =~ ^[0-9]+$ ]] || n=0
+		n=$((10#$n))
+		__fawn_gnames=(GIT_CONFIG_COUNT)
+		for ((i = n; i < n + 3; i++)); do
+			__fawn_gnames+=("GIT_CONFIG_KEY_$i" "GIT_CONFIG_VALUE_$i")
+		done
+		for v in "${__fawn_gnames[@]}"; do
+			if [[ -v $v ]]; then __fawn_genv+=("$v=${!v}"); fi
+		done
+		i=$n
+		for kv in core.fsmonitor=false core.hooksPath=/dev/null safe.bareRepository=explicit; do
+			export "GIT_CONFIG_KEY_$i=${kv%%=*}" "GIT_CONFIG_VALUE_$i=${kv#*=}"
+			i=$((i + 1))
+		done
+		export GIT_CONFIG_COUNT=$i
+	fi
 }
 __fawn_end() {
 	eval "${__fawn_opts-}"
 	__fawn_opts=
-	unset PAGER GIT_PAGER
+	unset PAGER GIT_PAGER ${__fawn_gnames[@]+"${__fawn_gnames[@]}"}
 	local kv
-	for kv in ${__fawn_env[@]+"${__fawn_env[@]}"}; do export "$kv"; done
+	for kv in ${__fawn_env[@]+"${__fawn_env[@]}"} ${__fawn_genv[@]+"${__fawn_genv[@]}"}; do export "$kv"; done
+	__fawn_genv=()
+	__fawn_gnames=()
 	READLINE_LINE=${__fawn_line-}
 	READLINE_POINT=${__fawn_point-0}
 	__fawn_line=

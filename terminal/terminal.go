@@ -54,6 +54,15 @@ type Options struct {
 	// exited, with its status; no new shell is started then. Unset, a
 	// shell that exits is started again (the agent's shell must live).
 	OnExit func(status int)
+	// GuardGit: the project is not trusted. For the duration of each
+	// agent command (never the user's own), the shell exports
+	// GIT_CONFIG_COUNT/KEY/VALUE entries that set core.fsmonitor=false,
+	// core.hooksPath=/dev/null and safe.bareRepository=explicit — after
+	// any the user had, which come back afterwards — so that git, run by
+	// the command or by a program it starts (go build stamps the version
+	// with git status), runs no monitor or hook the repository's own
+	// configuration names and takes up no bare repository it carries.
+	GuardGit bool
 }
 
 // Terminal is one persistent bash in a pty, shared by the user (through a
@@ -202,6 +211,9 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		base = os.Environ()
 	}
 	cmd.Env = shellEnv(base, t.opts.Env, dir, nonce)
+	if t.opts.GuardGit {
+		cmd.Env = append(cmd.Env, "FAWN_GIT_GUARD=1")
+	}
 	t.scr.setNonce(nonce)
 	cols, rows := t.scr.size()
 	f, err := openPTY(cmd, cols, rows)
@@ -272,7 +284,7 @@ func shellEnv(base, extra []string, dir, nonce string) []string {
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "LINES", "COLUMNS", "TERMCAP", "TMUX", "TMUX_PANE", "STY", "FAWN_MARKER_NONCE", "PWD", "OLDPWD":
+		case "LINES", "COLUMNS", "TERMCAP", "TMUX", "TMUX_PANE", "STY", "FAWN_MARKER_NONCE", "FAWN_GIT_GUARD", "PWD", "OLDPWD":
 			continue
 		}
 		env = append(env, kv)

@@ -72,7 +72,9 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 		BaseEnv:    environ,
 		Scrollback: cfg.Tools.Bash.Scrollback,
 		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
-		OnDamage:   func() { w.topics.redraw.Publish(struct{}{}) },
+		// The agent's git must not run what an untrusted .git/config names.
+		GuardGit: !d.Trusted(),
+		OnDamage: func() { w.topics.redraw.Publish(struct{}{}) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the shell: %w", err)
