@@ -156,6 +156,9 @@ func TestUntrustedGit(t *testing.T) {
 	if v := s.Check(Call{Tool: "bash", Exec: true, Command: "git push", Untrusted: true}); v.Effect != Deny {
 		t.Errorf("untrusted git push under a deny rule: %s", v.Effect)
 	}
+	if v := s.Check(Call{Tool: "bash", Exec: true, Command: "git log --output=x", Untrusted: true}); !strings.Contains(v.Caution, "--output=x") {
+		t.Errorf("untrusted git log --output: the caution %q does not name the argument, which trust would not change", v.Caution)
+	}
 	var none *Set
 	if v := none.Check(Call{Tool: "bash", Exec: true, Command: "git status", Untrusted: true}); v.Effect != None || v.Caution != UntrustedGit {
 		t.Errorf("no rules: %s, %q", v.Effect, v.Caution)

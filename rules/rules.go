@@ -237,16 +237,17 @@ const UntrustedGit = "git reads this repository's own configuration (.git/config
 
 // lineCaution is why the parsed line asks even under an allow rule, or "".
 func lineCaution(c Call, sc shellCommand) string {
+	// An argument first: trusting the project does not change that one.
+	for _, w := range sc.found {
+		if why := argCaution(w); why != "" {
+			return why
+		}
+	}
 	if c.Untrusted {
 		for _, w := range sc.found {
 			if path.Base(w[0]) == "git" {
 				return UntrustedGit
 			}
-		}
-	}
-	for _, w := range sc.found {
-		if why := argCaution(w); why != "" {
-			return why
 		}
 	}
 	return ""
