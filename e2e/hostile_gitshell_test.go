@@ -13,8 +13,9 @@ import (
 
 // gitshellProject is a repository as a tarball brings it: its own
 // .git/config names a file-system monitor and a hooks directory whose
-// pre-commit hook is a program, each of which leaves a file in markers
-// when it runs. Its .fawn/config.yaml asks for one permission, so it is
+// pre-commit hook is a program, and vendor/evil is a bare repository
+// whose alias st is a program; each leaves a file in markers when it
+// runs. Its .fawn/config.yaml asks for one permission, so it is
 // not trusted until the user says so. The user's own config allows
 // bash(git status), bash(git commit:*) and bash(env:*).
 type gitshellFixture struct {
@@ -29,6 +30,10 @@ func gitshellProject(t *testing.T) gitshellFixture {
 		t.Helper()
 		cmd := exec.Command("git", args...)
 		cmd.Dir = f.dir
+		if args[0] == "-C" {
+			cmd.Dir, args = args[1], args[2:]
+			cmd.Args = append([]string{"git"}, args...)
+		}
 		cmd.Env = append(os.Environ(), "HOME="+gitHome, "XDG_CONFIG_HOME="+gitHome, "GIT_CONFIG_NOSYSTEM=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
@@ -42,6 +47,11 @@ func gitshellProject(t *testing.T) gitshellFixture {
 	}
 	git("config", "core.fsmonitor", "touch "+filepath.Join(f.markers, "fsmonitor")+"; false")
 	git("config", "core.hooksPath", hooks)
+	// A bare repository committed in a subdirectory, whose alias is a
+	// program.
+	bare := filepath.Join(f.dir, "vendor", "evil")
+	git("init", "-q", "--bare", bare)
+	git("-C", bare, "config", "alias.st", "!touch "+filepath.Join(f.markers, "bare-alias"))
 	writeFile(t, filepath.Join(f.dir, ".fawn", "config.yaml"), "permissions:\n  allow: [\"bash(ls:*)\"]\n")
 	writeFile(t, filepath.Join(f.home, "config.yaml"), "permissions:\n  allow: [\"bash(git status)\", \"bash(git commit:*)\", \"bash(env:*)\"]\n")
 	return f
@@ -121,12 +131,13 @@ func TestHostileGitshellAllowRuleAsksUntrusted(t *testing.T) {
 
 // Headless and untrusted, a git command that does run (yolo here; an
 // answer in the IDE alike) runs none of the programs the repository's
-// .git/config names: the agent's shell sets core.fsmonitor=false and
-// core.hooksPath=/dev/null for it. Trusted, git is the user's and runs
-// them.
+// .git/config names and does not take up the bare repository: the
+// agent's shell sets core.fsmonitor=false, core.hooksPath=/dev/null and
+// safe.bareRepository=explicit for it. Trusted, git is the user's and
+// runs them.
 func TestHostileGitshellApprovedGitRunsNoRepositoryProgram(t *testing.T) {
 	f := gitshellProject(t)
-	const cmd = "git status && git commit -q --allow-empty -m x && git log --oneline -1"
+	const cmd = "git -C vendor/evil st; git status && git commit -q --allow-empty -m x && git log --oneline -1"
 	_, result := f.run(t, cmd, "--permission-mode", "yolo")
 	if !strings.Contains(result, " x") {
 		t.Fatalf("untrusted yolo: the commands did not run: %q", result)
@@ -139,7 +150,7 @@ func TestHostileGitshellApprovedGitRunsNoRepositoryProgram(t *testing.T) {
 	if !strings.Contains(result, " x") {
 		t.Fatalf("--trust yolo: the commands did not run: %q", result)
 	}
-	if ran := f.ran(t); strings.Join(ran, " ") != "fsmonitor pre-commit" {
+	if ran := f.ran(t); strings.Join(ran, " ") != "bare-alias fsmonitor pre-commit" {
 		t.Errorf("--trust yolo: the fixture's programs did not run (%v): the test proves nothing", ran)
 	}
 }
@@ -194,4 +205,33 @@ func TestHostileGitshellWritingFlagsAsk(t *testing.T) {
 			}
 		}
 	}
+}
+
+// In the IDE, with the trust prompt answered "Not now", the user's rule
+// allow bash(git status) does not let the model's git status through: the
+// dialog says that git reads the repository's own configuration. Allowed
+// once, it runs, and the monitor .git/config names does not.
+func TestHostileGitshellIDEDeclinedAsks(t *testing.T) {
+	f := gitshellProject(t)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{rulesCall("call-git", "bash", `{"command":"git status"}`)}},
+		{Text: "Looked at the status."},
+	}})
+	tm := Start(t, 160, 50, f.dir, []string{"GIT_CONFIG_NOSYSTEM=1"},
+		"--base-url", srv.URL(), "--model", "scripted", "--config", filepath.Join(f.home, "config.yaml"))
+	tm.WaitFor("Trust this folder?", "bash(ls:*)")
+	tm.Keys("n")
+	tm.WaitFor("Ask fawn", "Not trusted")
+	tm.prompt("what is the status?")
+	tm.WaitFor("always asks: git reads this repository's own", "y allow once")
+	tm.Keys("y")
+	tm.WaitFor("Looked at the status.", "idle")
+	if r := rulesToolResults(t, srv)["call-git"]; !strings.Contains(r, "On branch main") {
+		t.Errorf("git status, allowed once, did not run: %q", r)
+	}
+	if ran := f.ran(t); len(ran) > 0 {
+		t.Errorf("the repository's programs ran: %v", ran)
+	}
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
 }
