@@ -211,34 +211,57 @@ func sedCaution(args []string) string {
 		return ""
 	}
 	var scripts []string
-	explicit := false
+	explicit := false // a script came from -e: every other word is a file
+	next := func(i *int) string {
+		if *i+1 < len(args) {
+			*i++
+			return args[*i]
+		}
+		return ""
+	}
+	operands := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		switch {
-		case w == "-e" || w == "--expression":
-			if i+1 < len(args) {
-				scripts = append(scripts, args[i+1])
-				i++
-			}
-			explicit = true
-		case strings.HasPrefix(w, "--expression="):
-			scripts = append(scripts, strings.TrimPrefix(w, "--expression="))
-			explicit = true
-		case strings.HasPrefix(w, "-e") && !strings.HasPrefix(w, "--"):
-			scripts = append(scripts, strings.TrimPrefix(w, "-e"))
-			explicit = true
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			if strings.HasSuffix(w, "e") && !strings.HasPrefix(w, "--") {
-				// -ne SCRIPT
-				if i+1 < len(args) {
-					scripts = append(scripts, args[i+1])
-					i++
-				}
+		case operands || w == "-" || !strings.HasPrefix(w, "-"):
+			if !explicit {
+				scripts = append(scripts, w)
 				explicit = true
 			}
-		case !explicit:
-			scripts = append(scripts, w)
-			explicit = true
+		case w == "--":
+			operands = true
+		case strings.HasPrefix(w, "--"):
+			name, value, hasValue := strings.Cut(w[2:], "=")
+			switch name {
+			case "expression", "file", "line-length":
+				if !hasValue {
+					value = next(&i)
+				}
+				if name == "expression" {
+					scripts = append(scripts, value)
+					explicit = true
+				}
+			}
+		default:
+			// A cluster, read as getopt reads it: -e, -f and -l take the
+			// rest of the word or the next word; -i the rest of the word.
+		cluster:
+			for j := 1; j < len(w); j++ {
+				switch w[j] {
+				case 'e', 'f', 'l':
+					arg := w[j+1:]
+					if arg == "" {
+						arg = next(&i)
+					}
+					if w[j] == 'e' {
+						scripts = append(scripts, arg)
+						explicit = true
+					}
+					break cluster
+				case 'i':
+					break cluster
+				}
+			}
 		}
 	}
 	for _, s := range scripts {
