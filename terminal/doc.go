@@ -19,6 +19,13 @@
 //
 // The UI never waits for the emulator: DrawTo shows the last frame while a
 // write holds it, and Modes, Title, Bells, Size and Resize do not take it.
+// Around each agent command the shell sets what the command is read and
+// run with, and restores the user's own afterwards: pagers that do not
+// wait, interactive_comments on and set -k off (as the permission rules
+// read a line) and, with Options.GuardGit (a project fawn does not trust),
+// GIT_CONFIG_* entries that make git ignore a monitor, hooks and bare
+// repositories the repository's own configuration brings.
+//
 // A panic while parsing output does not end fawn: the emulator is replaced
 // by a new one of the same size (the scrollback stays, the screen starts
 // blank with a notice) and the shell, which never noticed, goes on.
