@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 )
 
@@ -90,7 +91,7 @@ func TestAnthropicProvider(t *testing.T) {
 			t.Errorf("messages[%d] carries no cache_control: %+v", i, c)
 		}
 	}
-	if mr[1].MaxTokens != anthropicDefaultMaxTokens || !mr[1].Stream {
+	if mr[1].MaxTokens != provider.AnthropicDefaultMaxTokens || !mr[1].Stream {
 		t.Errorf("max_tokens %d stream %v", mr[1].MaxTokens, mr[1].Stream)
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
@@ -263,11 +263,11 @@ func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Mes
 		reqCtx, stop = context.WithTimeoutCause(reqCtx, s.timeout, errRequestTimeout)
 		defer stop()
 	}
-	capture := &httpCapture{}
-	reqCtx = withCapture(reqCtx, capture)
+	capture := &provider.Capture{}
+	reqCtx = provider.WithCapture(reqCtx, capture)
 	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
-	sr, err := s.baseChat.Stream(reqCtx, req, openai.WithResponseChunkMessageModifier(chunkModifier))
+	sr, err := s.baseChat.Stream(reqCtx, req, provider.StreamOptions()...)
 	if err != nil {
 		return "", classify(ctx, err, context.Cause(reqCtx), capture, false)
 	}

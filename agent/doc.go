@@ -1,10 +1,10 @@
 // Package agent owns the coding agent: an explicit eino compose.Graph (model
-// node ⇄ tools node) whose conversation persists across turns, the model
-// providers (any OpenAI-compatible server, Anthropic, the offline demo), the
-// system prompt, permissions, retries and headless mode. Tools that arrive
-// later (the MCP servers', package mcp) join through [Session.AddTools];
-// images a tool emits ([tools.Images]) follow its result to a model that
-// takes them.
+// node ⇄ tools node) whose conversation persists across turns, the system
+// prompt, permissions, retries, compaction and headless mode. The model
+// clients it runs on (any OpenAI-compatible server, Anthropic, the offline
+// demo) are built by package agent/provider. Tools that arrive later (the
+// MCP servers', package mcp) join through [Session.AddTools]; images a tool
+// emits ([tools.Images]) follow its result to a model that takes them.
 //
 // A turn produces one ordered stream of [Event]s. Every event about a tool
 // call carries that call's ID, so a consumer (the UI's router, headless

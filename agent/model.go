@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/agent/provider"
 )
 
 // modelStep is the graph's model node: one model response, streamed. It
@@ -98,14 +99,14 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 		reqCtx, stop = context.WithTimeoutCause(reqCtx, s.timeout, errRequestTimeout)
 		defer stop()
 	}
-	capture := &httpCapture{}
-	norm := newNormalizer(s.ids)
-	reqCtx = withNormalizer(withCapture(reqCtx, capture), norm)
+	capture := &provider.Capture{}
+	norm := provider.NewNormalizer(s.ids)
+	reqCtx = provider.WithNormalizer(provider.WithCapture(reqCtx, capture), norm)
 	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
 
 	begin := time.Now()
-	sr, err := s.chat.Stream(reqCtx, in, openai.WithResponseChunkMessageModifier(chunkModifier))
+	sr, err := s.chat.Stream(reqCtx, in, provider.StreamOptions()...)
 	if err != nil {
 		return nil, classify(ctx, err, context.Cause(reqCtx), capture, false)
 	}
@@ -130,9 +131,7 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 		if chunk == nil {
 			continue
 		}
-		if !norm.viaModifier.Load() {
-			norm.apply(chunk)
-		}
+		norm.Chunk(chunk)
 		acc.add(chunk)
 	}
 	if !acc.finished() {
@@ -186,9 +185,9 @@ func genDuration(begin, first, end time.Time) time.Duration {
 // account adds one response's usage to the turn.
 func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) {
 	t.genTime += genDuration(begin, first, time.Now())
-	if w, ok := msg.Extra[extraCacheWrite].(int); ok {
+	if w, ok := msg.Extra[provider.ExtraCacheWrite].(int); ok {
 		t.usage.CacheWriteTokens += w
-		delete(msg.Extra, extraCacheWrite) // not for the history
+		delete(msg.Extra, provider.ExtraCacheWrite) // not for the history
 	}
 	if msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
 		return
@@ -236,7 +235,7 @@ func (a *accumulator) finishReason() string {
 func (s *Session) outputLimit() int {
 	limit := s.maxTokens
 	if limit <= 0 && s.provider == "anthropic" {
-		limit = anthropicDefaultMaxTokens
+		limit = provider.AnthropicDefaultMaxTokens
 	}
 	return limit
 }

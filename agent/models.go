@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
 )
 
@@ -34,11 +34,8 @@ type ModelChoice struct {
 
 // modelSwitch is a model SetModel prepared, taken up at the next request.
 type modelSwitch struct {
-	cfg      config.Model
-	base     model.ToolCallingChatModel
-	provider string
-	model    string
-	baseURL  string
+	cfg    config.Model
+	client provider.Client
 }
 
 // ConfiguredModels returns models.chat_model and the models.named entries
@@ -226,15 +223,20 @@ func (s *Session) SetModel(ctx context.Context, mc config.Model) error {
 	if mc.Type == "demo" {
 		mc.Demo = true
 	}
-	scratch := &Session{cfg: s.cfg, env: s.env, httpClient: s.httpClient, modelCfg: mc}
-	base, err := scratch.newProvider(ctx, Options{DemoChunkDelay: s.demoDelay})
+	c, err := provider.New(ctx, mc, s.providerOptions())
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.nextModel = &modelSwitch{cfg: mc, base: base, provider: scratch.provider, model: scratch.model, baseURL: scratch.baseURLValue}
+	s.nextModel = &modelSwitch{cfg: mc, client: c}
 	s.mu.Unlock()
 	return nil
+}
+
+// providerOptions is what provider.New takes from the session besides the
+// model's configuration.
+func (s *Session) providerOptions() provider.Options {
+	return provider.Options{HTTPClient: s.httpClient, Root: s.env.Root, ConfigDir: s.cfg.ConfigDir, DemoChunkDelay: s.demoDelay}
 }
 
 // ModelConfig is the configuration of the model in use (or switched to).
@@ -257,7 +259,8 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	if next == nil {
 		return nil
 	}
-	chat := next.base
+	mc, c := next.cfg, next.client
+	chat := c.Chat
 	if len(s.tools) > 0 {
 		infos := make([]*schema.ToolInfo, 0, len(s.tools))
 		for _, tl := range s.tools {
@@ -269,13 +272,12 @@ func (s *Session) adoptModel(ctx context.Context) error {
 		}
 		var err error
 		if chat, err = chat.WithTools(infos); err != nil {
-			return fmt.Errorf("agent: binding the tools to %s/%s: %w", next.provider, next.model, err)
+			return fmt.Errorf("agent: binding the tools to %s/%s: %w", c.Provider, c.Model, err)
 		}
 	}
-	mc := next.cfg
 	s.mu.Lock()
-	s.baseChat, s.chat = next.base, chat
-	s.provider, s.model, s.baseURLValue = next.provider, next.model, next.baseURL
+	s.baseChat, s.chat = c.Chat, chat
+	s.provider, s.model, s.baseURLValue = c.Provider, c.Model, c.BaseURL
 	s.modelCfg = mc
 	s.maxTokens = mc.MaxTokens
 	s.timeout = mc.Timeout
@@ -284,7 +286,7 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	}
 	rec := s.rec
 	s.mu.Unlock()
-	rec.setModel(next.provider + "/" + next.model) // the transcript says which model answered from here on
+	rec.setModel(c.Provider + "/" + c.Model) // the transcript says which model answered from here on
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -556,10 +557,10 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s a stopped fawn never finished %s answered as interrupted", plural(n, "call", "calls"), map[bool]string{true: "is", false: "are"}[n == 1]))
 		rec.sync()
 	}
-	ids := newIDSet()
+	ids := provider.NewIDSet()
 	for _, m := range msgs {
 		for _, tc := range m.ToolCalls {
-			ids.claim(tc.ID)
+			ids.Claim(tc.ID)
 		}
 	}
 	if s.env.Todos != nil {
@@ -581,7 +582,7 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	s.genTime = 0
 	cur := s.provider + "/" + s.model
 	if s.nextModel != nil {
-		cur = s.nextModel.provider + "/" + s.nextModel.model
+		cur = s.nextModel.client.Provider + "/" + s.nextModel.client.Model
 	}
 	s.mu.Unlock()
 	if l.Model != "" && l.Model != cur {
@@ -607,7 +608,7 @@ func (s *Session) NewConversation(keepUsage bool) {
 		s.rec.model = s.provider + "/" + s.model
 	}
 	s.conv.reset(nil, s.rec)
-	s.ids = newIDSet()
+	s.ids = provider.NewIDSet()
 	s.started = false
 	if keepUsage {
 		s.usage.ContextTokens = 0

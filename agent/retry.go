@@ -8,13 +8,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
+	"github.com/fawn-ide/fawn/agent/provider"
 )
 
 const (
@@ -101,35 +99,15 @@ func (f *failure) reason() string {
 
 // classify turns a request error into a failure. cause is the request
 // context's cause (a stall or a timeout), capture what the transport saw.
-func classify(turnCtx context.Context, err error, cause error, cap *httpCapture, output bool) *failure {
+func classify(turnCtx context.Context, err error, cause error, capture *provider.Capture, output bool) *failure {
 	f := &failure{err: err, output: output}
-	status, after, hasAfter, transportErr := cap.get()
-	f.status, f.retryAfter, f.hasAfter = status, after, hasAfter
-
-	var oe *openai.APIError
-	var ae *anthropicError
-	var se *streamError
-	switch {
-	case errors.As(err, &oe):
-		if f.status == 0 {
-			f.status = oe.HTTPStatusCode
-		}
-		f.message = oe.Message
-		if code, _ := oe.Code.(string); code == "context_length_exceeded" {
-			f.kind = failContextLength
-			return f
-		}
-	case errors.As(err, &ae):
-		if f.status == 0 {
-			f.status = ae.StatusCode
-		}
-		f.message = anthropicMessage(ae)
-	case errors.As(err, &se):
-		if f.status == 0 || f.status < 400 {
-			// The HTTP status was 200; the error came inside the stream.
-			f.status = se.status
-		}
-		f.message = se.message
+	status, after, hasAfter, transportErr := capture.Get()
+	f.retryAfter, f.hasAfter = after, hasAfter
+	se := provider.ErrorOf(err, status)
+	f.status, f.message = se.Status, se.Message
+	if se.ContextLength {
+		f.kind = failContextLength
+		return f
 	}
 
 	switch {
@@ -155,7 +133,7 @@ func classify(turnCtx context.Context, err error, cause error, cap *httpCapture,
 		f.kind = failNotFound
 	case f.status >= 400:
 		f.kind = failBadRequest
-	case !output && f.status/100 == 2 && notAStream(cap):
+	case !output && f.status/100 == 2 && capture.NotAStream():
 		// A server that ignored "stream" (or a page in its place): no answer
 		// arrived, whatever the client library made of the body.
 		f.kind = failBadResponse
@@ -226,104 +204,4 @@ func backoff(base time.Duration, attempt int, f *failure) time.Duration {
 	}
 	jitter := 0.8 + 0.4*rand.Float64()
 	return time.Duration(float64(d) * jitter)
-}
-
-// httpCapture records what the transport saw of one model request: the
-// status and Retry-After of the last response, or the transport error.
-// eino's providers turn HTTP errors into Go errors without the headers.
-type httpCapture struct {
-	mu         sync.Mutex
-	status     int
-	retryAfter time.Duration
-	hasAfter   bool
-	err        error
-	// contentType is a successful response's Content-Type.
-	contentType string
-}
-
-func (c *httpCapture) get() (int, time.Duration, bool, error) {
-	if c == nil {
-		return 0, 0, false, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.status, c.retryAfter, c.hasAfter, c.err
-}
-
-type captureKey struct{}
-
-func withCapture(ctx context.Context, c *httpCapture) context.Context {
-	return context.WithValue(ctx, captureKey{}, c)
-}
-
-// transport wraps the HTTP transport of the providers: it records each
-// response's status and Retry-After for the retry logic.
-type transport struct {
-	base http.RoundTripper
-}
-
-func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	c, _ := req.Context().Value(captureKey{}).(*httpCapture)
-	if c != nil {
-		c.mu.Lock()
-		if err != nil {
-			c.err = err
-		} else {
-			c.status = resp.StatusCode
-			c.retryAfter, c.hasAfter = parseRetryAfter(resp.Header, time.Now())
-			c.contentType = resp.Header.Get("Content-Type")
-		}
-		c.mu.Unlock()
-	}
-	return resp, err
-}
-
-// parseRetryAfter reads retry-after-ms (OpenAI, Anthropic) or Retry-After
-// (seconds or an HTTP date).
-func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
-	}
-	return 0, false
-}
-
-func newHTTPClient() *http.Client {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &http.Client{Transport: &transport{base: base}}
-}
-
-// CloseIdleConnections lets http.Client.CloseIdleConnections reach the
-// wrapped transport.
-func (t *transport) CloseIdleConnections() {
-	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
-		c.CloseIdleConnections()
-	}
-}
-
-// notAStream reports whether the captured successful response was declared
-// as something other than a server-sent event stream.
-func notAStream(c *httpCapture) bool {
-	if c == nil {
-		return false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.contentType != "" && !strings.Contains(c.contentType, "text/event-stream")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
@@ -112,7 +113,7 @@ type Session struct {
 	runner compose.Runnable[[]*schema.Message, *schema.Message]
 	conv   *conversation
 	store  *session.Store
-	ids    *idSet
+	ids    *provider.IDSet
 	ap     *approver
 	rules  *rules.Set // permission rules, checked before the mode
 	hooks  *hooks.Runner
@@ -179,7 +180,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		trusted:      o.Trust.Trusted(),
 		toolByName:   map[string]tools.Tool{},
 		conv:         &conversation{},
-		ids:          newIDSet(),
+		ids:          provider.NewIDSet(),
 		ap:           newApprover(),
 		systemGen:    -1,
 		retryBase:    o.RetryBaseDelay,
@@ -239,13 +240,15 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		s.names = append(s.names, name)
 	}
 
-	s.httpClient = wrapClient(o.HTTPClient)
+	s.httpClient = provider.HTTPClient(o.HTTPClient)
 	chat := o.Model
 	if chat == nil {
-		chat, err = s.newProvider(ctx, o)
+		c, err := provider.New(ctx, cfg.Models.Chat, s.providerOptions())
 		if err != nil {
 			return nil, err
 		}
+		chat = c.Chat
+		s.provider, s.model, s.baseURLValue, s.demoNote = c.Provider, c.Model, c.BaseURL, c.Note
 	} else {
 		s.provider, s.model = "custom", cfg.Models.Chat.Model
 	}
@@ -597,7 +600,7 @@ func (s *Session) ModelName() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n := s.nextModel; n != nil {
-		return n.provider + "/" + n.model
+		return n.client.Provider + "/" + n.client.Model
 	}
 	return s.provider + "/" + s.model
 }

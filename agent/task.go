@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/subagent"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -239,7 +240,7 @@ func (s *Session) relay(parent *turn, callID, agent string, ev Event) {
 func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string, error) {
 	s.mu.Lock()
 	base, mc := s.baseChat, s.modelCfg
-	provider, modelName, baseURL := s.provider, s.model, s.baseURLValue
+	provName, modelName, baseURL := s.provider, s.model, s.baseURLValue
 	all := append([]tools.Tool(nil), s.tools...)
 	s.mu.Unlock()
 	var note string
@@ -250,13 +251,12 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 				continue
 			}
 			found = true
-			scratch := &Session{cfg: s.cfg, env: s.env, httpClient: s.httpClient, modelCfg: c.Config}
-			b, err := scratch.newProvider(ctx, Options{DemoChunkDelay: s.demoDelay})
+			cl, err := provider.New(ctx, c.Config, s.providerOptions())
 			if err != nil {
 				note = fmt.Sprintf("the %s agent's model %q cannot be used (%v); it runs on the session's model", d.Name, d.Model, err)
 				break
 			}
-			base, mc, provider, modelName, baseURL = b, c.Config, scratch.provider, scratch.model, scratch.baseURLValue
+			base, mc, provName, modelName, baseURL = cl.Chat, c.Config, cl.Provider, cl.Model, cl.BaseURL
 		}
 		if !found {
 			note = fmt.Sprintf("the %s agent asks for the model %q, which is not in your configuration (models.named); it runs on the session's model", d.Name, d.Model)
@@ -274,7 +274,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		trusted:      s.trusted,
 		toolByName:   map[string]tools.Tool{},
 		conv:         &conversation{},
-		ids:          newIDSet(),
+		ids:          provider.NewIDSet(),
 		ap:           s.ap.child(),
 		parent:       s,
 		hooks:        s.hooks,
@@ -287,7 +287,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		maxTokens:    mc.MaxTokens,
 		modelCfg:     mc,
 		demoDelay:    s.demoDelay,
-		provider:     provider,
+		provider:     provName,
 		model:        modelName,
 		baseURLValue: baseURL,
 		httpClient:   s.httpClient,

@@ -75,7 +75,7 @@ func (s *Session) ContextWindow() (tokens int, source string) {
 	s.mu.Lock()
 	model, configured := s.model, s.modelCfg.ContextWindow
 	if n := s.nextModel; n != nil {
-		model, configured = n.model, n.cfg.ContextWindow
+		model, configured = n.client.Model, n.cfg.ContextWindow
 	}
 	s.mu.Unlock()
 	return windowFor(model, configured)

@@ -1,4 +1,4 @@
-package agent
+package provider
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func TestNormalizer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			n := newNormalizer(newIDSet())
+			n := NewNormalizer(NewIDSet())
 			for _, m := range c.chunks {
 				n.apply(m)
 			}
@@ -62,9 +62,9 @@ func TestNormalizer(t *testing.T) {
 }
 
 func TestIDSetAcrossResponses(t *testing.T) {
-	ids := newIDSet()
-	a := newNormalizer(ids)
-	b := newNormalizer(ids)
+	ids := NewIDSet()
+	a := NewNormalizer(ids)
+	b := NewNormalizer(ids)
 	m1, m2 := frag(ix(0), "call_0", "f", "{}"), frag(ix(0), "call_0", "f", "{}")
 	a.apply(m1)
 	b.apply(m2)

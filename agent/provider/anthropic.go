@@ -1,4 +1,4 @@
-package agent
+package provider
 
 import (
 	"bytes"
@@ -50,9 +50,9 @@ type anthropicConfig struct {
 const (
 	anthropicDefaultBase = "https://api.anthropic.com"
 	anthropicVersion     = "2023-06-01"
-	// anthropicDefaultMaxTokens is the output limit when
+	// AnthropicDefaultMaxTokens is the output limit when
 	// models.chat_model.max_tokens is not set: Anthropic requires one.
-	anthropicDefaultMaxTokens = 8192
+	AnthropicDefaultMaxTokens = 8192
 	// anthropicErrorBodyLimit bounds how much of an error response is read.
 	anthropicErrorBodyLimit = 1 << 20
 )
@@ -63,9 +63,9 @@ const (
 	// line, as they must be sent back (with their signatures) while the
 	// turn goes on with tool calls.
 	extraThinking = "fawn_anthropic_thinking"
-	// extraCacheWrite is the prompt tokens written to the cache; it rides on
+	// ExtraCacheWrite is the prompt tokens written to the cache; it rides on
 	// the streamed answer to the usage accounting, which removes it.
-	extraCacheWrite = "fawn_cache_write_tokens"
+	ExtraCacheWrite = "fawn_cache_write_tokens"
 )
 
 func newAnthropicModel(c anthropicConfig) *anthropicModel {
@@ -77,7 +77,7 @@ func newAnthropicModel(c anthropicConfig) *anthropicModel {
 	base = strings.TrimSuffix(base, "/v1")
 	maxTokens := int64(c.MaxTokens)
 	if maxTokens <= 0 {
-		maxTokens = anthropicDefaultMaxTokens
+		maxTokens = AnthropicDefaultMaxTokens
 	}
 	hc := c.HTTPClient
 	if hc == nil {
@@ -632,7 +632,7 @@ func (r *anthropicReader) end() *schema.Message {
 		},
 	}}
 	if u.cacheWrite > 0 {
-		msg.Extra = map[string]any{extraCacheWrite: int(u.cacheWrite)}
+		msg.Extra = map[string]any{ExtraCacheWrite: int(u.cacheWrite)}
 	}
 	return msg
 }

@@ -1,4 +1,4 @@
-package agent
+package provider
 
 import (
 	"context"
@@ -385,4 +385,21 @@ func splitEvery(s string, n int) []string {
 		r = r[k:]
 	}
 	return out
+}
+
+// clip trims s and cuts it to n runes.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// plural counts n of a thing: "1 file", "2 files".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,4 +1,4 @@
-package agent
+package provider
 
 import (
 	"context"
@@ -6,10 +6,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cloudwego/eino-ext/components/model/openai"
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 )
 
-// normalizer rewrites the tool-call fragments of one streamed response so
+// Normalizer rewrites the tool-call fragments of one streamed response so
 // that every fragment carries the index and ID of the call it belongs to,
 // whatever the server's dialect: indexes missing or all 0, IDs missing,
 // repeated, or only on a call's first fragment. eino merges fragments by
@@ -18,8 +20,8 @@ import (
 // IDs are also made unique within the session (the UI routes by ID, so a
 // server that numbers its calls call_0, call_1 in every response must not
 // send a second call_0 to the first one's card).
-type normalizer struct {
-	ids   *idSet
+type Normalizer struct {
+	ids   *IDSet
 	calls []*ncall
 	byID  map[string]*ncall // the server's ID → call
 	byIx  map[int]*ncall    // the server's index → the latest call with it
@@ -36,12 +38,14 @@ type ncall struct {
 	args  int // bytes of arguments seen
 }
 
-func newNormalizer(ids *idSet) *normalizer {
-	return &normalizer{ids: ids, byID: map[string]*ncall{}, byIx: map[int]*ncall{}}
+// NewNormalizer returns the normalizer of one response; ids are the
+// session's.
+func NewNormalizer(ids *IDSet) *Normalizer {
+	return &Normalizer{ids: ids, byID: map[string]*ncall{}, byIx: map[int]*ncall{}}
 }
 
 // apply rewrites msg's tool calls in place.
-func (n *normalizer) apply(msg *schema.Message) {
+func (n *Normalizer) apply(msg *schema.Message) {
 	if msg == nil {
 		return
 	}
@@ -50,7 +54,7 @@ func (n *normalizer) apply(msg *schema.Message) {
 	}
 }
 
-func (n *normalizer) fragment(tc *schema.ToolCall) {
+func (n *Normalizer) fragment(tc *schema.ToolCall) {
 	var c *ncall
 	switch {
 	case tc.ID != "":
@@ -91,8 +95,8 @@ func (n *normalizer) fragment(tc *schema.ToolCall) {
 	n.last = c
 }
 
-func (n *normalizer) newCall(serverID string) *ncall {
-	c := &ncall{index: len(n.calls), id: n.ids.claim(serverID)}
+func (n *Normalizer) newCall(serverID string) *ncall {
+	c := &ncall{index: len(n.calls), id: n.ids.Claim(serverID)}
 	if serverID != "" {
 		n.byID[serverID] = c
 	}
@@ -100,18 +104,19 @@ func (n *normalizer) newCall(serverID string) *ncall {
 	return c
 }
 
-// idSet hands out tool-call IDs that are unique within a session.
-type idSet struct {
+// IDSet hands out tool-call IDs that are unique within a session.
+type IDSet struct {
 	mu   sync.Mutex
 	used map[string]bool
 	seq  int
 }
 
-func newIDSet() *idSet { return &idSet{used: map[string]bool{}} }
+// NewIDSet returns an empty set: a new session's.
+func NewIDSet() *IDSet { return &IDSet{used: map[string]bool{}} }
 
-// claim returns id if it is new in the session, else a fresh variant of it;
+// Claim returns id if it is new in the session, else a fresh variant of it;
 // an empty id gets a made-up one.
-func (s *idSet) claim(id string) string {
+func (s *IDSet) Claim(id string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := id
@@ -134,15 +139,31 @@ func (s *idSet) claim(id string) string {
 
 type normalizerKey struct{}
 
-func withNormalizer(ctx context.Context, n *normalizer) context.Context {
+// WithNormalizer makes the chunks of the response streamed with ctx go
+// through n inside the provider, where it can (see Chunk).
+func WithNormalizer(ctx context.Context, n *Normalizer) context.Context {
 	return context.WithValue(ctx, normalizerKey{}, n)
+}
+
+// Chunk normalises a chunk the reader received, unless the provider did
+// already (the openai component, given StreamOptions).
+func (n *Normalizer) Chunk(msg *schema.Message) {
+	if !n.viaModifier.Load() {
+		n.apply(msg)
+	}
+}
+
+// StreamOptions are the options of a streamed request that let the
+// provider normalise each chunk itself, before eino merges anything.
+func StreamOptions() []model.Option {
+	return []model.Option{openai.WithResponseChunkMessageModifier(chunkModifier)}
 }
 
 // chunkModifier is the openai component's ResponseChunkMessageModifier: it
 // normalises each chunk inside the provider, before eino (or anything else)
 // sees it.
 func chunkModifier(ctx context.Context, msg *schema.Message, _ []byte, _ bool) (*schema.Message, error) {
-	if n, ok := ctx.Value(normalizerKey{}).(*normalizer); ok && msg != nil {
+	if n, ok := ctx.Value(normalizerKey{}).(*Normalizer); ok && msg != nil {
 		n.viaModifier.Store(true)
 		n.apply(msg)
 	}
