@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -57,31 +56,10 @@ func (in Input) message() *schema.Message {
 	return m
 }
 
-// visionNames are the model families that take images, for models.*.vision:
-// auto. Compiled on first use: it is the largest of fawn's own start-up
-// costs (GODEBUG=inittrace=1).
-var visionNames = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(^|[/:])(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|o[134](-|$)|chatgpt-4o|claude|gemini|gemma-?3|llava|bakllava|pixtral|moondream|minicpm-v|llama-?3\.2-vision|llama-?4|grok-[0-9.]+-vision|grok-4)|vision|[-_.]vl([-_.:]|$)`)
-})
-
-// AcceptsImages says whether the model in use (or switched to) takes images:
-// models.*.vision yes or no, or, when auto, Anthropic's models and the
-// families known to (GPT-4o and later, Claude, Gemini, LLaVA, Qwen-VL…).
+// AcceptsImages says whether the model in use (or switched to) takes images
+// (provider.AcceptsImages).
 func (s *Session) AcceptsImages() bool {
-	mc := s.ModelConfig()
-	switch strings.ToLower(mc.Vision) {
-	case "yes", "true":
-		return true
-	case "no", "false":
-		return false
-	}
-	switch {
-	case mc.Type == "demo" || mc.Demo:
-		return false
-	case mc.Type == "anthropic":
-		return true
-	}
-	return visionNames().MatchString(mc.Model)
+	return provider.AcceptsImages(s.ModelConfig())
 }
 
 // checkImages refuses images a model cannot take, saying what to do.
