@@ -198,18 +198,3 @@ func TestAnthropicMaxTokens(t *testing.T) {
 		t.Errorf("max_tokens %d", mr[0].MaxTokens)
 	}
 }
-
-// TestAnthropicExtraBody: models.chat_model.extra_body reaches the request
-// (how thinking is turned on), and temperature is sent.
-func TestAnthropicExtraBody(t *testing.T) {
-	temp := 0.25
-	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{text("ok")}}, ModeAsk, anthropicCfg, func(o *Options) {
-		o.Config.Models.Chat.ExtraBody = map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 2048}}
-		o.Config.Models.Chat.Temperature = &temp
-	})
-	runChecked(t, h, context.Background(), "hi", nil)
-	f := h.srv.MessagesRequests()[0].Fields
-	if string(f["thinking"]) != `{"budget_tokens":2048,"type":"enabled"}` || string(f["temperature"]) != "0.25" {
-		t.Errorf("thinking %s temperature %s", f["thinking"], f["temperature"])
-	}
-}

@@ -125,29 +125,3 @@ func TestModelChoicesListTheConfigAndTheServers(t *testing.T) {
 		t.Errorf("model list requests carried %q", auth)
 	}
 }
-
-// Finding 8: a base_url with a query (Azure's api-version, a gateway's key)
-// keeps its query on every request, and the path goes where it belongs,
-// not after the query string.
-func TestBaseURLWithAQuery(t *testing.T) {
-	for _, typ := range []string{"openai", "anthropic"} {
-		t.Run(typ, func(t *testing.T) {
-			h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{{Text: "ok"}}}, ModeAsk, func(o *Options) {
-				o.Config.Models.Chat.Type = typ
-				o.Config.Models.Chat.BaseURL += "?api-version=2024-10-21&key=k1"
-			})
-			evs := runChecked(t, h, context.Background(), "hi", nil)
-			if err := last(evs).Err; err != nil {
-				t.Fatalf("turn: %v", err)
-			}
-			reqs := h.srv.Requests()
-			want := "/v1/chat/completions"
-			if typ == "anthropic" {
-				want = "/v1/messages"
-			}
-			if len(reqs) == 0 || reqs[0].Path != want || !strings.Contains(reqs[0].Query, "api-version=2024-10-21") || !strings.Contains(reqs[0].Query, "key=k1") {
-				t.Errorf("requests: %+v", reqs)
-			}
-		})
-	}
-}
