@@ -267,7 +267,7 @@ func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Mes
 	reqCtx = provider.WithCapture(reqCtx, capture)
 	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
-	sr, err := s.baseChat.Stream(reqCtx, req, provider.StreamOptions()...)
+	sr, err := s.client.Chat.Stream(reqCtx, req, provider.StreamOptions()...)
 	if err != nil {
 		return "", classify(ctx, err, context.Cause(reqCtx), capture, false)
 	}

@@ -234,7 +234,7 @@ func (a *accumulator) finishReason() string {
 // when none is configured), for messages.
 func (s *Session) outputLimit() int {
 	limit := s.maxTokens
-	if limit <= 0 && s.provider == "anthropic" {
+	if limit <= 0 && s.client.Provider == "anthropic" {
 		limit = provider.AnthropicDefaultMaxTokens
 	}
 	return limit
@@ -370,7 +370,7 @@ func (s *Session) describe(f *failure, attempts int) error {
 	case failAuth:
 		return fmt.Errorf("the model server refused the credentials (%d): %s. Check models.chat_model.api_key (or OPENAI_API_KEY / ANTHROPIC_API_KEY)", f.status, server)
 	case failNotFound:
-		return fmt.Errorf("the model server answered 404: %s. Check models.chat_model.model (%q) and base_url (%s; an OpenAI-compatible URL ends in /v1)", server, s.model, s.baseURL())
+		return fmt.Errorf("the model server answered 404: %s. Check models.chat_model.model (%q) and base_url (%s; an OpenAI-compatible URL ends in /v1)", server, s.client.Model, s.baseURL())
 	case failBadRequest:
 		return fmt.Errorf("the model server rejected the request (%d): %s", f.status, server)
 	case failTimeout:

@@ -185,8 +185,7 @@ func (s *Session) adoptModel(ctx context.Context) error {
 		}
 	}
 	s.mu.Lock()
-	s.baseChat, s.chat = c.Chat, chat
-	s.provider, s.model, s.baseURLValue = c.Provider, c.Model, c.BaseURL
+	s.client, s.chat = c, chat
 	s.modelCfg = mc
 	s.maxTokens = mc.MaxTokens
 	s.timeout = mc.Timeout
@@ -195,6 +194,6 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	}
 	rec := s.rec
 	s.mu.Unlock()
-	rec.setModel(c.Provider + "/" + c.Model) // the transcript says which model answered from here on
+	rec.setModel(c.Name()) // the transcript says which model answered from here on
 	return nil
 }

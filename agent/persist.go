@@ -580,9 +580,9 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	s.usage = Usage{InputTokens: l.Usage.Input, OutputTokens: l.Usage.Output, CachedTokens: l.Usage.Cached,
 		ContextTokens: l.Usage.Context, Turns: l.Info.Turns, Steps: l.Usage.Steps, ToolCalls: l.Usage.Tools}
 	s.genTime = 0
-	cur := s.provider + "/" + s.model
+	cur := s.client.Name()
 	if s.nextModel != nil {
-		cur = s.nextModel.client.Provider + "/" + s.nextModel.client.Model
+		cur = s.nextModel.client.Name()
 	}
 	s.mu.Unlock()
 	if l.Model != "" && l.Model != cur {
@@ -605,7 +605,7 @@ func (s *Session) NewConversation(keepUsage bool) {
 	s.id = session.NewID()
 	s.rec = newRecorder(s.store, s.id)
 	if s.rec != nil {
-		s.rec.model = s.provider + "/" + s.model
+		s.rec.model = s.client.Name()
 	}
 	s.conv.reset(nil, s.rec)
 	s.ids = provider.NewIDSet()

@@ -92,13 +92,13 @@ type Session struct {
 	// trusted is Options.Trust.Trusted(): git may read the project's files.
 	trusted bool
 
-	chat         model.ToolCallingChatModel
+	chat model.ToolCallingChatModel
+	// client is the model in use, before the tools are bound to it; its
+	// Provider is "custom" for Options.Model.
+	client       provider.Client
 	modelCfg     config.Model  // the model in use; SetModel changes it
 	nextModel    *modelSwitch  // set by SetModel, taken up at the next request
 	demoDelay    time.Duration // Options.DemoChunkDelay, for a switch to the demo
-	provider     string        // openai | anthropic | demo | custom
-	model        string
-	baseURLValue string
 	maxTokens    int
 	timeout      time.Duration
 	stallTimeout time.Duration
@@ -148,11 +148,10 @@ type Session struct {
 	rec         *recorder // the transcript (nil when sessions are not kept)
 	cps         *checkpoints
 
-	baseChat model.ToolCallingChatModel // the provider before tools are bound
-	pending  []tools.Tool               // added by AddTools, bound at the next turn's start
-	noted    bool
-	usage    Usage
-	genTime  time.Duration // session total of model streaming time
+	pending []tools.Tool // added by AddTools, bound at the next turn's start
+	noted   bool
+	usage   Usage
+	genTime time.Duration // session total of model streaming time
 	// toolChars is the size of the bound tools' schemas (counted on first
 	// use: not on the way to the first frame); tokensPerChar what a
 	// character of request cost at the server's last report.
@@ -241,24 +240,20 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	}
 
 	s.httpClient = provider.HTTPClient(o.HTTPClient)
-	chat := o.Model
-	if chat == nil {
-		c, err := provider.New(ctx, cfg.Models.Chat, s.providerOptions())
-		if err != nil {
+	if o.Model == nil {
+		if s.client, err = provider.New(ctx, cfg.Models.Chat, s.providerOptions()); err != nil {
 			return nil, err
 		}
-		chat = c.Chat
-		s.provider, s.model, s.baseURLValue, s.demoNote = c.Provider, c.Model, c.BaseURL, c.Note
+		s.demoNote = s.client.Note
 	} else {
-		s.provider, s.model = "custom", cfg.Models.Chat.Model
+		s.client = provider.Client{Chat: o.Model, Provider: "custom", Model: cfg.Models.Chat.Model}
 	}
-	s.baseChat = chat
 	if err := s.bind(ctx, s.tools); err != nil {
 		return nil, err
 	}
 	s.rec = newRecorder(s.store, s.id)
 	if s.rec != nil {
-		s.rec.model = s.provider + "/" + s.model
+		s.rec.model = s.client.Name()
 	}
 	s.conv.rec = s.rec
 	if s.store != nil && s.env.Changes == nil {
@@ -270,7 +265,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 
 // bind binds ts to the model and compiles the graph over them.
 func (s *Session) bind(ctx context.Context, ts []tools.Tool) error {
-	chat := s.baseChat
+	chat := s.client.Chat
 	if len(ts) > 0 {
 		infos := make([]*schema.ToolInfo, 0, len(ts))
 		for _, tl := range ts {
@@ -600,9 +595,9 @@ func (s *Session) ModelName() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n := s.nextModel; n != nil {
-		return n.client.Provider + "/" + n.client.Model
+		return n.client.Name()
 	}
-	return s.provider + "/" + s.model
+	return s.client.Name()
 }
 
 // Clear forgets the conversation and the to-do list (/clear): a new
@@ -683,10 +678,10 @@ func (s *Session) systemPrompt() string {
 // baseURL is the model server's URL as messages show it: without its
 // password.
 func (s *Session) baseURL() string {
-	if s.baseURLValue == "" {
+	if s.client.BaseURL == "" {
 		return "(default)"
 	}
-	return secret.URL(s.baseURLValue)
+	return secret.URL(s.client.BaseURL)
 }
 
 // configKeys are the model keys of cfg, for a session no one gave a

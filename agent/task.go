@@ -239,8 +239,7 @@ func (s *Session) relay(parent *turn, callID, agent string, ev Event) {
 // newSub builds the session of a subagent.
 func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string, error) {
 	s.mu.Lock()
-	base, mc := s.baseChat, s.modelCfg
-	provName, modelName, baseURL := s.provider, s.model, s.baseURLValue
+	client, mc := s.client, s.modelCfg
 	all := append([]tools.Tool(nil), s.tools...)
 	s.mu.Unlock()
 	var note string
@@ -256,7 +255,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 				note = fmt.Sprintf("the %s agent's model %q cannot be used (%v); it runs on the session's model", d.Name, d.Model, err)
 				break
 			}
-			base, mc, provName, modelName, baseURL = cl.Chat, c.Config, cl.Provider, cl.Model, cl.BaseURL
+			client, mc = cl, c.Config
 		}
 		if !found {
 			note = fmt.Sprintf("the %s agent asks for the model %q, which is not in your configuration (models.named); it runs on the session's model", d.Name, d.Model)
@@ -287,11 +286,8 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		maxTokens:    mc.MaxTokens,
 		modelCfg:     mc,
 		demoDelay:    s.demoDelay,
-		provider:     provName,
-		model:        modelName,
-		baseURLValue: baseURL,
+		client:       client,
 		httpClient:   s.httpClient,
-		baseChat:     base,
 		started:      true,
 		redact:       s.redact,
 	}

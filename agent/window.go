@@ -73,7 +73,7 @@ func windowFor(model string, configured int) (tokens int, source string) {
 // where that figure comes from.
 func (s *Session) ContextWindow() (tokens int, source string) {
 	s.mu.Lock()
-	model, configured := s.model, s.modelCfg.ContextWindow
+	model, configured := s.client.Model, s.modelCfg.ContextWindow
 	if n := s.nextModel; n != nil {
 		model, configured = n.client.Model, n.cfg.ContextWindow
 	}

@@ -43,6 +43,9 @@ type Client struct {
 	Note string
 }
 
+// Name is "provider/model", as fawn shows and records it: "openai/gpt-4o".
+func (c Client) Name() string { return c.Provider + "/" + c.Model }
+
 // New builds the chat model mc describes. It does no I/O: a mistake in mc
 // (no model named, an unknown type) is an error here, one the server would
 // refuse comes with the first request.
