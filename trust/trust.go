@@ -87,6 +87,13 @@ const (
 	// KindShellEnv changes the environment the agent's shell, the
 	// terminal pane, hooks and MCP servers start with.
 	KindShellEnv = "shell-env"
+	// KindGitConfig is a key of the repository's own git configuration
+	// (.git/config and what it includes) whose value git runs as a
+	// program: core.fsmonitor, a filter, an alias starting with "!".
+	KindGitConfig = "git-config"
+	// KindGitHook is an executable hook in the repository's .git/hooks
+	// that is not one of git's samples.
+	KindGitHook = "git-hook"
 )
 
 var labels = map[string]string{
@@ -100,6 +107,8 @@ var labels = map[string]string{
 	KindSkill:         "add a skill",
 	KindLSP:           "start a language server",
 	KindShellEnv:      "remove from the shell's environment:",
+	KindGitConfig:     "let git run the program its configuration names in",
+	KindGitHook:       "let git run the hook",
 }
 
 // Label says in a few words what an Item of kind makes fawn do, for the
@@ -286,6 +295,10 @@ func Summary(items []Item) string {
 		switch it.Kind {
 		case KindMCPServer:
 			parts = append(parts, "MCP server "+it.Name)
+		case KindGitConfig:
+			parts = append(parts, "git config "+it.Name)
+		case KindGitHook:
+			parts = append(parts, "git hook "+it.Name)
 		default:
 			if it.Name != "" {
 				parts = append(parts, it.Name)

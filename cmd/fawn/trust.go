@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/gitcmd"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -19,7 +22,23 @@ func trustSources(cfg *config.Config, rep *config.Report) []trust.Source {
 	return []trust.Source{
 		trust.Fixed(rep.Trust...), // .fawn/config.yaml
 		lspSource(cfg),            // the language servers its files would start
+		gitSource(),               // the programs its own .git/config and hooks name
 	}
+}
+
+// gitSource is the trust source of the repository's own git configuration:
+// the programs it names (core.fsmonitor, filters, "!" aliases, hooks) run
+// as soon as the user's git is asked anything there, the agent's git
+// included. A plain clone has none, so only a directory made otherwise (a
+// tarball, a shared directory, a committed bare repository) is asked
+// about; while it is not trusted the agent's git lines ask and the
+// shell's git runs without them.
+func gitSource() trust.Source {
+	return trust.SourceFunc(func(dir string) ([]trust.Item, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return gitcmd.Programs(ctx, dir)
+	})
 }
 
 // trustState is what fawn knows of the project's trust before asking.
@@ -109,8 +128,13 @@ func ignoredNotice(d *trust.Decision, headless bool) string {
 	var what []string
 	for _, it := range ign {
 		s := it.Name
-		if it.Kind == trust.KindMCPServer {
+		switch it.Kind {
+		case trust.KindMCPServer:
 			s = "MCP server " + it.Name
+		case trust.KindGitConfig:
+			s = "git config " + it.Name
+		case trust.KindGitHook:
+			s = "git hook " + it.Name
 		}
 		what = append(what, fmt.Sprintf("%s (%s)", safetext.Exact(s), clipDetail(it.Detail)))
 	}

@@ -74,28 +74,38 @@ func ReadHead(dir string) (Head, error) {
 // repository; a directory that is itself a git directory is a bare
 // repository and is refused, as git refuses it.
 func findGitDir(dir string) (string, error) {
+	gd, bare, err := locateGitDir(dir)
+	if err == nil && bare {
+		return "", fmt.Errorf("%s is a bare git repository, which fawn uses only when git is pointed at it: %w", gd, ErrNoRepository)
+	}
+	return gd, err
+}
+
+// locateGitDir walks up from dir as findGitDir does, and returns a bare
+// repository too, saying it is one.
+func locateGitDir(dir string) (gitDir string, bare bool, err error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	for {
 		dot := filepath.Join(d, ".git")
 		if fi, err := os.Stat(dot); err == nil {
 			switch {
 			case fi.IsDir() && isGitDir(dot):
-				return dot, nil
+				return dot, false, nil
 			case fi.Mode().IsRegular():
 				if gd, err := readGitFile(d, dot); err == nil && isGitDir(gd) {
-					return gd, nil
+					return gd, false, nil
 				}
 			}
 		}
 		if isGitDir(d) {
-			return "", fmt.Errorf("%s is a bare git repository, which fawn uses only when git is pointed at it: %w", d, ErrNoRepository)
+			return d, true, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", ErrNoRepository
+			return "", false, ErrNoRepository
 		}
 		d = parent
 	}
