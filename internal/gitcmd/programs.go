@@ -1,6 +1,7 @@
 package gitcmd
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -152,14 +154,19 @@ func isBool(v string) bool {
 	return true
 }
 
-// maxHook bounds what is read of a hook to hash it.
-const maxHook = 16 << 20
+// maxHook bounds what is read of a hook to hash it; maxHookText is the
+// largest hook shown as its text.
+const (
+	maxHook     = 16 << 20
+	maxHookText = 4 << 10
+)
 
 // hookPrograms are the executable hooks in the repository's hooks
 // directory (the common one of a linked work tree), git's *.sample files
 // aside: a clone has only those, so any other is the work of whoever made
-// the directory. The Detail is the file and its SHA-256, so a hook that
-// changes is asked about again.
+// the directory. The Detail is the hook's text (a script the user can
+// read), or its size and SHA-256 (a binary, or a long script), so a hook
+// that changes is asked about again.
 func hookPrograms(gitDir string) ([]trust.Item, error) {
 	common := gitDir
 	if b, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
@@ -187,21 +194,18 @@ func hookPrograms(gitDir string) ([]trust.Item, error) {
 		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 			continue // git runs only an executable file
 		}
-		sum, err := hashFile(path)
+		detail, err := hookDetail(path)
 		if err != nil {
 			return items, fmt.Errorf("cannot read the git hook %s, so it is not trusted: %w", path, err)
 		}
-		items = append(items, trust.Item{
-			Kind:   trust.KindGitHook,
-			Name:   e.Name(),
-			Detail: path + " (sha256 " + sum + ")",
-			Source: path,
-		})
+		items = append(items, trust.Item{Kind: trust.KindGitHook, Name: e.Name(), Detail: detail, Source: path})
 	}
 	return items, nil
 }
 
-func hashFile(path string) (string, error) {
+// hookDetail is the hook's text when it is a short script, else its size
+// and SHA-256.
+func hookDetail(path string) (string, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
@@ -211,8 +215,26 @@ func hashFile(path string) (string, error) {
 		return "", fmt.Errorf("%s is not a regular file", path)
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, io.LimitReader(f, maxHook)); err != nil {
+	var head bytes.Buffer
+	n, err := io.Copy(io.MultiWriter(h, &limitWriter{&head, maxHookText + 1}), io.LimitReader(f, maxHook))
+	if err != nil {
 		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	if b := head.Bytes(); n <= maxHookText && utf8.Valid(b) && !bytes.ContainsRune(b, 0) {
+		return string(b), nil
+	}
+	return fmt.Sprintf("a program of %d bytes, sha256 %s", n, hex.EncodeToString(h.Sum(nil))), nil
+}
+
+// limitWriter keeps the first n bytes written to it.
+type limitWriter struct {
+	buf *bytes.Buffer
+	n   int
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if room := w.n - w.buf.Len(); room > 0 {
+		w.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }

@@ -2,9 +2,10 @@ package gitcmd
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/trust"
@@ -126,7 +127,7 @@ func TestProgramsListsTheRepositorysPrograms(t *testing.T) {
 		t.Errorf("the included core.editor's source is %q", src)
 	}
 	h, ok := got["post-checkout"]
-	if !ok || h.Kind != trust.KindGitHook || !strings.HasPrefix(h.Detail, hook+" (sha256 ") || h.Source != hook {
+	if !ok || h.Kind != trust.KindGitHook || h.Detail != "#!/bin/sh\n"+mark("hook")+"\n" || h.Source != hook {
 		t.Errorf("the post-checkout hook: %+v", h)
 	}
 	if len(items) != len(want)+1 {
@@ -134,6 +135,13 @@ func TestProgramsListsTheRepositorysPrograms(t *testing.T) {
 	}
 	if ran := markers(t, m); len(ran) > 0 {
 		t.Errorf("reading the configuration ran %v", ran)
+	}
+
+	// A binary hook is its size and digest.
+	bin := filepath.Join(repo, ".git", "hooks", "pre-rebase")
+	write(t, bin, "\x7fELF\x00\x01", 0o755)
+	if got, err := hookDetail(bin); err != nil || got != "a program of 6 bytes, sha256 "+fmt.Sprintf("%x", sha256.Sum256([]byte("\x7fELF\x00\x01"))) {
+		t.Errorf("a binary hook: %q, %v", got, err)
 	}
 
 	// A hook that changes is a new item, asked about again.
