@@ -34,6 +34,11 @@
 // file contents through a filter and read what they need from .git's files
 // instead ([ReadHead]).
 //
+// What the repository's own configuration and hooks would make the user's
+// git run is a trust item ([Programs]): a directory that brings one is not
+// trusted until the user says so, and until then the agent's git lines
+// ask and its shell's git runs without them.
+//
 // Finding the drivers needs git 2.26 (config --show-scope); an older git
 // fails that step and Command runs nothing. safe.bareRepository needs git
 // 2.38; an older git takes up an embedded bare repository, but still runs
