@@ -158,6 +158,12 @@ func absolutePath(path string) string {
 // is not readable, or its git config is not).
 func (g Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	env := cleanEnv(os.Environ())
+	if len(args) > 0 && args[0] == "config" {
+		// git config reads configuration, never a file's content, so no
+		// filter can run: the listing of drivers (itself a git config)
+		// would only cost a second git on the way to the first frame.
+		return g.command(ctx, env, args...), nil
+	}
 	drivers, err := g.filterDrivers(ctx, env)
 	if err != nil {
 		return nil, err
