@@ -310,7 +310,8 @@ func (v *CodeView) rowOrigin(text string, row, from int) (col, shift int) {
 	return col, shift
 }
 
-// Draw draws the visible part of the buffer.
+// Draw draws the visible part of the buffer, a screen row at a time: the
+// gutter, the row's text, and the cursor if it is on the row.
 func (v *CodeView) Draw(screen tcell.Screen) {
 	if v.ownBox {
 		v.box.drain()
@@ -331,9 +332,10 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 	// does not compete with the frame it would not make faster.
 	defer v.requestHighlight()
 
-	focused := v.focused != nil && v.focused() || v.focused == nil && v.HasFocus()
-	selFrom, selTo, hasSel := v.Selection()
-	dim := v.base.Foreground(v.th.Dim)
+	f := &frame{screen: screen, x: x, gw: gw}
+	f.focused = v.focused != nil && v.focused() || v.focused == nil && v.HasFocus()
+	f.selFrom, f.selTo, f.hasSel = v.Selection()
+	f.dim = v.base.Foreground(v.th.Dim)
 	cursorShown := false
 	line, row := v.top, v.topRow
 	for sy := 0; sy < h; sy++ {
@@ -343,158 +345,230 @@ func (v *CodeView) Draw(screen tcell.Screen) {
 			}
 			continue
 		}
-		text := v.buf.Line(line)
-		starts := v.rowStarts(line)
-		if row >= len(starts) {
-			row = len(starts) - 1
-		}
-		from := starts[row]
-		to := len(text)
-		if row+1 < len(starts) {
-			to = starts[row+1]
-		}
-		var d decor
-		if v.decor != nil && line < len(v.decor) {
-			d = v.decor[line]
-		}
-		lineBg := v.th.Background
-		if d.tint != tcell.ColorDefault {
-			lineBg = d.tint
-		} else if line == v.cursor.Line && focused && !hasSel && v.th.CursorLine != 0 {
-			lineBg = v.th.CursorLine
-		}
-		// Gutter: mark, number (or label) on the first row of a line. Every
-		// cell is put once: a frame is as cheap as the cells it has.
+		r := v.screenRow(f, line, row)
+		r.y = y + sy
 		if gw > 0 {
-			gs := dim.Background(lineBg)
-			if line == v.cursor.Line {
-				gs = v.base.Background(lineBg)
-			}
-			num := ""
-			if row == 0 {
-				num = strconv.Itoa(line + 1)
-				if d.hasLabel {
-					num = d.label
-				}
-			}
-			numAt := gw - 1 - len(num)
-			var pm *Problem
-			if row == 0 && len(v.problems) > 0 {
-				pm = v.lineProblem(line)
-			}
-			for sx := 0; sx < gw; sx++ {
-				switch {
-				case sx == 0 && pm != nil:
-					screen.Put(x, y+sy, string(markProblem), gs.Foreground(v.problemColor(pm.Severity)).Bold(true))
-				case sx == 0 && row == 0 && d.mark != 0:
-					screen.Put(x, y+sy, string(d.mark), gs.Foreground(d.markColor).Bold(true))
-				case sx >= numAt && sx < gw-1:
-					screen.Put(x+sx, y+sy, num[sx-numAt:sx-numAt+1], gs)
-				default:
-					screen.Put(x+sx, y+sy, " ", gs)
-				}
-			}
+			v.drawGutter(f, &r)
 		}
-		// Text.
-		tx := x + gw
-		lineStyle := v.base.Background(lineBg)
-		drawn := 0 // columns of the row put so far
-		var spans []span
-		if line < len(v.styles) {
-			spans = v.styles[line].spans
+		v.drawRowText(f, &r)
+		if v.drawCursor(f, &r) {
+			cursorShown = true
 		}
-		si := 0
-		var matches [][2]int
-		if v.findText != "" {
-			matches = findAll(text, v.findText)
-		}
-		mi := 0
-		originCol, shift := v.rowOrigin(text, row, from)
-		cells(text[:to], v.tabWidth, func(c cell) bool {
-			if c.off < from {
-				return true
-			}
-			sx := c.col - originCol + shift
-			if sx >= v.textW {
-				return false
-			}
-			if sx < 0 {
-				return true
-			}
-			st := lineStyle
-			for si < len(spans) && spans[si].end <= c.off {
-				si++
-			}
-			if d.fg != tcell.ColorDefault {
-				st = st.Foreground(d.fg)
-			} else if si < len(spans) {
-				fg, _, attr := spans[si].style.Decompose()
-				st = st.Foreground(fg).Attributes(attr)
-			}
-			if c.special {
-				st = st.Foreground(v.th.Dim)
-			}
-			if len(v.problems) > 0 {
-				if p := v.underlined(line, c.off, len(text)); p != nil {
-					st = st.Underline(tcell.UnderlineStyleCurly, v.problemColor(p.Severity))
-				}
-			}
-			for mi < len(matches) && matches[mi][1] <= c.off {
-				mi++
-			}
-			if mi < len(matches) && matches[mi][0] <= c.off {
-				st = st.Background(v.th.Warning).Foreground(tcell.ColorBlack)
-			}
-			if hasSel && !(Pos{line, c.off}).Less(selFrom) && (Pos{line, c.off}).Less(selTo) {
-				st = st.Background(v.th.Selection)
-			}
-			for ; drawn < sx; drawn++ {
-				screen.Put(tx+drawn, y+sy, " ", lineStyle) // behind a wide character cut by the left edge
-			}
-			if c.text == "" || sx+c.width > v.textW {
-				// A tab, or a wide character cut by the right edge: blanks.
-				for ; drawn < sx+c.width && drawn < v.textW; drawn++ {
-					screen.Put(tx+drawn, y+sy, " ", st)
-				}
-				return true
-			}
-			if c.special && c.width > 1 {
-				// A picture wider than a cell (<U+009B>): ASCII, a
-				// character a column.
-				for i := range len(c.text) {
-					screen.Put(tx+sx+i, y+sy, c.text[i:i+1], st)
-				}
-			} else {
-				screen.Put(tx+sx, y+sy, c.text, st)
-			}
-			drawn = sx + c.width
-			return true
-		})
-		// A selected line break shows as one selected cell after the text.
-		if hasSel && row == len(starts)-1 && line >= selFrom.Line && line < selTo.Line && drawn < v.textW &&
-			(v.wrap || widthOf(text, v.tabWidth) >= v.left) {
-			screen.Put(tx+drawn, y+sy, " ", lineStyle.Background(v.th.Selection))
-			drawn++
-		}
-		for ; drawn < v.textW; drawn++ {
-			screen.Put(tx+drawn, y+sy, " ", lineStyle)
-		}
-		if focused && line == v.cursor.Line && v.cursor.Col >= from && (v.cursor.Col < to || row == len(starts)-1) {
-			cx := colOf(text, v.cursor.Col, v.tabWidth) - originCol + shift
-			if cx >= 0 && cx < v.textW {
-				screen.ShowCursor(tx+cx, y+sy)
-				cursorShown = true
-			}
-		}
-		row++
-		if row >= len(starts) {
+		row = r.row + 1
+		if row >= len(r.starts) {
 			line++
 			row = 0
 		}
 	}
-	if focused && !cursorShown {
+	if f.focused && !cursorShown {
 		screen.HideCursor()
 	}
+}
+
+// frame is what every row of one drawing shares.
+type frame struct {
+	screen         tcell.Screen
+	x, gw          int // left of the view, gutter width (text starts at x+gw)
+	focused        bool
+	selFrom, selTo Pos
+	hasSel         bool
+	dim            tcell.Style
+}
+
+// screenRow is one screen row: the part from..to of a line's text (all of
+// it without wrap, one wrapped row with it).
+type screenRow struct {
+	line, row int
+	y         int
+	text      string
+	starts    []int
+	from, to  int
+	d         decor
+	bg        tcell.Color
+	// originCol is the text column drawn at the left of the text area,
+	// shift the screen column it is drawn at.
+	originCol, shift int
+}
+
+// last reports whether this is the line's last row.
+func (r *screenRow) last() bool { return r.row == len(r.starts)-1 }
+
+// screenRow lays out row of line: its bytes, decor and background.
+func (v *CodeView) screenRow(f *frame, line, row int) screenRow {
+	r := screenRow{line: line, text: v.buf.Line(line), starts: v.rowStarts(line)}
+	if row >= len(r.starts) {
+		row = len(r.starts) - 1
+	}
+	r.row = row
+	r.from, r.to = r.starts[row], len(r.text)
+	if row+1 < len(r.starts) {
+		r.to = r.starts[row+1]
+	}
+	if v.decor != nil && line < len(v.decor) {
+		r.d = v.decor[line]
+	}
+	r.bg = v.th.Background
+	if r.d.tint != tcell.ColorDefault {
+		r.bg = r.d.tint
+	} else if line == v.cursor.Line && f.focused && !f.hasSel && v.th.CursorLine != 0 {
+		r.bg = v.th.CursorLine
+	}
+	r.originCol, r.shift = v.rowOrigin(r.text, row, r.from)
+	return r
+}
+
+// drawGutter draws the mark and the number (or label) on the first row of
+// a line, blanks on the others. Every cell is put once: a frame is as
+// cheap as the cells it has.
+func (v *CodeView) drawGutter(f *frame, r *screenRow) {
+	gs := f.dim.Background(r.bg)
+	if r.line == v.cursor.Line {
+		gs = v.base.Background(r.bg)
+	}
+	num := ""
+	var pm *Problem
+	if r.row == 0 {
+		num = strconv.Itoa(r.line + 1)
+		if r.d.hasLabel {
+			num = r.d.label
+		}
+		if len(v.problems) > 0 {
+			pm = v.lineProblem(r.line)
+		}
+	}
+	gw := f.gw
+	numAt := gw - 1 - len(num)
+	for sx := 0; sx < gw; sx++ {
+		switch {
+		case sx == 0 && pm != nil:
+			f.screen.Put(f.x, r.y, string(markProblem), gs.Foreground(v.problemColor(pm.Severity)).Bold(true))
+		case sx == 0 && r.row == 0 && r.d.mark != 0:
+			f.screen.Put(f.x, r.y, string(r.d.mark), gs.Foreground(r.d.markColor).Bold(true))
+		case sx >= numAt && sx < gw-1:
+			f.screen.Put(f.x+sx, r.y, num[sx-numAt:sx-numAt+1], gs)
+		default:
+			f.screen.Put(f.x+sx, r.y, " ", gs)
+		}
+	}
+}
+
+// rowPaint walks the highlight spans and find matches of a row along with
+// its characters, and counts the columns put so far.
+type rowPaint struct {
+	spans   []span
+	si      int
+	matches [][2]int
+	mi      int
+	drawn   int
+}
+
+// drawRowText draws the row's characters, a selected line break, and
+// blanks to the right edge.
+func (v *CodeView) drawRowText(f *frame, r *screenRow) {
+	tx := f.x + f.gw
+	lineStyle := v.base.Background(r.bg)
+	p := rowPaint{}
+	if r.line < len(v.styles) {
+		p.spans = v.styles[r.line].spans
+	}
+	if v.findText != "" {
+		p.matches = findAll(r.text, v.findText)
+	}
+	cells(r.text[:r.to], v.tabWidth, func(c cell) bool {
+		if c.off < r.from {
+			return true
+		}
+		sx := c.col - r.originCol + r.shift
+		if sx >= v.textW {
+			return false
+		}
+		if sx < 0 {
+			return true
+		}
+		st := v.cellStyle(f, r, &p, c, lineStyle)
+		for ; p.drawn < sx; p.drawn++ {
+			f.screen.Put(tx+p.drawn, r.y, " ", lineStyle) // behind a wide character cut by the left edge
+		}
+		v.putCell(f.screen, tx, r.y, sx, c, st, &p.drawn)
+		return true
+	})
+	// A selected line break shows as one selected cell after the text.
+	if f.hasSel && r.last() && r.line >= f.selFrom.Line && r.line < f.selTo.Line && p.drawn < v.textW &&
+		(v.wrap || widthOf(r.text, v.tabWidth) >= v.left) {
+		f.screen.Put(tx+p.drawn, r.y, " ", lineStyle.Background(v.th.Selection))
+		p.drawn++
+	}
+	for ; p.drawn < v.textW; p.drawn++ {
+		f.screen.Put(tx+p.drawn, r.y, " ", lineStyle)
+	}
+}
+
+// cellStyle layers a character's style: the line's background, its
+// highlighting (or the decor's plain colour), a dim control picture, a
+// diagnostic's underline, a find match, the selection.
+func (v *CodeView) cellStyle(f *frame, r *screenRow, p *rowPaint, c cell, st tcell.Style) tcell.Style {
+	for p.si < len(p.spans) && p.spans[p.si].end <= c.off {
+		p.si++
+	}
+	if r.d.fg != tcell.ColorDefault {
+		st = st.Foreground(r.d.fg)
+	} else if p.si < len(p.spans) {
+		fg, _, attr := p.spans[p.si].style.Decompose()
+		st = st.Foreground(fg).Attributes(attr)
+	}
+	if c.special {
+		st = st.Foreground(v.th.Dim)
+	}
+	if len(v.problems) > 0 {
+		if pr := v.underlined(r.line, c.off, len(r.text)); pr != nil {
+			st = st.Underline(tcell.UnderlineStyleCurly, v.problemColor(pr.Severity))
+		}
+	}
+	for p.mi < len(p.matches) && p.matches[p.mi][1] <= c.off {
+		p.mi++
+	}
+	if p.mi < len(p.matches) && p.matches[p.mi][0] <= c.off {
+		st = st.Background(v.th.Warning).Foreground(tcell.ColorBlack)
+	}
+	if f.hasSel && !(Pos{r.line, c.off}).Less(f.selFrom) && (Pos{r.line, c.off}).Less(f.selTo) {
+		st = st.Background(v.th.Selection)
+	}
+	return st
+}
+
+// putCell puts one character at text column sx and moves *drawn past it.
+func (v *CodeView) putCell(screen tcell.Screen, tx, y, sx int, c cell, st tcell.Style, drawn *int) {
+	if c.text == "" || sx+c.width > v.textW {
+		// A tab, or a wide character cut by the right edge: blanks.
+		for ; *drawn < sx+c.width && *drawn < v.textW; *drawn++ {
+			screen.Put(tx+*drawn, y, " ", st)
+		}
+		return
+	}
+	if c.special && c.width > 1 {
+		// A picture wider than a cell (<U+009B>): ASCII, a
+		// character a column.
+		for i := range len(c.text) {
+			screen.Put(tx+sx+i, y, c.text[i:i+1], st)
+		}
+	} else {
+		screen.Put(tx+sx, y, c.text, st)
+	}
+	*drawn = sx + c.width
+}
+
+// drawCursor shows the cursor if it is on this row and within the text
+// area, and reports whether it did.
+func (v *CodeView) drawCursor(f *frame, r *screenRow) bool {
+	if !f.focused || r.line != v.cursor.Line || v.cursor.Col < r.from || (v.cursor.Col >= r.to && !r.last()) {
+		return false
+	}
+	cx := colOf(r.text, v.cursor.Col, v.tabWidth) - r.originCol + r.shift
+	if cx < 0 || cx >= v.textW {
+		return false
+	}
+	f.screen.ShowCursor(f.x+f.gw+cx, r.y)
+	return true
 }
 
 // lastVisibleLine is the line after the last one (partly) shown.
