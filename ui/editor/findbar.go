@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fawn-ide/fawn/ui/keymap"
 )
@@ -157,4 +159,53 @@ func parseLineCol(s string) (int, int, bool) {
 		}
 	}
 	return line, col, true
+}
+
+// findAll returns the byte ranges of q in s (smart case: case-insensitive
+// unless q has an upper-case letter).
+func findAll(s, q string) [][2]int {
+	var out [][2]int
+	for from := 0; from <= len(s); {
+		i := indexSmart(s[from:], q)
+		if i < 0 {
+			break
+		}
+		out = append(out, [2]int{from + i, from + i + len(q)})
+		from += i + max(1, len(q))
+	}
+	return out
+}
+
+// indexSmart finds q in s, ignoring case unless q has upper case.
+func indexSmart(s, q string) int {
+	if q == "" {
+		return -1
+	}
+	if strings.IndexFunc(q, unicode.IsUpper) >= 0 {
+		return strings.Index(s, q)
+	}
+	r, _ := utf8.DecodeRuneInString(q)
+	up := unicode.ToUpper(r)
+	for i := 0; i+len(q) <= len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if (c == r || c == up) && strings.EqualFold(s[i:i+len(q)], q) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// lastIndexSmart finds the last q in s.
+func lastIndexSmart(s, q string) int {
+	last := -1
+	for from := 0; from <= len(s); {
+		i := indexSmart(s[from:], q)
+		if i < 0 {
+			break
+		}
+		last = from + i
+		from += i + 1
+	}
+	return last
 }

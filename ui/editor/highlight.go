@@ -261,3 +261,100 @@ func (c *lexerCache) lexerFor(path string, content []byte) chroma.Lexer {
 	}
 	return chroma.Coalesce(l)
 }
+
+// hlMargin is how many lines around the visible ones are highlighted with
+// them: enough context for the lexer and for a short scroll.
+const hlMargin = 60
+
+// editSettle is how long highlighting waits after an edit for more keys.
+const editSettle = 15 * time.Millisecond
+
+// lastVisibleLine is the line after the last one (partly) shown.
+func (v *CodeView) lastVisibleLine() int {
+	if !v.wrap {
+		return min(v.buf.LineCount(), v.top+v.textH)
+	}
+	line, rows := v.top, -v.topRow
+	for line < v.buf.LineCount() && rows < v.textH {
+		rows += len(v.rowStarts(line))
+		line++
+	}
+	return line
+}
+
+// requestHighlight asks for the visible window when some of it is stale.
+func (v *CodeView) requestHighlight() {
+	if v.lexer == nil || v.hl == nil {
+		return
+	}
+	ver := v.buf.Version()
+	bottom := v.lastVisibleLine()
+	stale := false
+	for i := v.top; i < bottom && i < len(v.styles); i++ {
+		if !v.styles[i].done || v.styles[i].ver != ver {
+			stale = true
+			break
+		}
+	}
+	if !stale {
+		return
+	}
+	if v.reqValid && v.reqVer == ver && v.reqFrom <= v.top && v.reqTo >= bottom {
+		return // already asked for
+	}
+	// After an edit (same window, newer text) the job waits a moment, so
+	// a burst of typing lexes once, at its end, and the keystrokes' own
+	// frames have the CPU; the old colours stay on screen meanwhile.
+	var delay time.Duration
+	if v.reqValid && v.reqVer != ver && v.reqFrom <= v.top && v.reqTo >= bottom {
+		delay = editSettle
+	}
+	from := max(0, v.top-hlMargin)
+	to := min(v.buf.LineCount(), bottom+hlMargin)
+	v.reqVer, v.reqFrom, v.reqTo, v.reqValid = ver, from, to, true
+	box := v.box
+	v.hl.submit(v, &hlJob{
+		lexer:   v.lexer,
+		version: ver,
+		start:   from,
+		delay:   delay,
+		lines:   v.buf.Lines(from, to),
+		done: func(job *hlJob, spans [][]span) {
+			box.post(func() { v.applyHighlight(job, spans) })
+		},
+	})
+}
+
+// applyHighlight takes a result on the UI goroutine; a result for an older
+// version of the text is dropped (the next draw asks again).
+func (v *CodeView) applyHighlight(job *hlJob, spans [][]span) {
+	if job.version != v.buf.Version() {
+		if v.reqVer == job.version {
+			v.reqValid = false
+		}
+		return
+	}
+	for i, sp := range spans {
+		if n := job.start + i; n < len(v.styles) {
+			v.styles[n] = lineStyle{spans: sp, ver: job.version, done: true}
+		}
+	}
+}
+
+// highlighted reports whether every visible line has current highlighting
+// (for tests and benchmarks).
+func (v *CodeView) highlighted() bool {
+	if v.lexer == nil {
+		return true
+	}
+	if v.textH == 0 {
+		return false // not drawn yet: nothing was asked for
+	}
+	ver := v.buf.Version()
+	for i := v.top; i < v.lastVisibleLine() && i < len(v.styles); i++ {
+		if !v.styles[i].done || v.styles[i].ver != ver {
+			return false
+		}
+	}
+	return true
+}
