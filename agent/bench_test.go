@@ -110,6 +110,15 @@ func resetHistory(s *Session) {
 	s.mu.Unlock()
 }
 
+// clear empties the conversation; a new generation makes repairs started
+// before it do nothing.
+func (c *conversation) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.msgs = nil
+}
+
 // BenchmarkToolCallOverhead measures what fawn adds to each tool call: the
 // graph, the middleware, permission check, events and history. Both turns
 // timed have the same two model steps, so (T(21 calls) − T(1 call)) / 20 is

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -223,27 +222,12 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// checkNoLeaks waits until no goroutine of the agent, of eino or of an HTTP
-// connection is left, and fails with their stacks if some stay.
-func checkNoLeaks(t *testing.T) {
-	t.Helper()
-	var stuck []string
-	for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		stuck = leakedGoroutines()
-		if len(stuck) == 0 {
-			return
-		}
-	}
-	sort.Strings(stuck)
-	t.Errorf("%d goroutine(s) left behind:\n%s", len(stuck), strings.Join(stuck, "\n\n"))
-}
-
 func leakedGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "agent.checkNoLeaks") || strings.Contains(g, "agent.leakedGoroutines") || strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "fawn/agent.(*") {
+		if strings.Contains(g, "agent.leakedGoroutines") || strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "fawn/agent.(*") {
 			continue
 		}
 		if strings.Contains(g, "fawn-ide/fawn/agent.") || strings.Contains(g, "cloudwego/eino") ||

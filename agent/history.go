@@ -43,13 +43,6 @@ func (c *conversation) snapshot() []*schema.Message {
 	return append([]*schema.Message(nil), c.msgs...)
 }
 
-func (c *conversation) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	c.msgs = nil
-}
-
 // repair makes the history one a model accepts: every tool call of an
 // assistant message is answered by a tool message right after it (a call
 // left without one gets result), and no tool message answers nothing. It
