@@ -597,16 +597,9 @@ func (s *screen) drain() {
 	sb.Clear()
 }
 
-// resize changes the emulator's size. When the screen gets shorter, the
-// lines above the cursor scroll into the scrollback the way xterm does it,
-// so the prompt stays in view instead of being cut off.
-func (s *screen) resize(cols, rows int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.resizeLocked(cols, rows)
-}
-
-// resizeLocked is resize with s.mu held.
+// resizeLocked changes the emulator's size; s.mu is held. When the screen
+// gets shorter, the lines above the cursor scroll into the scrollback the
+// way xterm does it, so the prompt stays in view instead of being cut off.
 func (s *screen) resizeLocked(cols, rows int) {
 	defer s.publish()
 	if cols == s.emu.Width() && rows == s.emu.Height() {

@@ -17,6 +17,13 @@ func newTestScreen(t *testing.T, cols, rows, sb int) *screen {
 	return s
 }
 
+// resize is resizeLocked for tests, which do not hold s.mu.
+func (s *screen) resize(cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resizeLocked(cols, rows)
+}
+
 func simScreen(t *testing.T, w, h int) tcell.SimulationScreen {
 	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
