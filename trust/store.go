@@ -110,15 +110,6 @@ func (s *Store) Grant(dir string, items []Item) error {
 	})
 }
 
-// Revoke forgets whatever the user trusted in dir.
-func (s *Store) Revoke(dir string) error {
-	dir, err := Resolve(dir)
-	if err != nil {
-		return err
-	}
-	return s.update(func(f *file) { delete(f.Dirs, dir) })
-}
-
 // update changes the store under an exclusive lock and writes it atomically.
 // A store that cannot be read is kept aside as trust.json.broken and
 // started afresh.

@@ -210,10 +210,6 @@ const (
 	Trusted
 )
 
-func (s State) String() string {
-	return [...]string{"nothing to trust", "untrusted", "changed", "trusted"}[s]
-}
-
 // Verdict is what Check found.
 type Verdict struct {
 	State State
