@@ -95,13 +95,6 @@ func (s *Server) Close() {
 	})
 }
 
-// Add appends responses to the script.
-func (s *Server) Add(rs ...Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.script.Responses = append(s.script.Responses, rs...)
-}
-
 // Requests returns every request received so far, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
