@@ -569,17 +569,6 @@ func (h *harness) run(text string) {
 	}
 }
 
-// rowOf is the pane row (inner) showing text, and the column it starts at.
-func (h *harness) rowOf(text string) (x, y int) {
-	for i, row := range h.inner() {
-		if j := strings.Index(row, text); j >= 0 {
-			return len([]rune(row[:j])), i
-		}
-	}
-	h.t.Fatalf("no %q in the pane:\n%s", text, h.text())
-	return 0, 0
-}
-
 // rowIs is the pane row whose text is exactly text (column 0).
 func (h *harness) rowIs(text string) (x, y int) {
 	for i, row := range h.inner() {
