@@ -13,7 +13,6 @@ import (
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/picker"
-	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 // Items are the picker's choices for infos (newest first), current marked.
@@ -33,17 +32,6 @@ func Items(infos []session.Info, current string, now time.Time) []picker.Item {
 		items = append(items, picker.Item{Label: title, Detail: detail, Current: in.ID == current, Value: in})
 	}
 	return items
-}
-
-// New returns the /resume picker over infos.
-func New(th *theme.Theme, infos []session.Info, current string, now time.Time) *picker.Picker {
-	p := picker.New(th, "Resume a session", Items(infos, current, now))
-	if len(infos) == 0 {
-		p.SetNote("no saved sessions of this project yet")
-	} else {
-		p.SetNote("type to filter · Enter resumes · Esc stays here")
-	}
-	return p
 }
 
 // Age says how long ago t was: "just now", "5m ago", "3h ago", "2d ago",
