@@ -564,24 +564,6 @@ func (l *Layout) modalOverlay() overlay {
 	return nil
 }
 
-// paneAt returns the pane under x, y.
-func (l *Layout) paneAt(mx, my int) (Pane, bool) {
-	for _, p := range []Pane{PaneChat, PaneEditor, PaneTerminal} {
-		prim := l.pane(p)
-		if l.zoomed && prim != l.pane(l.zoomPane) {
-			continue
-		}
-		px, py, pw, ph := prim.GetRect()
-		if mx >= px && mx < px+pw && my >= py && my < py+ph {
-			if p == PaneTerminal {
-				return l.strip.Active(), true
-			}
-			return p, true
-		}
-	}
-	return 0, false
-}
-
 func (l *Layout) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 		if l.TooSmall() {
