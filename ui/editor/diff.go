@@ -59,15 +59,6 @@ func removedTint(th theme.Theme) tcell.Color {
 	return tcell.NewRGBColor(255-(255-r)/6, 255-(255-g)/6, 255-(255-b)/6)
 }
 
-// diffDoc lays out the difference between two versions of a file as a
-// read-only document: hunks with a few lines of context, removed lines
-// tinted red and numbered as before, added lines tinted green and numbered
-// as after, each hunk under an "@@ -a,b +c,d @@" line.
-func diffDoc(before, after []byte, th theme.Theme) (*Buffer, []decor, int) {
-	buf, decs, n, _ := diffDocHunks(before, after, th)
-	return buf, decs, n
-}
-
 // hunk is one hunk of a diff document: its rows there (doc0 ≤ row < doc1,
 // the @@ row first) and the lines it spans in the old and the new text.
 type hunk struct {
@@ -122,7 +113,11 @@ func diffLinesOf(before, after []byte) (a, b []string, changes []LineChange) {
 	return a, b, diffLines(a, b)
 }
 
-// diffDocHunks is diffDoc with the hunks it shows.
+// diffDocHunks lays out the difference between two versions of a file as a
+// read-only document: hunks with a few lines of context, removed lines
+// tinted red and numbered as before, added lines tinted green and numbered
+// as after, each hunk under an "@@ -a,b +c,d @@" line. It returns the
+// document, its decorations, the number of changed lines and the hunks.
 func diffDocHunks(before, after []byte, th theme.Theme) (*Buffer, []decor, int, []hunk) {
 	var hunks []hunk
 	a, b, changes := diffLinesOf(before, after)

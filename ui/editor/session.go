@@ -135,9 +135,6 @@ func (t *Tabs) ShowDiff(path string, before, after []byte, title string) error {
 	return nil
 }
 
-// DiffSummary is "+3 −1": the lines added and removed from before to after.
-func DiffSummary(before, after []byte) string { return diffSummary(before, after) }
-
 // DiffCounts is how many lines the diff from before to after adds and
 // removes (nil before: no file).
 func DiffCounts(before, after []byte) (plus, minus int) { return diffCounts(before, after) }
