@@ -33,7 +33,6 @@ type field struct {
 	kind  kind
 	def   any
 	check func(v any) string // "" when fine, else what is expected
-	doc   string
 }
 
 func oneOf(vals ...string) func(any) string {
