@@ -20,8 +20,6 @@ type TodoView struct {
 	items  []tools.Todo
 	offset int
 	height int
-	// unseen is set when the list changed while another tab was showing.
-	unseen bool
 }
 
 // NewTodoView is an empty to-do list in th's colours.
