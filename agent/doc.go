@@ -11,4 +11,8 @@
 // output) can route it without knowing anything about the graph. The agent
 // knows no widget: user intent comes back through Session methods (Run,
 // Cancel via the run's context, Approve).
+//
+// It imports agent/provider, checkpoint, config, hooks, rules, secret,
+// session, skills, subagent, tools, trust and internal/gitcmd, never ui;
+// cmd/fawn and ui import it (ui/panes for modes and usage).
 package agent

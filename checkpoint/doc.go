@@ -24,4 +24,6 @@
 // can be undone; it never overwrites a file the user changed since the
 // agent's version: such files come back as conflicts for the caller to ask
 // about. Nothing is ever written inside .git/.
+//
+// It imports project, session and internal/gitcmd; agent and ui import it.
 package checkpoint

@@ -14,6 +14,8 @@
 // A command is a prompt, never a program: nothing in it runs, so a
 // project's commands need no trust. Their model and allowed-tools are read
 // and shown but not applied.
+//
+// It imports internal/frontmatter and trust; ui and cmd/fawn import it.
 package commands
 
 import (

@@ -3,4 +3,7 @@
 // in that order with viper; ${VAR} expansion in every string; validation that
 // names the file, the key and the bad value; and a printable, redacted view
 // that says where each value came from.
+//
+// It imports hooks, rules, secret and trust; agent, agent/provider, mcp, ui
+// and cmd/fawn import it.
 package config

@@ -24,6 +24,8 @@
 //
 // Whether a project's hooks may run at all is decided by the trust package:
 // they are trust items, like any project file that runs a program.
+//
+// It imports only internal/proc; agent, config and ui import it.
 package hooks
 
 import (

@@ -18,4 +18,6 @@
 // project's own programs (rust-analyzer its build scripts, tsserver the
 // plugins a tsconfig names), so a server starts only when the trust
 // decision allows its [Item] ([Items] lists those a project would start).
+//
+// It imports tools, trust and internal/proc; ui and cmd/fawn import it.
 package lsp

@@ -16,4 +16,7 @@
 // so. Images a tool returns go out as [tools.Images]. The package knows
 // nothing of the agent: whoever starts the servers adds their tools to a
 // session (agent.Session.AddTools) and shows the changes.
+//
+// It imports config, secret, tools and internal/proc; ui and cmd/fawn import
+// it.
 package mcp

@@ -21,7 +21,7 @@
 // agent commands (see Watcher).
 //
 // tools, ui (and its sub-packages) and checkpoint import project; project
-// imports none of them, only trust (to open ignore files without blocking on
-// a FIFO) and fsnotify. Package projecttest holds the ignore-rule fixture the tests of
-// project and tools share.
+// imports none of them, only trust (to open ignore files without blocking
+// on a FIFO) and fsnotify. Package projecttest holds the ignore-rule
+// fixture the tests of project and tools share.
 package project

@@ -56,6 +56,8 @@
 // rules speak of a command wherever it sits: inside substitutions,
 // subshells and functions, behind command, env, sudo, xargs, …, in the
 // strings of eval and bash -c, and in every part of the raw text.
+//
+// It imports nothing of fawn; agent, config and ui import it.
 package rules
 
 import (

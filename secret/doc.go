@@ -14,4 +14,6 @@
 // What this does not cover: a process allowed to ptrace fawn (root, or the
 // same user where kernel.yama.ptrace_scope is 0) can read the key from
 // fawn's memory through /proc/PID/mem, as from any program that uses a key.
+//
+// It imports nothing of fawn; agent, config, mcp, ui and cmd/fawn import it.
 package secret

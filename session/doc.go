@@ -3,6 +3,9 @@
 // loses at most the answer being streamed, and any conversation can be
 // resumed exactly as it was.
 //
+// It imports nothing of fawn; agent, checkpoint, ui, ui/sessions and
+// cmd/fawn import it.
+//
 // # Layout
 //
 // Sessions are grouped per project directory under the data directory

@@ -8,6 +8,8 @@
 //
 // A skill is text, never a program: scripts a skill mentions run only
 // through the agent's bash tool, which asks like any command.
+//
+// It imports internal/frontmatter; agent, tools, ui and cmd/fawn import it.
 package skills
 
 import (

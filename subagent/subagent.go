@@ -13,6 +13,8 @@
 // pick a server. Its tools can only narrow what the subagent may call, and
 // every call asks exactly as the main agent's would. Its model names one
 // of the user's own configured models, never an address.
+//
+// It imports internal/frontmatter; agent, ui and cmd/fawn import it.
 package subagent
 
 import (

@@ -29,4 +29,7 @@
 // A panic while parsing output does not end fawn: the emulator is replaced
 // by a new one of the same size (the scrollback stays, the screen starts
 // blank with a notice) and the shell, which never noticed, goes on.
+//
+// It imports internal/vt and internal/proc and nothing of the UI; tools (for
+// the bash tool), ui/termview and cmd/fawn import it.
 package terminal

@@ -2,7 +2,9 @@
 // grep, glob, ls, tree, todo_write, and the code tools diagnostics,
 // definition, references, hover and symbols, which ask the language servers
 // through [CodeIntel]), each with its description to the model in a .md file
-// beside it. The MCP servers' tools are made in package mcp.
+// beside it, and the skill tool, whose description lists the skills found.
+// The MCP servers' tools are made in package mcp, the task tool (a
+// subagent) in package agent.
 //
 // Tools know nothing of widgets or of the agent graph. They talk to the rest
 // of fawn through three small things defined here: [Env] (the project root and
@@ -18,4 +20,7 @@
 // .git/info/exclude as git and ripgrep do; they pass it the user's read-deny
 // rules to leave out. text_editor writes with project.WriteFile. [Builtin]
 // returns the tools that need nothing but an [Env].
+//
+// It imports project, skills and terminal; agent, lsp, mcp, ui, ui/editor,
+// ui/panes and cmd/fawn import it.
 package tools

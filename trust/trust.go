@@ -11,6 +11,9 @@
 // before ([Store.Check]), asks once when something is new ([Store.Grant]
 // remembers a yes), and hands every reader the resulting [Decision].
 //
+// It imports nothing of fawn, so that every package that reads project files
+// may import it.
+//
 // # Adding a kind of project file that can make fawn act
 //
 // A feature whose project files start programs or widen permissions (hooks,

@@ -17,6 +17,11 @@
 //   - keymap: key bindings as data, one table per context;
 //   - theme: the colours.
 //
+// ui imports those sub-packages (but termview and trustprompt, which
+// cmd/fawn builds and shows) and the packages whose state it shows (agent,
+// checkpoint, session, tools, mcp, lsp, …); none of those imports ui, and
+// only cmd/fawn does.
+//
 // Data flows one way: agent events → Router → widgets. Widgets never call
 // into the graph; user intent goes through the small Agent interface (Run,
 // Approve, SetMode, Clear) and the typed Services beside it (compaction,

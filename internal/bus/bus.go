@@ -16,6 +16,9 @@
 // Each subscription delivers on a goroutine of its own, so a subscriber
 // may take its time or publish on another topic; it ends with the
 // function Subscribe returns.
+//
+// It imports nothing of fawn; cmd/fawn declares the topics and connects
+// publishers to subscribers.
 package bus
 
 import "sync"

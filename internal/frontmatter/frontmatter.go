@@ -3,6 +3,8 @@
 // itself, within a size limit and, for a project's, inside the project;
 // the YAML front matter between "---" lines; and the lists it holds. It
 // knows no file's keys: each reader decodes its own.
+//
+// It imports trust; commands, skills and subagent import it.
 package frontmatter
 
 import (

@@ -43,6 +43,8 @@
 // fails that step and Command runs nothing. safe.bareRepository needs git
 // 2.38; an older git takes up an embedded bare repository, but still runs
 // none of its programs.
+//
+// It imports internal/proc; agent and checkpoint import it.
 package gitcmd
 
 import (

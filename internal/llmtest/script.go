@@ -6,6 +6,9 @@
 //
 // Tests use it through [Start] (or [NewServer]); cmd/llmserve serves a script
 // file so the real fawn binary can be pointed at it with --base-url.
+//
+// It imports nothing of fawn; tests and the llmserve command import it,
+// never fawn's own code.
 package llmtest
 
 import (

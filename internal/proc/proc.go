@@ -16,6 +16,9 @@
 // is out of reach: nothing links it to fawn any more (a daemon the user
 // meant to start looks the same). Descendants and pipe holders are found in
 // /proc (Linux); elsewhere only the process group is ended.
+//
+// It imports nothing of fawn; hooks, internal/gitcmd, lsp, mcp, terminal and
+// ui import it.
 package proc
 
 import (

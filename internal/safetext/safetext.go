@@ -27,6 +27,8 @@
 //
 // What comes out is valid UTF-8 with none of those characters in it but
 // the newlines and tabs Text keeps, whatever went in.
+//
+// It imports nothing of fawn; ui, its sub-packages and cmd/fawn import it.
 package safetext
 
 import (

@@ -2,6 +2,8 @@
 // with a tool that fails, one that returns a picture and one that ends its
 // own process, served over streamable HTTP or, by a test binary that runs
 // itself as a child, over stdio.
+//
+// Only tests import it.
 package mcptest
 
 import (

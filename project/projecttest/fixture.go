@@ -1,6 +1,8 @@
 // Package projecttest holds what the tests of project and of the walking
 // tools share: a tree full of ignore-rule cases that walks, grep and glob are
 // checked against git and ripgrep on, and small helpers to write files.
+//
+// Only tests import it.
 package projecttest
 
 import (

@@ -11,4 +11,7 @@
 // background work (highlighting, file watching, listing project files),
 // which hands its results back through the redraw hook: they are applied at
 // the next Draw, so no background goroutine ever touches a buffer.
+//
+// It imports project, tools, ui/keymap, ui/picker, ui/theme and
+// internal/safetext, never ui; ui and cmd/fawn import it.
 package editor

@@ -1,7 +1,7 @@
 // Package explorer owns the file explorer: a tree of the project that
 // honours its ignore files (.gitignore, .ignore, .git/info/exclude, as the
-// agent's tools do), follows the disk live (fsnotify on the directories
-// shown, no polling), marks the files changed in this session, opens a file
+// agent's tools do), follows the disk live (the directories shown, through
+// project's one Watcher, no polling), marks the files changed in this session, opens a file
 // with Enter, and creates, renames and deletes files and directories — each
 // asked for in a line at its foot, a delete or an overwrite only after a
 // yes.
@@ -9,6 +9,9 @@
 // It is a tview primitive. Everything runs on the UI goroutine except the
 // listings and the watcher, whose results come back through the post
 // function the app gives it.
+//
+// It imports project, ui/keymap, ui/theme and internal/safetext, never ui;
+// ui imports it.
 package explorer
 
 import (

@@ -3,6 +3,9 @@
 // line of help. Widgets look keys up here instead of switching on them, the
 // help overlay is generated from the tables, and ui.keys in the config
 // overrides them.
+//
+// It imports nothing of fawn; ui, ui/editor, ui/explorer, ui/termview and
+// cmd/fawn import it.
 package keymap
 
 import (

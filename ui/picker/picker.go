@@ -7,6 +7,9 @@
 // (SetItems), e.g. the models a server lists.
 //
 // It is a tview primitive drawn over the panes; it runs on the UI goroutine.
+//
+// It imports ui/theme and internal/safetext, never ui; ui, ui/editor and
+// ui/sessions import it.
 package picker
 
 import (

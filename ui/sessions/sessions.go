@@ -1,8 +1,12 @@
 // Package sessions owns the /resume picker: the project's saved sessions as
 // a fuzzy list, newest first — each with its title (its first prompt), how
 // long ago it was used, how many messages it has and its model — the one in
-// use marked. It builds a ui/picker; the app opens it and resumes the
-// session picked.
+// use marked. It gives a ui/picker its items (Items), and Age says how
+// long ago for the Changes tab and /rewind too; the app opens the picker
+// and resumes the session picked.
+//
+// It imports session, ui/picker and internal/safetext, never ui; ui imports
+// it.
 package sessions
 
 import (

@@ -8,6 +8,9 @@
 // except the bindings of its key table (scrolling) and Ctrl-Q, fawn's quit
 // key, which is never sent (the application's input capture sees Ctrl-Q
 // first anyway; tview cannot hand a key back, so the view just drops it).
+//
+// It imports terminal, ui/keymap and ui/theme, never ui; cmd/fawn imports it
+// and hands it to ui as the terminal pane.
 package termview
 
 import (

@@ -1,6 +1,8 @@
 // Package theme holds fawn's colours: one Theme per ui.theme value (dark,
 // light), with the chroma style the code views use, so every widget draws
 // from the same palette.
+//
+// It imports nothing of fawn; cmd/fawn and every ui package import it.
 package theme
 
 import (

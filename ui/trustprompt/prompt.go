@@ -10,6 +10,9 @@
 // it costs nothing on the way to the IDE's first frame otherwise. [View] is
 // the widget (a tview primitive, tested on a simulation screen); [Run]
 // shows it on a terminal and waits for the answer.
+//
+// It imports trust, ui/theme and internal/safetext, never ui; cmd/fawn shows
+// it before the IDE starts.
 package trustprompt
 
 import (
