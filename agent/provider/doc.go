@@ -10,5 +10,6 @@
 // [New] is a pure constructor: a configuration in, a client (or the
 // mistake in the configuration) out; it does no I/O and keeps no state.
 // The turn loop, what is retried and how long fawn waits, and what the user
-// is told stay in package agent, which is what imports this one.
+// is told stay in package agent, which is what imports this one. Of fawn
+// it imports only config.
 package provider

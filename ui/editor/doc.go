@@ -13,5 +13,6 @@
 // the next Draw, so no background goroutine ever touches a buffer.
 //
 // It imports project, tools, ui/keymap, ui/picker, ui/theme and
-// internal/safetext, never ui; ui and cmd/fawn import it.
+// internal/safetext, never ui; ui, cmd/fawn and the fawnedit command
+// (internal/fawnedit, the pane on its own) import it.
 package editor

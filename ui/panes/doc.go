@@ -4,7 +4,7 @@
 // takes only what it shows: the theme, a list to set, or a function the App
 // answers at draw time (StatusInfo).
 //
-// It may import render, theme and the domain packages it shows (tools for
-// to-dos, agent for modes and usage); ui imports it, never the other way
+// It may import render, theme, internal/safetext and the domain packages it
+// shows (tools for to-dos, agent for modes and usage); ui imports it, never the other way
 // round. Everything here runs on the UI goroutine.
 package panes
