@@ -9,7 +9,6 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // cardFrom builds a card of tool name and feeds it events.
@@ -134,7 +133,7 @@ func TestCardShowsTheExitCodeItIsGiven(t *testing.T) {
 			}
 		}
 		if got := strings.Join(said, " | "); got != c.failed {
-			t.Errorf("%s: the card says %q of the exit, want %q:\n%s", c.name, got, c.failed, render.LinesText(lines))
+			t.Errorf("%s: the card says %q of the exit, want %q:\n%s", c.name, got, c.failed, linesText(lines))
 		}
 	}
 }
@@ -173,7 +172,7 @@ func TestCardExpandsAndCopies(t *testing.T) {
 		t.Fatalf("collapsed card has %d lines, want header + fold + %d", len(collapsed), cardBodyLines)
 	}
 	if !strings.Contains(collapsed[1].String(), "20 earlier lines") || !strings.Contains(collapsed[len(collapsed)-1].String(), "out 30") {
-		t.Errorf("a folded command card shows its last lines:\n%s", render.LinesText(collapsed))
+		t.Errorf("a folded command card shows its last lines:\n%s", linesText(collapsed))
 	}
 	if !c.foldLine(1, collapsed) || c.foldLine(0, collapsed) {
 		t.Error("foldLine does not find the fold row")

@@ -14,7 +14,6 @@ import (
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // bashParts starts a scripted server, a real shell and a session whose only
@@ -77,7 +76,7 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 		if c == nil {
 			t.Fatalf("no bash card:\n%s", screenText(r.screen))
 		}
-		collapsed := render.LinesText(c.render(r.app.rctx, 80))
+		collapsed := linesText(c.render(r.app.rctx, 80))
 		if !strings.Contains(collapsed, "2990 earlier lines") || !strings.Contains(collapsed, "of 3000 lines printed") {
 			t.Errorf("the folded card does not say how many lines were printed and hidden:\n%s", collapsed)
 		}
@@ -104,7 +103,7 @@ func TestCommandCardSaysWhichLinesAreLeftOut(t *testing.T) {
 		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}},
 		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out, TotalLines: 100, OmittedLines: 95, HeadLines: 3}},
 		ended(out+"[exit code 0 · cwd /proj]", false, time.Second))
-	text := render.LinesText(c.render(rc, 200))
+	text := linesText(c.render(rc, 200))
 	for _, want := range []string{"│ 1\n", "│ 3\n", "lines 4–98 are left out", "Terminal pane", "│ 99\n", "│ 100"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("card lacks %q:\n%s", want, text)
@@ -116,7 +115,7 @@ func TestCommandCardSaysWhichLinesAreLeftOut(t *testing.T) {
 	live := cardFrom(reg, "2", "bash", ready(`{"command":"seq 100"}`), started(),
 		agent.Event{Type: agent.EventToolOutput, Text: "1\n"},
 		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}})
-	if text := render.LinesText(live.render(rc, 200)); !strings.Contains(text, "│ 1\n") || !strings.Contains(text, "skipped lines") || !strings.Contains(text, "│ 98") {
+	if text := linesText(live.render(rc, 200)); !strings.Contains(text, "│ 1\n") || !strings.Contains(text, "skipped lines") || !strings.Contains(text, "│ 98") {
 		t.Errorf("the live view hides its gap:\n%s", text)
 	}
 }
@@ -132,7 +131,7 @@ func TestCommandCardFoldWraps(t *testing.T) {
 		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out.String(), TotalLines: 3000}},
 		ended(out.String()+"[exit code 0]", false, time.Second))
 	lines := c.render(darkCtx(), 30)
-	text := render.LinesText(lines)
+	text := linesText(lines)
 	if !strings.Contains(text, "3000 lines") || !strings.Contains(text, "(Space") {
 		t.Fatalf("the fold lost its end at 30 columns:\n%s", text)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/config"
-	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // syncBuffer is a bytes.Buffer safe for the crashing goroutine and the test.
@@ -109,7 +108,7 @@ func TestKeyOverrides(t *testing.T) {
 	r.waitScreen("unknown action bogus.action")
 	r.waitScreen("ui.keys.pane.zoom")
 	r.onUI(func() {
-		if help := render.LinesText(r.app.help.lines(100)); !strings.Contains(help, "Ctrl-X") || strings.Contains(help, "Ctrl-Q  ") {
+		if help := linesText(r.app.help.lines(100)); !strings.Contains(help, "Ctrl-X") || strings.Contains(help, "Ctrl-Q  ") {
 			t.Errorf("the help does not show the override:\n%s", help)
 		}
 	})

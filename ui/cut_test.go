@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-
-	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // Nothing a user must read is cut without a way to see it: the input's
@@ -34,7 +32,7 @@ func TestNothingIsCutMidPhrase(t *testing.T) {
 	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 40)
 	r.key(tcell.KeyF1, 0, 0)
 	r.onUI(func() {
-		help := render.LinesText(r.app.help.lines(96))
+		help := linesText(r.app.help.lines(96))
 		if !strings.Contains(help, "Shift-Enter, Alt-Enter, Ctrl-J") || strings.Contains(help, "…") {
 			t.Errorf("the help cuts a binding:\n%s", help)
 		}
@@ -43,7 +41,7 @@ func TestNothingIsCutMidPhrase(t *testing.T) {
 	long := "go test -run 'TestSomethingWithAVeryLongName|TestAnotherVeryLongName' -count=1 ./ui/... ./agent/...\necho done"
 	c := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":`+quoteJSON(long)+`}`), started(), ended("ok\n[exit code 0]", false, time.Second))
 	c.toggle()
-	text := render.LinesText(c.render(darkCtx(), 60))
+	text := linesText(c.render(darkCtx(), 60))
 	for _, want := range []string{"TestAnotherVeryLongName", "./agent/...", "echo done"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the expanded card lacks %q:\n%s", want, text)

@@ -24,6 +24,19 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// linesText joins lines' text with newlines, each without its trailing
+// blanks, for comparing and printing what a widget rendered.
+func linesText(lines []render.Line) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
+	}
+	return b.String()
+}
+
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

@@ -14,7 +14,6 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
-	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -84,7 +83,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	r.key(tcell.KeyF1, 0, 0)
 	r.waitScreen("Quit fawn")
 	r.onUI(func() {
-		if help := render.LinesText(r.app.help.lines(90)); !strings.Contains(help, "Save the file") {
+		if help := linesText(r.app.help.lines(90)); !strings.Contains(help, "Save the file") {
 			t.Errorf("the help lacks the editor's keys:\n%s", help)
 		}
 	})

@@ -81,8 +81,8 @@ func TestMarkdownStreamsPartialInput(t *testing.T) {
 		rc.md.renderAll(sampleMarkdown[:i], 30)
 	}
 	lines := rc.md.renderAll("```python\ndef f():\n    return 1", 30)
-	if !strings.Contains(render.LinesText(lines), "def f():") {
-		t.Errorf("an unclosed fence should still show its code:\n%s", render.LinesText(lines))
+	if !strings.Contains(linesText(lines), "def f():") {
+		t.Errorf("an unclosed fence should still show its code:\n%s", linesText(lines))
 	}
 }
 
@@ -114,7 +114,7 @@ func TestWrapping(t *testing.T) {
 	}
 	// A hanging indent is drawn before continuation rows.
 	lines := render.WrapText("one two three four", tcell.StyleDefault, 10, render.Line{{Text: "- ", Style: tcell.StyleDefault}}, render.Line{{Text: "  ", Style: tcell.StyleDefault}})
-	if got := render.LinesText(lines); got != "- one two\n  three\n  four" {
+	if got := linesText(lines); got != "- one two\n  three\n  four" {
 		t.Errorf("hanging indent: %q", got)
 	}
 }
@@ -136,8 +136,8 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 		}
 		got := rc.md.renderChunked(d, 40, &mdCache{}, false)
 		want := rc.md.renderAll(d, 40)
-		if render.LinesText(got) != render.LinesText(want) {
-			t.Errorf("chunked render of %q differs:\n%s\n--- whole:\n%s", d, render.LinesText(got), render.LinesText(want))
+		if linesText(got) != linesText(want) {
+			t.Errorf("chunked render of %q differs:\n%s\n--- whole:\n%s", d, linesText(got), linesText(want))
 		}
 	}
 	// Streaming: each document grows a few bytes at a time (the width
@@ -152,12 +152,12 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 				width = 30 + i%20
 			}
 			got := rc.md.renderChunked(d[:i], width, &cache, true)
-			if want := rc.md.renderChunked(d[:i], width, &mdCache{}, false); render.LinesText(got) != render.LinesText(want) {
-				t.Fatalf("streamed render of %q at width %d differs:\n%q\n--- at once:\n%q", d[:i], width, render.LinesText(got), render.LinesText(want))
+			if want := rc.md.renderChunked(d[:i], width, &mdCache{}, false); linesText(got) != linesText(want) {
+				t.Fatalf("streamed render of %q at width %d differs:\n%q\n--- at once:\n%q", d[:i], width, linesText(got), linesText(want))
 			}
 		}
 		// A text that does not go on from the last one starts over.
-		if got, want := rc.md.renderChunked(docs[0], width, &cache, true), rc.md.renderAll(docs[0], width); render.LinesText(got) != render.LinesText(want) {
+		if got, want := rc.md.renderChunked(docs[0], width, &cache, true), rc.md.renderAll(docs[0], width); linesText(got) != linesText(want) {
 			t.Fatalf("a new text after %q renders differently", d)
 		}
 	}
@@ -185,7 +185,7 @@ func TestCodeBlocksWrapAtSpaces(t *testing.T) {
 		}
 	}
 	if len(rows) < 3 {
-		t.Fatalf("the command is not wrapped at 40 columns:\n%s", render.LinesText(lines))
+		t.Fatalf("the command is not wrapped at 40 columns:\n%s", linesText(lines))
 	}
 	var fields []string
 	for i, r := range rows {

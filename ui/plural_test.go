@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // Counts agree with their nouns: "1 more line", never "1 more lines".
@@ -18,7 +16,7 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 		fmt.Fprintf(&res, "#%d\n", i)
 	}
 	c := cardFrom(reg, "1", "mcp__x__list", ready(`{}`), started(), ended(res.String(), false, time.Millisecond))
-	if text := render.LinesText(c.render(rc, 60)); !strings.Contains(text, "… 1 more line (Space expands)") {
+	if text := linesText(c.render(rc, 60)); !strings.Contains(text, "… 1 more line (Space expands)") {
 		t.Errorf("one hidden line:\n%s", text)
 	}
 	var out strings.Builder
@@ -26,13 +24,13 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 		fmt.Fprintf(&out, "%d\n", i)
 	}
 	b := cardFrom(reg, "2", "bash", ready(`{"command":"seq 11"}`), started(), ended(strings.TrimSuffix(out.String(), "\n"), false, time.Millisecond))
-	if text := render.LinesText(b.render(rc, 60)); !strings.Contains(text, "… 1 earlier line (Space expands)") {
+	if text := linesText(b.render(rc, 60)); !strings.Contains(text, "… 1 earlier line (Space expands)") {
 		t.Errorf("one hidden output line:\n%s", text)
 	}
 	r := newReasoning()
 	r.append("hmm")
 	r.finish()
-	if text := render.LinesText(r.render(rc, 60)); !strings.Contains(text, "(1 word)") {
+	if text := linesText(r.render(rc, 60)); !strings.Contains(text, "(1 word)") {
 		t.Errorf("reasoning of one word: %s", text)
 	}
 	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {

@@ -68,18 +68,6 @@ func SafeLine(l Line) Line {
 	return l
 }
 
-// LinesText joins lines' text with newlines (what a copy puts on the clipboard).
-func LinesText(lines []Line) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
-	}
-	return b.String()
-}
-
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf || s[i] < ' ' {
