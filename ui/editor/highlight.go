@@ -209,11 +209,6 @@ func (h *highlighter) lex(job *hlJob) [][]span {
 	return out
 }
 
-// lexerFor picks a lexer by file name, then by content; nil means plain text.
-func lexerFor(path string, content []byte) chroma.Lexer {
-	return (&lexerCache{}).lexerFor(path, content)
-}
-
 // lexerCache remembers the lexer matched for each file extension: matching
 // a name tries every lexer's patterns, a few milliseconds each time. Names
 // that some lexer claims by more than their extension ("CMakeLists.txt",
@@ -339,22 +334,4 @@ func (v *CodeView) applyHighlight(job *hlJob, spans [][]span) {
 			v.styles[n] = lineStyle{spans: sp, ver: job.version, done: true}
 		}
 	}
-}
-
-// highlighted reports whether every visible line has current highlighting
-// (for tests and benchmarks).
-func (v *CodeView) highlighted() bool {
-	if v.lexer == nil {
-		return true
-	}
-	if v.textH == 0 {
-		return false // not drawn yet: nothing was asked for
-	}
-	ver := v.buf.Version()
-	for i := v.top; i < v.lastVisibleLine() && i < len(v.styles); i++ {
-		if !v.styles[i].done || v.styles[i].ver != ver {
-			return false
-		}
-	}
-	return true
 }

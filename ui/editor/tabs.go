@@ -30,19 +30,6 @@ type Option func(*Tabs)
 // applied at the next Draw, on the UI goroutine.
 func WithRedraw(fn func()) Option { return func(t *Tabs) { t.box.setRedraw(fn) } }
 
-// WithMaxFileSize sets the size above which files open read-only, showing
-// only their beginning (default DefaultMaxFileSize).
-func WithMaxFileSize(n int64) Option { return func(t *Tabs) { t.maxSize = n } }
-
-// WithTabWidth sets the columns between tab stops (default 4).
-func WithTabWidth(n int) Option { return func(t *Tabs) { t.tabWidth = max(1, n) } }
-
-// WithWrap turns soft wrap on for new tabs.
-func WithWrap(on bool) Option { return func(t *Tabs) { t.wrap = on } }
-
-// WithFileLister sets how the Ctrl-P finder lists the project's files.
-func WithFileLister(fn FileLister) Option { return func(t *Tabs) { t.lister = fn } }
-
 // WithWatcher makes the editor watch its open files through w, the watcher
 // the explorer shares, instead of one of its own.
 func WithWatcher(w *project.Watcher) Option { return func(t *Tabs) { t.sharedWatch = w } }

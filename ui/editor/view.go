@@ -92,18 +92,6 @@ type scrollRequest struct {
 	center bool
 }
 
-// NewCodeView returns a view of buf. path picks the highlighting (empty: none).
-func NewCodeView(buf *Buffer, path string, th theme.Theme, keys *keymap.Table) *CodeView {
-	v := newCodeView(buf, th, keys, nil, nil, nil)
-	if path != "" {
-		v.lexer = lexerFor(path, buf.Bytes())
-		if v.lexer != nil {
-			v.hl = newHighlighter(th.Syntax, v.base)
-		}
-	}
-	return v
-}
-
 func newCodeView(buf *Buffer, th theme.Theme, keys *keymap.Table, hl *highlighter, box *mailbox, clip *clipboard) *CodeView {
 	v := &CodeView{
 		Box:      tview.NewBox(),
