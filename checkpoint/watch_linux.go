@@ -151,64 +151,11 @@ func (w *watcher) watch(rel string) error {
 // failure it still holds the stamps of the last success, and the watcher
 // must not be used again.
 func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
-	files := map[string]bool{} // files to stamp again
-	dirs := map[string]bool{}  // subtrees to walk again
-	rebuild := false
-	for {
-		n, err := unix.Read(w.fd, w.buf)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if errors.Is(err, unix.EAGAIN) || (err == nil && n <= 0) {
-			break // drained: everything done before the call is in
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
-			end := off + unix.SizeofInotifyEvent + int(ev.Len)
-			name := string(bytes.TrimRight(w.buf[off+unix.SizeofInotifyEvent:min(end, n)], "\x00"))
-			off = end
-			if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
-				rebuild = true
-				continue
-			}
-			dir, ok := w.dirs[ev.Wd]
-			if !ok {
-				continue
-			}
-			switch {
-			case ev.Mask&unix.IN_IGNORED != 0:
-				delete(w.dirs, ev.Wd)
-				if w.wds[dir] == ev.Wd {
-					delete(w.wds, dir)
-				}
-				continue
-			case ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
-				// The parent's event says it; the root has no parent.
-				rebuild = rebuild || dir == ""
-				continue
-			case name == "":
-				continue
-			}
-			p := name
-			if dir != "" {
-				p = dir + "/" + name
-			}
-			if ev.Mask&unix.IN_ISDIR != 0 {
-				if ev.Mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0 {
-					dirs[p] = true
-				}
-				continue
-			}
-			if project.IsIgnoreFile(name) {
-				rebuild = true // the rules changed: what is kept may have too
-			}
-			files[p] = true
-		}
+	q := queued{files: map[string]bool{}, dirs: map[string]bool{}}
+	if err := w.drain(&q); err != nil {
+		return nil, nil, err
 	}
-	if rebuild {
+	if q.rebuild {
 		t, err := w.build(ctx)
 		if err != nil {
 			return nil, nil, err
@@ -219,7 +166,89 @@ func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
 	}
 
 	before, after = Tree{}, Tree{}
-	// Subtrees: what the tree had below them goes, what is there now comes.
+	if err := w.rewalk(ctx, q.dirs, before, after); err != nil {
+		return nil, nil, err
+	}
+	w.restamp(q.files, q.dirs, before, after)
+	w.apply(before, after)
+	return before, after, nil
+}
+
+// queued is what the events read by one sync ask for.
+type queued struct {
+	files   map[string]bool // files to stamp again
+	dirs    map[string]bool // subtrees to walk again
+	rebuild bool            // the whole tree must be built again
+}
+
+// drain reads every event queued on the inotify descriptor into q.
+func (w *watcher) drain(q *queued) error {
+	for {
+		n, err := unix.Read(w.fd, w.buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if errors.Is(err, unix.EAGAIN) || (err == nil && n <= 0) {
+			return nil // drained: everything done before the call is in
+		}
+		if err != nil {
+			return err
+		}
+		for off := 0; off+unix.SizeofInotifyEvent <= n; {
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
+			end := off + unix.SizeofInotifyEvent + int(ev.Len)
+			name := string(bytes.TrimRight(w.buf[off+unix.SizeofInotifyEvent:min(end, n)], "\x00"))
+			off = end
+			w.note(q, ev.Wd, ev.Mask, name)
+		}
+	}
+}
+
+// note records in q what one event (on watch wd, about name) asks for,
+// and forgets a watch the kernel dropped.
+func (w *watcher) note(q *queued, wd int32, mask uint32, name string) {
+	if mask&unix.IN_Q_OVERFLOW != 0 {
+		q.rebuild = true
+		return
+	}
+	dir, ok := w.dirs[wd]
+	if !ok {
+		return
+	}
+	switch {
+	case mask&unix.IN_IGNORED != 0:
+		delete(w.dirs, wd)
+		if w.wds[dir] == wd {
+			delete(w.wds, dir)
+		}
+		return
+	case mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
+		// The parent's event says it; the root has no parent.
+		q.rebuild = q.rebuild || dir == ""
+		return
+	case name == "":
+		return
+	}
+	p := name
+	if dir != "" {
+		p = dir + "/" + name
+	}
+	if mask&unix.IN_ISDIR != 0 {
+		if mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0 {
+			q.dirs[p] = true
+		}
+		return
+	}
+	if project.IsIgnoreFile(name) {
+		q.rebuild = true // the rules changed: what is kept may have too
+	}
+	q.files[p] = true
+}
+
+// rewalk handles the subtrees in dirs: what the tree had below them goes
+// (into before), what is there now comes (into after), and their watches
+// are set again.
+func (w *watcher) rewalk(ctx context.Context, dirs map[string]bool, before, after Tree) error {
 	var outer []string
 	for d := range dirs {
 		if !underAny(d, dirs) {
@@ -227,39 +256,46 @@ func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
 		}
 	}
 	sort.Strings(outer)
-	if len(outer) > 0 {
-		top := map[string]bool{}
-		for _, d := range outer {
-			top[d] = true
-		}
-		for p, st := range w.tree {
-			if underAny(p, top) {
-				before[p] = st
-			}
-		}
-		for rel, wd := range w.wds {
-			if top[rel] || underAny(rel, top) {
-				unix.InotifyRmWatch(w.fd, uint32(wd)) // fails for a deleted one: the kernel dropped it
-				delete(w.wds, rel)
-				delete(w.dirs, wd)
-			}
-		}
-		for _, d := range outer {
-			fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
-			if err != nil || !fi.IsDir() || w.ign.Ignored(d, true) {
-				continue
-			}
-			if _, ok := w.wds[parentOf(d)]; !ok {
-				continue // below a directory the walk does not keep
-			}
-			if err := w.watch(d); err != nil {
-				return nil, nil, err
-			}
-			if err := w.walk(ctx, d, after); err != nil {
-				return nil, nil, err
-			}
+	if len(outer) == 0 {
+		return nil
+	}
+	top := map[string]bool{}
+	for _, d := range outer {
+		top[d] = true
+	}
+	for p, st := range w.tree {
+		if underAny(p, top) {
+			before[p] = st
 		}
 	}
+	for rel, wd := range w.wds {
+		if top[rel] || underAny(rel, top) {
+			unix.InotifyRmWatch(w.fd, uint32(wd)) // fails for a deleted one: the kernel dropped it
+			delete(w.wds, rel)
+			delete(w.dirs, wd)
+		}
+	}
+	for _, d := range outer {
+		fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
+		if err != nil || !fi.IsDir() || w.ign.Ignored(d, true) {
+			continue
+		}
+		if _, ok := w.wds[parentOf(d)]; !ok {
+			continue // below a directory the walk does not keep
+		}
+		if err := w.watch(d); err != nil {
+			return err
+		}
+		if err := w.walk(ctx, d, after); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restamp stats the files in files that no walk of dirs covered, putting
+// the stamp each had in before and the one it has in after.
+func (w *watcher) restamp(files, dirs map[string]bool, before, after Tree) {
 	for p := range files {
 		if underAny(p, dirs) {
 			continue // walked above
@@ -280,6 +316,11 @@ func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
 		}
 		after[p] = stampOf(fi)
 	}
+}
+
+// apply drops from before and after the paths whose stamp did not change,
+// then brings the watcher's tree to after.
+func (w *watcher) apply(before, after Tree) {
 	for p, st := range after {
 		if old, ok := before[p]; ok && old == st {
 			delete(before, p)
@@ -292,7 +333,6 @@ func (w *watcher) sync(ctx context.Context) (before, after Tree, err error) {
 	for p, st := range after {
 		w.tree[p] = st
 	}
-	return before, after, nil
 }
 
 // underAny reports whether p is below one of dirs (not one of them itself).
