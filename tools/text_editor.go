@@ -439,21 +439,9 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 	if !info.Mode().IsRegular() {
 		return "", fmt.Errorf("%s is not a regular file (%s)", rel, info.Mode().Type())
 	}
-	start, end := 1, -1
-	switch len(rng) {
-	case 0:
-	case 1:
-		start = rng[0]
-	case 2:
-		start, end = rng[0], rng[1]
-	default:
-		return "", fmt.Errorf("view_range takes two numbers, [start, end], not %d", len(rng))
-	}
-	if start < 1 {
-		return "", fmt.Errorf("view_range start %d is invalid: lines are numbered from 1", start)
-	}
-	if end != -1 && end < start {
-		return "", fmt.Errorf("view_range [%d, %d] is invalid: end must be at least start, or -1 for the end of the file", start, end)
+	start, end, err := parseViewRange(rng)
+	if err != nil {
+		return "", err
 	}
 
 	f, err := os.Open(abs)
@@ -468,56 +456,12 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 		return "", binaryError(rel, info.Size(), head[:min(len(head), 512)])
 	}
 
-	var out strings.Builder
-	lineNo, first, last := 0, 0, 0
-	budgetHit, cutLines := false, false
-	var line []byte
-	for {
-		if lineNo%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-		}
-		if budgetHit || (end != -1 && lineNo >= end) {
-			break
-		}
-		want := lineNo+1 >= start
-		var full int
-		line, full, err = readLine(r, line[:0], want)
-		if err == io.EOF && line == nil {
-			break
-		}
-		if err != nil && err != io.EOF {
-			return "", pathError(rel, err)
-		}
-		lineNo++
-		if !want {
-			continue
-		}
-		text := string(line)
-		if full == len(line) {
-			text = strings.TrimSuffix(text, "\r")
-			full = len(text)
-		}
-		if lineNo == 1 && strings.HasPrefix(text, "\ufeff") {
-			text, full = text[3:], full-3
-		}
-		if full > maxLineDisplay {
-			cutLines = true
-		}
-		if last-first+1 >= maxViewLines && first > 0 || out.Len()+len(text)+16 > maxViewBytes && first > 0 {
-			budgetHit = true
-			lineNo--
-			break
-		}
-		writeNumbered(&out, lineNo, text, full)
-		if first == 0 {
-			first = lineNo
-		}
-		last = lineNo
+	var pg viewPage
+	if err := pg.read(ctx, r, rel, start, end); err != nil {
+		return "", err
 	}
 	// Count the rest and finish the hash in bounded memory.
-	total, err := countRest(r, lineNo, budgetHit)
+	total, err := countRest(r, pg.lineNo, pg.budgetHit)
 	if err != nil {
 		return "", pathError(rel, err)
 	}
@@ -532,12 +476,115 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 	if start > total {
 		return "", fmt.Errorf("view_range starts at line %d, but %s has only %s", start, rel, plural(total, "line", "lines"))
 	}
-	ev := FileViewed{Path: abs, Start: first, End: last}
-	if last == total {
+	ev := FileViewed{Path: abs, Start: pg.first, End: pg.last}
+	if pg.last == total {
 		ev.End = -1
 	}
 	Emit(ctx, ev)
 
+	notes := pg.notes(rel, end, total)
+	res := pg.out.String()
+	if len(notes) > 0 {
+		res += strings.Join(notes, "\n")
+	}
+	return res, nil
+}
+
+// parseViewRange reads view_range: [start], [start, end] or nothing, where
+// an end of -1 is the end of the file.
+func parseViewRange(rng []int) (start, end int, err error) {
+	start, end = 1, -1
+	switch len(rng) {
+	case 0:
+	case 1:
+		start = rng[0]
+	case 2:
+		start, end = rng[0], rng[1]
+	default:
+		return 0, 0, fmt.Errorf("view_range takes two numbers, [start, end], not %d", len(rng))
+	}
+	if start < 1 {
+		return 0, 0, fmt.Errorf("view_range start %d is invalid: lines are numbered from 1", start)
+	}
+	if end != -1 && end < start {
+		return 0, 0, fmt.Errorf("view_range [%d, %d] is invalid: end must be at least start, or -1 for the end of the file", start, end)
+	}
+	return start, end, nil
+}
+
+// viewPage is the numbered lines one view shows, and where it stopped.
+type viewPage struct {
+	out         strings.Builder
+	lineNo      int // lines read
+	first, last int // lines shown (0: none)
+	budgetHit   bool
+	cutLines    bool // a line shown was longer than maxLineDisplay
+}
+
+// read reads r (the file rel) up to line end (-1: to the end of the file)
+// or until the page is full, numbering the lines from start on into the
+// page.
+func (pg *viewPage) read(ctx context.Context, r *bufio.Reader, rel string, start, end int) error {
+	var line []byte
+	for {
+		if pg.lineNo%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if end != -1 && pg.lineNo >= end {
+			return nil
+		}
+		want := pg.lineNo+1 >= start
+		var full int
+		var err error
+		line, full, err = readLine(r, line[:0], want)
+		if err == io.EOF && line == nil {
+			return nil
+		}
+		if err != nil && err != io.EOF {
+			return pathError(rel, err)
+		}
+		pg.lineNo++
+		if !want {
+			continue
+		}
+		if !pg.add(pg.lineNo, string(line), full == len(line), full) {
+			return nil
+		}
+	}
+}
+
+// add shows line lineNo, whose text is text and full length full (whole
+// says text is all of it), unless the page is full: then it reports false.
+func (pg *viewPage) add(lineNo int, text string, whole bool, full int) bool {
+	if whole {
+		text = strings.TrimSuffix(text, "\r")
+		full = len(text)
+	}
+	if lineNo == 1 && strings.HasPrefix(text, "\ufeff") {
+		text, full = text[3:], full-3
+	}
+	if full > maxLineDisplay {
+		pg.cutLines = true
+	}
+	if pg.last-pg.first+1 >= maxViewLines && pg.first > 0 || pg.out.Len()+len(text)+16 > maxViewBytes && pg.first > 0 {
+		pg.budgetHit = true
+		pg.lineNo--
+		return false
+	}
+	writeNumbered(&pg.out, lineNo, text, full)
+	if pg.first == 0 {
+		pg.first = lineNo
+	}
+	pg.last = lineNo
+	return true
+}
+
+// notes are the lines under a page of a file of total lines, viewed up to
+// end (-1: its end): how to go on, where the file ends, what was cut.
+func (pg *viewPage) notes(rel string, end, total int) []string {
+	first, last := pg.first, pg.last
 	var notes []string
 	wantEnd := end
 	if wantEnd == -1 || wantEnd > total {
@@ -553,14 +600,10 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 	if end > total {
 		notes = append(notes, fmt.Sprintf("[the file ends at line %d]", total))
 	}
-	if cutLines {
+	if pg.cutLines {
 		notes = append(notes, fmt.Sprintf("[lines longer than %d bytes are cut; use grep or bash to read them whole]", maxLineDisplay))
 	}
-	res := out.String()
-	if len(notes) > 0 {
-		res += strings.Join(notes, "\n")
-	}
-	return res, nil
+	return notes
 }
 
 // readLine reads one line from r (without its "\n") into buf and returns
