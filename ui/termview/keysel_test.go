@@ -134,3 +134,96 @@ func TestFindMarksAMatchAcrossAWrap(t *testing.T) {
 	}
 	h.key(tcell.KeyEscape, 0, tcell.ModNone)
 }
+
+// Every key of keyboard selection moves the cursor, sets the mark or ends
+// as documented on selectKey; keys it does not know change nothing.
+func TestKeyboardSelectionKeys(t *testing.T) {
+	h := newHarness(t, 60, 10)
+	h.run(`seq 1 30`)
+	h.waitLine("30")
+	h.waitLine("$")
+	h.rows()
+	v := h.view
+	h.key(tcell.KeyRune, 'v', tcell.ModAlt)
+	if v.ksel == nil {
+		t.Fatal("Alt-V did not start keyboard selection")
+	}
+	page := int64(max(v.rows-1, 1))
+	last, oldest := v.lastLine(), v.oldestLine()
+	start, right := v.ksel.at.Line, v.cols-1
+	type want struct {
+		line int64
+		col  int
+	}
+	for _, step := range []struct {
+		name string
+		key  tcell.Key
+		r    rune
+		want want
+	}{
+		{"0", tcell.KeyRune, '0', want{start, 0}},
+		{"l", tcell.KeyRune, 'l', want{start, 1}},
+		{"Right", tcell.KeyRight, 0, want{start, 2}},
+		{"Left", tcell.KeyLeft, 0, want{start, 1}},
+		{"h", tcell.KeyRune, 'h', want{start, 0}},
+		{"h at the left edge", tcell.KeyRune, 'h', want{start, 0}},
+		{"End", tcell.KeyEnd, 0, want{start, right}},
+		{"l at the right edge", tcell.KeyRune, 'l', want{start, right}},
+		{"Home", tcell.KeyHome, 0, want{start, 0}},
+		{"$", tcell.KeyRune, '$', want{start, right}},
+		{"Up", tcell.KeyUp, 0, want{start - 1, right}},
+		{"k", tcell.KeyRune, 'k', want{start - 2, right}},
+		{"Down", tcell.KeyDown, 0, want{start - 1, right}},
+		{"j", tcell.KeyRune, 'j', want{start, right}},
+		{"G", tcell.KeyRune, 'G', want{last, 0}},
+		{"j at the bottom", tcell.KeyRune, 'j', want{last, 0}},
+		{"PgUp", tcell.KeyPgUp, 0, want{last - page, 0}},
+		{"PgDn", tcell.KeyPgDn, 0, want{last, 0}},
+		{"g", tcell.KeyRune, 'g', want{oldest, 0}},
+		{"k at the top", tcell.KeyRune, 'k', want{oldest, 0}},
+		{"Tab changes nothing", tcell.KeyTab, 0, want{oldest, 0}},
+		{"x changes nothing", tcell.KeyRune, 'x', want{oldest, 0}},
+	} {
+		h.key(step.key, step.r, tcell.ModNone)
+		if v.ksel == nil {
+			t.Fatalf("%s ended keyboard selection", step.name)
+		}
+		if got := (want{v.ksel.at.Line, v.ksel.at.Col}); got != step.want {
+			t.Fatalf("%s: cursor at %+v, want %+v", step.name, got, step.want)
+		}
+	}
+
+	// v and V set the mark (characters, whole lines), switch between the
+	// two, and drop it when pressed again.
+	h.key(tcell.KeyRune, 'j', tcell.ModNone)
+	h.key(tcell.KeyRune, 'l', tcell.ModNone)
+	for _, step := range []struct {
+		r           rune
+		mark, lines bool
+		toWide      bool // the selection is widened to whole lines
+	}{
+		{'v', true, false, false},
+		{'v', false, false, false},
+		{'V', true, true, true},
+		{'v', true, false, false},
+		{' ', false, false, false},
+		{'V', true, true, true},
+		{'V', false, false, false},
+	} {
+		h.key(tcell.KeyRune, step.r, tcell.ModNone)
+		k := v.ksel
+		if (k.mark != nil) != step.mark || (step.mark && k.lines != step.lines) || (v.sel != nil) != step.mark {
+			t.Fatalf("after %q: mark %v lines %v selection %v, want mark %v lines %v", step.r, k.mark != nil, k.lines, v.sel != nil, step.mark, step.lines)
+		}
+		if v.sel != nil && (v.sel.from.Col == 0 && v.sel.to.Col == 1<<20) != step.toWide {
+			t.Fatalf("after %q: selection %+v, whole lines %v", step.r, *v.sel, step.toWide)
+		}
+	}
+
+	// q ends it, without copying.
+	h.key(tcell.KeyRune, 'v', tcell.ModNone)
+	h.key(tcell.KeyRune, 'q', tcell.ModNone)
+	if v.ksel != nil || v.sel != nil {
+		t.Fatal("q did not end keyboard selection")
+	}
+}

@@ -425,6 +425,62 @@ func TestMouseReportsToPrograms(t *testing.T) {
 	h.mouse(tview.MouseLeftUp, x+5, y+3, tcell.ButtonNone)
 }
 
+// With button-event tracking (1002) in SGR form, every button's press and
+// release, the wheel and a drag (on past the pane's edge, which is
+// clamped) reach the program; a click adds nothing to its down and up,
+// motion with no button held is not reported, and the pane holds the mouse
+// from a press to its release.
+func TestMouseReportsEveryButton(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	x, y, w, _ := h.view.GetInnerRect()
+	bx, _, bw, _ := h.view.GetRect()
+	out := filepath.Join(t.TempDir(), "mouse")
+	type ev struct {
+		action  tview.MouseAction
+		x, y    int
+		mods    tcell.ModMask
+		capture bool   // the pane keeps the mouse after it
+		sent    string // what the program reads
+	}
+	evs := []ev{
+		{tview.MouseLeftDown, x + 5, y + 3, tcell.ModNone, true, "\x1b[<0;6;4M"},
+		{tview.MouseMove, x + 6, y + 3, tcell.ModNone, true, "\x1b[<32;7;4M"},
+		{tview.MouseMove, bx + bw + 3, y + 3, tcell.ModNone, true, fmt.Sprintf("\x1b[<32;%d;4M", w)},
+		{tview.MouseLeftUp, x + 5, y + 3, tcell.ModNone, false, "\x1b[<0;6;4m"},
+		{tview.MouseLeftClick, x + 5, y + 3, tcell.ModNone, false, ""},
+		{tview.MouseMove, x + 7, y + 3, tcell.ModNone, false, ""},
+		{tview.MouseMiddleDown, x + 1, y + 1, tcell.ModNone, true, "\x1b[<1;2;2M"},
+		{tview.MouseMiddleUp, x + 1, y + 1, tcell.ModNone, false, "\x1b[<1;2;2m"},
+		{tview.MouseRightDown, x + 2, y + 1, tcell.ModAlt, true, "\x1b[<10;3;2M"},
+		{tview.MouseRightUp, x + 2, y + 1, tcell.ModAlt, false, "\x1b[<10;3;2m"},
+		{tview.MouseScrollUp, x, y, tcell.ModNone, false, "\x1b[<64;1;1M"},
+		{tview.MouseScrollDown, x, y, tcell.ModNone, false, "\x1b[<65;1;1M"},
+		{tview.MouseScrollLeft, x, y, tcell.ModNone, false, "\x1b[<66;1;1M"},
+		{tview.MouseScrollRight, x, y, tcell.ModNone, false, "\x1b[<67;1;1M"},
+		{tview.MouseLeftUp, x + 3, y + 2, tcell.ModNone, false, "\x1b[<0;4;3m"}, // a release with nothing held
+	}
+	var want strings.Builder
+	for _, e := range evs {
+		want.WriteString(e.sent)
+	}
+	h.typeText(fmt.Sprintf(`stty raw -echo; printf '\e[?1002h\e[?1006h'; dd bs=1 count=%d of=%s 2>/dev/null; printf '\e[?1002l\e[?1006l'; stty sane; echo mouse-done`, want.Len(), out) + "\n")
+	h.waitFor("mouse tracking", func([]string) bool { m := h.term.Modes(); return m.Mouse == 1002 && m.MouseSGR })
+	for _, e := range evs {
+		_, capture := h.view.MouseHandler()(e.action, tcell.NewEventMouse(e.x, e.y, tcell.ButtonNone, e.mods), func(tview.Primitive) {})
+		if (capture != nil) != e.capture {
+			t.Errorf("after %v at %d,%d: the pane holds the mouse %v, want %v", e.action, e.x, e.y, capture != nil, e.capture)
+		}
+	}
+	h.waitLine("mouse-done")
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Fatalf("the program read %q, want %q", got, want.String())
+	}
+}
+
 // Every full-screen program gets the alternate screen, not just the first:
 // each round waits in the alternate screen for Enter.
 func TestAlternateScreenEveryTime(t *testing.T) {
