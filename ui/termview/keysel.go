@@ -30,98 +30,120 @@ func (v *View) startKeySelect() {
 // the oldest and newest lines; v (or Space) sets or drops the mark, V selects whole
 // lines; y or Enter copies the selection and ends, Esc or q ends.
 func (v *View) selectKey(ev *tcell.EventKey) {
-	k := v.ksel
-	page := max(v.rows-1, 1)
-	move := func(dl, dc int) {
-		k.at.Line += int64(dl)
-		k.at.Col += dc
-	}
-	switch ev.Key() {
-	case tcell.KeyEsc:
+	switch {
+	case ev.Key() == tcell.KeyEsc, ev.Key() == tcell.KeyRune && (isQuitKey(ev) || ev.Rune() == 'q'):
 		v.ksel, v.sel = nil, nil
 		return
-	case tcell.KeyEnter:
+	case ev.Key() == tcell.KeyEnter, ev.Key() == tcell.KeyRune && ev.Rune() == 'y':
 		v.copyKeySelection()
 		return
+	case ev.Key() == tcell.KeyRune:
+		v.keySelectRune(ev.Rune())
+	default:
+		v.keySelectMove(ev.Key())
+	}
+	v.clampKeySelect()
+	v.follow()
+	v.showKeySelection()
+}
+
+// move moves the selection cursor dl lines and dc columns.
+func (k *keySelect) move(dl, dc int) {
+	k.at.Line += int64(dl)
+	k.at.Col += dc
+}
+
+// keySelectMove applies a key other than a rune that moves the selection
+// cursor: arrows, PgUp/PgDn, Home/End. Other keys do nothing.
+func (v *View) keySelectMove(key tcell.Key) {
+	k := v.ksel
+	page := max(v.rows-1, 1)
+	switch key {
 	case tcell.KeyUp:
-		move(-1, 0)
+		k.move(-1, 0)
 	case tcell.KeyDown:
-		move(1, 0)
+		k.move(1, 0)
 	case tcell.KeyLeft:
-		move(0, -1)
+		k.move(0, -1)
 	case tcell.KeyRight:
-		move(0, 1)
+		k.move(0, 1)
 	case tcell.KeyPgUp:
-		move(-page, 0)
+		k.move(-page, 0)
 	case tcell.KeyPgDn:
-		move(page, 0)
+		k.move(page, 0)
 	case tcell.KeyHome:
 		k.at.Col = 0
 	case tcell.KeyEnd:
 		k.at.Col = v.cols - 1
-	case tcell.KeyRune:
-		if isQuitKey(ev) {
-			v.ksel, v.sel = nil, nil
-			return
+	}
+}
+
+// keySelectRune applies a letter of keyboard selection that moves the
+// cursor or sets the mark. Other letters do nothing.
+func (v *View) keySelectRune(r rune) {
+	k := v.ksel
+	switch r {
+	case 'k':
+		k.move(-1, 0)
+	case 'j':
+		k.move(1, 0)
+	case 'h':
+		k.move(0, -1)
+	case 'l':
+		k.move(0, 1)
+	case '0':
+		k.at.Col = 0
+	case '$':
+		k.at.Col = v.cols - 1
+	case 'w':
+		if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
+			k.at = at
 		}
-		switch ev.Rune() {
-		case 'q':
-			v.ksel, v.sel = nil, nil
-			return
-		case 'y':
-			v.copyKeySelection()
-			return
-		case 'k':
-			move(-1, 0)
-		case 'j':
-			move(1, 0)
-		case 'h':
-			move(0, -1)
-		case 'l':
-			move(0, 1)
-		case '0':
-			k.at.Col = 0
-		case '$':
-			k.at.Col = v.cols - 1
-		case 'w':
-			if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
-				k.at = at
-			}
-		case 'b':
-			if at, ok := v.term.NextWord(k.at, false, v.lastLine()); ok {
-				k.at = at
-			}
-		case 'e':
-			// The end of this word, or of the next one when at an end.
-			if _, to, ok := v.term.WordAt(k.at); ok && to != k.at {
-				k.at = to
-			} else if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
-				if _, to, ok := v.term.WordAt(at); ok {
-					k.at = to
-				}
-			}
-		case 'g':
-			k.at = Spot{Line: v.oldestLine()}
-		case 'G':
-			k.at = Spot{Line: v.lastLine()}
-		case 'v', ' ':
-			if k.mark != nil && !k.lines {
-				k.mark = nil
-			} else {
-				m := k.at
-				k.mark, k.lines = &m, false
-			}
-		case 'V':
-			if k.mark != nil && k.lines {
-				k.mark = nil
-			} else {
-				m := k.at
-				k.mark, k.lines = &m, true
-			}
+	case 'b':
+		if at, ok := v.term.NextWord(k.at, false, v.lastLine()); ok {
+			k.at = at
+		}
+	case 'e':
+		v.keySelectWordEnd()
+	case 'g':
+		k.at = Spot{Line: v.oldestLine()}
+	case 'G':
+		k.at = Spot{Line: v.lastLine()}
+	case 'v', ' ':
+		k.toggleMark(false)
+	case 'V':
+		k.toggleMark(true)
+	}
+}
+
+// keySelectWordEnd moves the selection cursor to the end of its word, or
+// of the next one when it is at an end.
+func (v *View) keySelectWordEnd() {
+	k := v.ksel
+	if _, to, ok := v.term.WordAt(k.at); ok && to != k.at {
+		k.at = to
+	} else if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
+		if _, to, ok := v.term.WordAt(at); ok {
+			k.at = to
 		}
 	}
-	v.clampKeySelect()
-	v.follow()
+}
+
+// toggleMark drops the mark when it is of this kind (whole lines or
+// not), and otherwise sets it at the cursor as one.
+func (k *keySelect) toggleMark(lines bool) {
+	if k.mark != nil && k.lines == lines {
+		k.mark = nil
+		return
+	}
+	m := k.at
+	k.mark, k.lines = &m, lines
+}
+
+// showKeySelection makes the selection drawn what lies between the mark
+// and the cursor, widened to whole lines in V mode; none without a mark.
+func (v *View) showKeySelection() {
+	k := v.ksel
 	v.sel = nil
 	if k.mark != nil {
 		from, to := *k.mark, k.at
