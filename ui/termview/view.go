@@ -518,49 +518,12 @@ func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 		// The mouse is the user's, to select text, unless the program asked
 		// for it; Shift takes it back from the program, as in xterm.
 		if modes.Mouse == 0 || v.back > 0 || ev.Modifiers()&tcell.ModShift != 0 || (v.sel != nil && v.sel.dragging) {
-			switch action {
-			case tview.MouseLeftDown, tview.MouseLeftUp, tview.MouseLeftDoubleClick:
-				if action == tview.MouseLeftDown {
-					setFocus(v)
-				}
-				v.selectMouse(action, v.spotAt(cx, cy))
-				if action == tview.MouseLeftDown && v.sel != nil && v.sel.dragging {
-					v.held = 0
-					return true, v
-				}
-				v.held = noButton
-				return true, nil
-			case tview.MouseMove:
-				if v.sel != nil && v.sel.dragging {
-					v.selectMouse(action, v.spotAt(cx, cy))
-					return true, v
-				}
-			case tview.MouseLeftClick:
-				return true, nil
+			if done, capture := v.selectionMouse(action, v.spotAt(cx, cy), setFocus); done {
+				return true, capture
 			}
 		}
-		var btn mouseButton = noButton
-		release, motion := false, false
-		switch action {
-		case tview.MouseLeftDown:
-			btn = 0
-		case tview.MouseMiddleDown:
-			btn = 1
-		case tview.MouseRightDown:
-			btn = 2
-		case tview.MouseLeftUp, tview.MouseMiddleUp, tview.MouseRightUp:
-			btn, release = v.held, true
-		case tview.MouseScrollUp:
-			btn = 64
-		case tview.MouseScrollDown:
-			btn = 65
-		case tview.MouseScrollLeft:
-			btn = 66
-		case tview.MouseScrollRight:
-			btn = 67
-		case tview.MouseMove:
-			btn, motion = v.held, true
-		default:
+		btn, release, motion, ok := mouseButtonOf(action, v.held)
+		if !ok {
 			// Clicks and double clicks are reported as their downs and ups.
 			return true, nil
 		}
@@ -577,19 +540,78 @@ func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 		} else if btn == 64 || btn == 65 {
 			v.wheel(btn == 64, modes)
 		}
-		switch {
-		case release:
-			v.held = noButton
-			return true, nil
-		case btn >= 0 && btn <= 2:
-			// Keep receiving the drag and the release outside the pane.
-			v.held = btn
-			return true, v
-		case v.held != noButton:
+		return true, v.holdMouse(btn, release)
+	})
+}
+
+// selectionMouse gives the mouse to selecting text: it reports whether
+// the action was handled so, and whether the pane keeps the mouse after.
+func (v *View) selectionMouse(action tview.MouseAction, at Spot, setFocus func(p tview.Primitive)) (done bool, capture tview.Primitive) {
+	switch action {
+	case tview.MouseLeftDown, tview.MouseLeftUp, tview.MouseLeftDoubleClick:
+		if action == tview.MouseLeftDown {
+			setFocus(v)
+		}
+		v.selectMouse(action, at)
+		if action == tview.MouseLeftDown && v.sel != nil && v.sel.dragging {
+			v.held = 0
 			return true, v
 		}
+		v.held = noButton
 		return true, nil
-	})
+	case tview.MouseMove:
+		if v.sel != nil && v.sel.dragging {
+			v.selectMouse(action, at)
+			return true, v
+		}
+	case tview.MouseLeftClick:
+		return true, nil
+	}
+	return false, nil
+}
+
+// mouseButtonOf is the button an action reports to a program (held is the
+// one held down, for a release or a drag), and whether it is a release or
+// a motion; ok is false for an action reported only as its down and up.
+func mouseButtonOf(action tview.MouseAction, held mouseButton) (btn mouseButton, release, motion, ok bool) {
+	switch action {
+	case tview.MouseLeftDown:
+		return 0, false, false, true
+	case tview.MouseMiddleDown:
+		return 1, false, false, true
+	case tview.MouseRightDown:
+		return 2, false, false, true
+	case tview.MouseLeftUp, tview.MouseMiddleUp, tview.MouseRightUp:
+		return held, true, false, true
+	case tview.MouseScrollUp:
+		return 64, false, false, true
+	case tview.MouseScrollDown:
+		return 65, false, false, true
+	case tview.MouseScrollLeft:
+		return 66, false, false, true
+	case tview.MouseScrollRight:
+		return 67, false, false, true
+	case tview.MouseMove:
+		return held, false, true, true
+	}
+	return noButton, false, false, false
+}
+
+// holdMouse notes the button held down after btn was pressed or released,
+// and returns the pane while one is, to keep receiving the drag and the
+// release outside it.
+func (v *View) holdMouse(btn mouseButton, release bool) tview.Primitive {
+	switch {
+	case release:
+		v.held = noButton
+		return nil
+	case btn >= 0 && btn <= 2:
+		v.held = btn
+		return v
+	case v.held != noButton:
+		return v
+	}
+	return nil
 }
 
 func (v *View) wheel(up bool, m terminal.Modes) {
