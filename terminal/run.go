@@ -352,14 +352,11 @@ func (t *Terminal) runLine(ctx context.Context, sh *shell, text, shown string, t
 		ladder.Reset(timeout)
 	}
 	defer ladder.Stop()
+	st := &stopper{ladder: ladder}
 	tick := time.NewTicker(streamEvery)
 	defer tick.Stop()
-	step := 0         // timeout ladder step taken
-	var canceled bool // ctx is done; ladder runs in cancel mode
-	var cancelAt time.Time
 	ctxDone := ctx.Done()
 	var lastCtrlC time.Time
-	restarted := false
 
 	for {
 		select {
@@ -374,89 +371,130 @@ func (t *Terminal) runLine(ctx context.Context, sh *shell, text, shown string, t
 			return res
 		case <-ctxDone:
 			ctxDone = nil
-			canceled = true
-			cancelAt = time.Now()
-			res.Interrupted = true
-			t.mu.Lock()
-			sh.out.enqueue([]byte{0x03})
-			t.mu.Unlock()
-			ladder.Reset(cancelStep)
+			t.cancelRun(sh, st, &res)
 		case <-ladder.C:
-			if canceled {
-				if time.Since(cancelAt) >= cancelRestart && !restarted {
-					restarted = true
-					t.killShell(sh)
-				} else if !t.signalJob(sh, syscall.SIGKILL) {
-					// The shell itself is in the foreground (a builtin, a
-					// PS2 prompt): only Ctrl-C reaches it.
-					t.mu.Lock()
-					sh.out.enqueue([]byte{0x03})
-					t.mu.Unlock()
-				}
-				ladder.Reset(cancelStep)
-				break
-			}
-			res.TimedOut = true
-			next := t.opts.Grace
-			switch step {
-			case 0, 1:
-				// Ctrl-C twice: one pressed while bash is between two
-				// commands of a list can be lost.
-				t.mu.Lock()
-				sh.out.enqueue([]byte{0x03})
-				t.mu.Unlock()
-				res.StoppedBy = "Ctrl-C"
-				if step == 0 {
-					next = t.opts.Grace / 4
-				} else {
-					next = t.opts.Grace - t.opts.Grace/4
-				}
-				step++
-			case 2, 3:
-				sig := syscall.SIGTERM
-				if step == 3 {
-					sig = syscall.SIGKILL
-				}
-				if t.signalJob(sh, sig) {
-					res.StoppedBy = signalName(sig)
-					step++
-					break
-				}
-				// The shell itself is stuck: only a restart helps.
-				fallthrough
-			case 4:
-				res.StoppedBy = "restart"
-				restarted = true
-				t.killShell(sh)
-				step = 5
-			}
-			ladder.Reset(next)
+			t.climb(sh, st, &res)
 		}
-
-		t.mu.Lock()
-		if chunk := r.cap.takeStream(); chunk != "" && onOutput != nil {
-			t.mu.Unlock()
-			onOutput(chunk)
-			t.mu.Lock()
+		if t.pumpRun(r, sh, onOutput, &lastCtrlC) {
+			break
 		}
-		if r.cont && !r.done && time.Since(lastCtrlC) >= contRetry {
-			// An unterminated quote or here-document: bash waits for more
-			// lines. Nothing ran; Ctrl-C abandons the line. It is repeated
-			// until the prompt is back: one pressed while bash was still
-			// drawing PS2 can go unnoticed.
-			lastCtrlC = time.Now()
-			sh.out.enqueue([]byte{0x03})
-		}
-		finished := r.exited || (r.done && r.prompt)
-		if !finished {
-			t.mu.Unlock()
-			continue
-		}
-		t.run = nil
-		t.mu.Unlock()
-		break
 	}
+	return t.runResult(r, res, text, st.restarted, onOutput)
+}
 
+// stopper is where one run is on the way to stopping it: the timeout
+// ladder, or after its context is done, cancellation.
+type stopper struct {
+	ladder    *time.Timer
+	step      int  // timeout ladder step taken
+	canceled  bool // ctx is done; ladder runs in cancel mode
+	cancelAt  time.Time
+	restarted bool
+}
+
+// pressCtrlC types a Ctrl-C into the shell.
+func (t *Terminal) pressCtrlC(sh *shell) {
+	t.mu.Lock()
+	sh.out.enqueue([]byte{0x03})
+	t.mu.Unlock()
+}
+
+// cancelRun starts cancellation once the run's context is done: a Ctrl-C
+// now, and the ladder in cancel mode.
+func (t *Terminal) cancelRun(sh *shell, st *stopper, res *Result) {
+	st.canceled = true
+	st.cancelAt = time.Now()
+	res.Interrupted = true
+	t.pressCtrlC(sh)
+	st.ladder.Reset(cancelStep)
+}
+
+// climb takes the next step when the ladder fires: in cancel mode, a kill
+// of the job (or a Ctrl-C to the shell, then a restart past
+// cancelRestart); otherwise the next step of the timeout ladder.
+func (t *Terminal) climb(sh *shell, st *stopper, res *Result) {
+	if st.canceled {
+		if time.Since(st.cancelAt) >= cancelRestart && !st.restarted {
+			st.restarted = true
+			t.killShell(sh)
+		} else if !t.signalJob(sh, syscall.SIGKILL) {
+			// The shell itself is in the foreground (a builtin, a
+			// PS2 prompt): only Ctrl-C reaches it.
+			t.pressCtrlC(sh)
+		}
+		st.ladder.Reset(cancelStep)
+		return
+	}
+	res.TimedOut = true
+	st.ladder.Reset(t.timeoutStep(sh, st, res))
+}
+
+// timeoutStep takes the timeout ladder's next step: Ctrl-C twice, SIGTERM,
+// SIGKILL, then a restart of the shell. It returns how long to wait for
+// the next.
+func (t *Terminal) timeoutStep(sh *shell, st *stopper, res *Result) time.Duration {
+	next := t.opts.Grace
+	switch st.step {
+	case 0, 1:
+		// Ctrl-C twice: one pressed while bash is between two
+		// commands of a list can be lost.
+		t.pressCtrlC(sh)
+		res.StoppedBy = "Ctrl-C"
+		if st.step == 0 {
+			next = t.opts.Grace / 4
+		} else {
+			next = t.opts.Grace - t.opts.Grace/4
+		}
+		st.step++
+	case 2, 3:
+		sig := syscall.SIGTERM
+		if st.step == 3 {
+			sig = syscall.SIGKILL
+		}
+		if t.signalJob(sh, sig) {
+			res.StoppedBy = signalName(sig)
+			st.step++
+			break
+		}
+		// The shell itself is stuck: only a restart helps.
+		fallthrough
+	case 4:
+		res.StoppedBy = "restart"
+		st.restarted = true
+		t.killShell(sh)
+		st.step = 5
+	}
+	return next
+}
+
+// pumpRun passes on the output captured since the last call, abandons a line
+// bash waits to have continued, and reports whether the run finished.
+func (t *Terminal) pumpRun(r *run, sh *shell, onOutput func(string), lastCtrlC *time.Time) bool {
+	t.mu.Lock()
+	if chunk := r.cap.takeStream(); chunk != "" && onOutput != nil {
+		t.mu.Unlock()
+		onOutput(chunk)
+		t.mu.Lock()
+	}
+	if r.cont && !r.done && time.Since(*lastCtrlC) >= contRetry {
+		// An unterminated quote or here-document: bash waits for more
+		// lines. Nothing ran; Ctrl-C abandons the line. It is repeated
+		// until the prompt is back: one pressed while bash was still
+		// drawing PS2 can go unnoticed.
+		*lastCtrlC = time.Now()
+		sh.out.enqueue([]byte{0x03})
+	}
+	finished := r.exited || (r.done && r.prompt)
+	if finished {
+		t.run = nil
+	}
+	t.mu.Unlock()
+	return finished
+}
+
+// runResult completes res for a finished run of the line text: its output
+// (the rest passed on to onOutput), how it ended and the shell's cwd.
+func (t *Terminal) runResult(r *run, res Result, text string, restarted bool, onOutput func(string)) Result {
 	r.cap.finish()
 	if chunk := r.cap.takeStream(); chunk != "" && onOutput != nil {
 		onOutput(chunk)
