@@ -44,6 +44,20 @@ func TestCaptureCleansTerminalOutput(t *testing.T) {
 		{"unicode split", []string{"\xe6\x97", "\xa5\r\n"}, "日\n"},
 		{"invalid utf8 replaced", []string{"a fair amount of text, then a\xffb\r\n"}, "a fair amount of text, then a\uFFFDb\n"},
 		{"blank lines", []string{"\r\n\r\n\r\n"}, "\n\n\n"},
+		{"esc esc", []string{"a\x1b\x1b[31mb\r\n"}, "ab\n"},
+		{"esc then text", []string{"a\x1b7b\x1b8c\r\n"}, "abc\n"},
+		{"esc intermediates end with their final byte", []string{"a\x1b(%0b\r\n"}, "ab\n"},
+		{"csi intermediate", []string{"a\x1b[2 qb\r\n"}, "ab\n"},
+		{"csi with many parameters", []string{"x\x1b[1;2;3;4;5;6;7;8;9;10;11;12mok\r\n"}, "xok\n"},
+		{"esc restarts a csi", []string{"a\x1b[1\x1b[2Kb\r\n"}, "b\n"},
+		{"can aborts a csi", []string{"a\x1b[3\x18b\r\n"}, "ab\n"},
+		{"sub aborts a csi", []string{"a\x1b[3\x1ab\r\n"}, "ab\n"},
+		{"control inside a csi", []string{"a\x1b[3\x07mb\r\n"}, "ab\n"},
+		{"esc inside an osc", []string{"\x1b]0;a\x1bb\x07text\r\n"}, "text\n"},
+		{"osc split", []string{"\x1b]0;ti", "tle\x1b", "\\text\r\n"}, "text\n"},
+		{"sos pm apc", []string{"\x1bXs\x1b\\a\x1b^p\x1b\\b\x1b_c\x1b\\c\r\n"}, "abc\n"},
+		{"esc inside a dcs", []string{"\x1bPq\x1bx\x1b\\after\r\n"}, "after\n"},
+		{"csi G with a column is not a cr", []string{"50%\x1b[5G100%\r\n"}, "50%100%\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
