@@ -81,63 +81,84 @@ func (c *capture) write(p []byte) {
 			}
 			c.control(b)
 		case escEsc:
-			switch {
-			case b == '[':
-				c.state = escCSI
-				c.csiParams = c.csiParams[:0]
-			case b == ']':
-				c.state = escOSC
-			case b == 'P' || b == 'X' || b == '^' || b == '_':
-				c.state = escStr
-			case b >= 0x20 && b <= 0x2f:
-				c.state = escInter
-			case b == 0x1b:
-				// ESC ESC: stay.
-			default:
-				c.state = escGround
-			}
-		case escInter:
-			if b < 0x20 || b > 0x2f {
-				c.state = escGround
-			}
+			c.escByte(b)
 		case escCSI:
-			switch {
-			case b >= 0x30 && b <= 0x3f:
-				if len(c.csiParams) < 16 {
-					c.csiParams = append(c.csiParams, b)
-				}
-			case b >= 0x20 && b <= 0x2f:
-			case b >= 0x40 && b <= 0x7e:
-				c.csi(b)
-				c.state = escGround
-			case b == 0x1b:
-				c.state = escEsc
-			case b == 0x18 || b == 0x1a: // CAN, SUB abort the sequence
-				c.state = escGround
-			}
-		case escOSC:
-			switch b {
-			case 0x07:
-				c.state = escGround
-			case 0x1b:
-				c.state = escOSCEsc
-			}
-		case escOSCEsc:
-			if b == '\\' {
-				c.state = escGround
-			} else {
-				c.state = escOSC
-			}
-		case escStr:
-			if b == 0x1b {
-				c.state = escStrEsc
-			}
-		case escStrEsc:
-			if b == '\\' {
-				c.state = escGround
-			} else {
-				c.state = escStr
-			}
+			c.csiByte(b)
+		default:
+			c.skipByte(b)
+		}
+	}
+}
+
+// escByte takes the byte after an ESC, which says what sequence it starts.
+func (c *capture) escByte(b byte) {
+	switch {
+	case b == '[':
+		c.state = escCSI
+		c.csiParams = c.csiParams[:0]
+	case b == ']':
+		c.state = escOSC
+	case b == 'P' || b == 'X' || b == '^' || b == '_':
+		c.state = escStr
+	case b >= 0x20 && b <= 0x2f:
+		c.state = escInter
+	case b == 0x1b:
+		// ESC ESC: stay.
+	default:
+		c.state = escGround
+	}
+}
+
+// csiByte takes a byte of a control sequence: a parameter is kept (the
+// first 16), the final byte applies it.
+func (c *capture) csiByte(b byte) {
+	switch {
+	case b >= 0x30 && b <= 0x3f:
+		if len(c.csiParams) < 16 {
+			c.csiParams = append(c.csiParams, b)
+		}
+	case b >= 0x20 && b <= 0x2f:
+	case b >= 0x40 && b <= 0x7e:
+		c.csi(b)
+		c.state = escGround
+	case b == 0x1b:
+		c.state = escEsc
+	case b == 0x18 || b == 0x1a: // CAN, SUB abort the sequence
+		c.state = escGround
+	}
+}
+
+// skipByte takes a byte of a sequence whose content changes no text: an
+// ESC with intermediates, an OSC, a DCS, SOS, PM or APC string. It only
+// looks for the sequence's end.
+func (c *capture) skipByte(b byte) {
+	switch c.state {
+	case escInter:
+		if b < 0x20 || b > 0x2f {
+			c.state = escGround
+		}
+	case escOSC:
+		switch b {
+		case 0x07:
+			c.state = escGround
+		case 0x1b:
+			c.state = escOSCEsc
+		}
+	case escOSCEsc:
+		if b == '\\' {
+			c.state = escGround
+		} else {
+			c.state = escOSC
+		}
+	case escStr:
+		if b == 0x1b {
+			c.state = escStrEsc
+		}
+	case escStrEsc:
+		if b == '\\' {
+			c.state = escGround
+		} else {
+			c.state = escStr
 		}
 	}
 }
