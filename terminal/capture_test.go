@@ -53,10 +53,10 @@ func TestCaptureCleansTerminalOutput(t *testing.T) {
 		{"can aborts a csi", []string{"a\x1b[3\x18b\r\n"}, "ab\n"},
 		{"sub aborts a csi", []string{"a\x1b[3\x1ab\r\n"}, "ab\n"},
 		{"control inside a csi", []string{"a\x1b[3\x07mb\r\n"}, "ab\n"},
-		{"esc inside an osc", []string{"\x1b]0;a\x1bb\x07text\r\n"}, "text\n"},
+		{"esc inside an osc", []string{"\x1b]0;a\x1bbhidden\x07text\r\n"}, "text\n"},
 		{"osc split", []string{"\x1b]0;ti", "tle\x1b", "\\text\r\n"}, "text\n"},
 		{"sos pm apc", []string{"\x1bXs\x1b\\a\x1b^p\x1b\\b\x1b_c\x1b\\c\r\n"}, "abc\n"},
-		{"esc inside a dcs", []string{"\x1bPq\x1bx\x1b\\after\r\n"}, "after\n"},
+		{"esc inside a dcs", []string{"\x1bPq\x1bxhidden\x1b\\after\r\n"}, "after\n"},
 		{"csi G with a column is not a cr", []string{"50%\x1b[5G100%\r\n"}, "50%100%\n"},
 	}
 	for _, c := range cases {
