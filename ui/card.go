@@ -328,7 +328,19 @@ func (c *Card) render(rc *renderCtx, width int) []render.Line {
 	return c.renderCard(rc, width)
 }
 
+// renderCard draws the card at width: its header (and, expanded, the whole
+// call), then its body, folded when long.
 func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
+	lines := c.renderHeader(rc, width)
+	if body := c.renderBody(rc); len(body) > 0 {
+		lines = append(lines, c.renderFolded(rc, body, width)...)
+	}
+	return lines
+}
+
+// renderHeader is the card's first line — glyph, icon, summary and status
+// — and, when expanded, the whole call if the summary cut it.
+func (c *Card) renderHeader(rc *renderCtx, width int) []render.Line {
 	th := rc.th
 	base := rc.style()
 	dim := base.Foreground(th.Dim)
@@ -362,7 +374,14 @@ func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 			lines = append(lines, render.WrapText(full, base.Bold(true), width, bar, bar)...)
 		}
 	}
+	return lines
+}
 
+// renderBody is what the card shows under its header, unfolded: its
+// kind's body, an error, the user's note on a denial.
+func (c *Card) renderBody(rc *renderCtx) []render.Line {
+	th := rc.th
+	base := rc.style()
 	var body []render.Line
 	if c.Kind != nil && c.Kind.Body != nil {
 		body = c.Kind.Body(c, rc)
@@ -383,15 +402,20 @@ func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 			body = append(body, render.Line{{Text: render.Sanitize(c.Note, 1), Style: base.Foreground(th.Warning)}}) // "plan mode: edits are refused"
 		}
 	}
-	if len(body) == 0 {
-		return lines
-	}
+	return body
+}
+
+// renderFolded lays the body out under a bar: collapsed, a long body shows
+// its first (or, for a tail kind, last) cardBodyLines and a fold line.
+func (c *Card) renderFolded(rc *renderCtx, body []render.Line, width int) []render.Line {
+	dim := rc.style().Foreground(rc.th.Dim)
+	tail := c.Kind != nil && c.Kind.Tail
 	bar := render.Span{Text: "  │ ", Style: dim}
 	shown := body
 	hidden := 0
 	if !c.Expanded && len(body) > cardBodyLines {
 		hidden = len(body) - cardBodyLines
-		if c.Kind != nil && c.Kind.Tail {
+		if tail {
 			shown = body[hidden:]
 		} else {
 			shown = body[:cardBodyLines]
@@ -403,7 +427,8 @@ func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 	}
 	// The fold says what is hidden: it wraps rather than lose its end.
 	fold := render.WrapLine([]render.Span{{Text: foldText, Style: dim.Italic(true)}}, width, render.Line{bar}, render.Line{bar})
-	if hidden > 0 && c.Kind != nil && c.Kind.Tail {
+	var lines []render.Line
+	if hidden > 0 && tail {
 		lines = append(lines, fold...)
 	}
 	for _, l := range shown {
@@ -414,7 +439,7 @@ func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 		}
 		lines = append(lines, render.TruncateLine(append(render.Line{bar}, l...), width))
 	}
-	if hidden > 0 && (c.Kind == nil || !c.Kind.Tail) {
+	if hidden > 0 && !tail {
 		lines = append(lines, fold...)
 	}
 	if c.Expanded && len(body) > cardBodyLines {
