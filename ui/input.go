@@ -314,140 +314,180 @@ func (in *Input) forward(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		action := in.keys.Action(ev)
-		if in.mentioning() {
-			switch {
-			case ev.Key() == tcell.KeyUp && len(in.mentionHits) > 0:
-				in.mentionSel = (in.mentionSel + len(in.mentionHits) - 1) % len(in.mentionHits)
-				return
-			case ev.Key() == tcell.KeyDown && len(in.mentionHits) > 0:
-				in.mentionSel = (in.mentionSel + 1) % len(in.mentionHits)
-				return
-			case action == actChatComplete || (action == actChatSend && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
-				in.acceptMention()
-				return
-			case action == actChatCancel:
-				in.mentionHidden = in.GetText()
-				in.mentionAt, in.mentionHits = -1, nil
-				return
-			}
+		if in.mentioning() && in.mentionKey(ev, action) {
+			return
 		}
-		if in.Completing() {
-			switch {
-			case ev.Key() == tcell.KeyUp:
-				in.compSel = (in.compSel + len(in.matches) - 1) % len(in.matches)
-				return
-			case ev.Key() == tcell.KeyDown:
-				in.compSel = (in.compSel + 1) % len(in.matches)
-				return
-			case action == actChatComplete:
+		if in.Completing() && in.completionKey(ev, action) {
+			return
+		}
+		if in.chatKey(ev, action, setFocus) {
+			in.updateCompletion()
+		}
+	}
+}
+
+// mentionKey handles a key while an @-mention's hits show, and says
+// whether it took it.
+func (in *Input) mentionKey(ev *tcell.EventKey, action keymap.Action) bool {
+	switch {
+	case ev.Key() == tcell.KeyUp && len(in.mentionHits) > 0:
+		in.mentionSel = (in.mentionSel + len(in.mentionHits) - 1) % len(in.mentionHits)
+	case ev.Key() == tcell.KeyDown && len(in.mentionHits) > 0:
+		in.mentionSel = (in.mentionSel + 1) % len(in.mentionHits)
+	case action == actChatComplete || (action == actChatSend && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
+		in.acceptMention()
+	case action == actChatCancel:
+		in.mentionHidden = in.GetText()
+		in.mentionAt, in.mentionHits = -1, nil
+	default:
+		return false
+	}
+	return true
+}
+
+// completionKey handles a key while slash-command completions show, and
+// says whether it took it. Enter on a command without a required argument
+// leaves the bare command in the input and is not taken: it is sent.
+func (in *Input) completionKey(ev *tcell.EventKey, action keymap.Action) bool {
+	switch {
+	case ev.Key() == tcell.KeyUp:
+		in.compSel = (in.compSel + len(in.matches) - 1) % len(in.matches)
+	case ev.Key() == tcell.KeyDown:
+		in.compSel = (in.compSel + 1) % len(in.matches)
+	case action == actChatComplete:
+		in.complete(1)
+	case ev.Key() == tcell.KeyBacktab:
+		in.complete(-1)
+	case action == actChatSend:
+		cmd := in.matches[in.compSel]
+		if strings.HasPrefix(cmd.Args, "<") {
+			in.accept() // a required argument: let the user type it
+			return true
+		}
+		// Arguments in brackets are optional: the command runs
+		// bare (/mode and /model then offer a picker).
+		in.SetText("/"+cmd.Name, true)
+		return false
+	case action == actChatCancel:
+		in.compDismissed = in.GetText()
+		in.matches = nil
+	default:
+		return false
+	}
+	return true
+}
+
+// chatKey carries out the chat input's action for a key, and says
+// whether the text may have changed (so completions are looked up again).
+func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func(p tview.Primitive)) bool {
+	switch action {
+	case actChatSend:
+		text := in.GetText()
+		if strings.TrimSpace(text) == "" {
+			return false
+		}
+		in.AddHistory(text)
+		in.SetText("", false)
+		in.draft = ""
+		in.matches = nil
+		if in.onSubmit != nil {
+			in.onSubmit(text)
+		}
+		return false
+	case actChatNewline:
+		in.forward(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
+	case actChatCancel:
+		if in.onCancel != nil {
+			in.onCancel()
+		}
+		return false
+	case actChatInterrupt:
+		in.interrupt()
+		return false
+	case actChatHistoryPrev:
+		if in.historyPrev() {
+			return false
+		}
+		in.forward(ev, setFocus)
+	case actChatHistoryNext:
+		if in.historyNext() {
+			return false
+		}
+		in.forward(ev, setFocus)
+	case actChatComplete:
+		if strings.HasPrefix(in.GetText(), "/") {
+			in.compDismissed = ""
+			in.updateCompletion()
+			if len(in.matches) > 0 {
 				in.complete(1)
-				return
-			case ev.Key() == tcell.KeyBacktab:
-				in.complete(-1)
-				return
-			case action == actChatSend:
-				cmd := in.matches[in.compSel]
-				if strings.HasPrefix(cmd.Args, "<") {
-					in.accept() // a required argument: let the user type it
-					return
-				}
-				// Arguments in brackets are optional: the command runs
-				// bare (/mode and /model then offer a picker).
-				in.SetText("/"+cmd.Name, true)
-			case action == actChatCancel:
-				in.compDismissed = in.GetText()
-				in.matches = nil
-				return
 			}
+			return false
 		}
-		switch action {
-		case actChatSend:
-			text := in.GetText()
-			if strings.TrimSpace(text) == "" {
-				return
-			}
-			in.AddHistory(text)
-			in.SetText("", false)
-			in.draft = ""
-			in.matches = nil
-			if in.onSubmit != nil {
-				in.onSubmit(text)
-			}
-			return
-		case actChatNewline:
-			in.forward(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
-		case actChatCancel:
-			if in.onCancel != nil {
-				in.onCancel()
-			}
-			return
-		case actChatInterrupt:
-			if in.busy != nil && in.busy() {
-				if in.onCancel != nil {
-					in.onCancel()
-				}
-			} else if in.GetText() != "" {
-				in.draft = in.GetText() // Up brings it back
-				in.histPos = len(in.history)
-				in.AddHistory(in.draft)
-				in.SetText("", false)
-			}
-			return
-		case actChatHistoryPrev:
-			if row, _, _, _ := in.GetCursor(); row == 0 && len(in.history) > 0 && in.histPos > 0 {
-				if in.histPos == len(in.history) {
-					in.draft = in.GetText()
-				}
-				in.histPos--
-				in.SetText(in.history[in.histPos], true)
-				return
-			}
-			in.forward(ev, setFocus)
-		case actChatHistoryNext:
-			if in.histPos < len(in.history) && !strings.Contains(in.afterCursor(), "\n") {
-				in.histPos++
-				if in.histPos == len(in.history) {
-					in.SetText(in.draft, true)
-				} else {
-					in.SetText(in.history[in.histPos], true)
-				}
-				return
-			}
-			in.forward(ev, setFocus)
-		case actChatComplete:
-			if strings.HasPrefix(in.GetText(), "/") {
-				in.compDismissed = ""
-				in.updateCompletion()
-				if len(in.matches) > 0 {
-					in.complete(1)
-				}
-				return
-			}
-			in.forward(ev, setFocus)
-		case actChatScrollUp:
-			if in.onScroll != nil {
-				in.onScroll(-1)
-			}
-			return
-		case actChatScrollDown:
-			if in.onScroll != nil {
-				in.onScroll(1)
-			}
-			return
-		case actChatMessages:
-			if in.onMessages != nil {
-				in.onMessages()
-			}
-			return
-		case actChatOpenFile:
-			if in.onOpenFile != nil {
-				in.onOpenFile()
-			}
-			return
-		default:
-			in.forward(ev, setFocus)
+		in.forward(ev, setFocus)
+	case actChatScrollUp, actChatScrollDown, actChatMessages, actChatOpenFile:
+		in.callback(action)
+		return false
+	default:
+		in.forward(ev, setFocus)
+	}
+	return true
+}
+
+// interrupt is Ctrl-C in the chat: it stops a turn, or puts the text
+// aside (Up brings it back).
+func (in *Input) interrupt() {
+	if in.busy != nil && in.busy() {
+		if in.onCancel != nil {
+			in.onCancel()
 		}
-		in.updateCompletion()
+	} else if in.GetText() != "" {
+		in.draft = in.GetText() // Up brings it back
+		in.histPos = len(in.history)
+		in.AddHistory(in.draft)
+		in.SetText("", false)
+	}
+}
+
+// historyPrev shows the previous prompt when the cursor is on the first
+// row, and says whether it did.
+func (in *Input) historyPrev() bool {
+	if row, _, _, _ := in.GetCursor(); row == 0 && len(in.history) > 0 && in.histPos > 0 {
+		if in.histPos == len(in.history) {
+			in.draft = in.GetText()
+		}
+		in.histPos--
+		in.SetText(in.history[in.histPos], true)
+		return true
+	}
+	return false
+}
+
+// historyNext shows the next prompt (or the draft) when the cursor is on
+// the last row, and says whether it did.
+func (in *Input) historyNext() bool {
+	if in.histPos < len(in.history) && !strings.Contains(in.afterCursor(), "\n") {
+		in.histPos++
+		if in.histPos == len(in.history) {
+			in.SetText(in.draft, true)
+		} else {
+			in.SetText(in.history[in.histPos], true)
+		}
+		return true
+	}
+	return false
+}
+
+// callback hands the App the actions it carries out for the input.
+func (in *Input) callback(action keymap.Action) {
+	switch {
+	case action == actChatScrollUp && in.onScroll != nil:
+		in.onScroll(-1)
+	case action == actChatScrollDown && in.onScroll != nil:
+		in.onScroll(1)
+	case action == actChatMessages && in.onMessages != nil:
+		in.onMessages()
+	case action == actChatOpenFile && in.onOpenFile != nil:
+		in.onOpenFile()
 	}
 }
 
