@@ -26,3 +26,6 @@ type Agent interface {
 	// ToolNames lists the tools the model can call (/tools).
 	ToolNames() []string
 }
+
+// *agent.Session is the Agent fawn runs; this says so to the compiler.
+var _ Agent = (*agent.Session)(nil)

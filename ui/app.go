@@ -26,6 +26,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
+	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -34,9 +35,9 @@ type Options struct {
 	// Agent runs the turns; required.
 	Agent Agent
 	// Services are what the agent offers beyond turns (compaction,
-	// checkpoints, sessions, …); SessionServices gives fawn's agent's.
+	// checkpoints, sessions, …); services.SessionServices gives fawn's agent's.
 	// Those left nil are not offered.
-	Services Services
+	Services services.Services
 	// Config is the effective configuration; nil means defaults.
 	Config *config.Config
 	// Root is the project directory (titles, relative paths in cards).

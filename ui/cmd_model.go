@@ -11,6 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // addModelCommands registers /model.
@@ -111,7 +112,7 @@ func hostLabel(mc config.Model) string {
 
 // pickModel shows the configured models at once and adds what their
 // servers list as it arrives.
-func (a *App) pickModel(sw ModelSwitcher) {
+func (a *App) pickModel(sw services.ModelSwitcher) {
 	configured := sw.ConfiguredModels()
 	p := picker.New(&a.th, "Model", modelItems(configured, sw.ModelConfig()))
 	p.SetLoading(true)
@@ -136,7 +137,7 @@ func (a *App) pickModel(sw ModelSwitcher) {
 }
 
 // switchModel switches to c from the next request and says so.
-func (a *App) switchModel(sw ModelSwitcher, c agent.ModelChoice) {
+func (a *App) switchModel(sw services.ModelSwitcher, c agent.ModelChoice) {
 	ctx := a.runCtx
 	a.Go(func() {
 		err := sw.SetModel(ctx, c.Config)

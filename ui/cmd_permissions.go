@@ -7,6 +7,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/ui/services"
 )
 
 func (a *App) addPermissionCommands() {
@@ -76,7 +77,7 @@ func (a *App) addHookCommands() {
 
 // removeRule takes a rule out of force: from the rules the dialog saved,
 // or, for one a config file sets, says where to remove it.
-func (a *App) removeRule(rk RuleKeeper, raw string) {
+func (a *App) removeRule(rk services.RuleKeeper, raw string) {
 	if raw == "" {
 		a.list.Append(&noticeItem{kind: noticeError, text: "which rule? /permissions remove bash(go test:*) (/permissions lists them)"})
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
@@ -22,7 +23,7 @@ type tabbedEditor interface {
 	RestoreTabs(states []editor.TabState) (missing []string)
 }
 
-func (a *App) keeper() (SessionKeeper, bool) {
+func (a *App) keeper() (services.SessionKeeper, bool) {
 	k := a.opts.Services.Sessions
 	if k == nil || k.Store() == nil {
 		return nil, false
@@ -80,7 +81,7 @@ func (a *App) addSessionCommands() {
 func short(id string) string { return id[:min(8, len(id))] }
 
 // pickSession opens the /resume picker.
-func (a *App) pickSession(k SessionKeeper) {
+func (a *App) pickSession(k services.SessionKeeper) {
 	p := picker.New(&a.th, "Resume a session", nil)
 	p.SetLoading(true)
 	a.openPicker(p)
@@ -108,7 +109,7 @@ func (a *App) pickSession(k SessionKeeper) {
 }
 
 // resumeSession loads session id off the UI goroutine, then shows it.
-func (a *App) resumeSession(k SessionKeeper, id string) {
+func (a *App) resumeSession(k services.SessionKeeper, id string) {
 	a.recordWorkspace()
 	a.flash("resuming…")
 	a.Go(func() {
@@ -189,7 +190,7 @@ func (a *App) workspaceState() session.Workspace {
 
 // exportSession writes the session as Markdown to file (relative to the
 // project), asking before it replaces a file.
-func (a *App) exportSession(k SessionKeeper, file string) {
+func (a *App) exportSession(k services.SessionKeeper, file string) {
 	id := k.ID()
 	if file == "" {
 		file = "fawn-session-" + short(id) + ".md"

@@ -37,7 +37,7 @@
 //
 // Wiring, as cmd/fawn does it:
 //
-//	app, err := ui.New(ui.Options{Agent: sess, Services: ui.SessionServices(sess),
+//	app, err := ui.New(ui.Options{Agent: sess, Services: services.SessionServices(sess),
 //		Config: cfg, Root: root,
 //		Editor: tabs, Terminal: view, Keys: []*keymap.Table{edKeys, termKeys},
 //		Notices: notices})

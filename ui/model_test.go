@@ -12,6 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // /model offers the configured models and those the server lists; the one
@@ -33,7 +34,7 @@ func TestModelPickerSwitchesTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sess.Close)
-	r := startApp(t, Options{Agent: sess, Services: SessionServices(sess), Config: cfg, Root: root}, 120, 30)
+	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Config: cfg, Root: root}, 120, 30)
 	r.typeText("hello")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("first answer")

@@ -28,6 +28,7 @@ import (
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -184,7 +185,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	opts := ui.Options{
 		Agent:       sess,
-		Services:    ui.SessionServices(sess),
+		Services:    services.SessionServices(sess),
 		Config:      cfg,
 		Root:        cfg.ProjectDir,
 		Editor:      ed,

@@ -1,4 +1,9 @@
-package ui
+// Package services holds what the UI does with an agent beyond running
+// turns: compaction, checkpoints and rewind, sessions, skills, subagents,
+// rules, hooks, models and attachments, each a small typed interface, and
+// Services, the struct that gathers them. The UI shell and the slash
+// commands (ui/commands) both read them; nothing here draws.
+package services
 
 import (
 	"context"
@@ -14,7 +19,7 @@ import (
 )
 
 // Services are what the UI does with an agent beyond running turns (the
-// Agent interface). Each is a typed field rather than a method set looked
+// ui.Agent interface). Each is a typed field rather than a method set looked
 // for on the Agent, so a signature that drifts breaks the build instead of
 // making its command vanish. A nil service leaves its commands and panes
 // out, as for an agent that has no such thing.
@@ -62,7 +67,6 @@ func SessionServices(s *agent.Session) Services {
 
 // *agent.Session is every service; these say so to the compiler.
 var (
-	_ Agent           = (*agent.Session)(nil)
 	_ Compacter       = (*agent.Session)(nil)
 	_ ContextReporter = (*agent.Session)(nil)
 	_ Rewinder        = (*agent.Session)(nil)
