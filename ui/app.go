@@ -22,6 +22,7 @@ import (
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
@@ -118,10 +119,10 @@ type App struct {
 	editor                    EditorPane
 	terminal                  TerminalPane
 	router                    *Router
-	commands                  *Commands
-	files                     *fileIndex // the project's paths, for @ completion
-	mcp                       MCPView    // the MCP servers, when there are any
-	lsp                       LSPView    // the language servers, when any may run
+	commands                  *commands.Commands
+	files                     *fileIndex       // the project's paths, for @ completion
+	mcp                       commands.MCPView // the MCP servers, when there are any
+	lsp                       commands.LSPView // the language servers, when any may run
 	explorer                  *explorer.Explorer
 	// changedPaths are files the agent changed before the explorer was built.
 	changedPaths []string
@@ -215,7 +216,7 @@ func New(opts Options) (*App, error) {
 
 	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
 	a.rctx.md.async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
-	a.commands = newCommands()
+	a.commands = commands.New()
 	a.list = newMessageList(a.rctx, a.keys.messages)
 	a.input = newInput(&a.th, a.keys.chat, a.commands)
 	a.chat = newChat(&a.th, a.list, a.input)
@@ -643,7 +644,7 @@ func (a *App) turnRunning() bool { return a.turnCancel != nil }
 // submit handles a message from the input: a command, a new turn, or a
 // queued message while a turn runs.
 func (a *App) submit(text string) {
-	if name, args, ok := parseCommand(text); ok {
+	if name, args, ok := commands.Parse(text); ok {
 		a.list.ScrollToBottom()
 		cmd := a.commands.Find(name)
 		if cmd == nil {
@@ -832,14 +833,14 @@ func (a *App) copy(text string) {
 // --- commands -------------------------------------------------------------------
 
 // AddCommand registers a slash command (replacing one of the same name).
-func (a *App) AddCommand(cmd Command) { a.commands.Add(cmd) }
+func (a *App) AddCommand(cmd commands.Command) { a.commands.Add(cmd) }
 
 func (a *App) addBuiltinCommands() {
-	a.commands.Add(Command{Name: "help", Help: "Show the keys and commands", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "help", Help: "Show the keys and commands", Run: func(_ commands.Host, _ string) {
 		a.help.shown = true
 		a.help.scroll = 0
 	}})
-	a.commands.Add(Command{Name: "clear", Help: "Forget the conversation and clear the chat", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "clear", Help: "Forget the conversation and clear the chat", Run: func(_ commands.Host, _ string) {
 		if a.turnRunning() {
 			a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it, then /clear"})
 			return
@@ -862,7 +863,7 @@ func (a *App) addBuiltinCommands() {
 	a.addSkillCommands()
 	a.addAgentCommands()
 	a.addSessionCommands()
-	a.commands.Add(Command{Name: "exit", Help: "Quit fawn", Run: func(a *App, _ string) { a.requestQuit() }})
+	a.commands.Add(commands.Command{Name: "exit", Help: "Quit fawn", Run: func(_ commands.Host, _ string) { a.requestQuit() }})
 }
 
 // cycleMode moves to the next permission mode.

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/commands"
 )
 
 func (a *App) addCompactCommands() {
 	if c := a.opts.Services.Compact; c != nil {
-		a.commands.Add(Command{Name: "compact", Args: "[focus]", Help: "Replace the conversation by a summary of it, keeping what you name in particular", Run: func(a *App, focus string) {
+		a.commands.Add(commands.Command{Name: "compact", Args: "[focus]", Help: "Replace the conversation by a summary of it, keeping what you name in particular", Run: func(_ commands.Host, focus string) {
 			if a.turnRunning() {
 				a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — wait for it to end (or press Esc), then /compact"})
 				return
@@ -22,7 +23,7 @@ func (a *App) addCompactCommands() {
 		}})
 	}
 	if cx := a.opts.Services.Context; cx != nil {
-		a.commands.Add(Command{Name: "context", Help: "Show how the context window is used: system prompt, tools, instructions, history, reserve, free", Run: func(a *App, _ string) {
+		a.commands.Add(commands.Command{Name: "context", Help: "Show how the context window is used: system prompt, tools, instructions, history, reserve, free", Run: func(_ commands.Host, _ string) {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: contextText(cx.Context(), a.opts.Root)})
 		}})
 	}

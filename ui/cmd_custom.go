@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/commands"
+	slash "github.com/fawn-ide/fawn/ui/commands"
 )
 
 // addCustomCommands loads the user's and the project's custom commands
@@ -33,7 +34,7 @@ func (a *App) addCustomCommands() {
 					help = "⚠ cannot run: " + c.Err.Error()
 				}
 				help += " · " + c.Scope + " command"
-				a.commands.Add(Command{Name: c.Name, Args: c.ArgumentHint, Help: help, Run: func(a *App, args string) {
+				a.commands.Add(slash.Command{Name: c.Name, Args: c.ArgumentHint, Help: help, Run: func(_ slash.Host, args string) {
 					text, err := commands.Expand(c, args, project)
 					if err != nil {
 						a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
@@ -57,7 +58,7 @@ func (a *App) addSkillCommands() {
 	if sk == nil {
 		return
 	}
-	a.commands.Add(Command{Name: "skills", Help: "List the skills the agent can load, and any that cannot be used", Run: func(a *App, _ string) {
+	a.commands.Add(slash.Command{Name: "skills", Help: "List the skills the agent can load, and any that cannot be used", Run: func(_ slash.Host, _ string) {
 		ss := sk.Skills()
 		if len(ss) == 0 {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no skills: a skill is a folder with a SKILL.md (front matter name and description) in .fawn/skills/, .claude/skills/ or your config's skills/"})
@@ -81,7 +82,7 @@ func (a *App) addAgentCommands() {
 	if sk == nil {
 		return
 	}
-	a.commands.Add(Command{Name: "agents", Help: "List the subagents the agent can hand a task to, and any that cannot be used", Run: func(a *App, _ string) {
+	a.commands.Add(slash.Command{Name: "agents", Help: "List the subagents the agent can hand a task to, and any that cannot be used", Run: func(_ slash.Host, _ string) {
 		ds := sk.Subagents()
 		var b strings.Builder
 		b.WriteString("Subagents (the agent hands one a task with the task tool; a definition is a Markdown file in .fawn/agents/, .claude/agents/ or your config's agents/):")

@@ -6,20 +6,15 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/lsp"
+	"github.com/fawn-ide/fawn/ui/commands"
 )
 
-// LSPView is what /lsp shows of the language servers (*lsp.Manager).
-type LSPView interface {
-	Statuses() []lsp.Status
-	Restart(name string) error
-}
-
 // SetLSP gives the app the project's language servers. Call it before Run.
-func (a *App) SetLSP(m LSPView) { a.lsp = m }
+func (a *App) SetLSP(m commands.LSPView) { a.lsp = m }
 
 // addLSPCommand registers /lsp.
 func (a *App) addLSPCommand() {
-	a.commands.Add(Command{Name: "lsp", Args: "[restart [NAME]]", Help: "Show each language server: state, root, pid, open files, last error; restart one", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "lsp", Args: "[restart [NAME]]", Help: "Show each language server: state, root, pid, open files, last error; restart one", Run: func(_ commands.Host, args string) {
 		if a.lsp == nil {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no language servers in this session (lsp.* in the configuration; see config.example.yaml)"})
 			return

@@ -7,24 +7,19 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/ui/commands"
 )
-
-// MCPView is what /mcp and /tools show of the MCP servers (*mcp.Manager).
-type MCPView interface {
-	Status() []mcp.Status
-	Restart(name string) error
-}
 
 // SetMCP gives the app the MCP servers, started after it was built (their
 // reports go to Notify). Call it before Run.
-func (a *App) SetMCP(m MCPView) { a.mcp = m }
+func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }
 
 // addMCPCommands registers /tools and /mcp.
 func (a *App) addMCPCommands() {
-	a.commands.Add(Command{Name: "tools", Help: "List the tools the model can call, by MCP server", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "tools", Help: "List the tools the model can call, by MCP server", Run: func(_ commands.Host, _ string) {
 		a.list.Append(&noticeItem{kind: noticeInfo, text: a.toolsText()})
 	}})
-	a.commands.Add(Command{Name: "mcp", Args: "[restart NAME]", Help: "Show each MCP server's state, tools and last error; restart one", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "mcp", Args: "[restart NAME]", Help: "Show each MCP server's state, tools and last error; restart one", Run: func(_ commands.Host, args string) {
 		if a.mcp == nil || len(a.mcp.Status()) == 0 {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no MCP servers are configured: add them under tools.mcp_servers (a command or a url), then restart fawn"})
 			return

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -18,7 +19,7 @@ var modeHelp = map[agent.Mode]string{
 
 // addModeCommands registers /mode.
 func (a *App) addModeCommands() {
-	a.commands.Add(Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(_ commands.Host, args string) {
 		if args == "" {
 			a.pickMode()
 			return

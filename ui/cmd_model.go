@@ -10,13 +10,14 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // addModelCommands registers /model.
 func (a *App) addModelCommands() {
-	a.commands.Add(Command{Name: "model", Args: "[name]", Help: "Switch the model (a picker of the configured and listed models)", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "model", Args: "[name]", Help: "Switch the model (a picker of the configured and listed models)", Run: func(_ commands.Host, args string) {
 		sw := a.opts.Services.Models
 		if sw == nil {
 			where := "the config file"
@@ -52,15 +53,6 @@ func modelLabel(c agent.ModelChoice) string {
 		return clean(c.Config.Model)
 	}
 	return clean(c.Name)
-}
-
-// clean makes text from a server or a file safe and short enough to draw.
-func clean(s string) string {
-	s = sanitize(strings.ReplaceAll(s, "\n", " "), 1)
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:119]) + "…"
-	}
-	return s
 }
 
 func modelItems(choices []agent.ModelChoice, cur config.Model) []picker.Item {

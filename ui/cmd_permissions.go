@@ -7,6 +7,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/services"
 )
 
@@ -15,7 +16,7 @@ func (a *App) addPermissionCommands() {
 	if rk == nil {
 		return
 	}
-	a.commands.Add(Command{Name: "permissions", Args: "[remove RULE]", Help: "List the permission rules in force, where each comes from, and the mode; remove one", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "permissions", Args: "[remove RULE]", Help: "List the permission rules in force, where each comes from, and the mode; remove one", Run: func(_ commands.Host, args string) {
 		if raw, ok := strings.CutPrefix(strings.TrimSpace(args), "remove"); ok {
 			a.removeRule(rk, strings.TrimSpace(raw))
 			return
@@ -52,7 +53,7 @@ func (a *App) addHookCommands() {
 	if hk == nil {
 		return
 	}
-	a.commands.Add(Command{Name: "hooks", Help: "List the hooks configured, by event", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "hooks", Help: "List the hooks configured, by event", Run: func(_ commands.Host, _ string) {
 		cfg := hk.Hooks()
 		if len(cfg) == 0 {
 			a.list.Append(&noticeItem{kind: noticeInfo, text: "no hooks are configured: add them under hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, PreCompact); see config.example.yaml"})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -104,13 +105,13 @@ func (a *App) addRewindCommands() {
 			a.showChange(b, rel)
 		})
 	}
-	a.commands.Add(Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(_ commands.Host, _ string) {
 		a.pickRewind()
 	}})
-	a.commands.Add(Command{Name: "diff", Help: "List the files changed in this session, by whom, with +/- counts; Enter shows the diff", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "diff", Help: "List the files changed in this session, by whom, with +/- counts; Enter shows the diff", Run: func(_ commands.Host, _ string) {
 		a.pickChange()
 	}})
-	a.commands.Add(Command{Name: "revert", Args: "PATH", Help: "Put a file back as it was before this session changed it", Run: func(a *App, path string) {
+	a.commands.Add(commands.Command{Name: "revert", Args: "PATH", Help: "Put a file back as it was before this session changed it", Run: func(_ commands.Host, path string) {
 		b := a.book()
 		if b == nil {
 			return

@@ -11,6 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/services"
@@ -33,7 +34,7 @@ func (a *App) keeper() (services.SessionKeeper, bool) {
 
 // addSessionCommands registers /resume, /new and /export.
 func (a *App) addSessionCommands() {
-	a.commands.Add(Command{Name: "resume", Args: "[id]", Help: "Resume a saved session of this project (a picker, or by ID)", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "resume", Args: "[id]", Help: "Resume a saved session of this project (a picker, or by ID)", Run: func(_ commands.Host, args string) {
 		k, ok := a.keeper()
 		if !ok {
 			a.list.Append(&noticeItem{kind: noticeError, text: "sessions are not kept (fawn has no data directory)"})
@@ -49,7 +50,7 @@ func (a *App) addSessionCommands() {
 		}
 		a.pickSession(k)
 	}})
-	a.commands.Add(Command{Name: "new", Help: "Start a new session (this one is kept: /resume brings it back)", Run: func(a *App, _ string) {
+	a.commands.Add(commands.Command{Name: "new", Help: "Start a new session (this one is kept: /resume brings it back)", Run: func(_ commands.Host, _ string) {
 		if a.turnRunning() {
 			a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it, then /new"})
 			return
@@ -68,7 +69,7 @@ func (a *App) addSessionCommands() {
 		a.todos.SetItems(a.opts.Agent.Todos())
 		a.noteChanges()
 	}})
-	a.commands.Add(Command{Name: "export", Args: "[file]", Help: "Write this session as Markdown (default: fawn-session-ID.md in the project)", Run: func(a *App, args string) {
+	a.commands.Add(commands.Command{Name: "export", Args: "[file]", Help: "Write this session as Markdown (default: fawn-session-ID.md in the project)", Run: func(_ commands.Host, args string) {
 		k, ok := a.keeper()
 		if !ok {
 			a.list.Append(&noticeItem{kind: noticeError, text: "sessions are not kept (fawn has no data directory)"})

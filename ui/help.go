@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -18,13 +19,13 @@ type Help struct {
 	ctx      *renderCtx
 	keys     *keymap.Table // the overlay's own keys
 	tables   func() []*keymap.Table
-	commands *Commands
+	commands *commands.Commands
 	shown    bool
 	scroll   int
 	rows     int
 }
 
-func newHelp(ctx *renderCtx, keys *keymap.Table, tables func() []*keymap.Table, commands *Commands) *Help {
+func newHelp(ctx *renderCtx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
 	return &Help{Box: tview.NewBox(), ctx: ctx, keys: keys, tables: tables, commands: commands}
 }
 

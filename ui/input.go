@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -23,7 +24,7 @@ type Input struct {
 	*tview.TextArea
 	th       *theme.Theme
 	keys     *keymap.Table
-	commands *Commands
+	commands *commands.Commands
 
 	hintWidth int // the width the placeholder was fitted to
 	hint      string
@@ -34,7 +35,7 @@ type Input struct {
 	draft   string // the text being written before browsing began
 
 	// completion popup state
-	matches []*Command
+	matches []*commands.Command
 	compSel int
 	// cycling: Tab has put a match into the input and steps through the
 	// matches; the list stays as it was for the text typed.
@@ -61,7 +62,7 @@ type Input struct {
 	imagePath func(text string) (string, bool)
 }
 
-func newInput(th *theme.Theme, keys *keymap.Table, commands *Commands) *Input {
+func newInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) *Input {
 	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands, mentionAt: -1}
 	in.SetBackgroundColor(th.Background)
 	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
@@ -276,7 +277,7 @@ func (in *Input) complete(step int) {
 
 // commonPrefix is the longest prefix of every command name that starts
 // with the first's first letter ("" when the names differ at once).
-func commonPrefix(cmds []*Command) string {
+func commonPrefix(cmds []*commands.Command) string {
 	if len(cmds) == 0 {
 		return ""
 	}

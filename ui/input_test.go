@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -269,7 +270,7 @@ func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {
 }
 
 func TestInputRows(t *testing.T) {
-	in := newInput(darkCtx().th, ChatKeys(), newCommands())
+	in := newInput(darkCtx().th, ChatKeys(), commands.New())
 	cases := []struct {
 		text string
 		want int

@@ -210,13 +210,11 @@ func (n *noticeItem) render(c *renderCtx, width int) []render.Line {
 
 func (n *noticeItem) copyText() string { return n.text }
 
-// plural counts n of a thing: "1 line", "2 lines".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// plural is render.Plural.
+func plural(n int, one, many string) string { return render.Plural(n, one, many) }
+
+// clean is render.Clean.
+func clean(s string) string { return render.Clean(s) }
 
 // sanitize is render.Sanitize, for the slash commands' text.
 func sanitize(s string, tabWidth int) string { return render.Sanitize(s, tabWidth) }

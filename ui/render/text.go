@@ -470,3 +470,22 @@ func HumanDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 }
+
+// Plural counts n of a thing: "1 line", "2 lines".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Clean makes one line of text from a server or a file safe and short
+// enough to draw: newlines become spaces, control characters show, and
+// past 120 characters it ends in "…".
+func Clean(s string) string {
+	s = Sanitize(strings.ReplaceAll(s, "\n", " "), 1)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return s
+}

@@ -1,4 +1,10 @@
-package ui
+// Package commands owns the slash commands typed in the chat ("/mode",
+// "/model"): the registry the input's completion and the help overlay
+// read, the Host a command is given to act on the frame, and one file per
+// command. A command reaches the App only through Host and the typed
+// services (ui/services), so it cannot depend on the App's fields. ui
+// imports this package; it imports neither ui nor the panes.
+package commands
 
 import (
 	"sort"
@@ -15,7 +21,7 @@ type Command struct {
 	Help string
 	// Run executes the command on the UI goroutine; args is the text after
 	// the name, trimmed.
-	Run func(a *App, args string)
+	Run func(h Host, args string)
 }
 
 // Commands is the slash-command registry: the chat's completion popup and
@@ -24,7 +30,8 @@ type Commands struct {
 	byName map[string]*Command
 }
 
-func newCommands() *Commands { return &Commands{byName: map[string]*Command{}} }
+// New returns an empty registry.
+func New() *Commands { return &Commands{byName: map[string]*Command{}} }
 
 // Add registers cmd, replacing a command of the same name.
 func (c *Commands) Add(cmd Command) {
@@ -60,9 +67,9 @@ func (c *Commands) Match(prefix string) []*Command {
 	return append(starts, contains...)
 }
 
-// parseCommand splits "/name args" into name and args; ok is false when text
-// is not a command. "//text" sends "/text" as a message.
-func parseCommand(text string) (name, args string, ok bool) {
+// Parse splits "/name args" into name and args; ok is false when text is
+// not a command. "//text" sends "/text" as a message.
+func Parse(text string) (name, args string, ok bool) {
 	t := strings.TrimSpace(text)
 	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") || len(t) < 2 {
 		return "", "", false

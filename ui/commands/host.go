@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/lsp"
+	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/services"
+)
+
+// Host is what a command may ask of the frame it runs in (ui.App is one).
+// It is narrow on purpose: a command says things, asks the user to choose,
+// and works through the agent and its services; the layout, the panes and
+// the event loop stay the frame's own. Every method is called on the UI
+// goroutine, except Post, which any goroutine may call.
+type Host interface {
+	// Info and Error add a notice to the chat.
+	Info(text string)
+	Error(text string)
+	// Flash shows a short message in the status bar.
+	Flash(msg string)
+	// Pick opens a picker over the panes, replacing one already open;
+	// onPick runs on the UI goroutine when the user chooses. The picker is
+	// returned so that a command can fill it as results arrive.
+	Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker
+
+	// Go runs f on its own goroutine; a panic in it is reported as a
+	// crash, like one on the UI goroutine. Post runs f on the UI goroutine.
+	Go(f func())
+	Post(f func())
+	// Context ends when fawn stops; background work a command starts
+	// takes it.
+	Context() context.Context
+
+	// Agent is the agent the chat talks to; Services are what it offers
+	// beyond turns (a nil service means the agent has no such thing).
+	Agent() Agent
+	Services() services.Services
+	// SetMode sets the permission mode and says so in the status bar.
+	SetMode(m agent.Mode)
+	// LSP and MCP are the language and MCP servers; nil when there are none.
+	LSP() LSPView
+	MCP() MCPView
+
+	// Root is the project's directory; Config is fawn's configuration
+	// (never nil).
+	Root() string
+	Config() *config.Config
+}
+
+// Agent is what a command reads of the agent (ui.Agent has more).
+type Agent interface {
+	Mode() agent.Mode
+	// ModelName is "provider/model".
+	ModelName() string
+	// ToolNames lists the tools the model can call.
+	ToolNames() []string
+}
+
+// LSPView is what /lsp shows of the language servers (*lsp.Manager).
+type LSPView interface {
+	Statuses() []lsp.Status
+	Restart(name string) error
+}
+
+// MCPView is what /mcp and /tools show of the MCP servers (*mcp.Manager).
+type MCPView interface {
+	Status() []mcp.Status
+	Restart(name string) error
+}

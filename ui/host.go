@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/services"
+)
+
+// The App is the frame the slash commands run in: this file is all a
+// command sees of it.
+var _ commands.Host = (*App)(nil)
+
+// Info adds an information notice to the chat.
+func (a *App) Info(text string) { a.list.Append(&noticeItem{kind: noticeInfo, text: text}) }
+
+// Error adds an error notice to the chat.
+func (a *App) Error(text string) { a.list.Append(&noticeItem{kind: noticeError, text: text}) }
+
+// Flash shows a short message in the status bar.
+func (a *App) Flash(msg string) { a.flash(msg) }
+
+// Pick opens a picker over the panes.
+func (a *App) Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker {
+	p := picker.New(&a.th, title, items)
+	p.OnPick = onPick
+	a.openPicker(p)
+	return p
+}
+
+// Post runs f on the UI goroutine.
+func (a *App) Post(f func()) { a.post(f) }
+
+// Context ends when the App stops.
+func (a *App) Context() context.Context { return a.runCtx }
+
+// Agent is the agent the chat talks to.
+func (a *App) Agent() commands.Agent { return a.opts.Agent }
+
+// Services are what the agent offers beyond turns.
+func (a *App) Services() services.Services { return a.opts.Services }
+
+// SetMode sets the permission mode and says so in the status bar.
+func (a *App) SetMode(m agent.Mode) { a.setMode(m) }
+
+// LSP is the language servers, or nil.
+func (a *App) LSP() commands.LSPView { return a.lsp }
+
+// MCP is the MCP servers, or nil.
+func (a *App) MCP() commands.MCPView { return a.mcp }
+
+// Root is the project's directory.
+func (a *App) Root() string { return a.opts.Root }
+
+// Config is fawn's configuration.
+func (a *App) Config() *config.Config { return a.cfg }
