@@ -851,14 +851,9 @@ func (a *App) addBuiltinCommands() {
 		a.noteChanges()
 		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
 	}})
-	a.addModeCommands()
-	a.addModelCommands()
-	a.addMCPCommands()
-	a.addLSPCommand()
+	commands.AddBuiltin(a.commands, a.opts.Services)
 	a.addCompactCommands()
 	a.addRewindCommands()
-	a.addPermissionCommands()
-	a.addHookCommands()
 	a.addCustomCommands()
 	a.addSkillCommands()
 	a.addAgentCommands()
@@ -883,6 +878,20 @@ func (a *App) cycleMode() {
 func (a *App) setMode(m agent.Mode) {
 	a.opts.Agent.SetMode(m)
 	a.flash("permission mode: " + string(m))
+}
+
+// contextWindow is the size of the model in use's context, for the status bar.
+func (a *App) contextWindow() int {
+	if cx := a.opts.Services.Context; cx != nil {
+		n, _ := cx.ContextWindow()
+		return n
+	}
+	if sw := a.opts.Services.Models; sw != nil {
+		if n := sw.ModelConfig().ContextWindow; n > 0 {
+			return n
+		}
+	}
+	return a.cfg.Models.Chat.ContextWindow
 }
 
 // unsavedEditor is an editor that can tell about and save unsaved files

@@ -57,3 +57,10 @@ func (a *App) Root() string { return a.opts.Root }
 
 // Config is fawn's configuration.
 func (a *App) Config() *config.Config { return a.cfg }
+
+// SetLSP gives the app the project's language servers. Call it before Run.
+func (a *App) SetLSP(m commands.LSPView) { a.lsp = m }
+
+// SetMCP gives the app the MCP servers, started after it was built (their
+// reports go to Notify). Call it before Run.
+func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }

@@ -1,4 +1,4 @@
-package ui
+package commands
 
 import (
 	"fmt"
@@ -7,42 +7,43 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/mcp"
-	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
-// SetMCP gives the app the MCP servers, started after it was built (their
-// reports go to Notify). Call it before Run.
-func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }
+// Tools is /tools: the tools the model can call, by MCP server.
+func Tools() Command {
+	return Command{Name: "tools", Help: "List the tools the model can call, by MCP server", Run: func(h Host, _ string) {
+		h.Info(toolsText(h.Agent().ToolNames(), h.MCP()))
+	}}
+}
 
-// addMCPCommands registers /tools and /mcp.
-func (a *App) addMCPCommands() {
-	a.commands.Add(commands.Command{Name: "tools", Help: "List the tools the model can call, by MCP server", Run: func(_ commands.Host, _ string) {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: a.toolsText()})
-	}})
-	a.commands.Add(commands.Command{Name: "mcp", Args: "[restart NAME]", Help: "Show each MCP server's state, tools and last error; restart one", Run: func(_ commands.Host, args string) {
-		if a.mcp == nil || len(a.mcp.Status()) == 0 {
-			a.list.Append(&noticeItem{kind: noticeInfo, text: "no MCP servers are configured: add them under tools.mcp_servers (a command or a url), then restart fawn"})
+// MCP is /mcp: each MCP server's state; /mcp restart NAME restarts one.
+func MCP() Command {
+	return Command{Name: "mcp", Args: "[restart NAME]", Help: "Show each MCP server's state, tools and last error; restart one", Run: func(h Host, args string) {
+		ms := h.MCP()
+		if ms == nil || len(ms.Status()) == 0 {
+			h.Info("no MCP servers are configured: add them under tools.mcp_servers (a command or a url), then restart fawn")
 			return
 		}
 		if name, ok := strings.CutPrefix(args, "restart"); ok && (name == "" || name[0] == ' ') {
 			name = strings.TrimSpace(name)
 			if name == "" {
-				a.list.Append(&noticeItem{kind: noticeError, text: "which server? /mcp restart NAME"})
+				h.Error("which server? /mcp restart NAME")
 				return
 			}
-			if err := a.mcp.Restart(name); err != nil {
-				a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+			if err := ms.Restart(name); err != nil {
+				h.Error(err.Error())
 				return
 			}
-			a.list.Append(&noticeItem{kind: noticeInfo, text: "MCP: restarting " + name})
+			h.Info("MCP: restarting " + name)
 			return
 		}
 		if args != "" {
-			a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown /mcp argument %q — /mcp shows the servers, /mcp restart NAME restarts one", args)})
+			h.Error(fmt.Sprintf("unknown /mcp argument %q — /mcp shows the servers, /mcp restart NAME restarts one", args))
 			return
 		}
-		a.list.Append(&noticeItem{kind: noticeInfo, text: a.mcpText()})
-	}})
+		h.Info(mcpText(ms.Status()))
+	}}
 }
 
 // stateText is a server's state in words: "ready", "restarting in 4s".
@@ -50,7 +51,7 @@ func stateText(st mcp.Status) string {
 	s := string(st.State)
 	if st.State == mcp.Restarting && !st.Retry.IsZero() {
 		if d := time.Until(st.Retry); d > 0 {
-			s += " in " + fmtDuration(d.Round(100*time.Millisecond))
+			s += " in " + render.HumanDuration(d.Round(100*time.Millisecond))
 		} else {
 			s += " now"
 		}
@@ -68,11 +69,11 @@ func shortTool(server, name string) string {
 
 // toolsText lists the built-in tools, then each MCP server's, as soon as
 // the server is ready (before the next turn binds them).
-func (a *App) toolsText() string {
+func toolsText(toolNames []string, ms MCPView) string {
 	mcpTools := map[string]bool{}
 	var statuses []mcp.Status
-	if a.mcp != nil {
-		statuses = a.mcp.Status()
+	if ms != nil {
+		statuses = ms.Status()
 		for _, st := range statuses {
 			for _, n := range st.Tools {
 				mcpTools[n] = true
@@ -80,7 +81,7 @@ func (a *App) toolsText() string {
 		}
 	}
 	var builtin []string
-	for _, n := range a.opts.Agent.ToolNames() {
+	for _, n := range toolNames {
 		if !mcpTools[n] && !strings.HasPrefix(n, "mcp__") {
 			builtin = append(builtin, n)
 		}
@@ -105,18 +106,18 @@ func (a *App) toolsText() string {
 }
 
 // mcpText is /mcp: every server with its endpoint, state, tools and last error.
-func (a *App) mcpText() string {
+func mcpText(statuses []mcp.Status) string {
 	var b strings.Builder
-	for i, st := range a.mcp.Status() {
+	for i, st := range statuses {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), plural(len(st.Tools), "tool", "tools"), clean(st.Endpoint))
+		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), render.Plural(len(st.Tools), "tool", "tools"), render.Clean(st.Endpoint))
 		if st.Restarts > 0 {
-			fmt.Fprintf(&b, " · restarted %s", plural(st.Restarts, "time", "times"))
+			fmt.Fprintf(&b, " · restarted %s", render.Plural(st.Restarts, "time", "times"))
 		}
 		if st.LastError != "" {
-			fmt.Fprintf(&b, "\n  last error: %s", clean(st.LastError))
+			fmt.Fprintf(&b, "\n  last error: %s", render.Clean(st.LastError))
 		}
 	}
 	return b.String() + "\n(/mcp restart NAME restarts a server)"

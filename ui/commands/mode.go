@@ -1,11 +1,10 @@
-package ui
+package commands
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
-	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -17,17 +16,17 @@ var modeHelp = map[agent.Mode]string{
 	agent.ModeYolo:        "nothing asks",
 }
 
-// addModeCommands registers /mode.
-func (a *App) addModeCommands() {
-	a.commands.Add(commands.Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(_ commands.Host, args string) {
+// Mode is /mode: show or set the permission mode.
+func Mode() Command {
+	return Command{Name: "mode", Args: "[ask|accept-edits|plan|yolo]", Help: "Show or set the permission mode", Run: func(h Host, args string) {
 		if args == "" {
-			a.pickMode()
+			pickMode(h)
 			return
 		}
 		for _, m := range agent.Modes {
 			if string(m) == args {
-				a.setMode(m)
-				a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + args})
+				h.SetMode(m)
+				h.Info("permission mode: " + args)
 				return
 			}
 		}
@@ -35,22 +34,20 @@ func (a *App) addModeCommands() {
 		for _, m := range agent.Modes {
 			names = append(names, string(m))
 		}
-		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown mode %q — use %s, or /mode alone to choose", args, strings.Join(names, ", "))})
-	}})
+		h.Error(fmt.Sprintf("unknown mode %q — use %s, or /mode alone to choose", args, strings.Join(names, ", ")))
+	}}
 }
 
 // pickMode shows the permission modes, the current one marked.
-func (a *App) pickMode() {
-	cur := a.opts.Agent.Mode()
+func pickMode(h Host) {
+	cur := h.Agent().Mode()
 	var items []picker.Item
 	for _, m := range agent.Modes {
 		items = append(items, picker.Item{Label: string(m), Detail: modeHelp[m], Current: m == cur, Value: m})
 	}
-	p := picker.New(&a.th, "Permission mode", items)
-	p.OnPick = func(it picker.Item) {
+	h.Pick("Permission mode", items, func(it picker.Item) {
 		m := it.Value.(agent.Mode)
-		a.setMode(m)
-		a.list.Append(&noticeItem{kind: noticeInfo, text: "permission mode: " + string(m) + " — " + modeHelp[m]})
-	}
-	a.openPicker(p)
+		h.SetMode(m)
+		h.Info("permission mode: " + string(m) + " — " + modeHelp[m])
+	})
 }

@@ -1,4 +1,4 @@
-package ui
+package commands
 
 import (
 	"context"
@@ -10,49 +10,51 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
-	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/services"
 )
 
-// addModelCommands registers /model.
-func (a *App) addModelCommands() {
-	a.commands.Add(commands.Command{Name: "model", Args: "[name]", Help: "Switch the model (a picker of the configured and listed models)", Run: func(_ commands.Host, args string) {
-		sw := a.opts.Services.Models
+// Model is /model: a picker of the configured and listed models, or a
+// switch to the one named. Without the Models service it says how to
+// change the model in the configuration.
+func Model() Command {
+	return Command{Name: "model", Args: "[name]", Help: "Switch the model (a picker of the configured and listed models)", Run: func(h Host, args string) {
+		sw := h.Services().Models
 		if sw == nil {
 			where := "the config file"
-			if a.cfg.ConfigDir != "" {
-				where = filepath.Join(a.cfg.ConfigDir, "config.yaml")
+			if dir := h.Config().ConfigDir; dir != "" {
+				where = filepath.Join(dir, "config.yaml")
 			}
-			a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf(
+			h.Info(fmt.Sprintf(
 				"model: %s. To change it, set models.chat_model (type, model, base_url, api_key) in %s or pass --model, then restart fawn.",
-				a.opts.Agent.ModelName(), where)})
+				h.Agent().ModelName(), where))
 			return
 		}
 		if args == "" {
-			a.pickModel(sw)
+			pickModel(h, sw)
 			return
 		}
 		for _, c := range sw.ConfiguredModels() {
 			if c.Name == args {
-				a.switchModel(sw, c)
+				switchModel(h, sw, c)
 				return
 			}
 		}
 		// Not a configured name: a model of the server in use.
 		mc := sw.ModelConfig()
 		mc.Model = args
-		a.switchModel(sw, agent.ModelChoice{Name: args, Config: mc, Source: "the server in use"})
-	}})
+		switchModel(h, sw, agent.ModelChoice{Name: args, Config: mc, Source: "the server in use"})
+	}}
 }
 
 // modelLabel is how the picker names a choice: its configured name, or the
 // model's id for the default model and listed ones.
 func modelLabel(c agent.ModelChoice) string {
 	if c.Name == "default" || strings.HasPrefix(c.Source, "listed") {
-		return clean(c.Config.Model)
+		return render.Clean(c.Config.Model)
 	}
-	return clean(c.Name)
+	return render.Clean(c.Name)
 }
 
 func modelItems(choices []agent.ModelChoice, cur config.Model) []picker.Item {
@@ -64,12 +66,12 @@ func modelItems(choices []agent.ModelChoice, cur config.Model) []picker.Item {
 			typ = "openai"
 		}
 		detail := typ
-		if mc.Model != "" && modelLabel(c) != clean(mc.Model) {
-			detail += "/" + clean(mc.Model)
+		if mc.Model != "" && modelLabel(c) != render.Clean(mc.Model) {
+			detail += "/" + render.Clean(mc.Model)
 		}
 		switch {
 		case strings.HasPrefix(c.Source, "listed"):
-			detail += " · " + clean(c.Source)
+			detail += " · " + render.Clean(c.Source)
 		case c.Name == "default":
 			detail += " · " + hostLabel(mc) + " · the default"
 		default:
@@ -99,28 +101,28 @@ func hostLabel(mc config.Model) string {
 		host = host[i+3:]
 	}
 	host, _, _ = strings.Cut(host, "/")
-	return clean(host)
+	return render.Clean(host)
 }
 
 // pickModel shows the configured models at once and adds what their
 // servers list as it arrives.
-func (a *App) pickModel(sw services.ModelSwitcher) {
+func pickModel(h Host, sw services.ModelSwitcher) {
 	configured := sw.ConfiguredModels()
-	p := picker.New(&a.th, "Model", modelItems(configured, sw.ModelConfig()))
+	p := h.Pick("Model", modelItems(configured, sw.ModelConfig()), func(it picker.Item) {
+		switchModel(h, sw, it.Value.(agent.ModelChoice))
+	})
 	p.SetLoading(true)
-	p.OnPick = func(it picker.Item) { a.switchModel(sw, it.Value.(agent.ModelChoice)) }
-	a.openPicker(p)
-	ctx, cancel := context.WithTimeout(a.runCtx, 15*time.Second)
-	a.Go(func() {
+	ctx, cancel := context.WithTimeout(h.Context(), 15*time.Second)
+	h.Go(func() {
 		defer cancel()
 		listed, errs := sw.ListModels(ctx)
-		a.post(func() {
+		h.Post(func() {
 			p.SetItems(modelItems(append(configured, listed...), sw.ModelConfig()))
 			p.SetLoading(false)
 			if len(errs) > 0 {
 				var msgs []string
 				for _, e := range errs {
-					msgs = append(msgs, clean(e.Error()))
+					msgs = append(msgs, render.Clean(e.Error()))
 				}
 				p.SetNote("not listed: " + strings.Join(msgs, "; "))
 			}
@@ -129,32 +131,18 @@ func (a *App) pickModel(sw services.ModelSwitcher) {
 }
 
 // switchModel switches to c from the next request and says so.
-func (a *App) switchModel(sw services.ModelSwitcher, c agent.ModelChoice) {
-	ctx := a.runCtx
-	a.Go(func() {
+func switchModel(h Host, sw services.ModelSwitcher, c agent.ModelChoice) {
+	ctx := h.Context()
+	h.Go(func() {
 		err := sw.SetModel(ctx, c.Config)
-		a.post(func() {
+		h.Post(func() {
 			if err != nil {
-				a.list.Append(&noticeItem{kind: noticeError, text: "could not switch the model: " + err.Error() + " — the model in use stays"})
+				h.Error("could not switch the model: " + err.Error() + " — the model in use stays")
 				return
 			}
-			name := a.opts.Agent.ModelName()
-			a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("model: %s (%s) — from the next request", name, clean(c.Source))})
-			a.flash("model: " + name)
+			name := h.Agent().ModelName()
+			h.Info(fmt.Sprintf("model: %s (%s) — from the next request", name, render.Clean(c.Source)))
+			h.Flash("model: " + name)
 		})
 	})
-}
-
-// contextWindow is the size of the model in use's context, for the status bar.
-func (a *App) contextWindow() int {
-	if cx := a.opts.Services.Context; cx != nil {
-		n, _ := cx.ContextWindow()
-		return n
-	}
-	if sw := a.opts.Services.Models; sw != nil {
-		if n := sw.ModelConfig().ContextWindow; n > 0 {
-			return n
-		}
-	}
-	return a.cfg.Models.Chat.ContextWindow
 }
