@@ -836,29 +836,10 @@ func (a *App) copy(text string) {
 func (a *App) AddCommand(cmd commands.Command) { a.commands.Add(cmd) }
 
 func (a *App) addBuiltinCommands() {
-	a.commands.Add(commands.Command{Name: "help", Help: "Show the keys and commands", Run: func(_ commands.Host, _ string) {
-		a.help.shown = true
-		a.help.scroll = 0
-	}})
-	a.commands.Add(commands.Command{Name: "clear", Help: "Forget the conversation and clear the chat", Run: func(_ commands.Host, _ string) {
-		if a.turnRunning() {
-			a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it, then /clear"})
-			return
-		}
-		a.opts.Agent.Clear()
-		a.list.Clear()
-		a.todos.SetItems(a.opts.Agent.Todos())
-		a.noteChanges()
-		a.list.Append(&noticeItem{kind: noticeInfo, text: "conversation cleared"})
-	}})
 	commands.AddBuiltin(a.commands, a.opts.Services)
-	a.addCompactCommands()
 	a.addRewindCommands()
-	a.addCustomCommands()
-	a.addSkillCommands()
-	a.addAgentCommands()
+	commands.AddCustom(a)
 	a.addSessionCommands()
-	a.commands.Add(commands.Command{Name: "exit", Help: "Quit fawn", Run: func(_ commands.Host, _ string) { a.requestQuit() }})
 }
 
 // cycleMode moves to the next permission mode.

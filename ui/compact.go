@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -95,3 +96,39 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 }
 
 func (c *compactItem) copyText() string { return c.summary }
+
+// compaction shows a compaction as a card: a spinner while it runs, then
+// what it did.
+func (r *Router) compaction(ev agent.Event) {
+	c := ev.Compact
+	if c == nil {
+		return
+	}
+	switch ev.Type {
+	case agent.EventCompacting:
+		r.text = nil
+		r.compact = newCompactItem(c.Reason, c.Focus, "", c.TokensBefore, 0, nil, nil)
+		r.compact.running = true
+		r.list.Append(r.compact)
+	case agent.EventCompacted:
+		it := r.compact
+		r.compact = nil
+		if ev.Err != nil {
+			if it != nil {
+				r.list.Remove(it)
+			}
+			r.showError(ev.Err)
+			return
+		}
+		if it == nil {
+			it = &compactItem{}
+			r.list.Append(it)
+		}
+		it.reason, it.focus, it.summary = c.Reason, c.Focus, c.Summary
+		it.before, it.after = c.TokensBefore, c.TokensAfter
+		it.instructions, it.todos = c.Instructions, c.Todos
+		it.running = false
+		it.ver++
+		r.text = nil
+	}
+}

@@ -64,3 +64,41 @@ func (a *App) SetLSP(m commands.LSPView) { a.lsp = m }
 // SetMCP gives the app the MCP servers, started after it was built (their
 // reports go to Notify). Call it before Run.
 func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }
+
+// TurnRunning reports whether a turn is running.
+func (a *App) TurnRunning() bool { return a.turnRunning() }
+
+// RunTurn starts a turn whose events start returns, unless one runs.
+func (a *App) RunTurn(start func(ctx context.Context) <-chan agent.Event) bool {
+	if a.turnRunning() {
+		return false
+	}
+	ctx, cancel := context.WithCancel(a.runCtx)
+	a.turnCancel = cancel
+	a.router.beginTurn()
+	a.follow(start(ctx), cancel)
+	return true
+}
+
+// Submit sends text as if typed in the chat.
+func (a *App) Submit(text string) { a.submit(text) }
+
+// ClearConversation forgets the conversation and clears what shows it.
+func (a *App) ClearConversation() {
+	a.opts.Agent.Clear()
+	a.list.Clear()
+	a.todos.SetItems(a.opts.Agent.Todos())
+	a.noteChanges()
+}
+
+// ShowHelp opens the help overlay at its top.
+func (a *App) ShowHelp() {
+	a.help.shown = true
+	a.help.scroll = 0
+}
+
+// Quit quits, first asking what to do with unsaved editor files.
+func (a *App) Quit() { a.requestQuit() }
+
+// Commands is the slash-command registry.
+func (a *App) Commands() *commands.Commands { return a.commands }

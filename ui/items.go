@@ -216,11 +216,5 @@ func plural(n int, one, many string) string { return render.Plural(n, one, many)
 // clean is render.Clean.
 func clean(s string) string { return render.Clean(s) }
 
-// sanitize is render.Sanitize, for the slash commands' text.
-func sanitize(s string, tabWidth int) string { return render.Sanitize(s, tabWidth) }
-
-// kilo is render.Kilo, for the slash commands' text.
-func kilo(n int) string { return render.Kilo(n) }
-
 // fmtDuration is render.HumanDuration.
 func fmtDuration(d time.Duration) string { return render.HumanDuration(d) }

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -81,16 +80,8 @@ func decodeArgs(s string) map[string]any {
 	return m
 }
 
-// relPath shows p relative to the project root when it is inside it.
-func relPath(root, p string) string {
-	if p == "" || root == "" || !filepath.IsAbs(p) {
-		return p
-	}
-	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
+// relPath is render.RelPath.
+func relPath(root, p string) string { return render.RelPath(root, p) }
 
 // genericSummary is "name {args}" for tools fawn knows nothing about (MCP).
 func genericSummary(c *Card) string {

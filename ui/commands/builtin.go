@@ -6,11 +6,26 @@ import "github.com/fawn-ide/fawn/ui/services"
 // command whose service s lacks is left out, as for an agent that has no
 // such thing.
 func AddBuiltin(c *Commands, s services.Services) {
+	c.Add(Help())
+	c.Add(Clear())
+	c.Add(Exit())
 	c.Add(Mode())
 	c.Add(Model())
 	c.Add(Tools())
 	c.Add(MCP())
 	c.Add(LSP())
+	if s.Compact != nil {
+		c.Add(Compact())
+	}
+	if s.Context != nil {
+		c.Add(Context())
+	}
+	if s.Skills != nil {
+		c.Add(Skills())
+	}
+	if s.Subagents != nil {
+		c.Add(Agents())
+	}
 	if s.Rules != nil {
 		c.Add(Permissions())
 	}

@@ -45,6 +45,23 @@ type Host interface {
 	LSP() LSPView
 	MCP() MCPView
 
+	// TurnRunning reports whether a turn is running. RunTurn starts one
+	// whose events start returns, shown as a prompt's are and cancelled by
+	// Esc; it starts nothing and returns false while a turn runs.
+	TurnRunning() bool
+	RunTurn(start func(ctx context.Context) <-chan agent.Event) bool
+	// Submit sends text as if the user had typed it in the chat.
+	Submit(text string)
+	// ClearConversation forgets the conversation and clears the chat, the
+	// to-dos and the Changes tab.
+	ClearConversation()
+	// ShowHelp opens the help overlay; Quit quits, first asking what to do
+	// with unsaved files.
+	ShowHelp()
+	Quit()
+	// Commands is the registry this command was found in.
+	Commands() *Commands
+
 	// Root is the project's directory; Config is fawn's configuration
 	// (never nil).
 	Root() string

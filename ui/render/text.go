@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -488,4 +489,16 @@ func Clean(s string) string {
 		s = string(r[:119]) + "…"
 	}
 	return s
+}
+
+// RelPath is p relative to root when p is inside it, else p as it is: how
+// a path is shown.
+func RelPath(root, p string) string {
+	if p == "" || root == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
 }
