@@ -272,7 +272,7 @@ func New(opts Options) (*App, error) {
 		a.restore(opts.Resumed)
 	}
 	if k, ok := a.keeper(); ok && opts.PickSession {
-		a.pickSession(k)
+		commands.PickSession(a, k)
 	}
 	for _, n := range opts.Notices {
 		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
@@ -839,7 +839,6 @@ func (a *App) addBuiltinCommands() {
 	commands.AddBuiltin(a.commands, a.opts.Services)
 	a.addRewindCommands()
 	commands.AddCustom(a)
-	a.addSessionCommands()
 }
 
 // cycleMode moves to the next permission mode.

@@ -102,3 +102,27 @@ func (a *App) Quit() { a.requestQuit() }
 
 // Commands is the slash-command registry.
 func (a *App) Commands() *commands.Commands { return a.commands }
+
+// ResetChat clears what shows the conversation, for a fresh one.
+func (a *App) ResetChat() {
+	a.list.Clear()
+	a.router.resetUsage()
+	a.todos.SetItems(a.opts.Agent.Todos())
+	a.noteChanges()
+}
+
+// Ask shows a small modal question.
+func (a *App) Ask(title, text string, choices ...commands.Choice) {
+	cs := make([]choice, len(choices))
+	for i, c := range choices {
+		cs[i] = choice{key: c.Key, label: c.Label, do: c.Do}
+	}
+	a.ask.ask(title, text, cs...)
+}
+
+// RecordWorkspace keeps the open tabs and the terminal's directory in the
+// session.
+func (a *App) RecordWorkspace() { a.recordWorkspace() }
+
+// Restore shows a resumed session.
+func (a *App) Restore(res *agent.Resumed) { a.restore(res) }

@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/services"
+	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
 // transcriptItems are the chat items of a saved session: the user's
@@ -114,4 +120,94 @@ func savedExitCode(result string) *int {
 		return nil
 	}
 	return &n
+}
+
+// tabbedEditor is an editor whose tabs a session keeps (*editor.Tabs).
+type tabbedEditor interface {
+	TabStates() []editor.TabState
+	RestoreTabs(states []editor.TabState) (missing []string)
+}
+
+// sessionID is the short form of a session's ID shown to the user.
+func sessionID(id string) string { return id[:min(8, len(id))] }
+
+func (a *App) keeper() (services.SessionKeeper, bool) {
+	k := a.opts.Services.Sessions
+	if k == nil || k.Store() == nil {
+		return nil, false
+	}
+	return k, true
+}
+
+// restore shows a resumed session: its chat, to-dos, editor tabs and the
+// terminal's directory, and what the user should know about it.
+func (a *App) restore(res *agent.Resumed) {
+	l := res.Log
+	a.list.Clear()
+	for _, it := range a.transcriptItems(l) {
+		a.list.Append(it)
+	}
+	a.router.resetUsage()
+	a.todos.SetItems(a.opts.Agent.Todos())
+	a.noteChanges()
+	id := l.Info.ID
+	if k := a.opts.Services.Sessions; k != nil {
+		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
+	}
+	what := fmt.Sprintf("resumed session %s: %s, %s", sessionID(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
+	if l.Info.Title != "" {
+		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", clean(l.Info.Title), sessionID(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
+	}
+	a.list.Append(&noticeItem{kind: noticeInfo, text: what})
+	for _, n := range res.Notes {
+		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
+	}
+	if ws := l.Workspace; ws != nil {
+		if ed, ok := a.editor.(tabbedEditor); ok && len(ws.Tabs) > 0 {
+			states := make([]editor.TabState, len(ws.Tabs))
+			for i, t := range ws.Tabs {
+				states[i] = editor.TabState{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active}
+			}
+			if missing := ed.RestoreTabs(states); len(missing) > 0 {
+				a.list.Append(&noticeItem{kind: noticeInfo, text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
+			}
+		}
+		if ws.Cwd != "" && a.opts.Chdir != nil {
+			a.opts.Chdir(ws.Cwd)
+		}
+	}
+	a.list.ScrollToBottom()
+}
+
+// recordWorkspace keeps the open tabs and the terminal's directory in the
+// session (off the UI goroutine: it syncs the file).
+func (a *App) recordWorkspace() {
+	k, ok := a.keeper()
+	if !ok {
+		return
+	}
+	ws := a.workspaceState()
+	a.Go(func() { k.RecordWorkspace(ws) })
+}
+
+func (a *App) workspaceState() session.Workspace {
+	var ws session.Workspace
+	if ed, ok := a.editor.(tabbedEditor); ok {
+		for _, t := range ed.TabStates() {
+			ws.Tabs = append(ws.Tabs, session.Tab{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active})
+		}
+	}
+	if a.opts.Cwd != nil {
+		ws.Cwd = a.opts.Cwd()
+	}
+	return ws
+}
+
+// todosOf converts a session's to-dos.
+func todosOf(items []session.Todo) []tools.Todo {
+	out := make([]tools.Todo, len(items))
+	for i, t := range items {
+		out[i] = tools.Todo{ID: t.ID, Title: t.Title, Status: t.Status, Priority: t.Priority}
+	}
+	return out
 }

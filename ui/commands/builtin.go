@@ -14,6 +14,9 @@ func AddBuiltin(c *Commands, s services.Services) {
 	c.Add(Tools())
 	c.Add(MCP())
 	c.Add(LSP())
+	c.Add(Resume())
+	c.Add(NewSession())
+	c.Add(Export())
 	if s.Compact != nil {
 		c.Add(Compact())
 	}

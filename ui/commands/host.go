@@ -55,6 +55,15 @@ type Host interface {
 	// ClearConversation forgets the conversation and clears the chat, the
 	// to-dos and the Changes tab.
 	ClearConversation()
+	// ResetChat clears the chat, the usage shown, the to-dos and the
+	// Changes tab for a conversation that starts afresh.
+	ResetChat()
+	// Ask shows a small modal question; the choice the user takes runs.
+	Ask(title, text string, choices ...Choice)
+	// RecordWorkspace keeps the open tabs and the terminal's directory in
+	// the session; Restore shows a resumed session as it was.
+	RecordWorkspace()
+	Restore(res *agent.Resumed)
 	// ShowHelp opens the help overlay; Quit quits, first asking what to do
 	// with unsaved files.
 	ShowHelp()
@@ -68,9 +77,18 @@ type Host interface {
 	Config() *config.Config
 }
 
+// Choice is one answer of a question (Host.Ask): a key, say "o" or "esc",
+// and what it does.
+type Choice struct {
+	Key, Label string
+	Do         func()
+}
+
 // Agent is what a command reads of the agent (ui.Agent has more).
 type Agent interface {
 	Mode() agent.Mode
+	// Clear forgets the conversation.
+	Clear()
 	// ModelName is "provider/model".
 	ModelName() string
 	// ToolNames lists the tools the model can call.
