@@ -266,7 +266,9 @@ func New(opts Options) (*App, error) {
 	a.router = NewRouter(NewRegistry(), a.list, a)
 
 	a.wireWidgets()
-	a.addBuiltinCommands()
+	commands.AddBuiltin(a.commands, a.opts.Services)
+	commands.AddCustom(a)
+	a.wireChanges()
 	a.applyKeyOverrides()
 	if opts.Resumed != nil {
 		a.restore(opts.Resumed)
@@ -834,12 +836,6 @@ func (a *App) copy(text string) {
 
 // AddCommand registers a slash command (replacing one of the same name).
 func (a *App) AddCommand(cmd commands.Command) { a.commands.Add(cmd) }
-
-func (a *App) addBuiltinCommands() {
-	commands.AddBuiltin(a.commands, a.opts.Services)
-	a.addRewindCommands()
-	commands.AddCustom(a)
-}
 
 // cycleMode moves to the next permission mode.
 func (a *App) cycleMode() {

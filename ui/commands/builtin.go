@@ -29,6 +29,11 @@ func AddBuiltin(c *Commands, s services.Services) {
 	if s.Subagents != nil {
 		c.Add(Agents())
 	}
+	if s.Rewind != nil {
+		c.Add(Rewind())
+		c.Add(Diff())
+		c.Add(Revert())
+	}
 	if s.Rules != nil {
 		c.Add(Permissions())
 	}

@@ -64,6 +64,13 @@ type Host interface {
 	// the session; Restore shows a resumed session as it was.
 	RecordWorkspace()
 	Restore(res *agent.Resumed)
+	// PickRewind opens the /rewind picker of the prompts to go back
+	// before, PickChange the /diff picker of the files changed, and
+	// RevertFile puts a file of the project back as it was before the
+	// session changed it; each says in the chat why it cannot.
+	PickRewind()
+	PickChange()
+	RevertFile(path string)
 	// ShowHelp opens the help overlay; Quit quits, first asking what to do
 	// with unsaved files.
 	ShowHelp()

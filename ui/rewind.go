@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
-	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -20,7 +19,9 @@ type diffEditor interface {
 	ShowDiff(path string, before, after []byte, title string) error
 }
 
-func (a *App) addRewindCommands() {
+// wireChanges connects the Changes tab and the editor's saves and reverts
+// to the session's checkpoints.
+func (a *App) wireChanges() {
 	r := a.opts.Services.Rewind
 	if r == nil {
 		a.changes.SetNote("This agent does not record what it changes.")
@@ -105,26 +106,22 @@ func (a *App) addRewindCommands() {
 			a.showChange(b, rel)
 		})
 	}
-	a.commands.Add(commands.Command{Name: "rewind", Help: "Go back to before a prompt: its files, the conversation, or both (also Esc Esc on an empty input)", Run: func(_ commands.Host, _ string) {
-		a.pickRewind()
-	}})
-	a.commands.Add(commands.Command{Name: "diff", Help: "List the files changed in this session, by whom, with +/- counts; Enter shows the diff", Run: func(_ commands.Host, _ string) {
-		a.pickChange()
-	}})
-	a.commands.Add(commands.Command{Name: "revert", Args: "PATH", Help: "Put a file back as it was before this session changed it", Run: func(_ commands.Host, path string) {
-		b := a.book()
-		if b == nil {
-			return
-		}
-		path = strings.TrimSpace(path)
-		if path == "" {
-			a.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
-			return
-		}
-		a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
-			return b.RevertFile(path, force[path])
-		})
-	}})
+}
+
+// RevertFile is /revert: it puts path back as it was before this session
+// changed it, through the checkpoints.
+func (a *App) RevertFile(path string) {
+	b := a.book()
+	if b == nil {
+		return
+	}
+	if path == "" {
+		a.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
+		return
+	}
+	a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
+		return b.RevertFile(path, force[path])
+	})
 }
 
 // escape is Esc in the chat's input: it cancels a running turn; twice in
@@ -138,7 +135,7 @@ func (a *App) escape() {
 	if a.input.GetText() == "" && now.Sub(a.lastEsc) < escEscWindow {
 		a.lastEsc = time.Time{}
 		if a.opts.Services.Rewind != nil {
-			a.pickRewind()
+			a.PickRewind()
 		}
 		return
 	}
@@ -196,9 +193,9 @@ func firstLine(s string, n int) string {
 	return s
 }
 
-// pickRewind lists the session's prompts (and rewinds, to undo), newest
+// PickRewind is /rewind (and Esc Esc): it lists the session's prompts (and rewinds, to undo), newest
 // first, the newest selected.
-func (a *App) pickRewind() {
+func (a *App) PickRewind() {
 	b := a.book()
 	if b == nil {
 		return
@@ -345,9 +342,9 @@ func (a *App) reportRestore(what string, res checkpoint.Result) {
 	}
 }
 
-// pickChange lists the files changed in the session, newest first; Enter
+// PickChange is /diff: it lists the files changed in the session, newest first; Enter
 // shows the file's diff against the session's start.
-func (a *App) pickChange() {
+func (a *App) PickChange() {
 	b := a.book()
 	if b == nil {
 		return
