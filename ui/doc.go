@@ -1,10 +1,16 @@
 // Package ui owns the screen: the App and its event loop, the layout of the
-// four panes, the chat (message list, Markdown, tool cards, input and slash
-// commands), the Router that sends each tool call's events to the widgets it
-// drives, the permission dialog, the Changes tab, the help overlay, the key
-// tables of the global and chat contexts, and crash handling. Sub-packages
-// hold what needs no App:
+// four panes, the chat (message list, Markdown, tool cards, input), the
+// Router that sends each tool call's events to the widgets it drives, the
+// permission dialog, the Changes tab and the checkpoint machinery behind
+// /rewind, the help overlay, the key tables of the global and chat
+// contexts, and crash handling. The App is the slash commands' Host
+// (host.go). Sub-packages hold what needs no App:
 //
+//   - commands: the slash commands, one file per command or family, each
+//     acting only through the Host interface and the typed services;
+//   - services: the typed services the UI uses beside the Agent (compaction,
+//     checkpoints, sessions, models, …), compile-checked against fawn's
+//     agent;
 //   - render: the cell buffer a frame is drawn on, styled text (Span, Line),
 //     wrapping, truncation, sanitizing and syntax highlighting;
 //   - panes: the to-do view and the status bar;
