@@ -180,24 +180,8 @@ func (a *App) Run(ctx context.Context) (err error) {
 	if a.opts.FirstFrame != nil {
 		a.opts.FirstFrame()
 	}
-	var (
-		lastDraw  time.Time
-		drawTimer *time.Timer
-		drawC     <-chan time.Time
-		ticker    *time.Ticker
-		tickC     <-chan time.Time
-		m         mouseState
-		paste     *strings.Builder
-	)
-	defer func() {
-		if drawTimer != nil {
-			drawTimer.Stop()
-		}
-		if ticker != nil {
-			ticker.Stop()
-		}
-	}()
-	var reached []eventCallback
+	var l loopState
+	defer l.stop()
 	for {
 		immediate := false
 		select {
@@ -214,60 +198,24 @@ func (a *App) Run(ctx context.Context) (err error) {
 			if !ok {
 				return nil
 			}
-			switch ev := ev.(type) {
-			case *tcell.EventKey:
-				if paste != nil {
-					switch ev.Key() {
-					case tcell.KeyRune:
-						paste.WriteRune(ev.Rune())
-					case tcell.KeyEnter:
-						paste.WriteByte('\n')
-					case tcell.KeyTab:
-						paste.WriteByte('\t')
-					}
-					continue
-				}
-				if !a.handleKey(ev) {
-					a.dropUnsaved()
-					return nil
-				}
-				a.scheduleKeep()
-				immediate = true
-			case *tcell.EventPaste:
-				if ev.Start() {
-					paste = &strings.Builder{}
-					continue
-				}
-				if paste != nil {
-					a.handlePaste(paste.String())
-					paste = nil
-				}
-				a.scheduleKeep()
-				immediate = true
-			case *tcell.EventMouse:
-				if a.handleMouse(ev, &m) {
-					immediate = true
-				}
-			case *tcell.EventResize:
-				s.Sync()
-				if a.buf != nil {
-					a.buf.Invalidate()
-				}
-				immediate = true
-			case *tcell.EventFocus:
-				a.windowFocused = ev.Focused
-			case *tcell.EventError:
-				return ev
-			case eventCallback:
-				reached = append(reached, ev)
-				immediate = true
+			var skip, quit bool
+			immediate, skip, quit = a.event(&l, ev)
+			if quit {
+				a.dropUnsaved()
+				return nil
+			}
+			if err, ok := ev.(*tcell.EventError); ok {
+				return err
+			}
+			if skip {
+				continue
 			}
 		case <-a.wake:
 			a.wakes.Add(1)
-		case <-drawC:
-			drawC, drawTimer = nil, nil
+		case <-l.drawC:
+			l.drawC, l.drawTimer = nil, nil
 			a.timerSet.Store(false) // before the drain: see postChat
-		case <-tickC:
+		case <-l.tickC:
 			a.rctx.frame++
 			a.dirty.Store(true)
 		}
@@ -276,42 +224,124 @@ func (a *App) Run(ctx context.Context) (err error) {
 			a.others.Store(true)
 			a.dirty.Store(true)
 		}
-		// Draw when asked, at most once per frame; a burst of input (a paste
-		// without bracketed paste mode, a held key) is drawn once at its end.
-		if a.dirty.Load() && len(events) == 0 {
-			interval := frameInterval
-			if a.router.streamedSince(lastDraw) {
-				interval = streamFrameInterval
+		a.frame(&l, immediate, len(events))
+		l.animate(a.animating())
+	}
+}
+
+// loopState is what Run's loop keeps from one iteration to the next.
+type loopState struct {
+	lastDraw  time.Time
+	drawTimer *time.Timer
+	drawC     <-chan time.Time
+	ticker    *time.Ticker
+	tickC     <-chan time.Time
+	m         mouseState
+	paste     *strings.Builder // a bracketed paste being gathered
+	reached   []eventCallback
+}
+
+func (l *loopState) stop() {
+	if l.drawTimer != nil {
+		l.drawTimer.Stop()
+	}
+	if l.ticker != nil {
+		l.ticker.Stop()
+	}
+}
+
+// event handles one terminal event: immediate says it should be drawn at
+// once, skip that the loop has nothing to drain or draw for it (a
+// paste's keys being gathered), quit that the key asked to quit.
+func (a *App) event(l *loopState, ev tcell.Event) (immediate, skip, quit bool) {
+	switch ev := ev.(type) {
+	case *tcell.EventKey:
+		if l.paste != nil {
+			switch ev.Key() {
+			case tcell.KeyRune:
+				l.paste.WriteRune(ev.Rune())
+			case tcell.KeyEnter:
+				l.paste.WriteByte('\n')
+			case tcell.KeyTab:
+				l.paste.WriteByte('\t')
 			}
-			if since := time.Since(lastDraw); immediate || since >= interval {
-				if drawTimer != nil {
-					drawTimer.Stop()
-					drawTimer, drawC = nil, nil
-					a.timerNoLonger()
-				}
-				a.dirty.Store(false)
-				a.drawChanged()
-				lastDraw = time.Now()
-			} else if drawTimer == nil {
-				drawTimer = time.NewTimer(interval - since)
-				drawC = drawTimer.C
-				a.timerSet.Store(true)
+			return false, true, false
+		}
+		if !a.handleKey(ev) {
+			return false, false, true
+		}
+		a.scheduleKeep()
+		return true, false, false
+	case *tcell.EventPaste:
+		if ev.Start() {
+			l.paste = &strings.Builder{}
+			return false, true, false
+		}
+		if l.paste != nil {
+			a.handlePaste(l.paste.String())
+			l.paste = nil
+		}
+		a.scheduleKeep()
+		return true, false, false
+	case *tcell.EventMouse:
+		return a.handleMouse(ev, &l.m), false, false
+	case *tcell.EventResize:
+		a.screen.Sync()
+		if a.buf != nil {
+			a.buf.Invalidate()
+		}
+		return true, false, false
+	case *tcell.EventFocus:
+		a.windowFocused = ev.Focused
+	case eventCallback:
+		l.reached = append(l.reached, ev)
+		return true, false, false
+	}
+	return false, false, false
+}
+
+// frame draws when asked, at most once per frame; a burst of input (a
+// paste without bracketed paste mode, a held key: pending events) is drawn
+// once at its end. Callbacks waiting for a drawn frame are called once
+// nothing is left to draw.
+func (a *App) frame(l *loopState, immediate bool, pending int) {
+	if a.dirty.Load() && pending == 0 {
+		interval := frameInterval
+		if a.router.streamedSince(l.lastDraw) {
+			interval = streamFrameInterval
+		}
+		if since := time.Since(l.lastDraw); immediate || since >= interval {
+			if l.drawTimer != nil {
+				l.drawTimer.Stop()
+				l.drawTimer, l.drawC = nil, nil
+				a.timerNoLonger()
 			}
+			a.dirty.Store(false)
+			a.drawChanged()
+			l.lastDraw = time.Now()
+		} else if l.drawTimer == nil {
+			l.drawTimer = time.NewTimer(interval - since)
+			l.drawC = l.drawTimer.C
+			a.timerSet.Store(true)
 		}
-		if !a.dirty.Load() {
-			for _, cb := range reached {
-				cb.reached()
-			}
-			reached = reached[:0]
+	}
+	if !a.dirty.Load() {
+		for _, cb := range l.reached {
+			cb.reached()
 		}
-		// Spinners tick only while something runs: idle fawn uses no CPU.
-		if busy := a.animating(); busy && ticker == nil {
-			ticker = time.NewTicker(spinInterval)
-			tickC = ticker.C
-		} else if !busy && ticker != nil {
-			ticker.Stop()
-			ticker, tickC = nil, nil
-		}
+		l.reached = l.reached[:0]
+	}
+}
+
+// animate keeps the spinners' ticker while something runs, and only then:
+// idle fawn uses no CPU.
+func (l *loopState) animate(busy bool) {
+	if busy && l.ticker == nil {
+		l.ticker = time.NewTicker(spinInterval)
+		l.tickC = l.ticker.C
+	} else if !busy && l.ticker != nil {
+		l.ticker.Stop()
+		l.ticker, l.tickC = nil, nil
 	}
 }
 
