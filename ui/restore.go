@@ -8,7 +8,6 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
-	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -201,13 +200,4 @@ func (a *App) workspaceState() session.Workspace {
 		ws.Cwd = a.opts.Cwd()
 	}
 	return ws
-}
-
-// todosOf converts a session's to-dos.
-func todosOf(items []session.Todo) []tools.Todo {
-	out := make([]tools.Todo, len(items))
-	for i, t := range items {
-		out[i] = tools.Todo{ID: t.ID, Title: t.Title, Status: t.Status, Priority: t.Priority}
-	}
-	return out
 }
