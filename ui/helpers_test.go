@@ -2,10 +2,7 @@ package ui
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,16 +10,14 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
-	"github.com/rivo/uniseg"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
+	"github.com/fawn-ide/fawn/ui/render/screentest"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // linesText joins lines' text with newlines, each without its trailing
 // blanks, for comparing and printing what a widget rendered.
@@ -37,28 +32,6 @@ func linesText(lines []render.Line) string {
 	return b.String()
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./ui -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (run with -update if the change is right)\n--- got:\n%s\n--- want:\n%s", name, got, want)
-	}
-}
-
 // waitFor polls cond until it holds or a generous deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -69,62 +42,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-// simScreen returns an initialised simulation screen of w×h cells, for
-// drawing widgets directly.
-func simScreen(t testing.TB, w, h int) tcell.SimulationScreen {
-	s := tcell.NewSimulationScreen("UTF-8")
-	if err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	s.SetSize(w, h)
-	t.Cleanup(s.Fini)
-	return s
-}
-
-// screenLines reads the screen back as text, one string per row, trailing
-// spaces trimmed.
-func screenLines(s tcell.SimulationScreen) []string {
-	cells, w, h := s.GetContents()
-	out := make([]string, h)
-	for y := 0; y < h; y++ {
-		var b strings.Builder
-		for x := 0; x < w; x++ {
-			c := cells[y*w+x]
-			if len(c.Runes) == 0 {
-				if x > 0 && uniseg.StringWidth(string(cells[y*w+x-1].Runes)) == 2 {
-					continue // the second cell of a wide character
-				}
-				b.WriteByte(' ') // never drawn
-				continue
-			}
-			b.WriteString(string(c.Runes))
-		}
-		out[y] = strings.TrimRight(b.String(), " ")
-	}
-	return out
-}
-
-func screenText(s tcell.SimulationScreen) string {
-	return strings.Join(screenLines(s), "\n")
-}
-
-// cellAt returns the text and style of the cell at x, y.
-func cellAt(s tcell.SimulationScreen, x, y int) (string, tcell.Style) {
-	cells, w, _ := s.GetContents()
-	c := cells[y*w+x]
-	return string(c.Runes), c.Style
-}
-
-// findText returns the position of the first occurrence of text, or -1, -1.
-func findText(s tcell.SimulationScreen, text string) (int, int) {
-	for y, l := range screenLines(s) {
-		if i := strings.Index(l, text); i >= 0 {
-			return len([]rune(l[:i])), y
-		}
-	}
-	return -1, -1
 }
 
 func darkCtx() *renderCtx {
@@ -420,3 +337,13 @@ func attrsOf(st tcell.Style) tcell.AttrMask {
 	_, _, attr := st.Decompose()
 	return attr
 }
+
+// The screen helpers the ui tests share (ui/render/screentest).
+func simScreen(t testing.TB, w, h int) tcell.SimulationScreen { return screentest.New(t, w, h) }
+func screenLines(s tcell.SimulationScreen) []string           { return screentest.Lines(s) }
+func screenText(s tcell.SimulationScreen) string              { return screentest.Text(s) }
+func cellAt(s tcell.SimulationScreen, x, y int) (string, tcell.Style) {
+	return screentest.CellAt(s, x, y)
+}
+func findText(s tcell.SimulationScreen, text string) (int, int) { return screentest.Find(s, text) }
+func golden(t *testing.T, name, got string)                     { t.Helper(); screentest.Golden(t, name, got) }

@@ -1,0 +1,97 @@
+// Package screentest holds what the ui packages' tests share for reading a
+// tcell simulation screen back: a screen of a given size, its rows as text,
+// a cell, a text's position and golden files. Only tests import it; it
+// imports tcell and uniseg, nothing of fawn.
+package screentest
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+)
+
+// update is -update: golden files are rewritten instead of compared.
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// New returns an initialised simulation screen of w×h cells, finished when
+// the test ends.
+func New(t testing.TB, w, h int) tcell.SimulationScreen {
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	s.SetSize(w, h)
+	t.Cleanup(s.Fini)
+	return s
+}
+
+// Lines reads the screen back as text, one string per row, trailing spaces
+// trimmed.
+func Lines(s tcell.SimulationScreen) []string {
+	cells, w, h := s.GetContents()
+	out := make([]string, h)
+	for y := range h {
+		var b strings.Builder
+		for x := range w {
+			c := cells[y*w+x]
+			if len(c.Runes) == 0 {
+				if x > 0 && uniseg.StringWidth(string(cells[y*w+x-1].Runes)) == 2 {
+					continue // the second cell of a wide character
+				}
+				b.WriteByte(' ') // never drawn
+				continue
+			}
+			b.WriteString(string(c.Runes))
+		}
+		out[y] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// Text is Lines joined by newlines.
+func Text(s tcell.SimulationScreen) string { return strings.Join(Lines(s), "\n") }
+
+// CellAt returns the text and style of the cell at x, y.
+func CellAt(s tcell.SimulationScreen, x, y int) (string, tcell.Style) {
+	cells, w, _ := s.GetContents()
+	c := cells[y*w+x]
+	return string(c.Runes), c.Style
+}
+
+// Find returns the position of the first occurrence of text, or -1, -1.
+func Find(s tcell.SimulationScreen, text string) (int, int) {
+	for y, l := range Lines(s) {
+		if i := strings.Index(l, text); i >= 0 {
+			return len([]rune(l[:i])), y
+		}
+	}
+	return -1, -1
+}
+
+// Golden compares got with testdata/name in the test's package, or
+// rewrites it when the tests run with -update.
+func Golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (run with -update if the change is right)\n--- got:\n%s\n--- want:\n%s", name, got, want)
+	}
+}
