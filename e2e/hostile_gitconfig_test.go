@@ -61,9 +61,19 @@ func (f gitconfigFixture) mark(name string) string {
 }
 
 // ran names the fixture's programs that ran.
-func (f gitconfigFixture) ran(t *testing.T) []string {
+func (f gitconfigFixture) ran(t *testing.T) []string { return markersIn(t, f.markers) }
+
+// run is fawn -p in the fixture, with a model that calls bash with cmd;
+// it returns stderr and the tool result the model got.
+func (f gitconfigFixture) run(t *testing.T, cmd string, args ...string) (stderr, result string) {
 	t.Helper()
-	ents, err := os.ReadDir(f.markers)
+	return runGitCall(t, f.home, f.dir, cmd, args...)
+}
+
+// markersIn names the marker files a fixture's programs left in dir.
+func markersIn(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,16 +84,16 @@ func (f gitconfigFixture) ran(t *testing.T) []string {
 	return names
 }
 
-// run is fawn -p in the fixture, with a model that calls bash with cmd;
-// it returns stderr and the tool result the model got.
-func (f gitconfigFixture) run(t *testing.T, cmd string, args ...string) (stderr, result string) {
+// runGitCall runs fawn -p on dir with a model that calls bash with cmd, in
+// gitconfigEnv; it returns stderr and the tool result the model got.
+func runGitCall(t *testing.T, home, dir, cmd string, args ...string) (stderr, result string) {
 	t.Helper()
 	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
 		{ToolCalls: []llmtest.ToolCall{rulesCall("call-git", "bash", fmt.Sprintf(`{"command":%q}`, cmd))}},
 		{Text: "Done."},
 	}})
-	all := append(append([]string{"--base-url", srv.URL(), "--model", "scripted"}, args...), "-p", "look", f.dir)
-	out, errs, code := runFawn(t, f.home, gitconfigEnv(f.home), all...)
+	all := append(append([]string{"--base-url", srv.URL(), "--model", "scripted"}, args...), "-p", "look", dir)
+	out, errs, code := runFawn(t, home, gitconfigEnv(home), all...)
 	if code != 0 || strings.TrimSpace(out) != "Done." {
 		t.Fatalf("%v %q: exit %d, stdout %q, stderr:\n%s", args, cmd, code, out, errs)
 	}

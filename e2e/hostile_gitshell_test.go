@@ -58,36 +58,13 @@ func gitshellProject(t *testing.T) gitshellFixture {
 }
 
 // ran names the fixture's programs that ran.
-func (f gitshellFixture) ran(t *testing.T) []string {
-	t.Helper()
-	ents, err := os.ReadDir(f.markers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
-}
+func (f gitshellFixture) ran(t *testing.T) []string { return markersIn(t, f.markers) }
 
 // run is fawn -p in the fixture, with a model that calls bash with cmd;
 // it returns stderr and the tool result the model got.
 func (f gitshellFixture) run(t *testing.T, cmd string, args ...string) (stderr, result string) {
 	t.Helper()
-	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
-		{ToolCalls: []llmtest.ToolCall{rulesCall("call-git", "bash", fmt.Sprintf(`{"command":%q}`, cmd))}},
-		{Text: "Done."},
-	}})
-	all := append(append([]string{"--base-url", srv.URL(), "--model", "scripted"}, args...), "-p", "look", f.dir)
-	out, errs, code := runFawn(t, f.home, []string{
-		"GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME=" + f.home,
-		"GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@example.com", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@example.com",
-	}, all...)
-	if code != 0 || strings.TrimSpace(out) != "Done." {
-		t.Fatalf("%v %q: exit %d, stdout %q, stderr:\n%s", args, cmd, code, out, errs)
-	}
-	return errs, rulesToolResults(t, srv)["call-git"]
+	return runGitCall(t, f.home, f.dir, cmd, args...)
 }
 
 // Headless and untrusted, the user's rule allow bash(git status) does not

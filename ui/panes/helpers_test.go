@@ -8,15 +8,8 @@ import (
 	"github.com/fawn-ide/fawn/ui/render/screentest"
 )
 
-func fgOf(st tcell.Style) tcell.Color {
-	fg, _, _ := st.Decompose()
-	return fg
-}
-
-func attrsOf(st tcell.Style) tcell.AttrMask {
-	_, _, attr := st.Decompose()
-	return attr
-}
+func fgOf(st tcell.Style) tcell.Color       { return screentest.Fg(st) }
+func attrsOf(st tcell.Style) tcell.AttrMask { return screentest.Attrs(st) }
 
 // The screen helpers the ui tests share (ui/render/screentest).
 func simScreen(t testing.TB, w, h int) tcell.SimulationScreen { return screentest.New(t, w, h) }

@@ -95,3 +95,15 @@ func Golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file (run with -update if the change is right)\n--- got:\n%s\n--- want:\n%s", name, got, want)
 	}
 }
+
+// Fg is a style's foreground colour.
+func Fg(st tcell.Style) tcell.Color {
+	fg, _, _ := st.Decompose()
+	return fg
+}
+
+// Attrs is a style's attributes (bold, italic, …).
+func Attrs(st tcell.Style) tcell.AttrMask {
+	_, _, attr := st.Decompose()
+	return attr
+}
