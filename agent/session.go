@@ -80,7 +80,7 @@ type Options struct {
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
-// permission grants. It implements ui.Agent. One turn runs at a time.
+// permission grants. It implements backend.Agent. One turn runs at a time.
 type Session struct {
 	id          string
 	cfg         *config.Config

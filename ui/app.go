@@ -17,6 +17,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
@@ -26,18 +27,17 @@ import (
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
-	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 // Options configure the App.
 type Options struct {
 	// Agent runs the turns; required.
-	Agent Agent
+	Agent backend.Agent
 	// Services are what the agent offers beyond turns (compaction,
-	// checkpoints, sessions, …); services.SessionServices gives fawn's agent's.
+	// checkpoints, sessions, …); backend.SessionServices gives fawn's agent's.
 	// Those left nil are not offered.
-	Services services.Services
+	Services backend.Services
 	// Config is the effective configuration; nil means defaults.
 	Config *config.Config
 	// Root is the project directory (titles, relative paths in cards).

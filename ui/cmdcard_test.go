@@ -10,11 +10,11 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // bashParts starts a scripted server, a real shell and a session whose only
@@ -63,7 +63,7 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 		{ToolCalls: []llmtest.ToolCall{{Name: "bash", Arguments: `{"command":"seq 1 3000"}`}}},
 		{Text: "Counted."},
 	}})
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Config: cfg, Root: root}, 140, 40)
 	r.typeText("count")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("Counted.")

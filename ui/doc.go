@@ -7,10 +7,8 @@
 // (host.go). Sub-packages hold what needs no App:
 //
 //   - commands: the slash commands, one file per command or family, each
-//     acting only through the Host interface and the typed services;
-//   - services: the typed services the UI uses beside the Agent (compaction,
-//     checkpoints, sessions, models, …), compile-checked against fawn's
-//     agent;
+//     acting only through the Host interface and the typed services
+//     (package backend);
 //   - render: the cell buffer a frame is drawn on, styled text (Span, Line),
 //     wrapping, truncation, sanitizing and syntax highlighting;
 //   - panes: the to-do view and the status bar;
@@ -24,7 +22,7 @@
 //   - theme: the colours.
 //
 // ui imports those sub-packages (but termview and trustprompt, which
-// cmd/fawn builds and shows) and the packages whose state it shows (agent,
+// cmd/fawn builds and shows) and the packages whose state it shows (backend, agent,
 // checkpoint, session, tools, mcp, lsp, …); none of those imports ui, and
 // only cmd/fawn does.
 //
@@ -43,7 +41,7 @@
 //
 // Wiring, as cmd/fawn does it:
 //
-//	app, err := ui.New(ui.Options{Agent: sess, Services: services.SessionServices(sess),
+//	app, err := ui.New(ui.Options{Agent: sess, Services: backend.SessionServices(sess),
 //		Config: cfg, Root: root,
 //		Editor: tabs, Terminal: view, Keys: []*keymap.Table{edKeys, termKeys},
 //		Notices: notices})

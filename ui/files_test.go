@@ -8,9 +8,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // Alt-X shows the file explorer beside the editor; Enter opens a file in a
@@ -18,7 +18,7 @@ import (
 // hides it.
 func TestExplorerBesideTheEditor(t *testing.T) {
 	sess, tabs, keys, cfg, root := realParts(t, map[string]string{"README.md": "# hello explorer\n", "src/main.go": "package main\n"})
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
 	tabs.SetRedraw(r.app.RequestDraw)
 	r.key(tcell.KeyRune, 'x', tcell.ModAlt)
 	r.waitScreen("Files")

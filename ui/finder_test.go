@@ -6,15 +6,15 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/ui/keymap"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // Ctrl-P from the chat opens the file finder, as it does in the editor, and
 // the file chosen opens in a tab.
 func TestCtrlPFromTheChatOpensTheFinder(t *testing.T) {
 	sess, tabs, keys, cfg, root := realParts(t, map[string]string{"cmd/server/main.go": "package main\n\nfunc main() {}\n"})
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 120, 40)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 120, 40)
 	tabs.SetRedraw(r.app.RequestDraw)
 	r.key(tcell.KeyCtrlP, 0, tcell.ModCtrl)
 	r.waitScreen("Open file")

@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // The App is the frame the slash commands run in: this file is all a
@@ -41,7 +41,7 @@ func (a *App) Context() context.Context { return a.runCtx }
 func (a *App) Agent() commands.Agent { return a.opts.Agent }
 
 // Services are what the agent offers beyond turns.
-func (a *App) Services() services.Services { return a.opts.Services }
+func (a *App) Services() backend.Services { return a.opts.Services }
 
 // SetMode sets the permission mode and says so in the status bar.
 func (a *App) SetMode(m agent.Mode) { a.setMode(m) }

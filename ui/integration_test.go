@@ -10,11 +10,11 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
-	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -56,7 +56,7 @@ func realParts(t *testing.T, files map[string]string) (*agent.Session, *editor.T
 func TestWithTheRealAgentAndEditor(t *testing.T) {
 	readme := "# Sample project\n\nThis README is what the demo opens.\n"
 	sess, tabs, keys, cfg, root := realParts(t, map[string]string{"README.md": readme, "main.go": "package main\n"})
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
 	tabs.SetRedraw(r.app.RequestDraw)
 
 	r.typeText("show me around")
@@ -93,7 +93,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 
 func TestQuitAsksAboutUnsavedFiles(t *testing.T) {
 	sess, tabs, keys, cfg, root := realParts(t, map[string]string{"a.txt": "hello\n"})
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Editor: tabs, Keys: []*keymap.Table{keys}, Config: cfg, Root: root}, 140, 40)
 	tabs.SetRedraw(r.app.RequestDraw)
 	r.onUI(func() {
 		if err := tabs.Open(filepath.Join(root, "a.txt"), 1); err != nil {

@@ -13,11 +13,11 @@ import (
 	"unicode"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/picker"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // @-mentions: "@path" in a message attaches that file as the agent's view
@@ -186,7 +186,7 @@ type chip struct {
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (a *App) attachAndRun(at services.Attacher, item *userItem, ms []mention) {
+func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 	item.attaching = true
 	ctx := a.runCtx
 	text := item.text

@@ -14,10 +14,10 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 func TestMentionsIn(t *testing.T) {
@@ -72,7 +72,7 @@ func mentionParts(t *testing.T, model string, responses ...llmtest.Response) (*r
 	}
 	t.Cleanup(sess.Close)
 	ed := newRecordingEditor()
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Config: cfg, Root: env.Root, Editor: ed}, 120, 30)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Config: cfg, Root: env.Root, Editor: ed}, 120, 30)
 	return r, srv, sess, ed, env.Root
 }
 

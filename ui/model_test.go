@@ -9,10 +9,10 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // /model offers the configured models and those the server lists; the one
@@ -34,7 +34,7 @@ func TestModelPickerSwitchesTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sess.Close)
-	r := startApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Config: cfg, Root: root}, 120, 30)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Config: cfg, Root: root}, 120, 30)
 	r.typeText("hello")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("first answer")

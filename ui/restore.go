@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/editor"
-	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
@@ -130,7 +130,7 @@ type tabbedEditor interface {
 // sessionID is the short form of a session's ID shown to the user.
 func sessionID(id string) string { return id[:min(8, len(id))] }
 
-func (a *App) keeper() (services.SessionKeeper, bool) {
+func (a *App) keeper() (backend.SessionKeeper, bool) {
 	k := a.opts.Services.Sessions
 	if k == nil || k.Store() == nil {
 		return nil, false

@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/lsp"
@@ -28,7 +29,6 @@ import (
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
-	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -185,7 +185,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	opts := ui.Options{
 		Agent:       sess,
-		Services:    services.SessionServices(sess),
+		Services:    backend.SessionServices(sess),
 		Config:      cfg,
 		Root:        cfg.ProjectDir,
 		Editor:      ed,

@@ -1,11 +1,11 @@
 package commands
 
-import "github.com/fawn-ide/fawn/ui/services"
+import "github.com/fawn-ide/fawn/backend"
 
 // AddBuiltin adds fawn's own commands that live in this package to c. A
 // command whose service s lacks is left out, as for an agent that has no
 // such thing.
-func AddBuiltin(c *Commands, s services.Services) {
+func AddBuiltin(c *Commands, s backend.Services) {
 	c.Add(Help())
 	c.Add(Clear())
 	c.Add(Exit())

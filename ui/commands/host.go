@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/ui/picker"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // Host is what a command may ask of the frame it runs in (ui.App is one).
@@ -38,7 +38,7 @@ type Host interface {
 	// Agent is the agent the chat talks to; Services are what it offers
 	// beyond turns (a nil service means the agent has no such thing).
 	Agent() Agent
-	Services() services.Services
+	Services() backend.Services
 	// SetMode sets the permission mode and says so in the status bar.
 	SetMode(m agent.Mode)
 	// LSP and MCP are the language and MCP servers; nil when there are none.
@@ -91,7 +91,7 @@ type Choice struct {
 	Do         func()
 }
 
-// Agent is what a command reads of the agent (ui.Agent has more).
+// Agent is what a command reads of the agent (backend.Agent has more).
 type Agent interface {
 	Mode() agent.Mode
 	// Clear forgets the conversation.

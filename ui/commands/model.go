@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // Model is /model: a picker of the configured and listed models, or a
@@ -106,7 +106,7 @@ func hostLabel(mc config.Model) string {
 
 // pickModel shows the configured models at once and adds what their
 // servers list as it arrives.
-func pickModel(h Host, sw services.ModelSwitcher) {
+func pickModel(h Host, sw backend.ModelSwitcher) {
 	configured := sw.ConfiguredModels()
 	p := h.Pick("Model", modelItems(configured, sw.ModelConfig()), func(it picker.Item) {
 		switchModel(h, sw, it.Value.(agent.ModelChoice))
@@ -131,7 +131,7 @@ func pickModel(h Host, sw services.ModelSwitcher) {
 }
 
 // switchModel switches to c from the next request and says so.
-func switchModel(h Host, sw services.ModelSwitcher, c agent.ModelChoice) {
+func switchModel(h Host, sw backend.ModelSwitcher, c agent.ModelChoice) {
 	ctx := h.Context()
 	h.Go(func() {
 		err := sw.SetModel(ctx, c.Config)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // Permissions is /permissions: the rules in force, where each comes from,
@@ -75,7 +75,7 @@ func Hooks() Command {
 
 // removeRule takes a rule out of force: from the rules the dialog saved,
 // or, for one a config file sets, says where to remove it.
-func removeRule(h Host, rk services.RuleKeeper, raw string) {
+func removeRule(h Host, rk backend.RuleKeeper, raw string) {
 	if raw == "" {
 		h.Error("which rule? /permissions remove bash(go test:*) (/permissions lists them)")
 		return

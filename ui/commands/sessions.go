@@ -7,15 +7,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
-	"github.com/fawn-ide/fawn/ui/services"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
 // keeper is the Sessions service when sessions are kept on disk.
-func keeper(h Host) (services.SessionKeeper, bool) {
+func keeper(h Host) (backend.SessionKeeper, bool) {
 	k := h.Services().Sessions
 	if k == nil || k.Store() == nil {
 		return nil, false
@@ -81,7 +81,7 @@ func short(id string) string { return id[:min(8, len(id))] }
 
 // PickSession opens the /resume picker (also at start, for --resume
 // without an ID).
-func PickSession(h Host, k services.SessionKeeper) {
+func PickSession(h Host, k backend.SessionKeeper) {
 	p := h.Pick("Resume a session", nil, func(it picker.Item) {
 		in := it.Value.(session.Info)
 		if in.ID == k.ID() {
@@ -107,7 +107,7 @@ func PickSession(h Host, k services.SessionKeeper) {
 }
 
 // resumeSession loads session id off the UI goroutine, then shows it.
-func resumeSession(h Host, k services.SessionKeeper, id string) {
+func resumeSession(h Host, k backend.SessionKeeper, id string) {
 	h.RecordWorkspace()
 	h.Flash("resuming…")
 	h.Go(func() {
@@ -124,7 +124,7 @@ func resumeSession(h Host, k services.SessionKeeper, id string) {
 
 // exportSession writes the session as Markdown to file (relative to the
 // project), asking before it replaces a file.
-func exportSession(h Host, k services.SessionKeeper, file string) {
+func exportSession(h Host, k backend.SessionKeeper, file string) {
 	id := k.ID()
 	root := h.Root()
 	if file == "" {

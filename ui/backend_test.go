@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
-	"github.com/fawn-ide/fawn/ui/services"
 )
 
 // demoSession is fawn's own agent on the demo model, in a fresh project.
@@ -33,7 +33,7 @@ func demoSession(t *testing.T) (*agent.Session, *config.Config, string) {
 // out of SessionServices would make its commands vanish from fawn.
 func TestSessionServicesAreComplete(t *testing.T) {
 	sess, _, _ := demoSession(t)
-	v := reflect.ValueOf(services.SessionServices(sess))
+	v := reflect.ValueOf(backend.SessionServices(sess))
 	for i := range v.NumField() {
 		if v.Field(i).IsNil() {
 			t.Errorf("SessionServices leaves %s out", v.Type().Field(i).Name)
@@ -47,7 +47,7 @@ func TestServicesBringTheirCommands(t *testing.T) {
 	byService := []string{"compact", "context", "rewind", "diff", "revert", "skills", "agents", "permissions", "hooks"}
 	sess, cfg, root := demoSession(t)
 
-	a, _ := newDrawnApp(t, Options{Agent: sess, Services: services.SessionServices(sess), Config: cfg, Root: root}, 100, 30)
+	a, _ := newDrawnApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Config: cfg, Root: root}, 100, 30)
 	for _, name := range byService {
 		if a.commands.Find(name) == nil {
 			t.Errorf("/%s is not offered with fawn's agent", name)

@@ -1,4 +1,4 @@
-package ui
+package backend
 
 import (
 	"context"
@@ -7,7 +7,11 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 )
 
-// Agent is what the UI needs of the agent; *agent.Session implements it.
+// Agent is a task's agent backend: whatever runs its turns. fawn's own eino
+// agent (*agent.Session) is one; an agent hosted over ACP is another. The
+// event stream is the contract: every event of a tool call carries the
+// call's ID, which routes it to the widgets that show it, whoever emits it.
+// What a backend offers beyond turns is in Services, each service optional.
 type Agent interface {
 	// Run starts a turn. Its events arrive in order on the returned channel,
 	// the last one is EventTurnEnded, and then the channel is closed.

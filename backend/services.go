@@ -1,9 +1,4 @@
-// Package services holds what the UI does with an agent beyond running
-// turns: compaction, checkpoints and rewind, sessions, skills, subagents,
-// rules, hooks, models and attachments, each a small typed interface, and
-// Services, the struct that gathers them. The UI shell and the slash
-// commands (ui/commands) both read them; nothing here draws.
-package services
+package backend
 
 import (
 	"context"
@@ -19,7 +14,7 @@ import (
 )
 
 // Services are what the UI does with an agent beyond running turns (the
-// ui.Agent interface). Each is a typed field rather than a method set looked
+// Agent interface). Each is a typed field rather than a method set looked
 // for on the Agent, so a signature that drifts breaks the build instead of
 // making its command vanish. A nil service leaves its commands and panes
 // out, as for an agent that has no such thing.
