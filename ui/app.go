@@ -21,7 +21,6 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
-	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -97,34 +96,21 @@ type App struct {
 	screen tcell.Screen
 	buf    *render.Buffer // what the widgets draw on, diffed into screen
 
-	rctx    *renderCtx
-	list    *MessageList
-	input   *Input
-	chat    *Chat
-	todos   *panes.TodoView
-	changes *ChangesView
-	// changesBusy: a refresh of the Changes tab is being computed;
-	// changesAgain: another was asked for meanwhile.
-	changesBusy, changesAgain bool
-	strip                     *Strip
-	status                    *panes.StatusBar
-	dialog                    *PermissionDialog
-	help                      *Help
-	ask                       *confirm
-	recovery                  *recovery // nil: unsaved buffers are not kept
-	lastEsc                   time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
-	pickers                   *pickerHost
-	layout                    *Layout
-	editor                    EditorPane
-	terminal                  TerminalPane
-	router                    *Router
-	commands                  *commands.Commands
-	files                     *fileIndex       // the project's paths, for @ completion
-	mcp                       commands.MCPView // the MCP servers, when there are any
-	lsp                       commands.LSPView // the language servers, when any may run
-	explorer                  *explorer.Explorer
-	// changedPaths are files the agent changed before the explorer was built.
-	changedPaths []string
+	rctx     *renderCtx // the frame's own widgets' (help, questions)
+	status   *panes.StatusBar
+	help     *Help
+	ask      *confirm
+	pickers  *pickerHost
+	layout   *Layout
+	commands *commands.Commands
+	mcp      commands.MCPView // the MCP servers, when there are any
+	lsp      commands.LSPView // the language servers, when any may run
+
+	// tasks are the conversations the App hosts, the first the project's
+	// own; task is the one shown. Everything of a conversation lives in
+	// its Task, nothing in the App.
+	tasks []*Task
+	task  *Task
 
 	keys struct {
 		global, chat, messages, dialog, help, explorer *keymap.Table
@@ -164,15 +150,10 @@ type App struct {
 	windowFocused bool
 	tty           io.Writer
 	attentions    int
-	// userTerms are the terminals the user opened beside the agent's.
-	userTerms []*userTerm
-	termSeq   int
-
-	// Turn state (UI goroutine).
-	runCtx     context.Context
-	turnCancel context.CancelFunc
-	queued     []*userItem
-	readers    sync.WaitGroup
+	// runCtx is the context turns run in (cancelled when the App stops);
+	// readers are the goroutines following turns' events.
+	runCtx  context.Context
+	readers sync.WaitGroup
 
 	crashOnce sync.Once
 	quit      chan struct{}
@@ -216,58 +197,25 @@ func New(opts Options) (*App, error) {
 	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
 	a.rctx.md.async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
 	a.commands = commands.New()
-	a.list = newMessageList(a.rctx, a.keys.messages)
-	a.input = newInput(&a.th, a.keys.chat, a.commands)
-	a.chat = newChat(&a.th, a.list, a.input)
-	a.chat.busy = a.turnRunning
-	a.todos = panes.NewTodoView(&a.th)
-	a.changes = newChangesView(a.rctx)
 	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
-	a.dialog = newPermissionDialog(a.rctx, a.keys.dialog)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
-	if opts.Recovery != nil {
-		a.recovery = &recovery{rc: opts.Recovery}
-	}
 	a.pickers = newPickerHost()
-
-	a.editor = opts.Editor
-	if a.editor == nil {
-		a.editor = newPlaceholder("No editor.", &a.th)
-	}
-	a.terminal = opts.Terminal
-	if a.terminal == nil {
-		a.terminal = newPlaceholder("No terminal.", &a.th)
-	}
-	// The strip draws the terminal's border and its title on the tab.
-	if b, ok := a.terminal.(interface{ SetBorder(bool) *tview.Box }); ok {
-		b.SetBorder(false)
-	}
-	// Panes whose background work needs a redraw get the App's.
-	for _, p := range []tview.Primitive{a.editor, a.terminal} {
-		if r, ok := p.(interface{ SetRedraw(func()) }); ok {
-			r.SetRedraw(a.RequestDraw)
-		}
-	}
 	if opts.Redraw != nil {
 		opts.Redraw.app.Store(a)
 	}
-	a.strip = newStrip(&a.th,
-		stripTab{pane: PaneTerminal, prim: a.terminal, title: a.terminalTitle},
-		stripTab{pane: PaneTodo, prim: a.todos, title: a.todos.Title},
-		stripTab{pane: PaneChanges, prim: a.changes, title: a.changes.Title},
-	)
-	chatFrame := newFrame(a.chat, &a.th, func() render.Line { return a.paneTitle("Chat", a.chat) })
-	editorFrame := newFrame(a.editor, &a.th, func() render.Line { return a.paneTitle("Editor", a.editor) })
-	a.layout = newLayout(&a.th, chatFrame, editorFrame, a.strip, a.status)
-	// A permission request shows over a picker; help and questions over both.
-	a.layout.overlays = []overlay{a.pickers, a.dialog, a.help, a.ask}
-	a.router = NewRouter(NewRegistry(), a.list, a)
+	a.layout = newLayout(&a.th, nil, nil, nil, a.status)
 
-	a.wireWidgets()
-	commands.AddBuiltin(a.commands, a.opts.Services)
+	t := a.newTask(TaskOptions{
+		Agent: opts.Agent, Services: opts.Services, Root: opts.Root,
+		Editor: opts.Editor, Terminal: opts.Terminal, Watcher: opts.Watcher,
+		Resumed: opts.Resumed, Cwd: opts.Cwd, Chdir: opts.Chdir,
+		NewTerminal: opts.NewTerminal, Recovery: opts.Recovery,
+	})
+	a.show(t)
+
+	commands.AddBuiltin(a.commands, opts.Services)
 	commands.AddCustom(a)
-	a.wireChanges()
 	a.applyKeyOverrides()
 	if opts.Resumed != nil {
 		a.restore(opts.Resumed)
@@ -276,11 +224,11 @@ func New(opts Options) (*App, error) {
 		commands.PickSession(a, k)
 	}
 	for _, n := range opts.Notices {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
+		t.list.Append(&noticeItem{kind: noticeInfo, text: n})
 	}
-	a.todos.SetItems(opts.Agent.Todos())
+	t.todos.SetItems(opts.Agent.Todos())
 	a.noteChanges()
-	a.setFocus(a.chat)
+	a.setFocus(t.chat)
 	a.focusPane = PaneChat
 	return a, nil
 }
@@ -293,69 +241,52 @@ func (a *App) paneTitle(name string, p tview.Primitive) render.Line {
 	return render.Line{{Text: " " + name + " ", Style: st}}
 }
 
-// terminalTitle is the terminal's own title when it has one ("Terminal —
-// running: go test ./..."), else "Terminal".
-func (a *App) terminalTitle() string {
-	// A live title ("Terminal — running: go test ./...") wins over the box's static one.
-	if t, ok := a.terminal.(interface{ Title() string }); ok {
-		if s := strings.TrimSpace(t.Title()); s != "" {
-			return s
-		}
+func (a *App) wireWidgets(t *Task) {
+	if tc, ok := t.terminal.(interface{ SetOnCopy(func(string)) }); ok {
+		tc.SetOnCopy(a.copy) // text selected with the mouse in the terminal pane
 	}
-	if t, ok := a.terminal.(interface{ GetTitle() string }); ok {
-		if s := strings.TrimSpace(t.GetTitle()); s != "" {
-			return s
-		}
+	if tl, ok := t.terminal.(interface{ SetOnLink(func(string)) }); ok {
+		tl.SetOnLink(a.openLink)
 	}
-	return "Terminal"
-}
-
-func (a *App) wireWidgets() {
-	if t, ok := a.terminal.(interface{ SetOnCopy(func(string)) }); ok {
-		t.SetOnCopy(a.copy) // text selected with the mouse in the terminal pane
-	}
-	if t, ok := a.terminal.(interface{ SetOnLink(func(string)) }); ok {
-		t.SetOnLink(a.openLink)
-	}
-	a.input.onSubmit = a.submit
-	a.input.onCancel = a.escape
-	a.input.busy = a.turnRunning
-	a.input.onScroll = func(dir int) { a.list.ScrollBy(dir * max(1, a.list.height-2)) }
-	a.input.onMessages = func() {
-		if a.list.Len() > 0 {
-			a.setFocus(a.list)
-			a.list.SelectLast()
+	t.input.onSubmit = a.submit
+	t.input.onCancel = a.escape
+	t.input.busy = t.turnRunning
+	t.input.onScroll = func(dir int) { t.list.ScrollBy(dir * max(1, t.list.height-2)) }
+	t.input.onMessages = func() {
+		if t.list.Len() > 0 {
+			a.setFocus(t.list)
+			t.list.SelectLast()
 			a.flash("↑↓ select · y copy · Space expand · Enter open · Esc back")
 		}
 	}
-	a.input.onOpenFile = a.openFinder
-	if a.opts.Services.Attach != nil {
-		a.files = &fileIndex{root: a.opts.Root}
-		a.input.mentionFiles = func(q string) ([]string, bool) {
-			a.files.start(a, func() {
+	t.input.onOpenFile = a.openFinder
+	if t.svc.Attach != nil {
+		t.files = &fileIndex{root: t.root}
+		t.input.mentionFiles = func(q string) ([]string, bool) {
+			t.files.start(a, func() {
 				a.post(func() {
-					if a.input.mentionAt >= 0 {
-						a.input.updateMentions()
+					if t.input.mentionAt >= 0 {
+						t.input.updateMentions()
 					}
 				})
 			})
-			return a.files.match(q, 50)
+			return t.files.match(q, 50)
 		}
-		a.input.hintWidth = -1 // the hint offers @ now
-		a.input.imagePath = func(text string) (string, bool) {
-			p, ok := pastedImagePath(text, a.opts.Root)
-			return relPath(a.opts.Root, p), ok
+		t.input.hintWidth = -1 // the hint offers @ now
+		t.input.imagePath = func(text string) (string, bool) {
+			p, ok := pastedImagePath(text, t.root)
+			return relPath(t.root, p), ok
 		}
 	}
-	a.list.onLeave = func() { a.setFocus(a.input) }
-	a.list.onTypeThrough = func(ev *tcell.EventKey) {
-		a.setFocus(a.input)
-		a.input.InputHandler()(ev, a.setFocus)
+	t.list.onLeave = func() { a.setFocus(t.input) }
+	t.list.onTypeThrough = func(ev *tcell.EventKey) {
+		a.setFocus(t.input)
+		t.input.InputHandler()(ev, a.setFocus)
 	}
-	a.list.onCopy = func(it chatItem, text string) { a.copy(text) }
-	a.list.onActivate = a.activate
-	a.dialog.onAnswer = func(id string, ans agent.Answer) {
-		ag := a.opts.Agent
+	t.list.onCopy = func(it chatItem, text string) { a.copy(text) }
+	t.list.onActivate = a.activate
+	t.dialog.onAnswer = func(id string, ans agent.Answer) {
+		ag := t.agent
 		// Approve may take a lock the agent holds while it emits; never let
 		// the UI goroutine wait on it.
 		a.Go(func() { ag.Approve(id, ans) })
@@ -366,12 +297,12 @@ func (a *App) wireWidgets() {
 func (a *App) activate(it chatItem, line int) {
 	switch it := it.(type) {
 	case *Card:
-		if line >= 0 && it.foldLine(line, a.list.entries[a.list.sel].lines) {
+		if line >= 0 && it.foldLine(line, a.task.list.entries[a.task.list.sel].lines) {
 			it.toggle()
 			return
 		}
 		if it.jump != nil {
-			a.list.sel = -1
+			a.task.list.sel = -1
 			it.jump()
 			return
 		}
@@ -432,42 +363,24 @@ func (a *App) applyKeyOverrides() {
 	sort.Strings(unknown)
 	sort.Strings(bad)
 	for _, b := range bad {
-		a.list.Append(&noticeItem{kind: noticeError, text: b + " — the default keys stay in force"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: b + " — the default keys stay in force"})
 	}
 	if len(unknown) > 0 {
 		what := "action"
 		if len(unknown) > 1 {
 			what = "actions"
 		}
-		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+		a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
 			"ui.keys: unknown %s %s — press F1 to see the action names", what, strings.Join(unknown, ", "))})
 	}
 }
 
 // --- workspace (the router's view of the app) --------------------------------
 
-func (a *App) editorPane() EditorPane {
-	if _, ok := a.editor.(*placeholder); ok {
-		return nil
-	}
-	return a.editor
-}
-
-// reveal brings p forward in the strip unless the user is working in the
-// tab shown or the terminal is busy (then p's tab is only marked).
-func (a *App) reveal(p Pane) {
-	a.strip.Reveal(p, a.focusPane == PaneTerminal || a.focusPane == PaneTodo || a.focusPane == PaneChanges)
-}
-
-// terminalUsed records output of the agent's commands in the terminal.
-func (a *App) terminalUsed() { a.strip.Touch() }
-
-func (a *App) jumpTo(p Pane) { a.focusOn(p) }
-
 // openFinder focuses the editor and opens its file finder (Ctrl-P from the
 // chat, as in the editor).
 func (a *App) openFinder() {
-	f, ok := a.editor.(interface{ OpenFinder() })
+	f, ok := a.task.editor.(interface{ OpenFinder() })
 	if !ok {
 		a.flash("no editor to open files in")
 		return
@@ -475,19 +388,6 @@ func (a *App) openFinder() {
 	a.focusOn(PaneEditor)
 	f.OpenFinder()
 }
-
-func (a *App) setTodos(items []tools.Todo) { a.todos.SetItems(items) }
-
-func (a *App) askPermission(req agent.PermissionRequest) {
-	a.dialog.Push(req)
-	who := req.Tool
-	if req.Agent != "" {
-		who = req.Agent + " agent's " + req.Tool
-	}
-	a.attend(fmt.Sprintf("%s wants to %s", who, verb(req.Action.Kind)))
-}
-
-func (a *App) permissionDone(id string) { a.dialog.Drop(id) }
 
 // --- focus ------------------------------------------------------------------------
 
@@ -518,26 +418,26 @@ type userTerm struct {
 // newTerminal opens another terminal in the strip, in the directory of
 // the agent's, and focuses it.
 func (a *App) newTerminal() {
-	if a.opts.NewTerminal == nil {
+	if a.task.opts.NewTerminal == nil {
 		a.flash("no other terminal can be started here")
 		return
 	}
-	dir := a.opts.Root
-	if a.opts.Cwd != nil {
-		if d := a.opts.Cwd(); d != "" {
+	dir := a.task.root
+	if a.task.opts.Cwd != nil {
+		if d := a.task.opts.Cwd(); d != "" {
 			dir = d
 		}
 	}
-	a.termSeq++
-	name := fmt.Sprintf("Terminal %d", a.termSeq+1)
+	a.task.termSeq++
+	name := fmt.Sprintf("Terminal %d", a.task.termSeq+1)
 	ut := &userTerm{}
-	pane, closeFn, err := a.opts.NewTerminal(dir, name, func() { a.post(func() { a.closeTerminal(ut) }) })
+	pane, closeFn, err := a.task.opts.NewTerminal(dir, name, func() { a.post(func() { a.closeTerminal(ut) }) })
 	if err != nil {
 		a.flash("cannot start another terminal: " + err.Error())
 		return
 	}
 	ut.pane, ut.close = pane, closeFn
-	a.userTerms = append(a.userTerms, ut)
+	a.task.userTerms = append(a.task.userTerms, ut)
 	if t, ok := pane.(interface{ SetOnCopy(func(string)) }); ok {
 		t.SetOnCopy(a.copy)
 	}
@@ -548,11 +448,11 @@ func (a *App) newTerminal() {
 	if t, ok := pane.(interface{ Title() string }); ok {
 		title = t.Title
 	}
-	a.strip.AddTerminal(stripTab{pane: PaneTerminal, prim: pane, title: title})
+	a.task.strip.AddTerminal(stripTab{pane: PaneTerminal, prim: pane, title: title})
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.strip {
 		a.layout.zoomed = false
 	}
-	a.strip.ShowPrim(pane)
+	a.task.strip.ShowPrim(pane)
 	a.setFocus(pane)
 	a.focusPane = PaneTerminal
 	a.flash(name + " in " + dir + ": exit (or Ctrl-D) closes it; the agent keeps its own")
@@ -560,13 +460,13 @@ func (a *App) newTerminal() {
 
 // closeTerminal closes a terminal the user opened, whose shell exited.
 func (a *App) closeTerminal(ut *userTerm) {
-	i := slices.Index(a.userTerms, ut)
+	i := slices.Index(a.task.userTerms, ut)
 	if i < 0 {
 		return
 	}
-	a.userTerms = slices.Delete(a.userTerms, i, i+1)
+	a.task.userTerms = slices.Delete(a.task.userTerms, i, i+1)
 	focused := ut.pane.HasFocus()
-	a.strip.Remove(ut.pane)
+	a.task.strip.Remove(ut.pane)
 	a.Go(ut.close)
 	if focused {
 		a.focusOn(PaneTerminal)
@@ -576,26 +476,26 @@ func (a *App) closeTerminal(ut *userTerm) {
 // closeUserTerminals closes them all (fawn is quitting).
 func (a *App) closeUserTerminals() {
 	var wg sync.WaitGroup
-	for _, ut := range a.userTerms {
+	for _, ut := range a.task.userTerms {
 		wg.Add(1)
 		go func() { defer wg.Done(); ut.close() }()
 	}
 	wg.Wait()
-	a.userTerms = nil
+	a.task.userTerms = nil
 }
 
 // focusedPane finds the pane that holds the keyboard focus.
 func (a *App) focusedPane() Pane {
 	switch {
-	case a.chat.HasFocus():
+	case a.task.chat.HasFocus():
 		return PaneChat
-	case a.editor.HasFocus():
+	case a.task.editor.HasFocus():
 		return PaneEditor
-	case a.todos.HasFocus():
+	case a.task.todos.HasFocus():
 		return PaneTodo
-	case a.changes.HasFocus():
+	case a.task.changes.HasFocus():
 		return PaneChanges
-	case a.terminal.HasFocus(), a.strip.terminalFocused():
+	case a.task.terminal.HasFocus(), a.task.strip.terminalFocused():
 		return PaneTerminal
 	case a.explorerFocused():
 		return PaneExplorer
@@ -607,29 +507,29 @@ func (a *App) focusedPane() Pane {
 func (a *App) focusOn(p Pane) {
 	switch p {
 	case PaneTodo, PaneChanges:
-		a.strip.Show(p)
+		a.task.strip.Show(p)
 	}
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.pane(p) {
 		a.layout.zoomed = false
 	}
 	switch p {
 	case PaneChat:
-		a.setFocus(a.chat)
+		a.setFocus(a.task.chat)
 	case PaneEditor:
-		a.setFocus(a.editor)
+		a.setFocus(a.task.editor)
 	case PaneTerminal:
 		// The terminal tab shown, the agent's or one the user opened;
 		// when one already has focus, the next one.
-		t := a.strip.nextTerminal(a.focusPane == PaneTerminal)
-		a.strip.ShowPrim(t)
+		t := a.task.strip.nextTerminal(a.focusPane == PaneTerminal)
+		a.task.strip.ShowPrim(t)
 		a.setFocus(t)
 	case PaneTodo:
-		a.setFocus(a.todos)
+		a.setFocus(a.task.todos)
 	case PaneChanges:
-		a.setFocus(a.changes)
+		a.setFocus(a.task.changes)
 		a.noteChanges()
 	case PaneExplorer:
-		if a.opts.Root == "" {
+		if a.task.root == "" {
 			return
 		}
 		a.layout.explorerShown = true
@@ -641,15 +541,15 @@ func (a *App) focusOn(p Pane) {
 // --- status ---------------------------------------------------------------------
 
 func (a *App) statusInfo() panes.StatusInfo {
-	ag := a.opts.Agent
+	ag := a.task.agent
 	in := panes.StatusInfo{
 		Model:         ag.ModelName(),
 		Mode:          ag.Mode(),
-		State:         a.router.State(a.dialog.visible()),
-		Busy:          a.router.busy(),
+		State:         a.task.router.State(a.task.dialog.visible()),
+		Busy:          a.task.router.busy(),
 		Frame:         a.rctx.frame,
-		Session:       a.router.sessionUsage,
-		Last:          a.router.lastTurn,
+		Session:       a.task.router.sessionUsage,
+		Last:          a.task.router.lastTurn,
 		ContextWindow: a.contextWindow(),
 		Hint:          "F1 help · Ctrl-Q quit",
 	}
@@ -684,7 +584,7 @@ func (a *App) AddCommand(cmd commands.Command) { a.commands.Add(cmd) }
 
 // cycleMode moves to the next permission mode.
 func (a *App) cycleMode() {
-	cur := a.opts.Agent.Mode()
+	cur := a.task.agent.Mode()
 	next := agent.Modes[0]
 	for i, m := range agent.Modes {
 		if m == cur {
@@ -697,17 +597,17 @@ func (a *App) cycleMode() {
 // setMode sets the permission mode and says so in the status bar, replacing
 // what it said about an earlier mode.
 func (a *App) setMode(m agent.Mode) {
-	a.opts.Agent.SetMode(m)
+	a.task.agent.SetMode(m)
 	a.flash("permission mode: " + string(m))
 }
 
 // contextWindow is the size of the model in use's context, for the status bar.
 func (a *App) contextWindow() int {
-	if cx := a.opts.Services.Context; cx != nil {
+	if cx := a.task.svc.Context; cx != nil {
 		n, _ := cx.ContextWindow()
 		return n
 	}
-	if sw := a.opts.Services.Models; sw != nil {
+	if sw := a.task.svc.Models; sw != nil {
 		if n := sw.ModelConfig().ContextWindow; n > 0 {
 			return n
 		}
@@ -725,7 +625,7 @@ type unsavedEditor interface {
 // requestQuit quits, first asking what to do with unsaved editor files.
 // It reports whether the app stops now.
 func (a *App) requestQuit() bool {
-	ed, ok := a.editor.(unsavedEditor)
+	ed, ok := a.task.editor.(unsavedEditor)
 	if !ok {
 		a.Stop()
 		return true
@@ -737,7 +637,7 @@ func (a *App) requestQuit() bool {
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
-		names[i] = relPath(a.opts.Root, f)
+		names[i] = relPath(a.task.root, f)
 	}
 	what := "1 file has"
 	if len(files) > 1 {
@@ -746,7 +646,7 @@ func (a *App) requestQuit() bool {
 	a.ask.ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
 		choice{key: "s", label: "save all and quit", do: func() {
 			if err := ed.SaveAll(); err != nil {
-				a.list.Append(&noticeItem{kind: noticeError, text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
+				a.task.list.Append(&noticeItem{kind: noticeError, text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
 				return
 			}
 			a.Stop()

@@ -62,8 +62,8 @@ func TestAppRunsATurnAcrossThePanes(t *testing.T) {
 		t.Errorf("prompts sent = %q, want [hi there]", got)
 	}
 	// The terminal had just printed: the strip kept it and marked the to-do tab.
-	if r.app.strip.Active() != PaneTerminal || !strings.Contains(text, "To-do 1/3 •") {
-		t.Errorf("strip shows %v, want the terminal with the to-do tab marked", r.app.strip.Active())
+	if r.app.task.strip.Active() != PaneTerminal || !strings.Contains(text, "To-do 1/3 •") {
+		t.Errorf("strip shows %v, want the terminal with the to-do tab marked", r.app.task.strip.Active())
 	}
 }
 
@@ -78,7 +78,7 @@ func TestCtrlCNeverQuitsAndCtrlQDoes(t *testing.T) {
 	}
 	// In the chat, Ctrl-C clears the input; Up brings the text back.
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "" {
+		if got := r.app.task.input.GetText(); got != "" {
 			t.Errorf("Ctrl-C left %q in the input", got)
 		}
 	})

@@ -40,8 +40,8 @@ func (a *App) attend(body string) {
 		return
 	}
 	title := "fawn"
-	if a.opts.Root != "" {
-		title = "fawn — " + lastElem(a.opts.Root)
+	if a.task.root != "" {
+		title = "fawn — " + lastElem(a.task.root)
 	}
 	_, _ = a.tty.Write(notification(method, title, body, os.Getenv("TMUX") != ""))
 }

@@ -53,7 +53,7 @@ func TestServicesBringTheirCommands(t *testing.T) {
 			t.Errorf("/%s is not offered with fawn's agent", name)
 		}
 	}
-	if a.files == nil {
+	if a.task.files == nil {
 		t.Error("@-mentions are not offered with fawn's agent")
 	}
 
@@ -63,7 +63,7 @@ func TestServicesBringTheirCommands(t *testing.T) {
 			t.Errorf("/%s is offered without the service that runs it", name)
 		}
 	}
-	if bare.files != nil {
+	if bare.task.files != nil {
 		t.Error("@-mentions are offered without an attacher")
 	}
 }

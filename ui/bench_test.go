@@ -95,7 +95,7 @@ func benchApp(b *testing.B, items int) (*App, tcell.SimulationScreen) {
 		b.Fatal(err)
 	}
 	for _, e := range sessionEvents(items) {
-		a.router.Handle(e)
+		a.task.router.Handle(e)
 	}
 	a.draw()
 	return a, s
@@ -134,9 +134,9 @@ func BenchmarkSessionScroll(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// Page through the whole session, up and back down.
 		if (i/400)%2 == 0 {
-			a.list.ScrollBy(-(benchH - 6))
+			a.task.list.ScrollBy(-(benchH - 6))
 		} else {
-			a.list.ScrollBy(benchH - 6)
+			a.task.list.ScrollBy(benchH - 6)
 		}
 		a.draw()
 	}
@@ -159,8 +159,8 @@ func BenchmarkSessionWidthChange(b *testing.B) {
 
 	// Reference: tview.TextView with the same text (plain), same widths.
 	var text strings.Builder
-	for i := 0; i < a.list.Len(); i++ {
-		text.WriteString(a.list.Item(i).copyText())
+	for i := 0; i < a.task.list.Len(); i++ {
+		text.WriteString(a.task.list.Item(i).copyText())
 		text.WriteString("\n\n")
 	}
 	tv := tview.NewTextView().SetWrap(true).SetWordWrap(true).SetDynamicColors(false)
@@ -212,7 +212,7 @@ func BenchmarkStreaming(b *testing.B) {
 			mu.Unlock()
 		}
 		for _, e := range sessionEvents(1000) {
-			a.router.Handle(e)
+			a.task.router.Handle(e)
 		}
 		done := make(chan error, 1)
 		go func() { done <- a.Run(context.Background()) }()
@@ -333,12 +333,12 @@ func BenchmarkMemory(b *testing.B) {
 		runtime.GC()
 		idle := rssMB()
 		for _, e := range sessionEvents(1000) {
-			a.router.Handle(e)
+			a.task.router.Handle(e)
 		}
 		a.draw()
-		a.list.ScrollToTop()
-		for !a.list.Following() {
-			a.list.ScrollBy(benchH)
+		a.task.list.ScrollToTop()
+		for !a.task.list.Following() {
+			a.task.list.ScrollBy(benchH)
 			a.draw()
 		}
 		runtime.GC()
@@ -385,13 +385,13 @@ func streamFrames(b *testing.B, a *App, tty *nullTty, answer string) {
 	for i := 0; i < b.N; i++ {
 		if off+perFrame > len(answer) {
 			b.StopTimer()
-			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
-			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
+			a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+			a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
 			off = 0
 			a.draw()
 			b.StartTimer()
 		}
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off : off+perFrame]})
+		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off : off+perFrame]})
 		off += perFrame
 		a.drawChanged()
 	}
@@ -441,7 +441,7 @@ func ttyApp(b *testing.B, n int) (*App, *nullTty) {
 		b.Fatal(err)
 	}
 	for _, e := range sessionEvents(n) {
-		a.router.Handle(e)
+		a.task.router.Handle(e)
 	}
 	return a, tty
 }

@@ -150,7 +150,7 @@ func TestRestoredCommandCardSaysItFailed(t *testing.T) {
 		{"ok\n[exit code 0 · cwd /proj]", "✓"},
 		{"[no exit code (killed) · cwd /proj]", "✓"},
 	} {
-		card := a.restoredCard(a.router.reg, session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
+		card := a.restoredCard(a.task.router.reg, session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
 			&session.Message{Role: "tool", ToolCallID: "1", Content: c.result})
 		if head := card.render(rc, 70)[0].String(); !strings.HasPrefix(head, c.icon) {
 			t.Errorf("restored with %q: the header is %q, want it to start with %s", c.result, head, c.icon)

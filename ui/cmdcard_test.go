@@ -47,8 +47,8 @@ func bashParts(t *testing.T, script llmtest.Script) (*agent.Session, *terminal.T
 
 // bashCard finds the card of the first bash call in the chat.
 func bashCard(a *App) *Card {
-	for i := 0; i < a.list.Len(); i++ {
-		if c, ok := a.list.Item(i).(*Card); ok && c.Tool == "bash" {
+	for i := 0; i < a.task.list.Len(); i++ {
+		if c, ok := a.task.list.Item(i).(*Card); ok && c.Tool == "bash" {
 			return c
 		}
 	}

@@ -18,7 +18,7 @@ func TestTabCyclesThroughTheMatches(t *testing.T) {
 	var got []string
 	for i := 0; i < 4; i++ {
 		r.key(tcell.KeyTab, 0, 0)
-		r.onUI(func() { got = append(got, r.app.input.GetText()) })
+		r.onUI(func() { got = append(got, r.app.task.input.GetText()) })
 	}
 	if strings.Join(got, " ") != "/mode /model /mode /model" {
 		t.Errorf("Tab gave %q", got)
@@ -28,7 +28,7 @@ func TestTabCyclesThroughTheMatches(t *testing.T) {
 	}
 	r.key(tcell.KeyBacktab, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "/mode" {
+		if got := r.app.task.input.GetText(); got != "/mode" {
 			t.Errorf("Shift-Tab gave %q", got)
 		}
 	})
@@ -42,7 +42,7 @@ func TestBareModeOpensAPicker(t *testing.T) {
 	r.typeText("/mode")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "" {
+		if got := r.app.task.input.GetText(); got != "" {
 			t.Errorf("the input holds %q after Enter", got)
 		}
 	})

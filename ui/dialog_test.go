@@ -43,7 +43,7 @@ func TestDialogAnswers(t *testing.T) {
 			r.onUI(func() {
 				handleAll(r.app, agent.Event{Type: agent.EventTurnStarted}, ev(agent.EventToolCallStarted, "b1", "bash"))
 				req := bashRequest("b1", "rm -rf build")
-				r.app.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+				r.app.task.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
 			})
 			r.waitScreen("bash wants to run a command")
 			r.waitScreen("in /proj/sub")
@@ -65,8 +65,8 @@ func TestDialogAnswers(t *testing.T) {
 			if strings.Contains(r.text(), "wants to run a command") {
 				t.Error("the dialog stayed open after the answer")
 			}
-			if r.app.input.GetText() != "" {
-				t.Errorf("dialog keys reached the chat input: %q", r.app.input.GetText())
+			if r.app.task.input.GetText() != "" {
+				t.Errorf("dialog keys reached the chat input: %q", r.app.task.input.GetText())
 			}
 		})
 	}
@@ -120,7 +120,7 @@ func TestDialogShowsTheDiffOfAnEdit(t *testing.T) {
 		t.Error("removed lines are not in the removed colour")
 	}
 	// The card behind it says it waits.
-	if c := a.router.Card("e1"); c == nil || c.Status != StatusWaiting {
+	if c := a.task.router.Card("e1"); c == nil || c.Status != StatusWaiting {
 		t.Errorf("card status = %v, want waiting", c)
 	}
 }
@@ -134,13 +134,13 @@ func TestDialogScrollsALongDiff(t *testing.T) {
 	}
 	diff.WriteString("+THE LAST LINE\n")
 	req := agent.PermissionRequest{ID: "e1", Tool: "text_editor", Action: tools.Action{Kind: tools.KindEdit, Diff: diff.String()}}
-	a.dialog.Push(req)
+	a.task.dialog.Push(req)
 	a.draw()
 	if strings.Contains(screenText(s), "THE LAST LINE") {
 		t.Fatal("a 60-line diff should not fit in 20 rows")
 	}
 	for i := 0; i < 80; i++ {
-		a.dialog.InputHandler()(tcell.NewEventKey(tcell.KeyDown, 0, 0), a.setFocus)
+		a.task.dialog.InputHandler()(tcell.NewEventKey(tcell.KeyDown, 0, 0), a.setFocus)
 	}
 	a.draw()
 	if !strings.Contains(screenText(s), "THE LAST LINE") {
@@ -169,7 +169,7 @@ func TestDialogHidesNothingOfACommand(t *testing.T) {
 			r.onUI(func() {
 				handleAll(r.app, agent.Event{Type: agent.EventTurnStarted}, ev(agent.EventToolCallStarted, "b1", "bash"))
 				req := bashRequest("b1", c.cmd)
-				r.app.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+				r.app.task.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
 			})
 			r.waitScreen("bash wants to run a command")
 			for _, w := range c.want {
@@ -190,7 +190,7 @@ func TestDialogSaysWhatIsBelow(t *testing.T) {
 	r.onUI(func() {
 		handleAll(r.app, agent.Event{Type: agent.EventTurnStarted}, ev(agent.EventToolCallStarted, "b1", "bash"))
 		req := bashRequest("b1", strings.Join(cmd, "\n"))
-		r.app.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+		r.app.task.router.Handle(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
 	})
 	r.waitScreen("more lines")
 	r.key(tcell.KeyPgDn, 0, 0)

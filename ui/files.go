@@ -11,30 +11,32 @@ import (
 
 // explorerPane returns the explorer, building it on first use.
 func (a *App) explorerPane() *explorer.Explorer {
-	if a.explorer != nil {
-		return a.explorer
+	if a.task.explorer != nil {
+		return a.task.explorer
 	}
-	a.explorer = explorer.New(a.opts.Root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.opts.Watcher))
-	a.explorer.OnOpen = func(path string) {
-		if ed := a.editorPane(); ed != nil {
+	a.task.explorer = explorer.New(a.task.root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.task.opts.Watcher))
+	a.task.explorer.OnOpen = func(path string) {
+		if ed := a.task.editorPane(); ed != nil {
 			if err := ed.Open(path, 0); err != nil {
-				a.flash("could not open " + relPath(a.opts.Root, path) + ": " + err.Error())
+				a.flash("could not open " + relPath(a.task.root, path) + ": " + err.Error())
 				return
 			}
 			a.focusOn(PaneEditor)
 		}
 	}
-	for _, p := range a.changedPaths {
-		a.explorer.MarkChanged(p)
+	for _, p := range a.task.changedPaths {
+		a.task.explorer.MarkChanged(p)
 	}
-	a.changedPaths = nil
-	a.layout.explorer = newFrame(a.explorer, &a.th, func() render.Line { return a.paneTitle("Files", a.explorer) })
-	return a.explorer
+	a.task.changedPaths = nil
+	ex := a.task.explorer
+	a.task.explorerFrame = newFrame(ex, &a.th, func() render.Line { return a.paneTitle("Files", ex) })
+	a.layout.explorer = a.task.explorerFrame
+	return ex
 }
 
 // toggleExplorer is Alt-X: show the explorer and focus it; focused, hide it.
 func (a *App) toggleExplorer() {
-	if a.opts.Root == "" {
+	if a.task.root == "" {
 		a.flash("no project directory to show")
 		return
 	}
@@ -52,15 +54,15 @@ func (a *App) toggleExplorer() {
 }
 
 // fileChanged marks a file the agent changed in the explorer.
-func (a *App) fileChanged(path string) {
-	if a.explorer != nil {
-		a.explorer.MarkChanged(path)
+func (t *Task) fileChanged(path string) {
+	if t.explorer != nil {
+		t.explorer.MarkChanged(path)
 		return
 	}
-	if len(a.changedPaths) < 10_000 {
-		a.changedPaths = append(a.changedPaths, path)
+	if len(t.changedPaths) < 10_000 {
+		t.changedPaths = append(t.changedPaths, path)
 	}
 }
 
 // explorerFocused reports whether the explorer has the keyboard.
-func (a *App) explorerFocused() bool { return a.explorer != nil && a.explorer.HasFocus() }
+func (a *App) explorerFocused() bool { return a.task.explorer != nil && a.task.explorer.HasFocus() }

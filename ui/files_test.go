@@ -30,8 +30,8 @@ func TestExplorerBesideTheEditor(t *testing.T) {
 	})
 	// The agent changes a file: it is marked.
 	r.onUI(func() {
-		r.app.router.Handle(agent.Event{Type: agent.EventToolCallStarted, ID: "e", Name: "text_editor"})
-		r.app.router.Handle(agent.Event{Type: agent.EventToolUpdate, ID: "e", Data: tools.FileChanged{
+		r.app.task.router.Handle(agent.Event{Type: agent.EventToolCallStarted, ID: "e", Name: "text_editor"})
+		r.app.task.router.Handle(agent.Event{Type: agent.EventToolUpdate, ID: "e", Data: tools.FileChanged{
 			Path: filepath.Join(root, "README.md"), Before: []byte("# hello\n"), After: []byte("# hello explorer\n")}})
 	})
 	r.waitScreen("README.md ✦")

@@ -15,10 +15,10 @@ import (
 var _ commands.Host = (*App)(nil)
 
 // Info adds an information notice to the chat.
-func (a *App) Info(text string) { a.list.Append(&noticeItem{kind: noticeInfo, text: text}) }
+func (a *App) Info(text string) { a.task.list.Append(&noticeItem{kind: noticeInfo, text: text}) }
 
 // Error adds an error notice to the chat.
-func (a *App) Error(text string) { a.list.Append(&noticeItem{kind: noticeError, text: text}) }
+func (a *App) Error(text string) { a.task.list.Append(&noticeItem{kind: noticeError, text: text}) }
 
 // Flash shows a short message in the status bar.
 func (a *App) Flash(msg string) { a.flash(msg) }
@@ -38,10 +38,10 @@ func (a *App) Post(f func()) { a.post(f) }
 func (a *App) Context() context.Context { return a.runCtx }
 
 // Agent is the agent the chat talks to.
-func (a *App) Agent() commands.Agent { return a.opts.Agent }
+func (a *App) Agent() commands.Agent { return a.task.agent }
 
 // Services are what the agent offers beyond turns.
-func (a *App) Services() backend.Services { return a.opts.Services }
+func (a *App) Services() backend.Services { return a.task.svc }
 
 // SetMode sets the permission mode and says so in the status bar.
 func (a *App) SetMode(m agent.Mode) { a.setMode(m) }
@@ -53,7 +53,7 @@ func (a *App) LSP() commands.LSPView { return a.lsp }
 func (a *App) MCP() commands.MCPView { return a.mcp }
 
 // Root is the project's directory.
-func (a *App) Root() string { return a.opts.Root }
+func (a *App) Root() string { return a.task.root }
 
 // Config is fawn's configuration.
 func (a *App) Config() *config.Config { return a.cfg }
@@ -74,8 +74,8 @@ func (a *App) RunTurn(start func(ctx context.Context) <-chan agent.Event) bool {
 		return false
 	}
 	ctx, cancel := context.WithCancel(a.runCtx)
-	a.turnCancel = cancel
-	a.router.beginTurn()
+	a.task.turnCancel = cancel
+	a.task.router.beginTurn()
 	a.follow(start(ctx), cancel)
 	return true
 }
@@ -85,9 +85,9 @@ func (a *App) Submit(text string) { a.submit(text) }
 
 // ClearConversation forgets the conversation and clears what shows it.
 func (a *App) ClearConversation() {
-	a.opts.Agent.Clear()
-	a.list.Clear()
-	a.todos.SetItems(a.opts.Agent.Todos())
+	a.task.agent.Clear()
+	a.task.list.Clear()
+	a.task.todos.SetItems(a.task.agent.Todos())
 	a.noteChanges()
 }
 
@@ -105,9 +105,9 @@ func (a *App) Commands() *commands.Commands { return a.commands }
 
 // ResetChat clears what shows the conversation, for a fresh one.
 func (a *App) ResetChat() {
-	a.list.Clear()
-	a.router.resetUsage()
-	a.todos.SetItems(a.opts.Agent.Todos())
+	a.task.list.Clear()
+	a.task.router.resetUsage()
+	a.task.todos.SetItems(a.task.agent.Todos())
 	a.noteChanges()
 }
 

@@ -53,7 +53,7 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 	}
 	r.screen.PostEventWait(tcell.NewEventPaste(false))
 	r.sync()
-	if got := r.app.input.GetText(); got != "line one\nline two\nline three" {
+	if got := r.app.task.input.GetText(); got != "line one\nline two\nline three" {
 		t.Fatalf("after the paste the input holds %q", got)
 	}
 	r.key(tcell.KeyEnter, 0, 0)
@@ -65,15 +65,15 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 	r.typeText("draft")
 	r.key(tcell.KeyUp, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "line one\nline two\nline three" {
+		if got := r.app.task.input.GetText(); got != "line one\nline two\nline three" {
 			t.Errorf("Up recalled %q", got)
 		}
 	})
 	r.key(tcell.KeyHome, 0, tcell.ModCtrl)
-	r.onUI(func() { r.app.input.SetText(r.app.input.GetText(), false) }) // cursor to the start
+	r.onUI(func() { r.app.task.input.SetText(r.app.task.input.GetText(), false) }) // cursor to the start
 	r.key(tcell.KeyUp, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "a\nb\nc\nd" {
+		if got := r.app.task.input.GetText(); got != "a\nb\nc\nd" {
 			t.Errorf("second Up recalled %q", got)
 		}
 	})
@@ -82,7 +82,7 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 	r.key(tcell.KeyDown, 0, 0)
 	r.key(tcell.KeyDown, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "draft" {
+		if got := r.app.task.input.GetText(); got != "draft" {
 			t.Errorf("Down did not come back to the draft: %q", got)
 		}
 	})
@@ -93,7 +93,7 @@ func TestSlashCommands(t *testing.T) {
 	r := startApp(t, Options{Agent: ag, Config: &config.Config{ConfigDir: "/home/u/.config/fawn"}}, 120, 30)
 	r.typeText("/to")
 	r.waitScreen("/tools")
-	r.onUI(func() { r.app.input.SetText("", true) })
+	r.onUI(func() { r.app.task.input.SetText("", true) })
 	r.typeText("/")
 	for _, want := range []string{"/clear", "/exit", "/help", "/model"} {
 		r.waitScreen(want)
@@ -102,7 +102,7 @@ func TestSlashCommands(t *testing.T) {
 	r.waitScreen("Forget the conversation")
 	r.key(tcell.KeyTab, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "/clear" {
+		if got := r.app.task.input.GetText(); got != "/clear" {
 			t.Errorf("Tab completed to %q", got)
 		}
 	})
@@ -198,7 +198,7 @@ func TestTypingWhileBusyQueuesAndEscCancels(t *testing.T) {
 	r.key(tcell.KeyEscape, 0, 0)
 	r.waitScreen("⊘ cancelled")
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "third" {
+		if got := r.app.task.input.GetText(); got != "third" {
 			t.Errorf("after Esc the input holds %q, want the queued message", got)
 		}
 		if r.app.turnRunning() {
@@ -223,7 +223,7 @@ func TestSelectAndCopyMessages(t *testing.T) {
 	r.waitScreen("Second paragraph.")
 	r.key(tcell.KeyUp, 0, tcell.ModAlt)
 	r.onUI(func() {
-		if !r.app.list.HasFocus() {
+		if !r.app.task.list.HasFocus() {
 			t.Fatal("Alt-Up did not move into the messages")
 		}
 	})
@@ -239,7 +239,7 @@ func TestSelectAndCopyMessages(t *testing.T) {
 	}
 	r.key(tcell.KeyEscape, 0, 0)
 	r.onUI(func() {
-		if !r.app.input.HasFocus() {
+		if !r.app.task.input.HasFocus() {
 			t.Error("Esc did not return to the input")
 		}
 	})
@@ -247,8 +247,8 @@ func TestSelectAndCopyMessages(t *testing.T) {
 	r.key(tcell.KeyUp, 0, tcell.ModAlt)
 	r.typeText("hello")
 	r.onUI(func() {
-		if !r.app.input.HasFocus() || r.app.input.GetText() != "hello" {
-			t.Errorf("typing in the list: input focus %v, text %q", r.app.input.HasFocus(), r.app.input.GetText())
+		if !r.app.task.input.HasFocus() || r.app.task.input.GetText() != "hello" {
+			t.Errorf("typing in the list: input focus %v, text %q", r.app.task.input.HasFocus(), r.app.task.input.GetText())
 		}
 	})
 }

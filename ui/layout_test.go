@@ -84,20 +84,20 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	// Focus moves with the keys, and a zoom follows the focused pane.
 	r.key(tcell.KeyRune, 't', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneTerminal || r.app.strip.Active() != PaneTerminal {
-			t.Errorf("Alt-T: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
+		if r.app.focusPane != PaneTerminal || r.app.task.strip.Active() != PaneTerminal {
+			t.Errorf("Alt-T: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyRune, 'o', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneTodo || r.app.strip.Active() != PaneTodo {
-			t.Errorf("Alt-O: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
+		if r.app.focusPane != PaneTodo || r.app.task.strip.Active() != PaneTodo {
+			t.Errorf("Alt-O: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyF6, 0, 0)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChanges || r.app.strip.Active() != PaneChanges {
-			t.Errorf("F6 from the to-do list: focus %v, strip %v; want the Changes tab", r.app.focusPane, r.app.strip.Active())
+		if r.app.focusPane != PaneChanges || r.app.task.strip.Active() != PaneChanges {
+			t.Errorf("F6 from the to-do list: focus %v, strip %v; want the Changes tab", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyF6, 0, 0)
@@ -108,8 +108,8 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	})
 	r.key(tcell.KeyRune, 'g', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChanges || r.app.strip.Active() != PaneChanges {
-			t.Errorf("Alt-G: focus %v, strip %v", r.app.focusPane, r.app.strip.Active())
+		if r.app.focusPane != PaneChanges || r.app.task.strip.Active() != PaneChanges {
+			t.Errorf("Alt-G: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 }
@@ -125,8 +125,8 @@ func TestLayoutMouse(t *testing.T) {
 	}
 	click(r, x+1, y)
 	r.onUI(func() {
-		if r.app.strip.Active() != PaneTodo || r.app.focusPane != PaneTodo {
-			t.Errorf("clicking the To-do label: strip %v focus %v", r.app.strip.Active(), r.app.focusPane)
+		if r.app.task.strip.Active() != PaneTodo || r.app.focusPane != PaneTodo {
+			t.Errorf("clicking the To-do label: strip %v focus %v", r.app.task.strip.Active(), r.app.focusPane)
 		}
 	})
 	// Clicking into the editor focuses it; into the chat, the input.
@@ -140,7 +140,7 @@ func TestLayoutMouse(t *testing.T) {
 	})
 	click(r, 5, 38)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChat || !r.app.input.HasFocus() {
+		if r.app.focusPane != PaneChat || !r.app.task.input.HasFocus() {
 			t.Errorf("clicking the chat input: focus %v", r.app.focusPane)
 		}
 	})

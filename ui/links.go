@@ -28,11 +28,11 @@ func (a *App) openLink(link string) {
 				return
 			}
 		}
-		if err := a.editor.Open(u.Path, 0); err != nil {
+		if err := a.task.editor.Open(u.Path, 0); err != nil {
 			a.flash(err.Error())
 			return
 		}
-		a.setFocus(a.editor)
+		a.setFocus(a.task.editor)
 	case "http", "https":
 		opener := map[string]string{"darwin": "open"}[runtime.GOOS]
 		if opener == "" {

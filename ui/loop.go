@@ -136,8 +136,8 @@ func (a *App) Run(ctx context.Context) (err error) {
 		a.tty = tty
 	}
 	title := "fawn"
-	if a.opts.Root != "" {
-		title = "fawn — " + safetext.Line(filepath.Base(a.opts.Root))
+	if a.task.root != "" {
+		title = "fawn — " + safetext.Line(filepath.Base(a.task.root))
 	}
 	s.SetTitle(title)
 
@@ -154,16 +154,16 @@ func (a *App) Run(ctx context.Context) (err error) {
 	defer func() {
 		// Cancel a running turn and give its reader a moment to finish, so
 		// the agent sees the cancellation and nothing is left running.
-		if a.turnCancel != nil {
-			a.turnCancel()
+		if a.task.turnCancel != nil {
+			a.task.turnCancel()
 		}
 		if k, ok := a.keeper(); ok {
 			k.RecordWorkspace(a.workspaceState())
 		}
 		close(stopEvents)
 		s.Fini()
-		if a.explorer != nil {
-			a.explorer.Close()
+		if a.task.explorer != nil {
+			a.task.explorer.Close()
 		}
 		waitTimeout(&a.readers, 3*time.Second)
 	}()
@@ -307,7 +307,7 @@ func (a *App) event(l *loopState, ev tcell.Event) (immediate, skip, quit bool) {
 func (a *App) frame(l *loopState, immediate bool, pending int) {
 	if a.dirty.Load() && pending == 0 {
 		interval := frameInterval
-		if a.router.streamedSince(l.lastDraw) {
+		if a.task.router.streamedSince(l.lastDraw) {
 			interval = streamFrameInterval
 		}
 		if since := time.Since(l.lastDraw); immediate || since >= interval {
@@ -353,7 +353,7 @@ type eventCallback interface {
 }
 
 // animating reports whether anything on screen moves by itself.
-func (a *App) animating() bool { return a.router.busy() }
+func (a *App) animating() bool { return a.task.router.busy() }
 
 // timerNoLonger is called when the loop stops its frame timer: a delta
 // queued after the drain, while the timer was still set, did not wake the
@@ -516,7 +516,7 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		h(ev, a.setFocus)
 	}
 	if a.focusPane == PaneTerminal {
-		a.strip.Touch()
+		a.task.strip.Touch()
 	}
 	a.focusPane = a.focusedPane()
 	return true

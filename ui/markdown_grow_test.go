@@ -82,7 +82,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		"It ends with the file:\n\n```go\n" + goFile(60) + "var a = 1\n",
 	}
 	for n, answer := range answers {
-		a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+		a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
 		var item *assistantItem
 		var e *entry // the list's cache of the item's lines, as a frame reads them
 		sawApprox, sawWaiting := false, false
@@ -90,9 +90,9 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			if len(answer)-off < 24 {
 				step = 1 // the last lines a byte at a time
 			}
-			a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+step, len(answer))]})
-			item = a.router.text
-			e = a.list.entries[len(a.list.entries)-1]
+			a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+step, len(answer))]})
+			item = a.task.router.text
+			e = a.task.list.entries[len(a.task.list.entries)-1]
 			if e.item != item {
 				t.Fatal("the answer is not the list's last item")
 			}
@@ -121,7 +121,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		if last := item.md.chunks[len(item.md.chunks)-1]; n == 1 && !last.approx {
 			t.Fatal("the block at the answer's end was not lexed in part: the test does not test finishing it")
 		}
-		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+		a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 		if item.open {
 			t.Fatalf("answer %d: the answer block is still open after the turn", n)
 		}
@@ -154,20 +154,20 @@ func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
 	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
 	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
 	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
 	lexed, frames := a.rctx.md.hl.Lexed(), 0
 	for off := 0; off < len(answer); off += 1000 {
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
-		a.list.entries[len(a.list.entries)-1].get(a.rctx, 90)
+		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
+		a.task.list.entries[len(a.task.list.entries)-1].get(a.rctx, 90)
 		frames++
 	}
 	// Lexed every frame, the block would be ~frames²/2 KB.
 	if got := a.rctx.md.hl.Lexed() - lexed; got > 2*len(answer) {
 		t.Errorf("%d frames lexed %d bytes of a %d-byte answer on the UI goroutine", frames, got, len(answer))
 	}
-	a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
-	item := a.list.entries[len(a.list.entries)-1].item.(*assistantItem)
-	e := a.list.entries[len(a.list.entries)-1]
+	a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+	item := a.task.list.entries[len(a.task.list.entries)-1].item.(*assistantItem)
+	e := a.task.list.entries[len(a.task.list.entries)-1]
 	e.get(a.rctx, 90)
 	for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
 		if time.Now().After(deadline) {

@@ -218,7 +218,7 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 					continue
 				}
 				seen[r.att.Path] = true
-				rel := relPath(a.opts.Root, r.att.Path)
+				rel := relPath(a.task.root, r.att.Path)
 				switch {
 				case r.att.Image != nil:
 					in.Images = append(in.Images, *r.att.Image)
@@ -229,7 +229,7 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 				default:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
 					item.chips = append(item.chips, chip{text: rel + " · " + viewedRange(r.att.Viewed)})
-					if ed := a.editorPane(); ed != nil && r.att.Viewed != nil {
+					if ed := a.task.editorPane(); ed != nil && r.att.Viewed != nil {
 						ed.AgentViewed(*r.att.Viewed)
 					}
 				}
@@ -238,17 +238,17 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 				in.Text += "\n\n(The user attached these with @-mentions; they are shown as text_editor view shows files.)\n" + strings.Join(blocks, "\n")
 			}
 			if len(in.Images) > 0 && !at.AcceptsImages() {
-				a.list.Remove(item)
-				a.input.SetText(text, true)
-				a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+				a.task.list.Remove(item)
+				a.task.input.SetText(text, true)
+				a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
 					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
-					a.opts.Agent.ModelName())})
+					a.task.agent.ModelName())})
 				return
 			}
 			item.input = &in
 			if a.turnRunning() {
 				item.queued = true
-				a.queued = append(a.queued, item)
+				a.task.queued = append(a.task.queued, item)
 				return
 			}
 			a.startTurn(item)

@@ -84,7 +84,7 @@ func TestMentionAttachesFilesAndListings(t *testing.T) {
 	r.waitScreen("@main.go")
 	r.key(tcell.KeyTab, 0, 0)
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "look at @main.go " {
+		if got := r.app.task.input.GetText(); got != "look at @main.go " {
 			t.Errorf("Tab gave %q", got)
 		}
 	})
@@ -117,7 +117,7 @@ func TestMentionedImages(t *testing.T) {
 	r, srv, sess, _, root := mentionParts(t, "gpt-4o", llmtest.Response{Text: "A black rectangle."})
 	r.onUI(func() { r.app.handlePaste(filepath.Join(root, "shot.png")) })
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "@shot.png " {
+		if got := r.app.task.input.GetText(); got != "@shot.png " {
 			t.Errorf("pasting an image's path gave %q", got)
 		}
 	})
@@ -139,7 +139,7 @@ func TestMentionedImages(t *testing.T) {
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("does not take images")
 	r.onUI(func() {
-		if got := r.app.input.GetText(); got != "and @shot.png?" {
+		if got := r.app.task.input.GetText(); got != "and @shot.png?" {
 			t.Errorf("the message is not back in the input: %q", got)
 		}
 	})

@@ -9,6 +9,6 @@ func (a *App) Notify(text string, isErr bool) {
 		kind = noticeError
 	}
 	a.QueueUpdate(func() {
-		a.list.Append(&noticeItem{kind: kind, text: text})
+		a.task.list.Append(&noticeItem{kind: kind, text: text})
 	})
 }

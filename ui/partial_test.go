@@ -24,8 +24,8 @@ func TestChatFramesLeaveTheOtherPanes(t *testing.T) {
 		t.Fatalf("the editor's welcome is not on the first frame:\n%s", before)
 	}
 	// Answer text, as follow posts it.
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted})
-	a.router.Handle(agent.Event{Type: agent.EventText, Text: "Partial frames keep the editor."})
+	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted})
+	a.task.router.Handle(agent.Event{Type: agent.EventText, Text: "Partial frames keep the editor."})
 	a.drawChanged()
 	if got := a.partialFrames.Load(); got != 1 {
 		t.Fatalf("%d chat-only frames after a text delta, want 1", got)
@@ -156,34 +156,34 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 		}
 	}
 	for _, e := range sessionEvents(12) {
-		a.router.Handle(e)
+		a.task.router.Handle(e)
 	}
 	a.draw()
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
+	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "explain"})
 	for range 30 {
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: "Some words to fill the chat. "})
+		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: "Some words to fill the chat. "})
 	}
 	chatFrame()
 	// The popup over the list, then gone.
-	a.input.SetText("/", true)
-	a.input.updateCompletion()
-	if !a.input.Completing() {
+	a.task.input.SetText("/", true)
+	a.task.input.updateCompletion()
+	if !a.task.input.Completing() {
 		t.Fatal("no command popup for /")
 	}
 	chatFrame()
-	a.input.SetText("", true)
-	a.input.updateCompletion()
+	a.task.input.SetText("", true)
+	a.task.input.updateCompletion()
 	chatFrame()
 	compare("after the popup closed")
 	// One row up (the tag "more below" on the last row, which the jump
 	// scrolling of a streamed answer leaves empty), then back down.
 	// The answer ends in two rows alike, so that one row down the last
 	// row shows what it showed one row up.
-	a.router.Handle(agent.Event{Type: agent.EventText, Text: "\n\n```\nsame\nsame\n```\n"})
-	for _, back := range []func(){func() { a.list.ScrollBy(1) }, a.list.ScrollToBottom} {
-		a.list.ScrollToBottom()
+	a.task.router.Handle(agent.Event{Type: agent.EventText, Text: "\n\n```\nsame\nsame\n```\n"})
+	for _, back := range []func(){func() { a.task.list.ScrollBy(1) }, a.task.list.ScrollToBottom} {
+		a.task.list.ScrollToBottom()
 		chatFrame()
-		a.list.ScrollBy(-1)
+		a.task.list.ScrollBy(-1)
 		chatFrame()
 		if !strings.Contains(screenText(s), "more below") {
 			t.Fatal("no tag after scrolling up")
@@ -203,38 +203,38 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 			for range 1 + rng.IntN(6) {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
 			}
-			a.router.Handle(agent.Event{Type: agent.EventText, Text: b.String()})
+			a.task.router.Handle(agent.Event{Type: agent.EventText, Text: b.String()})
 		case k < 75:
 			id := fmt.Sprintf("t%d", calls)
 			calls++
-			a.router.Handle(agent.Event{Type: agent.EventToolCallStarted, ID: id, Name: "bash"})
-			a.router.Handle(agent.Event{Type: agent.EventToolCallReady, ID: id, Name: "bash", Args: `{"command":"ls"}`})
-			a.router.Handle(agent.Event{Type: agent.EventToolRunStarted, ID: id, Name: "bash"})
-			a.router.Handle(agent.Event{Type: agent.EventToolRunEnded, ID: id, Name: "bash", Result: "a\nb", Duration: time.Millisecond})
+			a.task.router.Handle(agent.Event{Type: agent.EventToolCallStarted, ID: id, Name: "bash"})
+			a.task.router.Handle(agent.Event{Type: agent.EventToolCallReady, ID: id, Name: "bash", Args: `{"command":"ls"}`})
+			a.task.router.Handle(agent.Event{Type: agent.EventToolRunStarted, ID: id, Name: "bash"})
+			a.task.router.Handle(agent.Event{Type: agent.EventToolRunEnded, ID: id, Name: "bash", Result: "a\nb", Duration: time.Millisecond})
 		case k < 78:
-			a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
-			a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: fmt.Sprintf("question %d", n)})
+			a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+			a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: fmt.Sprintf("question %d", n)})
 		case k < 84:
-			a.list.Select(rng.IntN(len(a.list.entries)+1) - 1)
+			a.task.list.Select(rng.IntN(len(a.task.list.entries)+1) - 1)
 		case k < 90:
-			a.list.ScrollBy(rng.IntN(21) - 10)
+			a.task.list.ScrollBy(rng.IntN(21) - 10)
 		case k < 93:
-			a.list.ScrollToBottom()
+			a.task.list.ScrollToBottom()
 		case k < 95:
-			a.input.SetText(strings.Repeat("line\n", rng.IntN(4)), true)
+			a.task.input.SetText(strings.Repeat("line\n", rng.IntN(4)), true)
 		case k < 97:
 			// The focus moves (the borders change colour), drawn with a
 			// full frame as the key that moves it is.
 			if rng.IntN(2) == 0 {
-				a.setFocus(a.editor)
+				a.setFocus(a.task.editor)
 			} else {
-				a.setFocus(a.input)
+				a.setFocus(a.task.input)
 			}
 			a.draw()
 		default:
-			a.input.SetText("/", true)
-			a.input.updateCompletion()
-			if a.input.Completing() {
+			a.task.input.SetText("/", true)
+			a.task.input.updateCompletion()
+			if a.task.input.Completing() {
 				popups++
 			}
 		}
@@ -283,17 +283,17 @@ func TestStreamingHandsTcellOnlyTheChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range sessionEvents(40) {
-		a.router.Handle(e)
+		a.task.router.Handle(e)
 	}
-	a.router.Handle(agent.Event{Type: agent.EventTurnStarted})
-	a.router.Handle(agent.Event{Type: agent.EventText, Text: "The answer: "})
+	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted})
+	a.task.router.Handle(agent.Event{Type: agent.EventText, Text: "The answer: "})
 	a.draw()
 	if real.puts < 1000 {
 		t.Fatalf("the first frame handed over %d cells; it should paint the screen", real.puts)
 	}
 	for i := 0; i < 5; i++ {
 		real.puts = 0
-		a.router.Handle(agent.Event{Type: agent.EventText, Text: fmt.Sprintf("word%d ", i)})
+		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: fmt.Sprintf("word%d ", i)})
 		a.draw()
 		if real.puts == 0 || real.puts > 40 {
 			t.Errorf("frame %d handed tcell %d cells for one word", i, real.puts)

@@ -51,11 +51,11 @@ func (r *recovery) pendingWrites() chan struct{} {
 // scheduleKeep asks for the unsaved buffers to be kept soon; it is called
 // after every key and paste, and does nothing while a keep is pending.
 func (a *App) scheduleKeep() {
-	r := a.recovery
+	r := a.task.recovery
 	if r == nil || r.timer != nil {
 		return
 	}
-	if _, ok := a.editor.(recoveryEditor); !ok {
+	if _, ok := a.task.editor.(recoveryEditor); !ok {
 		return
 	}
 	r.timer = time.AfterFunc(keepDelay, func() {
@@ -70,8 +70,8 @@ func (a *App) scheduleKeep() {
 // removes the recovery files of buffers no longer unsaved. now writes on
 // this goroutine (a signal, a crash); otherwise in the background.
 func (a *App) keepUnsaved(now bool) {
-	r := a.recovery
-	ed, ok := a.editor.(recoveryEditor)
+	r := a.task.recovery
+	ed, ok := a.task.editor.(recoveryEditor)
 	if r == nil || !ok {
 		return
 	}
@@ -141,7 +141,7 @@ func (a *App) keepUnsaved(now bool) {
 				msg := "unsaved changes could not be kept for recovery: " + err.Error()
 				if msg != r.err {
 					r.err = msg
-					a.list.Append(&noticeItem{kind: noticeError, text: msg + " — save with Ctrl-S"})
+					a.task.list.Append(&noticeItem{kind: noticeError, text: msg + " — save with Ctrl-S"})
 				}
 			})
 		}
@@ -151,7 +151,7 @@ func (a *App) keepUnsaved(now bool) {
 // dropUnsaved removes every recovery file this fawn wrote: it quits cleanly,
 // with its buffers saved or discarded by the user's choice.
 func (a *App) dropUnsaved() {
-	r := a.recovery
+	r := a.task.recovery
 	if r == nil {
 		return
 	}
@@ -170,11 +170,11 @@ func (a *App) dropUnsaved() {
 // offerRecovery looks for buffers a fawn that ended without saving left
 // behind, and offers them back. It runs after the first frame.
 func (a *App) offerRecovery() {
-	r := a.recovery
+	r := a.task.recovery
 	if r == nil {
 		return
 	}
-	if _, ok := a.editor.(recoveryEditor); !ok {
+	if _, ok := a.task.editor.(recoveryEditor); !ok {
 		return
 	}
 	go func() {
@@ -189,17 +189,17 @@ func (a *App) offerRecovery() {
 func (a *App) askRecovery(pending []session.Recovered) {
 	names := make([]string, len(pending))
 	for i, p := range pending {
-		names[i] = relPath(a.opts.Root, p.Path)
+		names[i] = relPath(a.task.root, p.Path)
 	}
 	age := time.Since(pending[len(pending)-1].Saved).Round(time.Second)
 	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", plural(len(pending), "file", "files"), strings.Join(names, ", "), fmtDuration(age))
 	a.ask.ask("Unsaved changes from before", what,
 		choice{key: "r", label: "restore them in tabs", do: func() {
-			ed := a.editor.(recoveryEditor)
+			ed := a.task.editor.(recoveryEditor)
 			restored := 0
 			for _, p := range pending {
 				if err := ed.Recover(p.Path, p.Content()); err != nil {
-					a.list.Append(&noticeItem{kind: noticeError, text: "could not restore " + relPath(a.opts.Root, p.Path) + ": " + err.Error()})
+					a.task.list.Append(&noticeItem{kind: noticeError, text: "could not restore " + relPath(a.task.root, p.Path) + ": " + err.Error()})
 					continue
 				}
 				restored++
@@ -207,12 +207,12 @@ func (a *App) askRecovery(pending []session.Recovered) {
 			// Kept again at once, under this fawn: the files are the same.
 			a.keepUnsaved(true)
 			if restored > 0 {
-				a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", plural(restored, "file", "files"))})
+				a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", plural(restored, "file", "files"))})
 			}
 		}},
 		choice{key: "d", label: "discard them", do: func() {
 			for _, p := range pending {
-				_ = a.recovery.rc.Drop(p.Path)
+				_ = a.task.recovery.rc.Drop(p.Path)
 			}
 		}},
 		choice{key: "esc", label: "decide at the next start", do: func() {}},

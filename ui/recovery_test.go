@@ -54,13 +54,13 @@ func TestKeepNowWaitsForTheKeepUnderWay(t *testing.T) {
 	a, _ := newDrawnApp(t, Options{Editor: ed, Root: dir, Recovery: st.Recovery()}, 120, 40)
 	ed.set("TYPED BEFORE THE SIGNAL")
 
-	a.recovery.io.Lock() // the background write cannot begin yet
+	a.task.recovery.io.Lock() // the background write cannot begin yet
 	a.keepUnsaved(false)
 	released := make(chan struct{})
 	go func() {
 		time.Sleep(50 * time.Millisecond)
 		close(released)
-		a.recovery.io.Unlock()
+		a.task.recovery.io.Unlock()
 	}()
 	a.keepUnsaved(true)
 	pending, err := st.Recovery().Pending()

@@ -23,7 +23,7 @@ func (a *App) transcriptItems(l *session.Log) []chatItem {
 			results[m.ToolCallID] = m
 		}
 	}
-	reg := a.router.reg
+	reg := a.task.router.reg
 	var items []chatItem
 	for _, e := range l.Transcript {
 		switch {
@@ -90,10 +90,10 @@ func (a *App) restoredCard(reg *Registry, tc session.ToolCall, res *session.Mess
 	if c.Kind.Drives == PaneEditor {
 		if path := c.arg("path"); path != "" {
 			c.jump = func() {
-				if ed := a.editorPane(); ed != nil {
+				if ed := a.task.editorPane(); ed != nil {
 					_ = ed.Open(path, 0)
 				}
-				a.jumpTo(PaneEditor)
+				a.task.jumpTo(PaneEditor)
 			}
 		}
 	}
@@ -131,7 +131,7 @@ type tabbedEditor interface {
 func sessionID(id string) string { return id[:min(8, len(id))] }
 
 func (a *App) keeper() (backend.SessionKeeper, bool) {
-	k := a.opts.Services.Sessions
+	k := a.task.svc.Sessions
 	if k == nil || k.Store() == nil {
 		return nil, false
 	}
@@ -142,40 +142,40 @@ func (a *App) keeper() (backend.SessionKeeper, bool) {
 // terminal's directory, and what the user should know about it.
 func (a *App) restore(res *agent.Resumed) {
 	l := res.Log
-	a.list.Clear()
+	a.task.list.Clear()
 	for _, it := range a.transcriptItems(l) {
-		a.list.Append(it)
+		a.task.list.Append(it)
 	}
-	a.router.resetUsage()
-	a.todos.SetItems(a.opts.Agent.Todos())
+	a.task.router.resetUsage()
+	a.task.todos.SetItems(a.task.agent.Todos())
 	a.noteChanges()
 	id := l.Info.ID
-	if k := a.opts.Services.Sessions; k != nil {
+	if k := a.task.svc.Sessions; k != nil {
 		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
 	}
 	what := fmt.Sprintf("resumed session %s: %s, %s", sessionID(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	if l.Info.Title != "" {
 		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", clean(l.Info.Title), sessionID(id), plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	}
-	a.list.Append(&noticeItem{kind: noticeInfo, text: what})
+	a.task.list.Append(&noticeItem{kind: noticeInfo, text: what})
 	for _, n := range res.Notes {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: n})
+		a.task.list.Append(&noticeItem{kind: noticeInfo, text: n})
 	}
 	if ws := l.Workspace; ws != nil {
-		if ed, ok := a.editor.(tabbedEditor); ok && len(ws.Tabs) > 0 {
+		if ed, ok := a.task.editor.(tabbedEditor); ok && len(ws.Tabs) > 0 {
 			states := make([]editor.TabState, len(ws.Tabs))
 			for i, t := range ws.Tabs {
 				states[i] = editor.TabState{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active}
 			}
 			if missing := ed.RestoreTabs(states); len(missing) > 0 {
-				a.list.Append(&noticeItem{kind: noticeInfo, text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
+				a.task.list.Append(&noticeItem{kind: noticeInfo, text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
 			}
 		}
-		if ws.Cwd != "" && a.opts.Chdir != nil {
-			a.opts.Chdir(ws.Cwd)
+		if ws.Cwd != "" && a.task.opts.Chdir != nil {
+			a.task.opts.Chdir(ws.Cwd)
 		}
 	}
-	a.list.ScrollToBottom()
+	a.task.list.ScrollToBottom()
 }
 
 // recordWorkspace keeps the open tabs and the terminal's directory in the
@@ -191,13 +191,13 @@ func (a *App) recordWorkspace() {
 
 func (a *App) workspaceState() session.Workspace {
 	var ws session.Workspace
-	if ed, ok := a.editor.(tabbedEditor); ok {
+	if ed, ok := a.task.editor.(tabbedEditor); ok {
 		for _, t := range ed.TabStates() {
 			ws.Tabs = append(ws.Tabs, session.Tab{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active})
 		}
 	}
-	if a.opts.Cwd != nil {
-		ws.Cwd = a.opts.Cwd()
+	if a.task.opts.Cwd != nil {
+		ws.Cwd = a.task.opts.Cwd()
 	}
 	return ws
 }

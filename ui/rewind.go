@@ -21,31 +21,31 @@ type diffEditor interface {
 
 // wireChanges connects the Changes tab and the editor's saves and reverts
 // to the session's checkpoints.
-func (a *App) wireChanges() {
-	r := a.opts.Services.Rewind
+func (a *App) wireChanges(t *Task) {
+	r := t.svc.Rewind
 	if r == nil {
-		a.changes.SetNote("This agent does not record what it changes.")
+		t.changes.SetNote("This agent does not record what it changes.")
 		return
 	}
 	// Looking is fine while a turn runs; reverting waits for it (a.book).
-	a.changes.onDiff = func(path string) {
+	t.changes.onDiff = func(path string) {
 		if b := r.Checkpoints(); b != nil {
 			a.showChange(b, path)
 		}
 	}
-	a.changes.onOpen = func(path string) {
+	t.changes.onOpen = func(path string) {
 		b := r.Checkpoints()
-		ed := a.editorPane()
+		ed := a.task.editorPane()
 		if b == nil || ed == nil {
 			return
 		}
 		if err := ed.Open(b.Abs(path), 0); err != nil {
-			a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+			t.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 			return
 		}
 		a.focusOn(PaneEditor)
 	}
-	a.changes.onRevert = func(path string) {
+	t.changes.onRevert = func(path string) {
 		b := a.book()
 		if b == nil {
 			return
@@ -60,7 +60,7 @@ func (a *App) wireChanges() {
 	}
 	// What the user saves in the editor is a change of the session too,
 	// made by "you": /diff lists it and a rewind takes it back with the rest.
-	if ed, ok := a.editor.(interface {
+	if ed, ok := t.editor.(interface {
 		SetOnSave(func(path string, before []byte))
 	}); ok {
 		ed.SetOnSave(func(path string, before []byte) {
@@ -69,7 +69,7 @@ func (a *App) wireChanges() {
 					err := b.Record(checkpoint.ByUser, path, before)
 					a.post(func() {
 						if err != nil && !strings.Contains(err.Error(), "outside the project") {
-							a.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
+							t.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
 						}
 						a.noteChanges()
 					})
@@ -79,7 +79,7 @@ func (a *App) wireChanges() {
 	}
 	// r and R in a diff of /diff revert a hunk or the file through the
 	// checkpoints, which record it and will not clobber a hand edit.
-	if ed, ok := a.editor.(interface {
+	if ed, ok := t.editor.(interface {
 		SetOnRevert(func(path string, content []byte, whole bool))
 	}); ok {
 		ed.SetOnRevert(func(path string, content []byte, whole bool) {
@@ -89,7 +89,7 @@ func (a *App) wireChanges() {
 			}
 			rel, err := filepath.Rel(b.Root(), path)
 			if err != nil || strings.HasPrefix(rel, "..") {
-				a.list.Append(&noticeItem{kind: noticeError, text: path + " is outside the project: nothing to revert"})
+				t.list.Append(&noticeItem{kind: noticeError, text: path + " is outside the project: nothing to revert"})
 				return
 			}
 			rel = filepath.ToSlash(rel)
@@ -116,7 +116,7 @@ func (a *App) RevertFile(path string) {
 		return
 	}
 	if path == "" {
-		a.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
 		return
 	}
 	a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
@@ -132,14 +132,14 @@ func (a *App) escape() {
 		return
 	}
 	now := time.Now()
-	if a.input.GetText() == "" && now.Sub(a.lastEsc) < escEscWindow {
-		a.lastEsc = time.Time{}
-		if a.opts.Services.Rewind != nil {
+	if a.task.input.GetText() == "" && now.Sub(a.task.lastEsc) < escEscWindow {
+		a.task.lastEsc = time.Time{}
+		if a.task.svc.Rewind != nil {
 			a.PickRewind()
 		}
 		return
 	}
-	a.lastEsc = now
+	a.task.lastEsc = now
 }
 
 // escEscWindow is how quickly a second Esc must follow the first.
@@ -147,17 +147,17 @@ const escEscWindow = 600 * time.Millisecond
 
 // book is the session's checkpoints, or nil (said in the chat).
 func (a *App) book() *checkpoint.Book {
-	r := a.opts.Services.Rewind
+	r := a.task.svc.Rewind
 	var b *checkpoint.Book
 	if r != nil {
 		b = r.Checkpoints()
 	}
 	if b == nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
 		return nil
 	}
 	if a.turnRunning() {
-		a.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it first"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it first"})
 		return nil
 	}
 	return b
@@ -258,13 +258,13 @@ func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
 // rewind goes back to before prompt t: the files, the conversation, or both.
 func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
 	if conv {
-		if err := a.opts.Services.Rewind.RewindConversation(t.Messages, t.Prompt); err != nil {
-			a.list.Append(&noticeItem{kind: noticeError, text: "could not rewind the conversation: " + err.Error()})
+		if err := a.task.svc.Rewind.RewindConversation(t.Messages, t.Prompt); err != nil {
+			a.task.list.Append(&noticeItem{kind: noticeError, text: "could not rewind the conversation: " + err.Error()})
 			return
 		}
 		a.reloadChat()
-		a.input.SetText(t.Prompt, true)
-		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
+		a.task.input.SetText(t.Prompt, true)
+		a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
 	}
 	if code {
 		a.restoreFiles("rewind", func(force map[string]bool) (checkpoint.Result, error) { return b.Rewind(t.ID, force) })
@@ -279,16 +279,16 @@ func (a *App) reloadChat() {
 	}
 	l, err := k.Store().Load(k.ID())
 	if err != nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: "could not reload the chat: " + err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: "could not reload the chat: " + err.Error()})
 		return
 	}
-	a.list.Clear()
+	a.task.list.Clear()
 	for _, it := range a.transcriptItems(l) {
-		a.list.Append(it)
+		a.task.list.Append(it)
 	}
-	a.todos.SetItems(a.opts.Agent.Todos())
+	a.task.todos.SetItems(a.task.agent.Todos())
 	a.noteChanges()
-	a.list.ScrollToBottom()
+	a.task.list.ScrollToBottom()
 }
 
 // restoreFiles runs a restore, says what it did, and asks before
@@ -297,7 +297,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 	defer a.noteChanges()
 	res, err := run(nil)
 	if err != nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
 		return
 	}
 	a.reportRestore(what, res)
@@ -319,7 +319,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 			defer a.noteChanges()
 			res, err := run(force)
 			if err != nil {
-				a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+				a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
 				return
 			}
 			a.reportRestore(what, res)
@@ -329,16 +329,16 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 
 func (a *App) reportRestore(what string, res checkpoint.Result) {
 	if len(res.Restored) > 0 {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
+		a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
 	} else if len(res.Conflicts) == 0 && len(res.Lost) == 0 {
-		a.list.Append(&noticeItem{kind: noticeInfo, text: what + ": no files to restore"})
+		a.task.list.Append(&noticeItem{kind: noticeInfo, text: what + ": no files to restore"})
 	}
 	for _, c := range res.Lost {
 		why := c.Before.Note
 		if why == "" {
 			why = "its earlier content is not kept"
 		}
-		a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
 	}
 }
 
@@ -380,25 +380,25 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		}
 	}
 	if f == nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: rel + " was not changed in this session"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: rel + " was not changed in this session"})
 		return
 	}
 	before, err := versionContent(b, f.Original)
 	if err != nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
 		return
 	}
 	after, err := os.ReadFile(b.Abs(f.Path))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		a.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
 		return
 	}
-	ed, ok := a.editor.(diffEditor)
+	ed, ok := a.task.editor.(diffEditor)
 	if !ok {
 		return
 	}
 	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "since the session began · r reverts the hunk, R the file, o opens it there ·"); err != nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 		return
 	}
 	a.focusOn(PaneEditor)
@@ -423,29 +423,29 @@ func versionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
 // diffing the files changed); its tab is marked when the list changed
 // while another tab showed. Calls while one runs are folded into one more.
 func (a *App) noteChanges() {
-	if a.changesBusy {
-		a.changesAgain = true
+	if a.task.changesBusy {
+		a.task.changesAgain = true
 		return
 	}
-	r := a.opts.Services.Rewind
+	r := a.task.svc.Rewind
 	if r == nil {
 		return
 	}
 	b := r.Checkpoints()
 	if b == nil {
-		a.changes.SetNote("Changes are recorded only when sessions are kept (fawn has no data directory).")
+		a.task.changes.SetNote("Changes are recorded only when sessions are kept (fawn has no data directory).")
 		return
 	}
-	a.changesBusy = true
+	a.task.changesBusy = true
 	a.Go(func() {
 		rows := changeRows(b)
 		a.post(func() {
-			a.changesBusy = false
-			if a.changes.SetRows(rows) && a.strip.Active() != PaneChanges {
-				a.strip.Mark(PaneChanges)
+			a.task.changesBusy = false
+			if a.task.changes.SetRows(rows) && a.task.strip.Active() != PaneChanges {
+				a.task.strip.Mark(PaneChanges)
 			}
-			if a.changesAgain {
-				a.changesAgain = false
+			if a.task.changesAgain {
+				a.task.changesAgain = false
 				a.noteChanges()
 			}
 		})
@@ -457,8 +457,8 @@ func (a *App) noteChanges() {
 // recorded, what is on disk now) and lets the user overwrite it or keep
 // it; then the next.
 func (a *App) showConflicts(what string, run func(force map[string]bool) (checkpoint.Result, error), conflicts []checkpoint.Conflict) {
-	r := a.opts.Services.Rewind
-	ed, ok := a.editor.(interface {
+	r := a.task.svc.Rewind
+	ed, ok := a.task.editor.(interface {
 		ShowVersions(path string, vs [3]editor.VersionText, choices []editor.VersionChoice) error
 	})
 	if len(conflicts) == 0 || r == nil || r.Checkpoints() == nil || !ok {
@@ -496,7 +496,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 		{Key: 'o', Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
 			res, err := run(map[string]bool{c.Path: true})
 			if err != nil {
-				a.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+				a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
 			} else {
 				a.reportRestore(what, res)
 			}
@@ -504,12 +504,12 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 			a.showConflicts(what, run, rest)
 		}},
 		{Label: "keep it as it is" + next, Do: func() {
-			a.list.Append(&noticeItem{kind: noticeInfo, text: what + ": kept " + c.Path + " as you changed it"})
+			a.task.list.Append(&noticeItem{kind: noticeInfo, text: what + ": kept " + c.Path + " as you changed it"})
 			a.showConflicts(what, run, rest)
 		}},
 	})
 	if err != nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 		return
 	}
 	a.focusOn(PaneEditor)

@@ -17,7 +17,7 @@ func ev(typ agent.EventType, id, name string) agent.Event {
 // handleAll feeds events to the app's router as the loop would.
 func handleAll(a *App, events ...agent.Event) {
 	for _, e := range events {
-		a.router.Handle(e)
+		a.task.router.Handle(e)
 	}
 }
 
@@ -34,8 +34,8 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 	handleAll(a, run("b1", "bash", `{"command":"make slow"}`)...)
 	handleAll(a, run("g1", "grep", `{"pattern":"TODO","output_mode":"files_with_matches"}`)...)
 	handleAll(a, run("b2", "bash", `{"command":"echo fast"}`)...)
-	if a.router.running != 3 {
-		t.Fatalf("running = %d, want 3", a.router.running)
+	if a.task.router.running != 3 {
+		t.Fatalf("running = %d, want 3", a.task.router.running)
 	}
 	// The last call finishes first, then the search, then the first call,
 	// whose output keeps arriving after the others ended.
@@ -48,12 +48,12 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 		agent.Event{Type: agent.EventToolUpdate, ID: "b1", Data: tools.CommandDone{Output: "step 1\nstep 2\n", TotalLines: 2, ExitCode: 2}},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Name: "bash", Result: "step 1\nstep 2\n[exit code 2 · cwd /proj]", IsError: true, Duration: 3 * time.Second},
 	)
-	if a.router.running != 0 {
-		t.Errorf("running = %d after all ended, want 0", a.router.running)
+	if a.task.router.running != 0 {
+		t.Errorf("running = %d after all ended, want 0", a.task.router.running)
 	}
 	var cards []*Card
-	for i := 0; i < a.list.Len(); i++ {
-		if c, ok := a.list.Item(i).(*Card); ok {
+	for i := 0; i < a.task.list.Len(); i++ {
+		if c, ok := a.task.list.Item(i).(*Card); ok {
 			cards = append(cards, c)
 		}
 	}
@@ -90,7 +90,7 @@ func TestRouterUnknownAndUnannouncedTools(t *testing.T) {
 		// model made up) still gets a card from its first event.
 		agent.Event{Type: agent.EventToolRunEnded, ID: "x9", Name: "frobnicate", Result: "error: unknown tool frobnicate", IsError: true},
 	)
-	c := a.router.Card("m1")
+	c := a.task.router.Card("m1")
 	if c != nil {
 		t.Error("a finished call should be forgotten by the router")
 	}
@@ -134,9 +134,9 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 		}
 	}
 	// Enter on the edit card jumps to the file at the first changed line.
-	a.list.Select(a.list.Len() - 1)
-	a.setFocus(a.list)
-	a.activate(a.list.Selected(), -1)
+	a.task.list.Select(a.task.list.Len() - 1)
+	a.setFocus(a.task.list)
+	a.activate(a.task.list.Selected(), -1)
 	if len(ed.opened) != 1 || ed.opened[0] != "/proj/main.go:2" {
 		t.Errorf("jump opened %v, want /proj/main.go:2", ed.opened)
 	}
@@ -145,10 +145,10 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	}
 
 	// A bash call brings the terminal forward…
-	a.strip.Show(PaneTodo)
+	a.task.strip.Show(PaneTodo)
 	a.focusOn(PaneChat)
 	handleAll(a, ev(agent.EventToolCallStarted, "b1", "bash"), ev(agent.EventToolRunStarted, "b1", "bash"))
-	if a.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != PaneTerminal {
 		t.Errorf("bash did not bring the terminal forward")
 	}
 	handleAll(a, agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Result: "exit code 0"})
@@ -159,11 +159,11 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	handleAll(a, ev(agent.EventToolCallStarted, "t1", "todo_write"), ev(agent.EventToolRunStarted, "t1", "todo_write"),
 		agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "t1", Result: "ok"})
-	if a.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != PaneTerminal {
 		t.Errorf("a to-do update took the strip away from the terminal the user works in")
 	}
-	if len(a.todos.Items()) != 1 || a.todos.Title() != "To-do 0/1" {
-		t.Errorf("to-do view = %v %q", a.todos.Items(), a.todos.Title())
+	if len(a.task.todos.Items()) != 1 || a.task.todos.Title() != "To-do 0/1" {
+		t.Errorf("to-do view = %v %q", a.task.todos.Items(), a.task.todos.Title())
 	}
 	a.draw()
 	if !strings.Contains(screenText(s), "To-do 0/1 •") {
@@ -173,9 +173,9 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	// update brings the list forward.
 	a.focusOn(PaneChat)
 	later := time.Now().Add(stripIdle + time.Second)
-	a.strip.now = func() time.Time { return later }
+	a.task.strip.now = func() time.Time { return later }
 	handleAll(a, ev(agent.EventToolCallStarted, "t2", "todo_write"), agent.Event{Type: agent.EventToolUpdate, ID: "t2", Data: todos})
-	if a.strip.Active() != PaneTodo {
+	if a.task.strip.Active() != PaneTodo {
 		t.Errorf("a to-do update did not bring the list forward")
 	}
 }
@@ -186,7 +186,7 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 func TestStripKeepsTheBusyTerminal(t *testing.T) {
 	a, s := newDrawnApp(t, Options{Agent: newScriptAgent()}, 120, 40)
 	now := time.Now()
-	a.strip.now = func() time.Time { return now }
+	a.task.strip.now = func() time.Time { return now }
 	handleAll(a, agent.Event{Type: agent.EventTurnStarted},
 		ev(agent.EventToolCallStarted, "b1", "bash"), ev(agent.EventToolRunStarted, "b1", "bash"),
 		agent.Event{Type: agent.EventToolOutput, ID: "b1", Text: "building…\n"})
@@ -194,7 +194,7 @@ func TestStripKeepsTheBusyTerminal(t *testing.T) {
 	todos := tools.TodosChanged{Items: []tools.Todo{{ID: "1", Title: "x", Status: "pending"}}}
 	handleAll(a, ev(agent.EventToolCallStarted, "t1", "todo_write"), ev(agent.EventToolRunStarted, "t1", "todo_write"),
 		agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
-	if a.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != PaneTerminal {
 		t.Fatal("a to-do update took the strip away from a terminal that just printed")
 	}
 	a.draw()
@@ -205,7 +205,7 @@ func TestStripKeepsTheBusyTerminal(t *testing.T) {
 	now = now.Add(time.Minute)
 	a.focusOn(PaneTerminal)
 	handleAll(a, agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
-	if a.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != PaneTerminal {
 		t.Error("a to-do update took the strip away from the focused terminal")
 	}
 }
@@ -228,7 +228,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, text)
 		}
 	}
-	if st := a.router.State(a.dialog.visible()); st != "waiting for you" {
+	if st := a.task.router.State(a.task.dialog.visible()); st != "waiting for you" {
 		t.Errorf("state = %q", st)
 	}
 	// A second call's request waits behind the first.
@@ -239,9 +239,9 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 		t.Errorf("queued request not counted:\n%s", screenText(s))
 	}
 	// The turn is cancelled: both requests go away, the cards say cancelled.
-	a.router.cancelled = true
+	a.task.router.cancelled = true
 	handleAll(a, agent.Event{Type: agent.EventTurnEnded, Err: errors.New("context canceled")})
-	if a.dialog.visible() {
+	if a.task.dialog.visible() {
 		t.Error("the dialog outlived its turn")
 	}
 	a.draw()
@@ -249,7 +249,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 	if strings.Count(text, "cancelled") < 3 {
 		t.Errorf("want both cards and the turn marked cancelled:\n%s", text)
 	}
-	if a.router.busy() {
+	if a.task.router.busy() {
 		t.Error("router still busy after the turn ended")
 	}
 }

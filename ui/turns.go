@@ -14,16 +14,16 @@ import (
 // or one queued while a turn runs), the turn's events followed into the
 // router, its end, and Esc's cancelling.
 
-func (a *App) turnRunning() bool { return a.turnCancel != nil }
+func (a *App) turnRunning() bool { return a.task.turnCancel != nil }
 
 // submit handles a message from the input: a command, a new turn, or a
 // queued message while a turn runs.
 func (a *App) submit(text string) {
 	if name, args, ok := commands.Parse(text); ok {
-		a.list.ScrollToBottom()
+		a.task.list.ScrollToBottom()
 		cmd := a.commands.Find(name)
 		if cmd == nil {
-			a.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
+			a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
 			return
 		}
 		cmd.Run(a, args)
@@ -33,9 +33,9 @@ func (a *App) submit(text string) {
 		text = strings.TrimSpace(text)[1:]
 	}
 	item := &userItem{text: text}
-	a.list.Append(item)
-	a.list.ScrollToBottom()
-	if at := a.opts.Services.Attach; at != nil {
+	a.task.list.Append(item)
+	a.task.list.ScrollToBottom()
+	if at := a.task.svc.Attach; at != nil {
 		if ms := mentionsIn(text); len(ms) > 0 {
 			a.attachAndRun(at, item, ms)
 			return
@@ -43,7 +43,7 @@ func (a *App) submit(text string) {
 	}
 	if a.turnRunning() {
 		item.queued = true
-		a.queued = append(a.queued, item)
+		a.task.queued = append(a.task.queued, item)
 		return
 	}
 	a.startTurn(item)
@@ -53,13 +53,13 @@ func (a *App) startTurn(item *userItem) {
 	item.queued = false
 	item.ver++
 	ctx, cancel := context.WithCancel(a.runCtx)
-	a.turnCancel = cancel
-	a.router.beginTurn()
+	a.task.turnCancel = cancel
+	a.task.router.beginTurn()
 	var events <-chan agent.Event
-	if at := a.opts.Services.Attach; at != nil && item.input != nil {
+	if at := a.task.svc.Attach; at != nil && item.input != nil {
 		events = at.RunInput(ctx, *item.input)
 	} else {
-		events = a.opts.Agent.Run(ctx, item.text)
+		events = a.task.agent.Run(ctx, item.text)
 	}
 	a.follow(events, cancel)
 }
@@ -67,7 +67,7 @@ func (a *App) startTurn(item *userItem) {
 // follow shows a turn's events as they arrive, until its stream closes.
 func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 	if events == nil {
-		a.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
+		a.task.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
 		a.turnEnded(cancel)
 		return
 	}
@@ -82,7 +82,7 @@ func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 				post = a.postChat // only the chat and the status bar change
 			}
 			post(func() {
-				a.router.Handle(ev)
+				a.task.router.Handle(ev)
 				switch ev.Type {
 				case agent.EventToolRunEnded:
 					a.noteChanges() // an edit or a command may have changed files
@@ -100,28 +100,28 @@ func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 // turnEnded runs when a turn's event channel closed.
 func (a *App) turnEnded(cancel context.CancelFunc) {
 	cancel()
-	if a.router.turnActive {
+	if a.task.router.turnActive {
 		// The stream closed without EventTurnEnded: finish the turn anyway.
-		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+		a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
-	a.turnCancel = nil
+	a.task.turnCancel = nil
 	a.status.Unflash(flashCancelling)
 	a.recordWorkspace()
 	a.noteChanges()
-	if !a.router.cancelled {
+	if !a.task.router.cancelled {
 		what := "the agent has finished"
-		if a.router.lastError != "" {
+		if a.task.router.lastError != "" {
 			what = "the turn ended with an error"
 		}
 		a.attend(what)
 	}
-	if len(a.queued) > 0 {
-		next := a.queued[0]
-		a.queued = a.queued[1:]
+	if len(a.task.queued) > 0 {
+		next := a.task.queued[0]
+		a.task.queued = a.task.queued[1:]
 		a.startTurn(next)
 		return
 	}
-	a.list.Settle()
+	a.task.list.Settle()
 	a.releaseMemory()
 }
 
@@ -143,22 +143,22 @@ func (a *App) releaseMemory() {
 // cancelTurn is Esc: cancel the running turn and put queued messages back
 // into the input, so nothing typed is lost.
 func (a *App) cancelTurn() {
-	if a.turnCancel == nil {
+	if a.task.turnCancel == nil {
 		return
 	}
-	a.router.cancelled = true
-	a.turnCancel()
-	if len(a.queued) > 0 {
+	a.task.router.cancelled = true
+	a.task.turnCancel()
+	if len(a.task.queued) > 0 {
 		var texts []string
-		for _, q := range a.queued {
-			a.list.Remove(q)
+		for _, q := range a.task.queued {
+			a.task.list.Remove(q)
 			texts = append(texts, q.text)
 		}
-		a.queued = nil
-		if cur := a.input.GetText(); cur != "" {
+		a.task.queued = nil
+		if cur := a.task.input.GetText(); cur != "" {
 			texts = append(texts, cur)
 		}
-		a.input.SetText(strings.Join(texts, "\n"), true)
+		a.task.input.SetText(strings.Join(texts, "\n"), true)
 	}
 	a.flash(flashCancelling)
 }

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/explorer"
+	"github.com/fawn-ide/fawn/ui/panes"
+	"github.com/fawn-ide/fawn/ui/render"
+)
+
+// TaskOptions are the parts of one task: its agent backend and what the
+// backend offers, its project directory, editor and terminal, and how its
+// session and workspace are kept. Options carries the first task's.
+type TaskOptions struct {
+	// Name is the task's name in the task bar; "" is the project's.
+	Name string
+	// Agent runs the task's turns; required.
+	Agent backend.Agent
+	// Services are what the agent offers beyond turns; nil ones are not
+	// offered.
+	Services backend.Services
+	// Root is the task's project directory.
+	Root string
+	// Editor and Terminal are the task's panes; nil shows a placeholder.
+	Editor   EditorPane
+	Terminal TerminalPane
+	// Watcher is the project's one watcher, shared with the explorer.
+	Watcher *project.Watcher
+	// Resumed is a saved session the task carries on.
+	Resumed *agent.Resumed
+	// Cwd and Chdir read and set the terminal's directory; either may be nil.
+	Cwd   func() string
+	Chdir func(dir string)
+	// NewTerminal starts another terminal for the user in dir (Alt-N).
+	NewTerminal func(dir, name string, onExit func()) (pane TerminalPane, close func(), err error)
+	// Recovery keeps the task's unsaved editor buffers; nil turns that off.
+	Recovery *session.Recovery
+}
+
+// A Task is one conversation and everything it drives: its agent backend
+// and services, its chat (messages, input, the router from the agent's
+// events to its widgets), its editor and terminals, its to-dos and
+// changes, the permission requests waiting for the user, and the turn
+// running and those queued behind it. The App is the frame that shows one
+// task at a time; a task not shown goes on working, and its widgets catch
+// up when it is shown again. Everything here runs on the UI goroutine.
+type Task struct {
+	app  *App
+	opts TaskOptions
+	name string
+	root string
+	// agent and svc are the backend (opts.Agent, opts.Services).
+	agent backend.Agent
+	svc   backend.Services
+
+	rctx    *renderCtx // the task's root for relative paths; the App's theme and Markdown
+	list    *MessageList
+	input   *Input
+	chat    *Chat
+	todos   *panes.TodoView
+	changes *ChangesView
+	// changesBusy: a refresh of the Changes tab is being computed;
+	// changesAgain: another was asked for meanwhile.
+	changesBusy, changesAgain bool
+	strip                     *Strip
+	dialog                    *PermissionDialog
+	editor                    EditorPane
+	terminal                  TerminalPane
+	router                    *Router
+	files                     *fileIndex // the project's paths, for @ completion
+	explorer                  *explorer.Explorer
+	explorerFrame             *frame
+	// chatFrame and editorFrame are the chat and editor in their borders,
+	// as the layout shows them while the task is shown.
+	chatFrame, editorFrame *frame
+	// changedPaths are files the agent changed before the explorer was built.
+	changedPaths []string
+	recovery     *recovery // nil: unsaved buffers are not kept
+	lastEsc      time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
+	// userTerms are the terminals the user opened beside the agent's.
+	userTerms []*userTerm
+	termSeq   int
+
+	// The turn running (turnCancel set) and the messages queued behind it.
+	turnCancel context.CancelFunc
+	queued     []*userItem
+}
+
+// Name is the task's name ("" for the project's own).
+func (t *Task) Name() string { return t.name }
+
+// Root is the task's project directory.
+func (t *Task) Root() string { return t.root }
+
+// newTask builds a task's widgets and wires them to the App; it shows
+// nothing (show does).
+func (a *App) newTask(o TaskOptions) *Task {
+	t := &Task{app: a, opts: o, name: o.Name, root: o.Root, agent: o.Agent, svc: o.Services}
+	t.rctx = &renderCtx{th: &a.th, md: a.rctx.md, root: o.Root}
+	t.list = newMessageList(t.rctx, a.keys.messages)
+	t.input = newInput(&a.th, a.keys.chat, a.commands)
+	t.chat = newChat(&a.th, t.list, t.input)
+	t.chat.busy = t.turnRunning
+	t.todos = panes.NewTodoView(&a.th)
+	t.changes = newChangesView(t.rctx)
+	t.dialog = newPermissionDialog(t.rctx, a.keys.dialog)
+	if o.Recovery != nil {
+		t.recovery = &recovery{rc: o.Recovery}
+	}
+	t.editor = o.Editor
+	if t.editor == nil {
+		t.editor = newPlaceholder("No editor.", &a.th)
+	}
+	t.terminal = o.Terminal
+	if t.terminal == nil {
+		t.terminal = newPlaceholder("No terminal.", &a.th)
+	}
+	// The strip draws the terminal's border and its title on the tab.
+	if b, ok := t.terminal.(interface{ SetBorder(bool) *tview.Box }); ok {
+		b.SetBorder(false)
+	}
+	// Panes whose background work needs a redraw get the App's.
+	for _, p := range []tview.Primitive{t.editor, t.terminal} {
+		if r, ok := p.(interface{ SetRedraw(func()) }); ok {
+			r.SetRedraw(a.RequestDraw)
+		}
+	}
+	t.strip = newStrip(&a.th,
+		stripTab{pane: PaneTerminal, prim: t.terminal, title: t.terminalTitle},
+		stripTab{pane: PaneTodo, prim: t.todos, title: t.todos.Title},
+		stripTab{pane: PaneChanges, prim: t.changes, title: t.changes.Title},
+	)
+	t.chatFrame = newFrame(t.chat, &a.th, func() render.Line { return a.paneTitle("Chat", t.chat) })
+	t.editorFrame = newFrame(t.editor, &a.th, func() render.Line { return a.paneTitle("Editor", t.editor) })
+	t.router = NewRouter(NewRegistry(), t.list, t)
+	a.wireWidgets(t)
+	a.wireChanges(t)
+	a.tasks = append(a.tasks, t)
+	return t
+}
+
+// show makes t the task on screen: the layout takes its chat, editor and
+// strip, and the overlays its permission dialog.
+func (a *App) show(t *Task) {
+	a.task = t
+	l := a.layout
+	l.chat, l.editor, l.strip = t.chatFrame, t.editorFrame, t.strip
+	l.explorer = nil
+	if t.explorer != nil {
+		l.explorer = t.explorerFrame
+	}
+	// A permission request shows over a picker; help and questions over both.
+	l.overlays = []overlay{a.pickers, t.dialog, a.help, a.ask}
+	a.RequestDraw()
+}
+
+func (t *Task) turnRunning() bool { return t.turnCancel != nil }
+
+// terminalTitle is the terminal's own title when it has one ("Terminal —
+// running: go test ./..."), else "Terminal".
+func (t *Task) terminalTitle() string {
+	// A live title ("Terminal — running: go test ./...") wins over the box's static one.
+	if tt, ok := t.terminal.(interface{ Title() string }); ok {
+		if s := strings.TrimSpace(tt.Title()); s != "" {
+			return s
+		}
+	}
+	if tt, ok := t.terminal.(interface{ GetTitle() string }); ok {
+		if s := strings.TrimSpace(tt.GetTitle()); s != "" {
+			return s
+		}
+	}
+	return "Terminal"
+}
+
+// shown reports whether t is the task on screen.
+func (t *Task) shown() bool { return t.app.task == t }
+
+// --- the router's view of the task (workspace) ----------------------------------
+
+func (t *Task) editorPane() EditorPane {
+	if _, ok := t.editor.(*placeholder); ok {
+		return nil
+	}
+	return t.editor
+}
+
+// reveal brings p forward in the strip unless the user is working in the
+// tab shown or the terminal is busy (then p's tab is only marked); in a
+// task not shown it is only marked.
+func (t *Task) reveal(p Pane) {
+	fp := t.app.focusPane
+	t.strip.Reveal(p, !t.shown() || fp == PaneTerminal || fp == PaneTodo || fp == PaneChanges)
+}
+
+// terminalUsed records output of the agent's commands in the terminal.
+func (t *Task) terminalUsed() { t.strip.Touch() }
+
+// jumpTo focuses p (a card's Enter or click), in the task shown.
+func (t *Task) jumpTo(p Pane) {
+	if t.shown() {
+		t.app.focusOn(p)
+	}
+}
+
+func (t *Task) setTodos(items []tools.Todo) { t.todos.SetItems(items) }
+
+func (t *Task) askPermission(req agent.PermissionRequest) {
+	t.dialog.Push(req)
+	who := req.Tool
+	if req.Agent != "" {
+		who = req.Agent + " agent's " + req.Tool
+	}
+	t.app.attend(fmt.Sprintf("%s wants to %s", who, verb(req.Action.Kind)))
+}
+
+func (t *Task) permissionDone(id string) { t.dialog.Drop(id) }
