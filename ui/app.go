@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,14 +219,14 @@ func New(opts Options) (*App, error) {
 	if opts.Resumed != nil {
 		a.restore(opts.Resumed)
 	}
-	if k, ok := a.keeper(); ok && opts.PickSession {
+	if k, ok := a.task.keeper(); ok && opts.PickSession {
 		commands.PickSession(a, k)
 	}
 	for _, n := range opts.Notices {
 		t.list.Append(&noticeItem{kind: noticeInfo, text: n})
 	}
 	t.todos.SetItems(opts.Agent.Todos())
-	a.noteChanges()
+	a.task.noteChanges()
 	a.setFocus(t.chat)
 	a.focusPane = PaneChat
 	return a, nil
@@ -248,7 +247,7 @@ func (a *App) wireWidgets(t *Task) {
 	if tl, ok := t.terminal.(interface{ SetOnLink(func(string)) }); ok {
 		tl.SetOnLink(a.openLink)
 	}
-	t.input.onSubmit = a.submit
+	t.input.onSubmit = t.submit
 	t.input.onCancel = a.escape
 	t.input.busy = t.turnRunning
 	t.input.onScroll = func(dir int) { t.list.ScrollBy(dir * max(1, t.list.height-2)) }
@@ -409,81 +408,6 @@ func (a *App) setFocus(p tview.Primitive) {
 	a.focusPane = a.focusedPane()
 }
 
-// userTerm is a terminal the user opened (Alt-N).
-type userTerm struct {
-	pane  TerminalPane
-	close func()
-}
-
-// newTerminal opens another terminal in the strip, in the directory of
-// the agent's, and focuses it.
-func (a *App) newTerminal() {
-	if a.task.opts.NewTerminal == nil {
-		a.flash("no other terminal can be started here")
-		return
-	}
-	dir := a.task.root
-	if a.task.opts.Cwd != nil {
-		if d := a.task.opts.Cwd(); d != "" {
-			dir = d
-		}
-	}
-	a.task.termSeq++
-	name := fmt.Sprintf("Terminal %d", a.task.termSeq+1)
-	ut := &userTerm{}
-	pane, closeFn, err := a.task.opts.NewTerminal(dir, name, func() { a.post(func() { a.closeTerminal(ut) }) })
-	if err != nil {
-		a.flash("cannot start another terminal: " + err.Error())
-		return
-	}
-	ut.pane, ut.close = pane, closeFn
-	a.task.userTerms = append(a.task.userTerms, ut)
-	if t, ok := pane.(interface{ SetOnCopy(func(string)) }); ok {
-		t.SetOnCopy(a.copy)
-	}
-	if t, ok := pane.(interface{ SetOnLink(func(string)) }); ok {
-		t.SetOnLink(a.openLink)
-	}
-	title := func() string { return name }
-	if t, ok := pane.(interface{ Title() string }); ok {
-		title = t.Title
-	}
-	a.task.strip.AddTerminal(stripTab{pane: PaneTerminal, prim: pane, title: title})
-	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.strip {
-		a.layout.zoomed = false
-	}
-	a.task.strip.ShowPrim(pane)
-	a.setFocus(pane)
-	a.focusPane = PaneTerminal
-	a.flash(name + " in " + dir + ": exit (or Ctrl-D) closes it; the agent keeps its own")
-}
-
-// closeTerminal closes a terminal the user opened, whose shell exited.
-func (a *App) closeTerminal(ut *userTerm) {
-	i := slices.Index(a.task.userTerms, ut)
-	if i < 0 {
-		return
-	}
-	a.task.userTerms = slices.Delete(a.task.userTerms, i, i+1)
-	focused := ut.pane.HasFocus()
-	a.task.strip.Remove(ut.pane)
-	a.Go(ut.close)
-	if focused {
-		a.focusOn(PaneTerminal)
-	}
-}
-
-// closeUserTerminals closes them all (fawn is quitting).
-func (a *App) closeUserTerminals() {
-	var wg sync.WaitGroup
-	for _, ut := range a.task.userTerms {
-		wg.Add(1)
-		go func() { defer wg.Done(); ut.close() }()
-	}
-	wg.Wait()
-	a.task.userTerms = nil
-}
-
 // focusedPane finds the pane that holds the keyboard focus.
 func (a *App) focusedPane() Pane {
 	switch {
@@ -527,7 +451,7 @@ func (a *App) focusOn(p Pane) {
 		a.setFocus(a.task.todos)
 	case PaneChanges:
 		a.setFocus(a.task.changes)
-		a.noteChanges()
+		a.task.noteChanges()
 	case PaneExplorer:
 		if a.task.root == "" {
 			return

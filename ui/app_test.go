@@ -154,15 +154,15 @@ func TestNoGoroutineOutlivesRun(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- a.Run(context.Background()) }()
 	waitFor(t, "the first frame", func() bool { return a.frames.Load() > 0 })
-	a.post(func() { a.submit("one") })
+	a.post(func() { a.task.submit("one") })
 	waitFor(t, "the first turn", func() bool { return len(ag.promptList()) == 1 })
 	waitFor(t, "the first turn to end", func() bool {
 		ch := make(chan bool)
-		a.post(func() { ch <- a.turnRunning() })
+		a.post(func() { ch <- a.task.turnRunning() })
 		return !<-ch
 	})
 	// Quit in the middle of the second turn: it is cancelled, its reader ends.
-	a.post(func() { a.submit("two") })
+	a.post(func() { a.task.submit("two") })
 	waitFor(t, "the second turn", func() bool { return len(ag.promptList()) == 2 })
 	a.Stop()
 	if err := <-done; err != nil {

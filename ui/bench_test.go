@@ -221,12 +221,12 @@ func BenchmarkStreaming(b *testing.B) {
 		_ = s.PostEvent(tcell.NewEventResize(benchW, benchH))
 		cpu0 := cpuTime()
 		start := time.Now()
-		a.post(func() { a.submit("explain the bug") })
+		a.post(func() { a.task.submit("explain the bug") })
 		for {
 			time.Sleep(20 * time.Millisecond)
 			var running bool
 			ch := make(chan struct{})
-			a.post(func() { running = a.turnRunning(); close(ch) })
+			a.post(func() { running = a.task.turnRunning(); close(ch) })
 			<-ch
 			if !running {
 				break

@@ -69,7 +69,7 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 	r.waitScreen("Counted.")
 	waitFor(t, "the turn to end", func() bool {
 		done := false
-		r.onUI(func() { done = !r.app.turnRunning() })
+		r.onUI(func() { done = !r.app.task.turnRunning() })
 		return done
 	})
 	r.onUI(func() {

@@ -66,29 +66,29 @@ func (a *App) SetLSP(m commands.LSPView) { a.lsp = m }
 func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }
 
 // TurnRunning reports whether a turn is running.
-func (a *App) TurnRunning() bool { return a.turnRunning() }
+func (a *App) TurnRunning() bool { return a.task.turnRunning() }
 
 // RunTurn starts a turn whose events start returns, unless one runs.
 func (a *App) RunTurn(start func(ctx context.Context) <-chan agent.Event) bool {
-	if a.turnRunning() {
+	if a.task.turnRunning() {
 		return false
 	}
 	ctx, cancel := context.WithCancel(a.runCtx)
 	a.task.turnCancel = cancel
 	a.task.router.beginTurn()
-	a.follow(start(ctx), cancel)
+	a.task.follow(start(ctx), cancel)
 	return true
 }
 
 // Submit sends text as if typed in the chat.
-func (a *App) Submit(text string) { a.submit(text) }
+func (a *App) Submit(text string) { a.task.submit(text) }
 
 // ClearConversation forgets the conversation and clears what shows it.
 func (a *App) ClearConversation() {
 	a.task.agent.Clear()
 	a.task.list.Clear()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.noteChanges()
+	a.task.noteChanges()
 }
 
 // ShowHelp opens the help overlay at its top.
@@ -108,7 +108,7 @@ func (a *App) ResetChat() {
 	a.task.list.Clear()
 	a.task.router.resetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.noteChanges()
+	a.task.noteChanges()
 }
 
 // Ask shows a small modal question.
@@ -122,7 +122,7 @@ func (a *App) Ask(title, text string, choices ...commands.Choice) {
 
 // RecordWorkspace keeps the open tabs and the terminal's directory in the
 // session.
-func (a *App) RecordWorkspace() { a.recordWorkspace() }
+func (a *App) RecordWorkspace() { a.task.recordWorkspace() }
 
 // Restore shows a resumed session.
 func (a *App) Restore(res *agent.Resumed) { a.restore(res) }

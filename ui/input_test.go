@@ -23,7 +23,7 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 		waitFor(t, "the prompt to reach the agent", func() bool { return len(ag.promptList()) >= n })
 		waitFor(t, "the turn to end", func() bool {
 			done := false
-			r.onUI(func() { done = !r.app.turnRunning() })
+			r.onUI(func() { done = !r.app.task.turnRunning() })
 			return done
 		})
 		return ag.promptList()
@@ -201,7 +201,7 @@ func TestTypingWhileBusyQueuesAndEscCancels(t *testing.T) {
 		if got := r.app.task.input.GetText(); got != "third" {
 			t.Errorf("after Esc the input holds %q, want the queued message", got)
 		}
-		if r.app.turnRunning() {
+		if r.app.task.turnRunning() {
 			t.Error("a turn still runs after Esc")
 		}
 	})
@@ -263,7 +263,7 @@ func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {
 	r.key(tcell.KeyCtrlC, 0, tcell.ModCtrl)
 	r.waitScreen("⊘ cancelled")
 	r.onUI(func() {
-		if r.app.turnRunning() {
+		if r.app.task.turnRunning() {
 			t.Error("Ctrl-C did not cancel the turn")
 		}
 	})

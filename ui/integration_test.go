@@ -66,7 +66,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	r.waitScreen("demo/fawn-demo")
 	waitFor(t, "the turn to end", func() bool {
 		done := false
-		r.onUI(func() { done = !r.app.turnRunning() })
+		r.onUI(func() { done = !r.app.task.turnRunning() })
 		return done
 	})
 	r.onUI(func() {

@@ -157,8 +157,8 @@ func (a *App) Run(ctx context.Context) (err error) {
 		if a.task.turnCancel != nil {
 			a.task.turnCancel()
 		}
-		if k, ok := a.keeper(); ok {
-			k.RecordWorkspace(a.workspaceState())
+		if k, ok := a.task.keeper(); ok {
+			k.RecordWorkspace(a.task.workspaceState())
 		}
 		close(stopEvents)
 		s.Fini()

@@ -186,11 +186,11 @@ type chip struct {
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
+func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 	item.attaching = true
-	ctx := a.runCtx
+	ctx := t.app.runCtx
 	text := item.text
-	a.Go(func() {
+	t.app.Go(func() {
 		type got struct {
 			m   mention
 			att agent.Attachment
@@ -201,7 +201,7 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 			att, err := at.Attach(ctx, m.path)
 			res = append(res, got{m, att, err})
 		}
-		a.post(func() {
+		t.app.post(func() {
 			item.attaching = false
 			item.ver++
 			in := agent.Input{Text: text}
@@ -218,7 +218,7 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 					continue
 				}
 				seen[r.att.Path] = true
-				rel := relPath(a.task.root, r.att.Path)
+				rel := relPath(t.root, r.att.Path)
 				switch {
 				case r.att.Image != nil:
 					in.Images = append(in.Images, *r.att.Image)
@@ -229,7 +229,7 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 				default:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
 					item.chips = append(item.chips, chip{text: rel + " · " + viewedRange(r.att.Viewed)})
-					if ed := a.task.editorPane(); ed != nil && r.att.Viewed != nil {
+					if ed := t.editorPane(); ed != nil && r.att.Viewed != nil {
 						ed.AgentViewed(*r.att.Viewed)
 					}
 				}
@@ -238,20 +238,20 @@ func (a *App) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 				in.Text += "\n\n(The user attached these with @-mentions; they are shown as text_editor view shows files.)\n" + strings.Join(blocks, "\n")
 			}
 			if len(in.Images) > 0 && !at.AcceptsImages() {
-				a.task.list.Remove(item)
-				a.task.input.SetText(text, true)
-				a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+				t.list.Remove(item)
+				t.input.SetText(text, true)
+				t.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
 					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
-					a.task.agent.ModelName())})
+					t.agent.ModelName())})
 				return
 			}
 			item.input = &in
-			if a.turnRunning() {
+			if t.turnRunning() {
 				item.queued = true
-				a.task.queued = append(a.task.queued, item)
+				t.queued = append(t.queued, item)
 				return
 			}
-			a.startTurn(item)
+			t.startTurn(item)
 		})
 	})
 }

@@ -130,8 +130,8 @@ type tabbedEditor interface {
 // sessionID is the short form of a session's ID shown to the user.
 func sessionID(id string) string { return id[:min(8, len(id))] }
 
-func (a *App) keeper() (backend.SessionKeeper, bool) {
-	k := a.task.svc.Sessions
+func (t *Task) keeper() (backend.SessionKeeper, bool) {
+	k := t.svc.Sessions
 	if k == nil || k.Store() == nil {
 		return nil, false
 	}
@@ -148,7 +148,7 @@ func (a *App) restore(res *agent.Resumed) {
 	}
 	a.task.router.resetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.noteChanges()
+	a.task.noteChanges()
 	id := l.Info.ID
 	if k := a.task.svc.Sessions; k != nil {
 		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
@@ -180,24 +180,24 @@ func (a *App) restore(res *agent.Resumed) {
 
 // recordWorkspace keeps the open tabs and the terminal's directory in the
 // session (off the UI goroutine: it syncs the file).
-func (a *App) recordWorkspace() {
-	k, ok := a.keeper()
+func (t *Task) recordWorkspace() {
+	k, ok := t.keeper()
 	if !ok {
 		return
 	}
-	ws := a.workspaceState()
-	a.Go(func() { k.RecordWorkspace(ws) })
+	ws := t.workspaceState()
+	t.app.Go(func() { k.RecordWorkspace(ws) })
 }
 
-func (a *App) workspaceState() session.Workspace {
+func (t *Task) workspaceState() session.Workspace {
 	var ws session.Workspace
-	if ed, ok := a.task.editor.(tabbedEditor); ok {
-		for _, t := range ed.TabStates() {
-			ws.Tabs = append(ws.Tabs, session.Tab{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active})
+	if ed, ok := t.editor.(tabbedEditor); ok {
+		for _, tab := range ed.TabStates() {
+			ws.Tabs = append(ws.Tabs, session.Tab{Path: tab.Path, Line: tab.Line, Col: tab.Col, Active: tab.Active})
 		}
 	}
-	if a.task.opts.Cwd != nil {
-		ws.Cwd = a.task.opts.Cwd()
+	if t.opts.Cwd != nil {
+		ws.Cwd = t.opts.Cwd()
 	}
 	return ws
 }

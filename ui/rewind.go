@@ -35,7 +35,7 @@ func (a *App) wireChanges(t *Task) {
 	}
 	t.changes.onOpen = func(path string) {
 		b := r.Checkpoints()
-		ed := a.task.editorPane()
+		ed := t.editorPane()
 		if b == nil || ed == nil {
 			return
 		}
@@ -71,7 +71,7 @@ func (a *App) wireChanges(t *Task) {
 						if err != nil && !strings.Contains(err.Error(), "outside the project") {
 							t.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
 						}
-						a.noteChanges()
+						t.noteChanges()
 					})
 				})
 			}
@@ -127,8 +127,8 @@ func (a *App) RevertFile(path string) {
 // escape is Esc in the chat's input: it cancels a running turn; twice in
 // a row on an empty input with nothing running, it opens /rewind.
 func (a *App) escape() {
-	if a.turnRunning() {
-		a.cancelTurn()
+	if a.task.turnRunning() {
+		a.task.cancelTurn()
 		return
 	}
 	now := time.Now()
@@ -156,7 +156,7 @@ func (a *App) book() *checkpoint.Book {
 		a.task.list.Append(&noticeItem{kind: noticeError, text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
 		return nil
 	}
-	if a.turnRunning() {
+	if a.task.turnRunning() {
 		a.task.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it first"})
 		return nil
 	}
@@ -273,7 +273,7 @@ func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
 
 // reloadChat shows the session's conversation as it is on disk.
 func (a *App) reloadChat() {
-	k, ok := a.keeper()
+	k, ok := a.task.keeper()
 	if !ok {
 		return
 	}
@@ -287,14 +287,14 @@ func (a *App) reloadChat() {
 		a.task.list.Append(it)
 	}
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.noteChanges()
+	a.task.noteChanges()
 	a.task.list.ScrollToBottom()
 }
 
 // restoreFiles runs a restore, says what it did, and asks before
 // overwriting files changed by hand since (then runs it again, forcing them).
 func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpoint.Result, error)) {
-	defer a.noteChanges()
+	defer a.task.noteChanges()
 	res, err := run(nil)
 	if err != nil {
 		a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
@@ -316,7 +316,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 			a.showConflicts(what, run, res.Conflicts)
 		}},
 		choice{key: "o", label: "overwrite with the earlier version", do: func() {
-			defer a.noteChanges()
+			defer a.task.noteChanges()
 			res, err := run(force)
 			if err != nil {
 				a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
@@ -422,31 +422,31 @@ func versionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
 // noteChanges refreshes the Changes tab in the background (reading and
 // diffing the files changed); its tab is marked when the list changed
 // while another tab showed. Calls while one runs are folded into one more.
-func (a *App) noteChanges() {
-	if a.task.changesBusy {
-		a.task.changesAgain = true
+func (t *Task) noteChanges() {
+	if t.changesBusy {
+		t.changesAgain = true
 		return
 	}
-	r := a.task.svc.Rewind
+	r := t.svc.Rewind
 	if r == nil {
 		return
 	}
 	b := r.Checkpoints()
 	if b == nil {
-		a.task.changes.SetNote("Changes are recorded only when sessions are kept (fawn has no data directory).")
+		t.changes.SetNote("Changes are recorded only when sessions are kept (fawn has no data directory).")
 		return
 	}
-	a.task.changesBusy = true
-	a.Go(func() {
+	t.changesBusy = true
+	t.app.Go(func() {
 		rows := changeRows(b)
-		a.post(func() {
-			a.task.changesBusy = false
-			if a.task.changes.SetRows(rows) && a.task.strip.Active() != PaneChanges {
-				a.task.strip.Mark(PaneChanges)
+		t.app.post(func() {
+			t.changesBusy = false
+			if t.changes.SetRows(rows) && t.strip.Active() != PaneChanges {
+				t.strip.Mark(PaneChanges)
 			}
-			if a.task.changesAgain {
-				a.task.changesAgain = false
-				a.noteChanges()
+			if t.changesAgain {
+				t.changesAgain = false
+				t.noteChanges()
 			}
 		})
 	})
@@ -500,7 +500,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 			} else {
 				a.reportRestore(what, res)
 			}
-			a.noteChanges()
+			a.task.noteChanges()
 			a.showConflicts(what, run, rest)
 		}},
 		{Label: "keep it as it is" + next, Do: func() {

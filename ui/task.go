@@ -158,10 +158,23 @@ func (a *App) show(t *Task) {
 	l.explorer = nil
 	if t.explorer != nil {
 		l.explorer = t.explorerFrame
+	} else if l.explorerShown {
+		a.explorerPane() // the explorer stays open across tasks
 	}
 	// A permission request shows over a picker; help and questions over both.
 	l.overlays = []overlay{a.pickers, t.dialog, a.help, a.ask}
 	a.RequestDraw()
+}
+
+// switchTo shows t and gives the keyboard to the same pane of it.
+func (a *App) switchTo(t *Task) {
+	if t == a.task {
+		return
+	}
+	p := a.focusPane
+	a.show(t)
+	a.focusPane = PaneChat // so that focusOn(PaneTerminal) takes t's first terminal
+	a.focusOn(p)
 }
 
 func (t *Task) turnRunning() bool { return t.turnCancel != nil }

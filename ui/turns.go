@@ -14,115 +14,113 @@ import (
 // or one queued while a turn runs), the turn's events followed into the
 // router, its end, and Esc's cancelling.
 
-func (a *App) turnRunning() bool { return a.task.turnCancel != nil }
-
 // submit handles a message from the input: a command, a new turn, or a
 // queued message while a turn runs.
-func (a *App) submit(text string) {
+func (t *Task) submit(text string) {
 	if name, args, ok := commands.Parse(text); ok {
-		a.task.list.ScrollToBottom()
-		cmd := a.commands.Find(name)
+		t.list.ScrollToBottom()
+		cmd := t.app.commands.Find(name)
 		if cmd == nil {
-			a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
+			t.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
 			return
 		}
-		cmd.Run(a, args)
+		cmd.Run(t.app, args)
 		return
 	}
 	if strings.HasPrefix(strings.TrimSpace(text), "//") {
 		text = strings.TrimSpace(text)[1:]
 	}
 	item := &userItem{text: text}
-	a.task.list.Append(item)
-	a.task.list.ScrollToBottom()
-	if at := a.task.svc.Attach; at != nil {
+	t.list.Append(item)
+	t.list.ScrollToBottom()
+	if at := t.svc.Attach; at != nil {
 		if ms := mentionsIn(text); len(ms) > 0 {
-			a.attachAndRun(at, item, ms)
+			t.attachAndRun(at, item, ms)
 			return
 		}
 	}
-	if a.turnRunning() {
+	if t.turnRunning() {
 		item.queued = true
-		a.task.queued = append(a.task.queued, item)
+		t.queued = append(t.queued, item)
 		return
 	}
-	a.startTurn(item)
+	t.startTurn(item)
 }
 
-func (a *App) startTurn(item *userItem) {
+func (t *Task) startTurn(item *userItem) {
 	item.queued = false
 	item.ver++
-	ctx, cancel := context.WithCancel(a.runCtx)
-	a.task.turnCancel = cancel
-	a.task.router.beginTurn()
+	ctx, cancel := context.WithCancel(t.app.runCtx)
+	t.turnCancel = cancel
+	t.router.beginTurn()
 	var events <-chan agent.Event
-	if at := a.task.svc.Attach; at != nil && item.input != nil {
+	if at := t.svc.Attach; at != nil && item.input != nil {
 		events = at.RunInput(ctx, *item.input)
 	} else {
-		events = a.task.agent.Run(ctx, item.text)
+		events = t.agent.Run(ctx, item.text)
 	}
-	a.follow(events, cancel)
+	t.follow(events, cancel)
 }
 
 // follow shows a turn's events as they arrive, until its stream closes.
-func (a *App) follow(events <-chan agent.Event, cancel context.CancelFunc) {
+func (t *Task) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 	if events == nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
-		a.turnEnded(cancel)
+		t.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
+		t.turnEnded(cancel)
 		return
 	}
-	a.readers.Add(1)
+	t.app.readers.Add(1)
 	go func() {
-		defer a.readers.Done()
-		defer a.Recover()
+		defer t.app.readers.Done()
+		defer t.app.Recover()
 		for ev := range events {
 			ev := ev
-			post := a.post
+			post := t.app.post
 			if ev.Type == agent.EventText || ev.Type == agent.EventReasoning {
-				post = a.postChat // only the chat and the status bar change
+				post = t.app.postChat // only the chat and the status bar change
 			}
 			post(func() {
-				a.task.router.Handle(ev)
+				t.router.Handle(ev)
 				switch ev.Type {
 				case agent.EventToolRunEnded:
-					a.noteChanges() // an edit or a command may have changed files
+					t.noteChanges() // an edit or a command may have changed files
 				case agent.EventTurnEnded:
 					// The status says "idle" from here: "cancelling…" goes
 					// with the same frame, not when the stream closes.
-					a.status.Unflash(flashCancelling)
+					t.app.status.Unflash(flashCancelling)
 				}
 			})
 		}
-		a.post(func() { a.turnEnded(cancel) })
+		t.app.post(func() { t.turnEnded(cancel) })
 	}()
 }
 
 // turnEnded runs when a turn's event channel closed.
-func (a *App) turnEnded(cancel context.CancelFunc) {
+func (t *Task) turnEnded(cancel context.CancelFunc) {
 	cancel()
-	if a.task.router.turnActive {
+	if t.router.turnActive {
 		// The stream closed without EventTurnEnded: finish the turn anyway.
-		a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+		t.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
-	a.task.turnCancel = nil
-	a.status.Unflash(flashCancelling)
-	a.recordWorkspace()
-	a.noteChanges()
-	if !a.task.router.cancelled {
+	t.turnCancel = nil
+	t.app.status.Unflash(flashCancelling)
+	t.recordWorkspace()
+	t.noteChanges()
+	if !t.router.cancelled {
 		what := "the agent has finished"
-		if a.task.router.lastError != "" {
+		if t.router.lastError != "" {
 			what = "the turn ended with an error"
 		}
-		a.attend(what)
+		t.app.attend(what)
 	}
-	if len(a.task.queued) > 0 {
-		next := a.task.queued[0]
-		a.task.queued = a.task.queued[1:]
-		a.startTurn(next)
+	if len(t.queued) > 0 {
+		next := t.queued[0]
+		t.queued = t.queued[1:]
+		t.startTurn(next)
 		return
 	}
-	a.task.list.Settle()
-	a.releaseMemory()
+	t.list.Settle()
+	t.app.releaseMemory()
 }
 
 // releaseMemory gives the memory a turn used and no longer needs back to
@@ -142,25 +140,25 @@ func (a *App) releaseMemory() {
 
 // cancelTurn is Esc: cancel the running turn and put queued messages back
 // into the input, so nothing typed is lost.
-func (a *App) cancelTurn() {
-	if a.task.turnCancel == nil {
+func (t *Task) cancelTurn() {
+	if t.turnCancel == nil {
 		return
 	}
-	a.task.router.cancelled = true
-	a.task.turnCancel()
-	if len(a.task.queued) > 0 {
+	t.router.cancelled = true
+	t.turnCancel()
+	if len(t.queued) > 0 {
 		var texts []string
-		for _, q := range a.task.queued {
-			a.task.list.Remove(q)
+		for _, q := range t.queued {
+			t.list.Remove(q)
 			texts = append(texts, q.text)
 		}
-		a.task.queued = nil
-		if cur := a.task.input.GetText(); cur != "" {
+		t.queued = nil
+		if cur := t.input.GetText(); cur != "" {
 			texts = append(texts, cur)
 		}
-		a.task.input.SetText(strings.Join(texts, "\n"), true)
+		t.input.SetText(strings.Join(texts, "\n"), true)
 	}
-	a.flash(flashCancelling)
+	t.app.flash(flashCancelling)
 }
 
 // flashCancelling is shown from Esc until the turn has ended.

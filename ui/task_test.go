@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// A task not shown goes on working: its events reach its own chat, editor
+// and dialogs, never the task on screen, and are all there when it is
+// shown.
+func TestATaskInTheBackgroundKeepsItsEventsToItself(t *testing.T) {
+	edA, edB := newRecordingEditor(), newRecordingEditor()
+	agA := newScriptAgent()
+	bTurn := func(ctx context.Context, emit func(agent.Event)) {
+		emit(agent.Event{Type: agent.EventText, Text: "answer from task B"})
+		emit(agent.Event{Type: agent.EventToolCallStarted, ID: "e1", Name: "text_editor"})
+		emit(agent.Event{Type: agent.EventToolCallReady, ID: "e1", Name: "text_editor", Args: `{"command":"create","path":"/projB/new.txt"}`})
+		emit(agent.Event{Type: agent.EventToolRunStarted, ID: "e1", Name: "text_editor"})
+		emit(agent.Event{Type: agent.EventToolUpdate, ID: "e1", Data: tools.FileChanged{Path: "/projB/new.txt", After: []byte("b\n")}})
+		emit(agent.Event{Type: agent.EventToolRunEnded, ID: "e1", Name: "text_editor", Result: "ok"})
+		req := bashRequest("b1", "make -C b")
+		emit(agent.Event{Type: agent.EventToolCallStarted, ID: "b1", Name: "bash"})
+		emit(agent.Event{Type: agent.EventPermissionAsked, ID: "b1", Name: "bash", Permission: &req})
+		<-ctx.Done()
+	}
+	agB := newScriptAgent(bTurn)
+	r := startApp(t, Options{Agent: agA, Root: "/proj", Editor: edA}, 120, 30)
+	r.waitScreen("idle")
+
+	var b *Task
+	r.onUI(func() {
+		b = r.app.newTask(TaskOptions{Name: "b", Agent: agB, Root: "/projB", Editor: edB})
+		b.submit("work in B")
+	})
+	waitFor(t, "task B's permission request", func() bool {
+		var asked bool
+		r.onUI(func() { asked = b.dialog.visible() })
+		return asked
+	})
+	r.sync()
+	if text := r.text(); strings.Contains(text, "answer from task B") || strings.Contains(text, "make -C b") {
+		t.Fatalf("the task on screen shows task B's work:\n%s", text)
+	}
+	r.onUI(func() {
+		if len(edA.changed) != 0 {
+			t.Errorf("task B's edit reached task A's editor: %v", edA.changed)
+		}
+		if len(edB.changed) != 1 {
+			t.Errorf("task B's editor got %d edits, want 1", len(edB.changed))
+		}
+		if !b.turnRunning() || r.app.tasks[0].turnRunning() {
+			t.Errorf("turns: B running %v, A running %v; want B's only", b.turnRunning(), r.app.tasks[0].turnRunning())
+		}
+	})
+
+	r.onUI(func() { r.app.switchTo(b) })
+	r.waitScreen("answer from task B")
+	r.waitScreen("$ make -C b") // its permission dialog, waiting for the user
+	r.onUI(func() { b.cancelTurn() })
+	r.waitScreen("idle")
+	r.onUI(func() { r.app.switchTo(r.app.tasks[0]) })
+	r.sync()
+	if text := r.text(); strings.Contains(text, "answer from task B") {
+		t.Fatalf("back on task A, the screen still shows task B's chat:\n%s", text)
+	}
+}
