@@ -196,6 +196,7 @@ func New(opts Options) (*App, error) {
 	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
 	a.rctx.md.async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
 	a.commands = commands.New()
+	a.commands.SetServices(func() backend.Services { return a.task.svc })
 	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
 	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = newConfirm(a.rctx)
@@ -213,7 +214,7 @@ func New(opts Options) (*App, error) {
 	})
 	a.show(t)
 
-	commands.AddBuiltin(a.commands, opts.Services)
+	commands.AddBuiltin(a.commands)
 	commands.AddCustom(a)
 	a.applyKeyOverrides()
 	if opts.Resumed != nil {

@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -67,4 +70,32 @@ func TestATaskInTheBackgroundKeepsItsEventsToItself(t *testing.T) {
 	if text := r.text(); strings.Contains(text, "answer from task B") {
 		t.Fatalf("back on task A, the screen still shows task B's chat:\n%s", text)
 	}
+}
+
+// The commands offered are those of the task shown: a task whose agent
+// has no compaction has no /compact, while the one beside it does.
+func TestTheCommandsOfferedAreTheShownTasks(t *testing.T) {
+	sess, cfg, root := demoSession(t)
+	r := startApp(t, Options{Agent: sess, Services: backend.SessionServices(sess), Config: cfg, Root: root}, 120, 30)
+	r.waitScreen("idle")
+	var bare *Task
+	r.onUI(func() {
+		if r.app.commands.Find("compact") == nil {
+			t.Error("/compact is not offered with fawn's agent")
+		}
+		bare = r.app.newTask(TaskOptions{Name: "bare", Agent: newScriptAgent(), Root: root})
+		r.app.switchTo(bare)
+		if r.app.commands.Find("compact") != nil || len(r.app.commands.Match("compa")) != 0 {
+			t.Error("/compact is offered in a task whose agent cannot compact")
+		}
+	})
+	r.typeText("/compact")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("/compact is not offered by this task's agent")
+	r.onUI(func() {
+		r.app.switchTo(r.app.tasks[0])
+		if r.app.commands.Find("compact") == nil {
+			t.Error("back on fawn's agent, /compact is not offered")
+		}
+	})
 }

@@ -21,7 +21,11 @@ func (t *Task) submit(text string) {
 		t.list.ScrollToBottom()
 		cmd := t.app.commands.Find(name)
 		if cmd == nil {
-			t.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("unknown command /%s — type / to see the commands", name)})
+			msg := fmt.Sprintf("unknown command /%s — type / to see the commands", name)
+			if t.app.commands.Known(name) {
+				msg = fmt.Sprintf("/%s is not offered by this task's agent — type / to see the commands it offers", name)
+			}
+			t.list.Append(&noticeItem{kind: noticeError, text: msg})
 			return
 		}
 		cmd.Run(t.app, args)

@@ -3,9 +3,9 @@ package commands
 import "github.com/fawn-ide/fawn/backend"
 
 // AddBuiltin adds fawn's own commands that live in this package to c. A
-// command whose service s lacks is left out, as for an agent that has no
-// such thing.
-func AddBuiltin(c *Commands, s backend.Services) {
+// command whose service the task shown lacks is not offered there, as for
+// an agent that has no such thing.
+func AddBuiltin(c *Commands) {
 	c.Add(Help())
 	c.Add(Clear())
 	c.Add(Exit())
@@ -17,27 +17,18 @@ func AddBuiltin(c *Commands, s backend.Services) {
 	c.Add(Resume())
 	c.Add(NewSession())
 	c.Add(Export())
-	if s.Compact != nil {
-		c.Add(Compact())
+	needs := func(cmd Command, has func(backend.Services) bool) Command {
+		cmd.Needs = has
+		return cmd
 	}
-	if s.Context != nil {
-		c.Add(Context())
-	}
-	if s.Skills != nil {
-		c.Add(Skills())
-	}
-	if s.Subagents != nil {
-		c.Add(Agents())
-	}
-	if s.Rewind != nil {
-		c.Add(Rewind())
-		c.Add(Diff())
-		c.Add(Revert())
-	}
-	if s.Rules != nil {
-		c.Add(Permissions())
-	}
-	if s.Hooks != nil {
-		c.Add(Hooks())
-	}
+	c.Add(needs(Compact(), func(s backend.Services) bool { return s.Compact != nil }))
+	c.Add(needs(Context(), func(s backend.Services) bool { return s.Context != nil }))
+	c.Add(needs(Skills(), func(s backend.Services) bool { return s.Skills != nil }))
+	c.Add(needs(Agents(), func(s backend.Services) bool { return s.Subagents != nil }))
+	rewinds := func(s backend.Services) bool { return s.Rewind != nil }
+	c.Add(needs(Rewind(), rewinds))
+	c.Add(needs(Diff(), rewinds))
+	c.Add(needs(Revert(), rewinds))
+	c.Add(needs(Permissions(), func(s backend.Services) bool { return s.Rules != nil }))
+	c.Add(needs(Hooks(), func(s backend.Services) bool { return s.Hooks != nil }))
 }

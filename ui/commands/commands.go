@@ -9,6 +9,8 @@ package commands
 import (
 	"sort"
 	"strings"
+
+	"github.com/fawn-ide/fawn/backend"
 )
 
 // Command is a slash command typed in the chat ("/clear").
@@ -22,12 +24,18 @@ type Command struct {
 	// Run executes the command on the UI goroutine; args is the text after
 	// the name, trimmed.
 	Run func(h Host, args string)
+	// Needs says whether the services of the task shown offer what the
+	// command runs on; nil means it always can. A command not offered is
+	// neither completed, listed nor run.
+	Needs func(backend.Services) bool
 }
 
 // Commands is the slash-command registry: the chat's completion popup and
 // the help overlay read it, so a new command is one Add.
 type Commands struct {
 	byName map[string]*Command
+	// services are those of the task shown (Command.Needs reads them).
+	services func() backend.Services
 }
 
 // New returns an empty registry.
@@ -39,14 +47,40 @@ func (c *Commands) Add(cmd Command) {
 	c.byName[cmd.Name] = &cp
 }
 
-// Find returns the command called name, or nil.
-func (c *Commands) Find(name string) *Command { return c.byName[name] }
+// SetServices tells the registry where the services of the task shown
+// are, for the commands that need one.
+func (c *Commands) SetServices(f func() backend.Services) { c.services = f }
 
-// All returns the commands sorted by name.
+func (c *Commands) offered(cmd *Command) bool {
+	if cmd.Needs == nil {
+		return true
+	}
+	var s backend.Services
+	if c.services != nil {
+		s = c.services()
+	}
+	return cmd.Needs(s)
+}
+
+// Find returns the command called name, or nil when there is none or the
+// task shown does not offer it.
+func (c *Commands) Find(name string) *Command {
+	if cmd := c.byName[name]; cmd != nil && c.offered(cmd) {
+		return cmd
+	}
+	return nil
+}
+
+// Known reports whether a command called name exists, offered or not.
+func (c *Commands) Known(name string) bool { return c.byName[name] != nil }
+
+// All returns the commands the task shown offers, sorted by name.
 func (c *Commands) All() []*Command {
 	out := make([]*Command, 0, len(c.byName))
 	for _, cmd := range c.byName {
-		out = append(out, cmd)
+		if c.offered(cmd) {
+			out = append(out, cmd)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
