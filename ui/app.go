@@ -275,7 +275,7 @@ func (a *App) wireWidgets(t *Task) {
 		t.input.hintWidth = -1 // the hint offers @ now
 		t.input.imagePath = func(text string) (string, bool) {
 			p, ok := pastedImagePath(text, t.root)
-			return relPath(t.root, p), ok
+			return render.RelPath(t.root, p), ok
 		}
 	}
 	t.list.onLeave = func() { a.setFocus(t.input) }
@@ -499,7 +499,7 @@ func (a *App) copy(text string) {
 		a.screen.SetClipboard([]byte(text))
 	}
 	copyToTmux(a, text)
-	a.flash("copied " + plural(strings.Count(text, "\n")+1, "line", "lines"))
+	a.flash("copied " + render.Plural(strings.Count(text, "\n")+1, "line", "lines"))
 }
 
 // --- commands -------------------------------------------------------------------
@@ -562,7 +562,7 @@ func (a *App) requestQuit() bool {
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
-		names[i] = relPath(a.task.root, f)
+		names[i] = render.RelPath(a.task.root, f)
 	}
 	what := "1 file has"
 	if len(files) > 1 {

@@ -286,7 +286,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	base := rc.style()
 	took := ""
 	if c.Duration > 0 {
-		took = fmtDuration(c.Duration)
+		took = render.HumanDuration(c.Duration)
 	}
 	switch c.Status {
 	case StatusPreparing:
@@ -421,7 +421,7 @@ func (c *Card) renderFolded(rc *renderCtx, body []render.Line, width int) []rend
 			shown = body[:cardBodyLines]
 		}
 	}
-	foldText := fmt.Sprintf("… %s (Space expands)", plural(hidden, "more line", "more lines"))
+	foldText := fmt.Sprintf("… %s (Space expands)", render.Plural(hidden, "more line", "more lines"))
 	if c.Kind != nil && c.Kind.Fold != nil {
 		foldText = c.Kind.Fold(c, hidden)
 	}

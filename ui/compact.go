@@ -78,7 +78,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 	}
 	var after []string
 	for _, p := range c.instructions {
-		after = append(after, relPath(rc.root, p))
+		after = append(after, render.RelPath(rc.root, p))
 	}
 	open := 0
 	for _, t := range c.todos {
@@ -87,7 +87,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 		}
 	}
 	if open > 0 {
-		after = append(after, plural(open, "open to-do", "open to-dos"))
+		after = append(after, render.Plural(open, "open to-do", "open to-dos"))
 	}
 	if len(after) > 0 {
 		lines = append(lines, render.WrapText("followed by "+strings.Join(after, " · "), dim.Italic(true), width, render.Line{{Text: "  ", Style: dim}}, render.Line{{Text: "  ", Style: dim}})...)

@@ -182,7 +182,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 		}
 	case a.Diff != "":
 		if a.Path != "" {
-			wrap(relPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
+			wrap(render.RelPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 		}
 		add(nil)
 		for _, l := range colorDiff(a.Diff, rc) {
@@ -192,7 +192,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 			out = append(out, render.WrapSpans(l, width, nil, nil, true)...)
 		}
 	case a.Path != "":
-		wrap(relPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
+		wrap(render.RelPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 	}
 	return out
 }

@@ -18,7 +18,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 	a.task.explorer.OnOpen = func(path string) {
 		if ed := a.task.editorPane(); ed != nil {
 			if err := ed.Open(path, 0); err != nil {
-				a.flash("could not open " + relPath(a.task.root, path) + ": " + err.Error())
+				a.flash("could not open " + render.RelPath(a.task.root, path) + ": " + err.Error())
 				return
 			}
 			a.focusOn(PaneEditor)

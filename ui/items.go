@@ -145,9 +145,9 @@ func (r *reasoningItem) render(c *renderCtx, width int) []render.Line {
 	words := len(strings.Fields(r.text.String()))
 	var head string
 	if r.done {
-		head = fmt.Sprintf("Thought for %s (%s)", fmtDuration(r.took), plural(words, "word", "words"))
+		head = fmt.Sprintf("Thought for %s (%s)", render.HumanDuration(r.took), render.Plural(words, "word", "words"))
 	} else {
-		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.frame), plural(words, "word", "words"))
+		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.frame), render.Plural(words, "word", "words"))
 	}
 	arrow := "▸ "
 	if r.expanded {
@@ -209,12 +209,3 @@ func (n *noticeItem) render(c *renderCtx, width int) []render.Line {
 }
 
 func (n *noticeItem) copyText() string { return n.text }
-
-// plural is render.Plural.
-func plural(n int, one, many string) string { return render.Plural(n, one, many) }
-
-// clean is render.Clean.
-func clean(s string) string { return render.Clean(s) }
-
-// fmtDuration is render.HumanDuration.
-func fmtDuration(d time.Duration) string { return render.HumanDuration(d) }

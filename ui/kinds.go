@@ -80,9 +80,6 @@ func decodeArgs(s string) map[string]any {
 	return m
 }
 
-// relPath is render.RelPath.
-func relPath(root, p string) string { return render.RelPath(root, p) }
-
 // genericSummary is "name {args}" for tools fawn knows nothing about (MCP).
 func genericSummary(c *Card) string {
 	args := strings.TrimSpace(c.Args)
@@ -147,7 +144,7 @@ func editorKind() *ToolKind {
 			} else if path == "" && c.Action != nil {
 				path = c.Action.Path
 			}
-			path = relPath(rc.root, path)
+			path = render.RelPath(rc.root, path)
 			switch c.arg("command") {
 			case "view":
 				s := "View " + path
@@ -316,13 +313,13 @@ func bashKind() *ToolKind {
 		},
 		Fold: func(c *Card, hidden int) string {
 			if c.cmd != nil {
-				return fmt.Sprintf("… %s of %s printed (Space expands)", plural(hidden, "earlier line", "earlier lines"),
-					plural(c.cmd.TotalLines, "line", "lines"))
+				return fmt.Sprintf("… %s of %s printed (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"),
+					render.Plural(c.cmd.TotalLines, "line", "lines"))
 			}
 			if c.Status == StatusRunning {
-				return fmt.Sprintf("… %s so far (Space expands)", plural(hidden, "earlier line", "earlier lines"))
+				return fmt.Sprintf("… %s so far (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"))
 			}
-			return fmt.Sprintf("… %s (Space expands)", plural(hidden, "earlier line", "earlier lines"))
+			return fmt.Sprintf("… %s (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"))
 		},
 		Body: func(c *Card, rc *renderCtx) []render.Line {
 			out := c.OutputLines()
@@ -340,7 +337,7 @@ func bashKind() *ToolKind {
 			note := st.Foreground(rc.th.Dim).Italic(true)
 			var lines []render.Line
 			if c.dropped > 0 {
-				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", plural(c.dropped, "line", "lines")), Style: note}})
+				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", render.Plural(c.dropped, "line", "lines")), Style: note}})
 			}
 			for i, l := range out {
 				switch {
@@ -378,7 +375,7 @@ func searchKind(verb, icon string) *ToolKind {
 			}
 			s := verb + " " + strconv.Quote(pat)
 			if p := c.arg("path"); p != "" && p != "." {
-				s += " in " + relPath(rc.root, p)
+				s += " in " + render.RelPath(rc.root, p)
 			}
 			if c.Status == StatusDone {
 				n := countResultLines(c.Result)
@@ -427,7 +424,7 @@ func listingKind(verb string) *ToolKind {
 			if p == "" || p == "." {
 				p = "."
 			}
-			return verb + " " + relPath(rc.root, p)
+			return verb + " " + render.RelPath(rc.root, p)
 		},
 		Body: resultLines,
 	}
@@ -521,11 +518,11 @@ func taskKind() *ToolKind {
 		if c.Status.finished() {
 			out = resultLines(c, rc)
 			if u := c.subUsage; u != nil {
-				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, plural(u.Usage.Steps, "step", "steps"), plural(u.Usage.ToolCalls, "call", "calls"))
+				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, render.Plural(u.Usage.Steps, "step", "steps"), render.Plural(u.Usage.ToolCalls, "call", "calls"))
 				if u.Usage.InputTokens+u.Usage.OutputTokens > 0 {
 					text += fmt.Sprintf(" · %s in · %s out", render.Kilo(u.Usage.InputTokens), render.Kilo(u.Usage.OutputTokens))
 				}
-				out = append(out, render.Line{{Text: text + " · " + fmtDuration(u.Usage.Duration), Style: dim.Italic(true)}})
+				out = append(out, render.Line{{Text: text + " · " + render.HumanDuration(u.Usage.Duration), Style: dim.Italic(true)}})
 			}
 			return out
 		}
@@ -539,7 +536,7 @@ func taskKind() *ToolKind {
 			if c.subLast != nil {
 				now = " · now: " + c.subLast.summary(rc)
 			}
-			out = append(out, render.Line{{Text: plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
+			out = append(out, render.Line{{Text: render.Plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
 		}
 		return out
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/picker"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // @-mentions: "@path" in a message attaches that file as the agent's view
@@ -210,7 +211,7 @@ func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 			for _, r := range res {
 				if r.err != nil {
 					if r.m.path != "" && looksLikePath(r.m.path) {
-						item.chips = append(item.chips, chip{text: clean(r.err.Error()), err: true})
+						item.chips = append(item.chips, chip{text: render.Clean(r.err.Error()), err: true})
 					}
 					continue
 				}
@@ -218,7 +219,7 @@ func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 					continue
 				}
 				seen[r.att.Path] = true
-				rel := relPath(t.root, r.att.Path)
+				rel := render.RelPath(t.root, r.att.Path)
 				switch {
 				case r.att.Image != nil:
 					in.Images = append(in.Images, *r.att.Image)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // Counts agree with their nouns: "1 more line", never "1 more lines".
@@ -34,7 +36,7 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 		t.Errorf("reasoning of one word: %s", text)
 	}
 	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {
-		if got := plural(n, "line", "lines"); got != want {
+		if got := render.Plural(n, "line", "lines"); got != want {
 			t.Errorf("plural(%d) = %q", n, got)
 		}
 	}

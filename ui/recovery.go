@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // recoveryEditor is an editor whose unsaved buffers can be kept and
@@ -189,17 +190,17 @@ func (a *App) offerRecovery() {
 func (a *App) askRecovery(pending []session.Recovered) {
 	names := make([]string, len(pending))
 	for i, p := range pending {
-		names[i] = relPath(a.task.root, p.Path)
+		names[i] = render.RelPath(a.task.root, p.Path)
 	}
 	age := time.Since(pending[len(pending)-1].Saved).Round(time.Second)
-	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", plural(len(pending), "file", "files"), strings.Join(names, ", "), fmtDuration(age))
+	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", render.Plural(len(pending), "file", "files"), strings.Join(names, ", "), render.HumanDuration(age))
 	a.ask.ask("Unsaved changes from before", what,
 		choice{key: "r", label: "restore them in tabs", do: func() {
 			ed := a.task.editor.(recoveryEditor)
 			restored := 0
 			for _, p := range pending {
 				if err := ed.Recover(p.Path, p.Content()); err != nil {
-					a.task.list.Append(&noticeItem{kind: noticeError, text: "could not restore " + relPath(a.task.root, p.Path) + ": " + err.Error()})
+					a.task.list.Append(&noticeItem{kind: noticeError, text: "could not restore " + render.RelPath(a.task.root, p.Path) + ": " + err.Error()})
 					continue
 				}
 				restored++
@@ -207,7 +208,7 @@ func (a *App) askRecovery(pending []session.Recovered) {
 			// Kept again at once, under this fawn: the files are the same.
 			a.keepUnsaved(true)
 			if restored > 0 {
-				a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", plural(restored, "file", "files"))})
+				a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", render.Plural(restored, "file", "files"))})
 			}
 		}},
 		choice{key: "d", label: "discard them", do: func() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // workspace is what the router drives besides the chat; the App implements it.
@@ -259,7 +260,7 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 	r.partial = r.partial[:0]
 	r.endText()
 	r.reasoning = nil
-	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, fmtDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
+	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, render.HumanDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
 	if r.retry == nil {
 		r.retry = &noticeItem{kind: noticeRetry}
 		r.list.Append(r.retry)
