@@ -284,33 +284,11 @@ func (a *App) wireWidgets(t *Task) {
 		t.input.InputHandler()(ev, a.setFocus)
 	}
 	t.list.onCopy = func(it chatItem, text string) { a.copy(text) }
-	t.list.onActivate = a.activate
 	t.dialog.onAnswer = func(id string, ans agent.Answer) {
 		ag := t.agent
 		// Approve may take a lock the agent holds while it emits; never let
 		// the UI goroutine wait on it.
 		a.Go(func() { ag.Approve(id, ans) })
-	}
-}
-
-// activate opens what a card drove, or toggles a fold row that was clicked.
-func (a *App) activate(it chatItem, line int) {
-	switch it := it.(type) {
-	case *Card:
-		if line >= 0 && it.foldLine(line, a.task.list.entries[a.task.list.sel].lines) {
-			it.toggle()
-			return
-		}
-		if it.jump != nil {
-			a.task.list.sel = -1
-			it.jump()
-			return
-		}
-		it.toggle()
-	case *reasoningItem:
-		it.toggle()
-	case *compactItem:
-		it.toggle()
 	}
 }
 

@@ -141,7 +141,6 @@ func TestCardShowsTheExitCodeItIsGiven(t *testing.T) {
 // A card of a saved session has no CommandDone: its command's exit status
 // is read back from the result the session kept.
 func TestRestoredCommandCardSaysItFailed(t *testing.T) {
-	a, _ := newDrawnApp(t, Options{}, 100, 30)
 	rc := darkCtx()
 	for _, c := range []struct {
 		result, icon string
@@ -150,8 +149,8 @@ func TestRestoredCommandCardSaysItFailed(t *testing.T) {
 		{"ok\n[exit code 0 · cwd /proj]", "✓"},
 		{"[no exit code (killed) · cwd /proj]", "✓"},
 	} {
-		card := a.restoredCard(a.task.router.reg, session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
-			&session.Message{Role: "tool", ToolCallID: "1", Content: c.result})
+		card := restoredCard(NewRegistry(), session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
+			&session.Message{Role: "tool", ToolCallID: "1", Content: c.result}, func(string) {})
 		if head := card.render(rc, 70)[0].String(); !strings.HasPrefix(head, c.icon) {
 			t.Errorf("restored with %q: the header is %q, want it to start with %s", c.result, head, c.icon)
 		}

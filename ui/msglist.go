@@ -90,9 +90,6 @@ type MessageList struct {
 	keptFrame uint64
 	keptRect  [4]int
 
-	// onActivate runs when the user presses Enter on or clicks an item; line
-	// is the item's row that was clicked (-1 for the keyboard).
-	onActivate func(it chatItem, line int)
 	// onCopy receives the text of a copied item.
 	onCopy func(it chatItem, text string)
 	// onLeave runs when the user leaves the list (back to the input);
@@ -482,8 +479,8 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 				t.toggle()
 			}
 		case actMessagesOpen:
-			if it := l.Selected(); it != nil && l.onActivate != nil {
-				l.onActivate(it, -1)
+			if it := l.Selected(); it != nil {
+				l.activate(it, -1)
 			}
 		case actMessagesBack:
 			l.sel = -1
@@ -547,12 +544,33 @@ func (l *MessageList) MouseHandler() func(action tview.MouseAction, event *tcell
 				ref := l.rows[r]
 				l.sel = ref.entry
 				setFocus(l)
-				if l.onActivate != nil {
-					l.onActivate(l.entries[ref.entry].item, ref.line)
+				{
+					l.activate(l.entries[ref.entry].item, ref.line)
 				}
 			}
 			return true, nil
 		}
 		return false, nil
 	})
+}
+
+// activate opens what a card drove, or toggles a fold row that was clicked.
+func (l *MessageList) activate(it chatItem, line int) {
+	switch it := it.(type) {
+	case *Card:
+		if line >= 0 && it.foldLine(line, l.entries[l.sel].lines) {
+			it.toggle()
+			return
+		}
+		if it.jump != nil {
+			l.sel = -1
+			it.jump()
+			return
+		}
+		it.toggle()
+	case *reasoningItem:
+		it.toggle()
+	case *compactItem:
+		it.toggle()
+	}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,114 +12,6 @@ import (
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
-
-// transcriptItems are the chat items of a saved session: the user's
-// messages, the answers (reasoning folded), a card per tool call with its
-// result, compactions and the errors turns ended with.
-func (a *App) transcriptItems(l *session.Log) []chatItem {
-	results := map[string]*session.Message{}
-	for _, e := range l.Transcript {
-		if m := e.Message; m != nil && m.Role == "tool" {
-			results[m.ToolCallID] = m
-		}
-	}
-	reg := a.task.router.reg
-	var items []chatItem
-	for _, e := range l.Transcript {
-		switch {
-		case e.Message != nil:
-			m := e.Message
-			switch m.Role {
-			case "user":
-				text := m.Text()
-				if strings.HasPrefix(text, "(fawn: the images the tool calls above returned") {
-					continue // fawn's own, shown on the cards already
-				}
-				u := &userItem{text: text}
-				for _, p := range m.Parts {
-					if p.Type == "image" {
-						u.chips = append(u.chips, chip{text: "image " + strings.TrimPrefix(p.MIME, "image/")})
-					}
-				}
-				items = append(items, u)
-			case "assistant":
-				if r := strings.TrimSpace(m.Reasoning); r != "" {
-					ri := &reasoningItem{done: true}
-					ri.text.WriteString(r)
-					items = append(items, ri)
-				}
-				if strings.TrimSpace(m.Content) != "" {
-					ai := &assistantItem{}
-					ai.append(m.Content)
-					items = append(items, ai)
-				}
-				for _, tc := range m.ToolCalls {
-					items = append(items, a.restoredCard(reg, tc, results[tc.ID]))
-				}
-			}
-		case e.Record != nil && e.Record.Type == session.TypeCompact:
-			items = append(items, newCompactItem(e.Record.Reason, e.Record.Focus, e.Record.Summary, e.Record.TokensBefore, e.Record.TokensAfter, nil, nil))
-		case e.Record != nil && e.Record.Type == session.TypeTurn && e.Record.Error != "":
-			kind := noticeError
-			if strings.Contains(e.Record.Error, agent.ErrCancelled.Error()) {
-				kind = noticeCancel
-			}
-			text := e.Record.Error
-			if kind == noticeCancel {
-				text = "cancelled"
-			}
-			items = append(items, &noticeItem{kind: kind, text: text})
-		}
-	}
-	return items
-}
-
-// restoredCard is the card of a call of a saved session, as it ended.
-func (a *App) restoredCard(reg *Registry, tc session.ToolCall, res *session.Message) *Card {
-	c := newCard(tc.ID, tc.Name, reg.Lookup(tc.Name))
-	c.handle(agent.Event{Type: agent.EventToolCallReady, ID: tc.ID, Name: tc.Name, Args: tc.Arguments})
-	if res == nil {
-		c.cancel()
-		return c
-	}
-	result := res.Text()
-	c.handle(agent.Event{Type: agent.EventToolRunEnded, ID: tc.ID, Name: tc.Name, Result: result, IsError: strings.HasPrefix(result, "error")})
-	if tc.Name == "bash" {
-		c.exit = savedExitCode(result)
-	}
-	if c.Kind.Drives == PaneEditor {
-		if path := c.arg("path"); path != "" {
-			c.jump = func() {
-				if ed := a.task.editorPane(); ed != nil {
-					_ = ed.Open(path, 0)
-				}
-				a.task.jumpTo(PaneEditor)
-			}
-		}
-	}
-	return c
-}
-
-// savedExitCode is the exit status of a command of a saved session, or nil.
-// A session keeps only what the model saw, so it is read back from the
-// last "exit code N" of the result's closing line; a live card has it from
-// the command's CommandDone.
-func savedExitCode(result string) *int {
-	i := strings.LastIndex(result, "exit code ")
-	if i < 0 {
-		return nil
-	}
-	rest := result[i+len("exit code "):]
-	j := 0
-	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-		j++
-	}
-	n, err := strconv.Atoi(rest[:j])
-	if err != nil {
-		return nil
-	}
-	return &n
-}
 
 // tabbedEditor is an editor whose tabs a session keeps (*editor.Tabs).
 type tabbedEditor interface {
@@ -144,7 +35,7 @@ func (t *Task) keeper() (backend.SessionKeeper, bool) {
 func (a *App) restore(res *agent.Resumed) {
 	l := res.Log
 	a.task.list.Clear()
-	for _, it := range a.transcriptItems(l) {
+	for _, it := range a.task.transcript(l) {
 		a.task.list.Append(it)
 	}
 	a.task.router.resetUsage()

@@ -284,7 +284,7 @@ func (a *App) reloadChat() {
 		return
 	}
 	a.task.list.Clear()
-	for _, it := range a.transcriptItems(l) {
+	for _, it := range a.task.transcript(l) {
 		a.task.list.Append(it)
 	}
 	a.task.todos.SetItems(a.task.agent.Todos())

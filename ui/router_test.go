@@ -136,7 +136,7 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	// Enter on the edit card jumps to the file at the first changed line.
 	a.task.list.Select(a.task.list.Len() - 1)
 	a.setFocus(a.task.list)
-	a.activate(a.task.list.Selected(), -1)
+	a.task.list.activate(a.task.list.Selected(), -1)
 	if len(ed.opened) != 1 || ed.opened[0] != "/proj/main.go:2" {
 		t.Errorf("jump opened %v, want /proj/main.go:2", ed.opened)
 	}

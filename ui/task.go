@@ -238,3 +238,14 @@ func (t *Task) askPermission(req agent.PermissionRequest) {
 }
 
 func (t *Task) permissionDone(id string) { t.dialog.Drop(id) }
+
+// transcript is a saved session's conversation as the task's chat items; a
+// card of an edit opens its file in the task's editor.
+func (t *Task) transcript(l *session.Log) []chatItem {
+	return transcriptItems(t.router.reg, l, func(path string) {
+		if ed := t.editorPane(); ed != nil {
+			_ = ed.Open(path, 0)
+		}
+		t.jumpTo(PaneEditor)
+	})
+}
