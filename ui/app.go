@@ -117,7 +117,7 @@ type App struct {
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
 	focus     tview.Primitive
-	focusPane Pane
+	focusPane panes.Pane
 
 	// The event loop's inbox: functions to run on the UI goroutine, queued
 	// from any goroutine and drained in order, all at once, before a draw.
@@ -229,7 +229,7 @@ func New(opts Options) (*App, error) {
 	t.todos.SetItems(opts.Agent.Todos())
 	a.task.noteChanges()
 	a.setFocus(t.chat)
-	a.focusPane = PaneChat
+	a.focusPane = panes.Chat
 	return a, nil
 }
 
@@ -363,7 +363,7 @@ func (a *App) openFinder() {
 		a.flash("no editor to open files in")
 		return
 	}
-	a.focusOn(PaneEditor)
+	a.focusOn(panes.Editor)
 	f.OpenFinder()
 }
 
@@ -388,50 +388,50 @@ func (a *App) setFocus(p tview.Primitive) {
 }
 
 // focusedPane finds the pane that holds the keyboard focus.
-func (a *App) focusedPane() Pane {
+func (a *App) focusedPane() panes.Pane {
 	switch {
 	case a.task.chat.HasFocus():
-		return PaneChat
+		return panes.Chat
 	case a.task.editor.HasFocus():
-		return PaneEditor
+		return panes.Editor
 	case a.task.todos.HasFocus():
-		return PaneTodo
+		return panes.Todo
 	case a.task.changes.HasFocus():
-		return PaneChanges
+		return panes.Changes
 	case a.task.terminal.HasFocus(), a.task.strip.terminalFocused():
-		return PaneTerminal
+		return panes.Terminal
 	case a.explorerFocused():
-		return PaneExplorer
+		return panes.Explorer
 	}
 	return a.focusPane
 }
 
 // focusOn focuses pane p, switching the strip's tab and leaving a zoom that hides it.
-func (a *App) focusOn(p Pane) {
+func (a *App) focusOn(p panes.Pane) {
 	switch p {
-	case PaneTodo, PaneChanges:
+	case panes.Todo, panes.Changes:
 		a.task.strip.Show(p)
 	}
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.pane(p) {
 		a.layout.zoomed = false
 	}
 	switch p {
-	case PaneChat:
+	case panes.Chat:
 		a.setFocus(a.task.chat)
-	case PaneEditor:
+	case panes.Editor:
 		a.setFocus(a.task.editor)
-	case PaneTerminal:
+	case panes.Terminal:
 		// The terminal tab shown, the agent's or one the user opened;
 		// when one already has focus, the next one.
-		t := a.task.strip.nextTerminal(a.focusPane == PaneTerminal)
+		t := a.task.strip.nextTerminal(a.focusPane == panes.Terminal)
 		a.task.strip.ShowPrim(t)
 		a.setFocus(t)
-	case PaneTodo:
+	case panes.Todo:
 		a.setFocus(a.task.todos)
-	case PaneChanges:
+	case panes.Changes:
 		a.setFocus(a.task.changes)
 		a.task.noteChanges()
-	case PaneExplorer:
+	case panes.Explorer:
 		if a.task.root == "" {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -62,7 +63,7 @@ func TestAppRunsATurnAcrossThePanes(t *testing.T) {
 		t.Errorf("prompts sent = %q, want [hi there]", got)
 	}
 	// The terminal had just printed: the strip kept it and marked the to-do tab.
-	if r.app.task.strip.Active() != PaneTerminal || !strings.Contains(text, "To-do 1/3 •") {
+	if r.app.task.strip.Active() != panes.Terminal || !strings.Contains(text, "To-do 1/3 •") {
 		t.Errorf("strip shows %v, want the terminal with the to-do tab marked", r.app.task.strip.Active())
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // The benchmarks measure what a user feels: frame time while an answer
@@ -112,7 +113,7 @@ func BenchmarkSessionDraw(b *testing.B) {
 
 func BenchmarkSessionKeystroke(b *testing.B) {
 	a, _ := benchApp(b, 1000)
-	a.focusOn(PaneChat)
+	a.focusOn(panes.Chat)
 	key := tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone)
 	bs := tcell.NewEventKey(tcell.KeyBackspace2, 0, tcell.ModNone)
 	b.ResetTimer()

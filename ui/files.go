@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/fawn-ide/fawn/ui/explorer"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -21,7 +22,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 				a.flash("could not open " + render.RelPath(a.task.root, path) + ": " + err.Error())
 				return
 			}
-			a.focusOn(PaneEditor)
+			a.focusOn(panes.Editor)
 		}
 	}
 	for _, p := range a.task.changedPaths {
@@ -44,12 +45,12 @@ func (a *App) toggleExplorer() {
 	switch {
 	case !a.layout.explorerShown:
 		a.layout.explorerShown = true
-		a.focusOn(PaneExplorer)
+		a.focusOn(panes.Explorer)
 	case ex.HasFocus():
 		a.layout.explorerShown = false
-		a.focusOn(PaneEditor)
+		a.focusOn(panes.Editor)
 	default:
-		a.focusOn(PaneExplorer)
+		a.focusOn(panes.Explorer)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // Alt-X shows the file explorer beside the editor; Enter opens a file in a
@@ -24,7 +25,7 @@ func TestExplorerBesideTheEditor(t *testing.T) {
 	r.waitScreen("Files")
 	r.waitScreen("▸ src/")
 	r.onUI(func() {
-		if r.app.focusPane != PaneExplorer {
+		if r.app.focusPane != panes.Explorer {
 			t.Errorf("focus on %v", r.app.focusPane)
 		}
 	})
@@ -39,7 +40,7 @@ func TestExplorerBesideTheEditor(t *testing.T) {
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("# hello explorer")
 	r.onUI(func() {
-		if r.app.focusPane != PaneEditor {
+		if r.app.focusPane != panes.Editor {
 			t.Errorf("after Enter the focus is on %v, want the editor", r.app.focusPane)
 		}
 	})

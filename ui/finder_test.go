@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // Ctrl-P from the chat opens the file finder, as it does in the editor, and
@@ -19,7 +20,7 @@ func TestCtrlPFromTheChatOpensTheFinder(t *testing.T) {
 	r.key(tcell.KeyCtrlP, 0, tcell.ModCtrl)
 	r.waitScreen("Open file")
 	r.onUI(func() {
-		if r.app.focusPane != PaneEditor {
+		if r.app.focusPane != panes.Editor {
 			t.Errorf("the focus is on %v, want the editor", r.app.focusPane)
 		}
 	})

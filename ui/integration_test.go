@@ -15,6 +15,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -99,7 +100,7 @@ func TestQuitAsksAboutUnsavedFiles(t *testing.T) {
 		if err := tabs.Open(filepath.Join(root, "a.txt"), 1); err != nil {
 			t.Fatal(err)
 		}
-		r.app.focusOn(PaneEditor)
+		r.app.focusOn(panes.Editor)
 	})
 	r.typeText("X")
 	r.screen.InjectKey(tcell.KeyCtrlQ, 0, tcell.ModCtrl)

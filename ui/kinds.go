@@ -35,8 +35,8 @@ type ToolKind struct {
 	// failed (a command's non-zero exit code).
 	Failed func(c *Card) bool
 	// Drives is the pane a call of this kind shows its work in, besides the
-	// chat: PaneEditor, PaneTerminal, PaneTodo, or PaneChat for none.
-	Drives Pane
+	// chat: panes.Editor, panes.Terminal, panes.Todo, or panes.Chat for none.
+	Drives panes.Pane
 }
 
 // Registry maps tool names to kinds.
@@ -116,7 +116,7 @@ func resultLines(c *Card, rc *renderCtx) []render.Line {
 }
 
 func genericKind() *ToolKind {
-	return &ToolKind{Icon: "⚙", Body: resultLines, Drives: PaneChat, Full: func(c *Card) string {
+	return &ToolKind{Icon: "⚙", Body: resultLines, Drives: panes.Chat, Full: func(c *Card) string {
 		args := strings.TrimSpace(c.Args)
 		if args == "" || args == "{}" {
 			return ""
@@ -134,7 +134,7 @@ func genericKind() *ToolKind {
 func editorKind() *ToolKind {
 	return &ToolKind{
 		Icon:   "✎",
-		Drives: PaneEditor,
+		Drives: panes.Editor,
 		Summary: func(c *Card, rc *renderCtx) string {
 			path := c.arg("path")
 			if c.Changed != nil {
@@ -280,7 +280,7 @@ func colorDiff(diff string, rc *renderCtx) []render.Line {
 func bashKind() *ToolKind {
 	return &ToolKind{
 		Icon:   "❯",
-		Drives: PaneTerminal,
+		Drives: panes.Terminal,
 		Tail:   true,
 		Failed: func(c *Card) bool {
 			return c.exit != nil && *c.exit > 0
@@ -364,7 +364,7 @@ func bashKind() *ToolKind {
 func searchKind(verb, icon string) *ToolKind {
 	return &ToolKind{
 		Icon:   icon,
-		Drives: PaneChat,
+		Drives: panes.Chat,
 		Summary: func(c *Card, rc *renderCtx) string {
 			pat := c.arg("pattern")
 			if pat == "" {
@@ -418,7 +418,7 @@ func countResultLines(s string) int {
 func listingKind(verb string) *ToolKind {
 	return &ToolKind{
 		Icon:   "▤",
-		Drives: PaneChat,
+		Drives: panes.Chat,
 		Summary: func(c *Card, rc *renderCtx) string {
 			p := c.arg("path")
 			if p == "" || p == "." {
@@ -435,7 +435,7 @@ func listingKind(verb string) *ToolKind {
 func todoKind() *ToolKind {
 	return &ToolKind{
 		Icon:   "☰",
-		Drives: PaneTodo,
+		Drives: panes.Todo,
 		Summary: func(c *Card, rc *renderCtx) string {
 			items := c.Todos
 			if !c.hasTodo {

@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -116,7 +117,7 @@ func (f *frame) MouseHandler() func(action tview.MouseAction, event *tcell.Event
 
 // stripTab is one tab of the bottom strip.
 type stripTab struct {
-	pane  Pane
+	pane  panes.Pane
 	prim  tview.Primitive
 	title func() string
 }
@@ -155,11 +156,11 @@ func (s *Strip) Touch() { s.used = s.now() }
 // Reveal brings p's tab forward unless the tab shown is in use: focused
 // (focused is true), or the terminal with output or keys in the last
 // stripIdle. Then p's tab only gets a badge. It reports whether it switched.
-func (s *Strip) Reveal(p Pane, focused bool) bool {
+func (s *Strip) Reveal(p panes.Pane, focused bool) bool {
 	if s.Active() == p {
 		return false
 	}
-	if focused || (s.Active() == PaneTerminal && s.now().Sub(s.used) < stripIdle) {
+	if focused || (s.Active() == panes.Terminal && s.now().Sub(s.used) < stripIdle) {
 		s.Mark(p)
 		return false
 	}
@@ -168,11 +169,11 @@ func (s *Strip) Reveal(p Pane, focused bool) bool {
 }
 
 // Active returns the pane of the tab shown.
-func (s *Strip) Active() Pane { return s.tabs[s.active].pane }
+func (s *Strip) Active() panes.Pane { return s.tabs[s.active].pane }
 
 // Show switches to the tab of p (for the terminal, the agent's: the
 // first).
-func (s *Strip) Show(p Pane) {
+func (s *Strip) Show(p panes.Pane) {
 	for i, t := range s.tabs {
 		if t.pane == p {
 			s.active = i
@@ -183,7 +184,7 @@ func (s *Strip) Show(p Pane) {
 }
 
 // Mark flags p's tab as changed while hidden.
-func (s *Strip) Mark(p Pane) {
+func (s *Strip) Mark(p panes.Pane) {
 	for i, t := range s.tabs {
 		if t.pane == p {
 			if i != s.active {
@@ -209,7 +210,7 @@ func (s *Strip) ShowPrim(prim tview.Primitive) {
 func (s *Strip) AddTerminal(t stripTab) {
 	at := 0
 	for i, x := range s.tabs {
-		if x.pane == PaneTerminal {
+		if x.pane == panes.Terminal {
 			at = i + 1
 		}
 	}
@@ -255,7 +256,7 @@ func (s *Strip) Remove(prim tview.Primitive) {
 // terminalFocused says whether a terminal tab has the focus.
 func (s *Strip) terminalFocused() bool {
 	for _, t := range s.tabs {
-		if t.pane == PaneTerminal && t.prim.HasFocus() {
+		if t.pane == panes.Terminal && t.prim.HasFocus() {
 			return true
 		}
 	}
@@ -267,7 +268,7 @@ func (s *Strip) terminalFocused() bool {
 func (s *Strip) nextTerminal(next bool) tview.Primitive {
 	var terms []int
 	for i, t := range s.tabs {
-		if t.pane == PaneTerminal {
+		if t.pane == panes.Terminal {
 			terms = append(terms, i)
 		}
 	}
@@ -397,7 +398,7 @@ type Layout struct {
 	// share of the right column's height (of the height when stacked).
 	chatFrac, editorFrac float64
 	zoomed               bool
-	zoomPane             Pane
+	zoomPane             panes.Pane
 
 	overlays []overlay
 }
@@ -417,13 +418,13 @@ func newLayout(th *theme.Theme, chat, editor tview.Primitive, strip *Strip, stat
 }
 
 // pane returns the primitive that holds p.
-func (l *Layout) pane(p Pane) tview.Primitive {
+func (l *Layout) pane(p panes.Pane) tview.Primitive {
 	switch p {
-	case PaneChat:
+	case panes.Chat:
 		return l.chat
-	case PaneEditor:
+	case panes.Editor:
 		return l.editor
-	case PaneExplorer:
+	case panes.Explorer:
 		if l.explorer != nil {
 			return l.explorer
 		}
@@ -459,7 +460,7 @@ func (l *Layout) Narrow() bool {
 }
 
 // ToggleZoom zooms p to the whole screen, or back.
-func (l *Layout) ToggleZoom(p Pane) {
+func (l *Layout) ToggleZoom(p panes.Pane) {
 	if l.zoomed && l.pane(l.zoomPane) == l.pane(p) {
 		l.zoomed = false
 		return

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // paneRects returns the chat's, the editor's and the strip's rectangles.
@@ -84,31 +86,31 @@ func TestLayoutZoomAndSplitKeys(t *testing.T) {
 	// Focus moves with the keys, and a zoom follows the focused pane.
 	r.key(tcell.KeyRune, 't', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneTerminal || r.app.task.strip.Active() != PaneTerminal {
+		if r.app.focusPane != panes.Terminal || r.app.task.strip.Active() != panes.Terminal {
 			t.Errorf("Alt-T: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyRune, 'o', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneTodo || r.app.task.strip.Active() != PaneTodo {
+		if r.app.focusPane != panes.Todo || r.app.task.strip.Active() != panes.Todo {
 			t.Errorf("Alt-O: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyF6, 0, 0)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChanges || r.app.task.strip.Active() != PaneChanges {
+		if r.app.focusPane != panes.Changes || r.app.task.strip.Active() != panes.Changes {
 			t.Errorf("F6 from the to-do list: focus %v, strip %v; want the Changes tab", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
 	r.key(tcell.KeyF6, 0, 0)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChat {
+		if r.app.focusPane != panes.Chat {
 			t.Errorf("F6 from the Changes tab: focus %v, want the chat", r.app.focusPane)
 		}
 	})
 	r.key(tcell.KeyRune, 'g', tcell.ModAlt)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChanges || r.app.task.strip.Active() != PaneChanges {
+		if r.app.focusPane != panes.Changes || r.app.task.strip.Active() != panes.Changes {
 			t.Errorf("Alt-G: focus %v, strip %v", r.app.focusPane, r.app.task.strip.Active())
 		}
 	})
@@ -125,7 +127,7 @@ func TestLayoutMouse(t *testing.T) {
 	}
 	click(r, x+1, y)
 	r.onUI(func() {
-		if r.app.task.strip.Active() != PaneTodo || r.app.focusPane != PaneTodo {
+		if r.app.task.strip.Active() != panes.Todo || r.app.focusPane != panes.Todo {
 			t.Errorf("clicking the To-do label: strip %v focus %v", r.app.task.strip.Active(), r.app.focusPane)
 		}
 	})
@@ -134,13 +136,13 @@ func TestLayoutMouse(t *testing.T) {
 	r.onUI(func() { _, editor, _ = paneRects(r.app) })
 	click(r, editor[0]+5, editor[1]+5)
 	r.onUI(func() {
-		if r.app.focusPane != PaneEditor {
+		if r.app.focusPane != panes.Editor {
 			t.Errorf("clicking the editor: focus %v", r.app.focusPane)
 		}
 	})
 	click(r, 5, 38)
 	r.onUI(func() {
-		if r.app.focusPane != PaneChat || !r.app.task.input.HasFocus() {
+		if r.app.focusPane != panes.Chat || !r.app.task.input.HasFocus() {
 			t.Errorf("clicking the chat input: focus %v", r.app.focusPane)
 		}
 	})

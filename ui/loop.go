@@ -14,6 +14,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -454,9 +455,9 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		a.help.Toggle()
 		return true
 	case actPaneNext, actPanePrev:
-		order := []Pane{PaneChat, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
+		order := []panes.Pane{panes.Chat, panes.Editor, panes.Terminal, panes.Todo, panes.Changes}
 		if a.layout.explorerShown {
-			order = []Pane{PaneChat, PaneExplorer, PaneEditor, PaneTerminal, PaneTodo, PaneChanges}
+			order = []panes.Pane{panes.Chat, panes.Explorer, panes.Editor, panes.Terminal, panes.Todo, panes.Changes}
 		}
 		i := 0
 		for j, p := range order {
@@ -471,22 +472,22 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		a.focusOn(order[(i+step)%len(order)])
 		return true
 	case actPaneChat:
-		a.focusOn(PaneChat)
+		a.focusOn(panes.Chat)
 		return true
 	case actPaneEditor:
-		a.focusOn(PaneEditor)
+		a.focusOn(panes.Editor)
 		return true
 	case actPaneTerminal:
-		a.focusOn(PaneTerminal)
+		a.focusOn(panes.Terminal)
 		return true
 	case actTerminalNew:
 		a.newTerminal()
 		return true
 	case actPaneTodo:
-		a.focusOn(PaneTodo)
+		a.focusOn(panes.Todo)
 		return true
 	case actPaneChanges:
-		a.focusOn(PaneChanges)
+		a.focusOn(panes.Changes)
 		return true
 	case actPaneExplorer:
 		a.toggleExplorer()
@@ -515,7 +516,7 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 	if h := a.layout.pane(a.focusPane).InputHandler(); h != nil {
 		h(ev, a.setFocus)
 	}
-	if a.focusPane == PaneTerminal {
+	if a.focusPane == panes.Terminal {
 		a.task.strip.Touch()
 	}
 	a.focusPane = a.focusedPane()

@@ -9,35 +9,6 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// Pane names the four areas of the screen.
-type Pane int
-
-const (
-	PaneChat Pane = iota
-	PaneEditor
-	PaneTerminal
-	PaneTodo
-	PaneExplorer
-	PaneChanges
-)
-
-func (p Pane) String() string {
-	switch p {
-	case PaneChat:
-		return "chat"
-	case PaneEditor:
-		return "editor"
-	case PaneTerminal:
-		return "terminal"
-	case PaneExplorer:
-		return "explorer"
-	case PaneChanges:
-		return "changes"
-	default:
-		return "to-do"
-	}
-}
-
 // EditorPane is what the app needs of the editor tabs (*editor.Tabs).
 // All methods are called on the UI goroutine.
 type EditorPane interface {

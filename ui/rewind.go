@@ -10,6 +10,7 @@ import (
 
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -44,7 +45,7 @@ func (a *App) wireChanges(t *Task) {
 			t.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 			return
 		}
-		a.focusOn(PaneEditor)
+		a.focusOn(panes.Editor)
 	}
 	t.changes.onRevert = func(path string) {
 		b := a.book()
@@ -402,7 +403,7 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 		return
 	}
-	a.focusOn(PaneEditor)
+	a.focusOn(panes.Editor)
 }
 
 // versionContent is a recorded version's content (nil for "no file").
@@ -442,8 +443,8 @@ func (t *Task) noteChanges() {
 		rows := changeRows(b)
 		t.app.post(func() {
 			t.changesBusy = false
-			if t.changes.SetRows(rows) && t.strip.Active() != PaneChanges {
-				t.strip.Mark(PaneChanges)
+			if t.changes.SetRows(rows) && t.strip.Active() != panes.Changes {
+				t.strip.Mark(panes.Changes)
 			}
 			if t.changesAgain {
 				t.changesAgain = false
@@ -513,5 +514,5 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
 		return
 	}
-	a.focusOn(PaneEditor)
+	a.focusOn(panes.Editor)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -17,13 +18,13 @@ type workspace interface {
 	editorPane() EditorPane
 	// reveal brings p forward in the bottom strip unless the user works in
 	// the other tab or the terminal is busy.
-	reveal(p Pane)
+	reveal(p panes.Pane)
 	// terminalUsed says the agent's command printed in the terminal.
 	terminalUsed()
 	// fileChanged says the agent changed a file (the explorer marks it).
 	fileChanged(path string)
 	// jumpTo focuses p (a card's Enter or click).
-	jumpTo(p Pane)
+	jumpTo(p panes.Pane)
 	setTodos(items []tools.Todo)
 	askPermission(req agent.PermissionRequest)
 	// permissionDone withdraws the dialog of call id, answered or not.
@@ -45,7 +46,7 @@ type Router struct {
 
 	// paneSinks builds the extra sink for a kind's pane: a registry, so that a
 	// new pane is one entry here, not a case in every handler.
-	paneSinks map[Pane]func(c *Card) sink
+	paneSinks map[panes.Pane]func(c *Card) sink
 
 	calls map[string]*route
 	// cards of the current turn, to cancel the unfinished ones at its end.
@@ -85,10 +86,10 @@ type route struct {
 // NewRouter builds a router that appends to list and drives ws.
 func NewRouter(reg *Registry, list *MessageList, ws workspace) *Router {
 	r := &Router{reg: reg, list: list, ws: ws, calls: map[string]*route{}}
-	r.paneSinks = map[Pane]func(c *Card) sink{
-		PaneEditor:   func(c *Card) sink { return &editorSink{ws: ws, card: c} },
-		PaneTerminal: func(c *Card) sink { return &terminalSink{ws: ws, card: c} },
-		PaneTodo:     func(c *Card) sink { return &todoSink{ws: ws, card: c} },
+	r.paneSinks = map[panes.Pane]func(c *Card) sink{
+		panes.Editor:   func(c *Card) sink { return &editorSink{ws: ws, card: c} },
+		panes.Terminal: func(c *Card) sink { return &terminalSink{ws: ws, card: c} },
+		panes.Todo:     func(c *Card) sink { return &todoSink{ws: ws, card: c} },
 	}
 	return r
 }
@@ -372,7 +373,7 @@ func (s *editorSink) open(path string, line int) {
 	if ed := s.ws.editorPane(); ed != nil {
 		_ = ed.Open(path, line)
 	}
-	s.ws.jumpTo(PaneEditor)
+	s.ws.jumpTo(panes.Editor)
 }
 
 // terminalSink brings the terminal forward while a bash call runs in it.
@@ -384,9 +385,9 @@ type terminalSink struct {
 func (s *terminalSink) handle(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventToolRunStarted:
-		s.ws.reveal(PaneTerminal)
+		s.ws.reveal(panes.Terminal)
 		s.ws.terminalUsed()
-		s.card.jump = func() { s.ws.jumpTo(PaneTerminal) }
+		s.card.jump = func() { s.ws.jumpTo(panes.Terminal) }
 	case agent.EventToolOutput, agent.EventToolRunEnded:
 		s.ws.terminalUsed()
 	}
@@ -401,7 +402,7 @@ type todoSink struct {
 func (s *todoSink) handle(ev agent.Event) {
 	if d, ok := ev.Data.(tools.TodosChanged); ok && ev.Type == agent.EventToolUpdate {
 		s.ws.setTodos(d.Items)
-		s.ws.reveal(PaneTodo)
-		s.card.jump = func() { s.ws.jumpTo(PaneTodo) }
+		s.ws.reveal(panes.Todo)
+		s.card.jump = func() { s.ws.jumpTo(panes.Todo) }
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 func ev(typ agent.EventType, id, name string) agent.Event {
@@ -140,26 +141,26 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	if len(ed.opened) != 1 || ed.opened[0] != "/proj/main.go:2" {
 		t.Errorf("jump opened %v, want /proj/main.go:2", ed.opened)
 	}
-	if a.focusPane != PaneEditor {
+	if a.focusPane != panes.Editor {
 		t.Errorf("focus is on %v after the jump, want the editor", a.focusPane)
 	}
 
 	// A bash call brings the terminal forward…
-	a.task.strip.Show(PaneTodo)
-	a.focusOn(PaneChat)
+	a.task.strip.Show(panes.Todo)
+	a.focusOn(panes.Chat)
 	handleAll(a, ev(agent.EventToolCallStarted, "b1", "bash"), ev(agent.EventToolRunStarted, "b1", "bash"))
-	if a.task.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != panes.Terminal {
 		t.Errorf("bash did not bring the terminal forward")
 	}
 	handleAll(a, agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Result: "exit code 0"})
 	// …and a to-do update brings the list forward, unless the user is
 	// working in the terminal: then its tab is only marked.
-	a.focusOn(PaneTerminal)
+	a.focusOn(panes.Terminal)
 	todos := tools.TodosChanged{Items: []tools.Todo{{ID: "1", Title: "x", Status: "pending"}}}
 	handleAll(a, ev(agent.EventToolCallStarted, "t1", "todo_write"), ev(agent.EventToolRunStarted, "t1", "todo_write"),
 		agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "t1", Result: "ok"})
-	if a.task.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != panes.Terminal {
 		t.Errorf("a to-do update took the strip away from the terminal the user works in")
 	}
 	if len(a.task.todos.Items()) != 1 || a.task.todos.Title() != "To-do 0/1" {
@@ -171,11 +172,11 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	}
 	// Once the terminal has been idle a while and is not focused, a to-do
 	// update brings the list forward.
-	a.focusOn(PaneChat)
+	a.focusOn(panes.Chat)
 	later := time.Now().Add(stripIdle + time.Second)
 	a.task.strip.now = func() time.Time { return later }
 	handleAll(a, ev(agent.EventToolCallStarted, "t2", "todo_write"), agent.Event{Type: agent.EventToolUpdate, ID: "t2", Data: todos})
-	if a.task.strip.Active() != PaneTodo {
+	if a.task.strip.Active() != panes.Todo {
 		t.Errorf("a to-do update did not bring the list forward")
 	}
 }
@@ -194,7 +195,7 @@ func TestStripKeepsTheBusyTerminal(t *testing.T) {
 	todos := tools.TodosChanged{Items: []tools.Todo{{ID: "1", Title: "x", Status: "pending"}}}
 	handleAll(a, ev(agent.EventToolCallStarted, "t1", "todo_write"), ev(agent.EventToolRunStarted, "t1", "todo_write"),
 		agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
-	if a.task.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != panes.Terminal {
 		t.Fatal("a to-do update took the strip away from a terminal that just printed")
 	}
 	a.draw()
@@ -203,9 +204,9 @@ func TestStripKeepsTheBusyTerminal(t *testing.T) {
 	}
 	// The user typing in the terminal keeps it too, however long ago it printed.
 	now = now.Add(time.Minute)
-	a.focusOn(PaneTerminal)
+	a.focusOn(panes.Terminal)
 	handleAll(a, agent.Event{Type: agent.EventToolUpdate, ID: "t1", Data: todos})
-	if a.task.strip.Active() != PaneTerminal {
+	if a.task.strip.Active() != panes.Terminal {
 		t.Error("a to-do update took the strip away from the focused terminal")
 	}
 }

@@ -136,9 +136,9 @@ func (a *App) newTask(o TaskOptions) *Task {
 		}
 	}
 	t.strip = newStrip(&a.th,
-		stripTab{pane: PaneTerminal, prim: t.terminal, title: t.terminalTitle},
-		stripTab{pane: PaneTodo, prim: t.todos, title: t.todos.Title},
-		stripTab{pane: PaneChanges, prim: t.changes, title: t.changes.Title},
+		stripTab{pane: panes.Terminal, prim: t.terminal, title: t.terminalTitle},
+		stripTab{pane: panes.Todo, prim: t.todos, title: t.todos.Title},
+		stripTab{pane: panes.Changes, prim: t.changes, title: t.changes.Title},
 	)
 	t.chatFrame = newFrame(t.chat, &a.th, func() render.Line { return a.paneTitle("Chat", t.chat) })
 	t.editorFrame = newFrame(t.editor, &a.th, func() render.Line { return a.paneTitle("Editor", t.editor) })
@@ -173,7 +173,7 @@ func (a *App) switchTo(t *Task) {
 	}
 	p := a.focusPane
 	a.show(t)
-	a.focusPane = PaneChat // so that focusOn(PaneTerminal) takes t's first terminal
+	a.focusPane = panes.Chat // so that focusOn(PaneTerminal) takes t's first terminal
 	a.focusOn(p)
 }
 
@@ -211,16 +211,16 @@ func (t *Task) editorPane() EditorPane {
 // reveal brings p forward in the strip unless the user is working in the
 // tab shown or the terminal is busy (then p's tab is only marked); in a
 // task not shown it is only marked.
-func (t *Task) reveal(p Pane) {
+func (t *Task) reveal(p panes.Pane) {
 	fp := t.app.focusPane
-	t.strip.Reveal(p, !t.shown() || fp == PaneTerminal || fp == PaneTodo || fp == PaneChanges)
+	t.strip.Reveal(p, !t.shown() || fp == panes.Terminal || fp == panes.Todo || fp == panes.Changes)
 }
 
 // terminalUsed records output of the agent's commands in the terminal.
 func (t *Task) terminalUsed() { t.strip.Touch() }
 
 // jumpTo focuses p (a card's Enter or click), in the task shown.
-func (t *Task) jumpTo(p Pane) {
+func (t *Task) jumpTo(p panes.Pane) {
 	if t.shown() {
 		t.app.focusOn(p)
 	}
@@ -246,6 +246,6 @@ func (t *Task) transcript(l *session.Log) []chatItem {
 		if ed := t.editorPane(); ed != nil {
 			_ = ed.Open(path, 0)
 		}
-		t.jumpTo(PaneEditor)
+		t.jumpTo(panes.Editor)
 	})
 }

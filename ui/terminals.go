@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // The terminals the user opens beside the agent's (Alt-N): each belongs
@@ -49,13 +51,13 @@ func (a *App) newTerminal() {
 	if tt, ok := pane.(interface{ Title() string }); ok {
 		title = tt.Title
 	}
-	t.strip.AddTerminal(stripTab{pane: PaneTerminal, prim: pane, title: title})
+	t.strip.AddTerminal(stripTab{pane: panes.Terminal, prim: pane, title: title})
 	if a.layout.zoomed && a.layout.pane(a.layout.zoomPane) != a.layout.strip {
 		a.layout.zoomed = false
 	}
 	t.strip.ShowPrim(pane)
 	a.setFocus(pane)
-	a.focusPane = PaneTerminal
+	a.focusPane = panes.Terminal
 	a.flash(name + " in " + dir + ": exit (or Ctrl-D) closes it; the agent keeps its own")
 }
 
@@ -70,7 +72,7 @@ func (t *Task) closeTerminal(ut *userTerm) {
 	t.strip.Remove(ut.pane)
 	t.app.Go(ut.close)
 	if focused && t.shown() {
-		t.app.focusOn(PaneTerminal)
+		t.app.focusOn(panes.Terminal)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -62,9 +63,9 @@ func TestUserOpensAndClosesTheirOwnTerminal(t *testing.T) {
 	r.waitScreen("Terminal 2")
 	r.typeText("echo own-$((40+2))\n")
 	r.waitScreen("own-42")
-	var focused Pane
+	var focused panes.Pane
 	r.onUI(func() { focused = app.focusedPane() })
-	if focused != PaneTerminal || !strings.Contains(r.text(), "Terminal │ Terminal 2") {
+	if focused != panes.Terminal || !strings.Contains(r.text(), "Terminal │ Terminal 2") {
 		t.Fatalf("focus %v, screen:\n%s", focused, r.text())
 	}
 	// Alt-T: the agent's terminal; again: back to Terminal 2.

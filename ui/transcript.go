@@ -6,6 +6,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // A saved session's transcript as chat items: what /resume and --continue
@@ -84,7 +85,7 @@ func restoredCard(reg *Registry, tc session.ToolCall, res *session.Message, open
 	if tc.Name == "bash" {
 		c.exit = savedExitCode(result)
 	}
-	if c.Kind.Drives == PaneEditor {
+	if c.Kind.Drives == panes.Editor {
 		if path := c.arg("path"); path != "" {
 			c.jump = func() { open(path) }
 		}
