@@ -95,7 +95,7 @@ type App struct {
 	screen tcell.Screen
 	buf    *render.Buffer // what the widgets draw on, diffed into screen
 
-	rctx     *renderCtx // the frame's own widgets' (help, questions)
+	rctx     *Ctx // the frame's own widgets' (help, questions)
 	status   *panes.StatusBar
 	help     *Help
 	ask      *confirm
@@ -193,8 +193,8 @@ func New(opts Options) (*App, error) {
 	a.keys.help = HelpKeys()
 	a.keys.explorer = explorer.DefaultKeys()
 
-	a.rctx = &renderCtx{th: &a.th, md: newMarkdown(&a.th), root: opts.Root}
-	a.rctx.md.async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
+	a.rctx = &Ctx{Th: &a.th, MD: NewMarkdown(&a.th), Root: opts.Root}
+	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
 	a.commands = commands.New()
 	a.commands.SetServices(func() backend.Services { return a.task.svc })
 	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
@@ -224,7 +224,7 @@ func New(opts Options) (*App, error) {
 		commands.PickSession(a, k)
 	}
 	for _, n := range opts.Notices {
-		t.list.Append(&noticeItem{kind: noticeInfo, text: n})
+		t.list.Append(&Notice{Kind: NoticeInfo, Text: n})
 	}
 	t.todos.SetItems(opts.Agent.Todos())
 	a.task.noteChanges()
@@ -248,42 +248,42 @@ func (a *App) wireWidgets(t *Task) {
 	if tl, ok := t.terminal.(interface{ SetOnLink(func(string)) }); ok {
 		tl.SetOnLink(a.openLink)
 	}
-	t.input.onSubmit = t.submit
-	t.input.onCancel = a.escape
-	t.input.busy = t.turnRunning
-	t.input.onScroll = func(dir int) { t.list.ScrollBy(dir * max(1, t.list.height-2)) }
-	t.input.onMessages = func() {
+	t.input.OnSubmit = t.submit
+	t.input.OnCancel = a.escape
+	t.input.Busy = t.turnRunning
+	t.input.OnScroll = t.list.ScrollPages
+	t.input.OnMessages = func() {
 		if t.list.Len() > 0 {
 			a.setFocus(t.list)
 			t.list.SelectLast()
 			a.flash("↑↓ select · y copy · Space expand · Enter open · Esc back")
 		}
 	}
-	t.input.onOpenFile = a.openFinder
+	t.input.OnOpenFile = a.openFinder
 	if t.svc.Attach != nil {
 		t.files = &fileIndex{root: t.root}
-		t.input.mentionFiles = func(q string) ([]string, bool) {
+		t.input.MentionFiles = func(q string) ([]string, bool) {
 			t.files.start(a, func() {
 				a.post(func() {
-					if t.input.mentionAt >= 0 {
-						t.input.updateMentions()
+					if t.input.MentionAt >= 0 {
+						t.input.UpdateMentions()
 					}
 				})
 			})
 			return t.files.match(q, 50)
 		}
-		t.input.hintWidth = -1 // the hint offers @ now
-		t.input.imagePath = func(text string) (string, bool) {
-			p, ok := pastedImagePath(text, t.root)
+		t.input.HintWidth = -1 // the hint offers @ now
+		t.input.ImagePath = func(text string) (string, bool) {
+			p, ok := PastedImagePath(text, t.root)
 			return render.RelPath(t.root, p), ok
 		}
 	}
-	t.list.onLeave = func() { a.setFocus(t.input) }
-	t.list.onTypeThrough = func(ev *tcell.EventKey) {
+	t.list.OnLeave = func() { a.setFocus(t.input) }
+	t.list.OnTypeThrough = func(ev *tcell.EventKey) {
 		a.setFocus(t.input)
 		t.input.InputHandler()(ev, a.setFocus)
 	}
-	t.list.onCopy = func(it chatItem, text string) { a.copy(text) }
+	t.list.OnCopy = func(it Item, text string) { a.copy(text) }
 	t.dialog.onAnswer = func(id string, ans agent.Answer) {
 		ag := t.agent
 		// Approve may take a lock the agent holds while it emits; never let
@@ -341,14 +341,14 @@ func (a *App) applyKeyOverrides() {
 	sort.Strings(unknown)
 	sort.Strings(bad)
 	for _, b := range bad {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: b + " — the default keys stay in force"})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: b + " — the default keys stay in force"})
 	}
 	if len(unknown) > 0 {
 		what := "action"
 		if len(unknown) > 1 {
 			what = "actions"
 		}
-		a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf(
 			"ui.keys: unknown %s %s — press F1 to see the action names", what, strings.Join(unknown, ", "))})
 	}
 }
@@ -449,10 +449,10 @@ func (a *App) statusInfo() panes.StatusInfo {
 		Model:         ag.ModelName(),
 		Mode:          ag.Mode(),
 		State:         a.task.router.State(a.task.dialog.visible()),
-		Busy:          a.task.router.busy(),
-		Frame:         a.rctx.frame,
-		Session:       a.task.router.sessionUsage,
-		Last:          a.task.router.lastTurn,
+		Busy:          a.task.router.Busy(),
+		Frame:         a.rctx.Frame,
+		Session:       a.task.router.SessionUsage,
+		Last:          a.task.router.LastTurn,
 		ContextWindow: a.contextWindow(),
 		Hint:          "F1 help · Ctrl-Q quit",
 	}
@@ -549,7 +549,7 @@ func (a *App) requestQuit() bool {
 	a.ask.ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
 		choice{key: "s", label: "save all and quit", do: func() {
 			if err := ed.SaveAll(); err != nil {
-				a.task.list.Append(&noticeItem{kind: noticeError, text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
+				a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
 				return
 			}
 			a.Stop()

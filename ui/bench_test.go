@@ -161,7 +161,7 @@ func BenchmarkSessionWidthChange(b *testing.B) {
 	// Reference: tview.TextView with the same text (plain), same widths.
 	var text strings.Builder
 	for i := 0; i < a.task.list.Len(); i++ {
-		text.WriteString(a.task.list.Item(i).copyText())
+		text.WriteString(a.task.list.Item(i).CopyText())
 		text.WriteString("\n\n")
 	}
 	tv := tview.NewTextView().SetWrap(true).SetWordWrap(true).SetDynamicColors(false)

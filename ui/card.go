@@ -257,15 +257,15 @@ func (c *Card) toggle() {
 	c.changed()
 }
 
-func (c *Card) rev(rc *renderCtx) uint64 {
+func (c *Card) rev(rc *Ctx) uint64 {
 	if c.Status == StatusRunning || c.Status == StatusPreparing {
-		return movingRev(c.ver, rc.frame)
+		return movingRev(c.ver, rc.Frame)
 	}
 	return stillRev(c.ver)
 }
 
-// summary is the card's one line: the kind's, or the tool name and arguments.
-func (c *Card) summary(rc *renderCtx) string {
+// Summary is the card's one line: the kind's, or the tool name and arguments.
+func (c *Card) Summary(rc *Ctx) string {
 	s := ""
 	if c.Kind != nil && c.Kind.Summary != nil {
 		s = c.Kind.Summary(c, rc)
@@ -281,8 +281,8 @@ func (c *Card) summary(rc *renderCtx) string {
 
 // statusMark is the card's status glyph, its style and the words at the
 // right of its header (a duration, "denied", "waiting for permission").
-func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
-	th := rc.th
+func (c *Card) statusMark(rc *Ctx) (string, tcell.Style, string) {
+	th := rc.Th
 	base := rc.style()
 	took := ""
 	if c.Duration > 0 {
@@ -290,7 +290,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	}
 	switch c.Status {
 	case StatusPreparing:
-		return render.Spinner(rc.frame), base.Foreground(th.Dim), "preparing"
+		return render.Spinner(rc.Frame), base.Foreground(th.Dim), "preparing"
 	case StatusWaiting:
 		if c.Tool == "ask_user" {
 			return "?", base.Foreground(th.Warning), "waiting for your answer"
@@ -301,7 +301,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 		if e := time.Since(c.Started); !c.Started.IsZero() && e >= time.Second {
 			el = fmt.Sprintf("%ds", int(e.Seconds()))
 		}
-		return render.Spinner(rc.frame), base.Foreground(th.Accent), el
+		return render.Spinner(rc.Frame), base.Foreground(th.Accent), el
 	case StatusDone:
 		if c.Kind != nil && c.Kind.Failed != nil && c.Kind.Failed(c) {
 			return "✗", base.Foreground(th.Error), took
@@ -316,7 +316,7 @@ func (c *Card) statusMark(rc *renderCtx) (string, tcell.Style, string) {
 	}
 }
 
-func (c *Card) render(rc *renderCtx, width int) []render.Line {
+func (c *Card) render(rc *Ctx, width int) []render.Line {
 	if c.Agent != "" && width > 8 {
 		// A subagent's call: indented under its task, named by its agent.
 		lines := c.renderCard(rc, width-2)
@@ -330,7 +330,7 @@ func (c *Card) render(rc *renderCtx, width int) []render.Line {
 
 // renderCard draws the card at width: its header (and, expanded, the whole
 // call), then its body, folded when long.
-func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
+func (c *Card) renderCard(rc *Ctx, width int) []render.Line {
 	lines := c.renderHeader(rc, width)
 	if body := c.renderBody(rc); len(body) > 0 {
 		lines = append(lines, c.renderFolded(rc, body, width)...)
@@ -340,8 +340,8 @@ func (c *Card) renderCard(rc *renderCtx, width int) []render.Line {
 
 // renderHeader is the card's first line — glyph, icon, summary and status
 // — and, when expanded, the whole call if the summary cut it.
-func (c *Card) renderHeader(rc *renderCtx, width int) []render.Line {
-	th := rc.th
+func (c *Card) renderHeader(rc *Ctx, width int) []render.Line {
+	th := rc.Th
 	base := rc.style()
 	dim := base.Foreground(th.Dim)
 
@@ -359,7 +359,7 @@ func (c *Card) renderHeader(rc *renderCtx, width int) []render.Line {
 	left := render.Line{{Text: glyph + " ", Style: gst.Bold(true)}, {Text: icon + " ", Style: base.Foreground(th.Accent)}}
 	sumW := width - left.Width() - right.Width()
 	head := append(render.Line(nil), left...)
-	sum := render.TruncateLine(render.Line{{Text: c.summary(rc), Style: base.Bold(true)}}, max(sumW, 1))
+	sum := render.TruncateLine(render.Line{{Text: c.Summary(rc), Style: base.Bold(true)}}, max(sumW, 1))
 	head = append(head, sum...)
 	if gap := width - head.Width() - right.Width(); gap >= 0 {
 		head = append(head, render.Span{Text: strings.Repeat(" ", gap), Style: base})
@@ -369,7 +369,7 @@ func (c *Card) renderHeader(rc *renderCtx, width int) []render.Line {
 	if c.Expanded && c.Kind != nil && c.Kind.Full != nil {
 		// The summary is one line, cut to the width: expanded, the card
 		// shows the whole call.
-		if full := strings.TrimSpace(c.Kind.Full(c)); full != "" && (sum.Width() < render.TextWidth(c.summary(rc)) || full != c.summary(rc)) {
+		if full := strings.TrimSpace(c.Kind.Full(c)); full != "" && (sum.Width() < render.TextWidth(c.Summary(rc)) || full != c.Summary(rc)) {
 			bar := render.Line{{Text: "  │ ", Style: dim}}
 			lines = append(lines, render.WrapText(full, base.Bold(true), width, bar, bar)...)
 		}
@@ -379,8 +379,8 @@ func (c *Card) renderHeader(rc *renderCtx, width int) []render.Line {
 
 // renderBody is what the card shows under its header, unfolded: its
 // kind's body, an error, the user's note on a denial.
-func (c *Card) renderBody(rc *renderCtx) []render.Line {
-	th := rc.th
+func (c *Card) renderBody(rc *Ctx) []render.Line {
+	th := rc.Th
 	base := rc.style()
 	var body []render.Line
 	if c.Kind != nil && c.Kind.Body != nil {
@@ -407,8 +407,8 @@ func (c *Card) renderBody(rc *renderCtx) []render.Line {
 
 // renderFolded lays the body out under a bar: collapsed, a long body shows
 // its first (or, for a tail kind, last) cardBodyLines and a fold line.
-func (c *Card) renderFolded(rc *renderCtx, body []render.Line, width int) []render.Line {
-	dim := rc.style().Foreground(rc.th.Dim)
+func (c *Card) renderFolded(rc *Ctx, body []render.Line, width int) []render.Line {
+	dim := rc.style().Foreground(rc.Th.Dim)
 	tail := c.Kind != nil && c.Kind.Tail
 	bar := render.Span{Text: "  │ ", Style: dim}
 	shown := body
@@ -473,9 +473,9 @@ func (c *Card) foldLine(line int, rendered []render.Line) bool {
 	return false
 }
 
-func (c *Card) copyText() string {
+func (c *Card) CopyText() string {
 	var b strings.Builder
-	b.WriteString(c.summary(&renderCtx{}))
+	b.WriteString(c.Summary(&Ctx{}))
 	if out := c.OutputLines(); len(out) > 0 {
 		b.WriteString("\n")
 		for i, l := range out {

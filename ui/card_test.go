@@ -181,7 +181,7 @@ func TestCardExpandsAndCopies(t *testing.T) {
 	if len(expanded) != 1+30+1 {
 		t.Errorf("expanded card has %d lines, want header + 30 + hint", len(expanded))
 	}
-	if got := c.copyText(); !strings.HasPrefix(got, "$ seq 30\nout 1\n") || !strings.HasSuffix(got, "out 30") {
+	if got := c.CopyText(); !strings.HasPrefix(got, "$ seq 30\nout 1\n") || !strings.HasSuffix(got, "out 30") {
 		t.Errorf("copyText = %q", got)
 	}
 }

@@ -80,7 +80,7 @@ func byWhom(by string) string {
 // it. The App refreshes it as the agent works.
 type ChangesView struct {
 	*tview.Box
-	ctx    *renderCtx
+	ctx    *Ctx
 	rows   []changeRow
 	sel    int
 	top    int
@@ -94,9 +94,9 @@ type ChangesView struct {
 	onRevert func(path string)
 }
 
-func newChangesView(ctx *renderCtx) *ChangesView {
+func newChangesView(ctx *Ctx) *ChangesView {
 	v := &ChangesView{Box: tview.NewBox(), ctx: ctx, now: time.Now}
-	v.SetBackgroundColor(ctx.th.Background)
+	v.SetBackgroundColor(ctx.Th.Background)
 	return v
 }
 
@@ -148,7 +148,7 @@ func (v *ChangesView) Selected() string {
 }
 
 func (v *ChangesView) line(r changeRow, width int, selected bool) render.Line {
-	th := v.ctx.th
+	th := v.ctx.Th
 	bg := th.Background
 	if selected {
 		bg = th.CursorLine
@@ -183,7 +183,7 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 	if w <= 2 || h <= 0 {
 		return
 	}
-	dim := tcell.StyleDefault.Foreground(v.ctx.th.Dim)
+	dim := tcell.StyleDefault.Foreground(v.ctx.Th.Dim)
 	if v.note != "" {
 		render.DrawText(screen, x+1, y, w-1, v.note, dim)
 		return

@@ -8,24 +8,24 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// Chat is the chat pane's content: the message list above, the input below,
+// View is the chat pane's content: the message list above, the input below,
 // the command popup between them when it is open.
-type Chat struct {
+type View struct {
 	*tview.Box
 	th    *theme.Theme
 	list  *MessageList
 	input *Input
-	// busy, when set, says whether a turn runs (the prompt mark shows it).
-	busy func() bool
+	// Busy, when set, says whether a turn runs (the prompt mark shows it).
+	Busy func() bool
 }
 
-func newChat(th *theme.Theme, list *MessageList, input *Input) *Chat {
-	c := &Chat{Box: tview.NewBox(), th: th, list: list, input: input}
+func NewView(th *theme.Theme, list *MessageList, input *Input) *View {
+	c := &View{Box: tview.NewBox(), th: th, list: list, input: input}
 	c.SetBackgroundColor(th.Background)
 	return c
 }
 
-func (c *Chat) Draw(screen tcell.Screen) {
+func (c *View) Draw(screen tcell.Screen) {
 	x, y, w, h := c.GetRect()
 	if w <= 0 || h <= 0 {
 		return
@@ -51,7 +51,7 @@ func (c *Chat) Draw(screen tcell.Screen) {
 		buf.FillRect(x, y+h-rows, w, rows, ' ', tcell.StyleDefault.Background(c.th.Background))
 	}
 	mark := tcell.StyleDefault.Foreground(c.th.Accent).Bold(true)
-	if c.busy != nil && c.busy() {
+	if c.Busy != nil && c.Busy() {
 		mark = tcell.StyleDefault.Foreground(c.th.Dim)
 	}
 	render.DrawText(screen, x, y+h-rows, prompt, "› ", mark)
@@ -63,21 +63,21 @@ func (c *Chat) Draw(screen tcell.Screen) {
 	}
 }
 
-func (c *Chat) Focus(delegate func(p tview.Primitive)) {
+func (c *View) Focus(delegate func(p tview.Primitive)) {
 	if c.list.HasFocus() {
 		return
 	}
 	delegate(c.input)
 }
 
-func (c *Chat) HasFocus() bool { return c.input.HasFocus() || c.list.HasFocus() }
+func (c *View) HasFocus() bool { return c.input.HasFocus() || c.list.HasFocus() }
 
-func (c *Chat) Blur() {
+func (c *View) Blur() {
 	c.input.Blur()
 	c.list.Blur()
 }
 
-func (c *Chat) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+func (c *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		if c.list.HasFocus() {
 			c.list.InputHandler()(ev, setFocus)
@@ -87,7 +87,7 @@ func (c *Chat) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 	}
 }
 
-func (c *Chat) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
+func (c *View) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
 	return func(text string, setFocus func(p tview.Primitive)) {
 		if !c.input.HasFocus() {
 			setFocus(c.input)
@@ -96,7 +96,7 @@ func (c *Chat) PasteHandler() func(text string, setFocus func(p tview.Primitive)
 	}
 }
 
-func (c *Chat) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+func (c *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 		mx, my := ev.Position()
 		if !c.InRect(mx, my) {

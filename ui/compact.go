@@ -32,9 +32,9 @@ func (c *compactItem) toggle() {
 	c.ver++
 }
 
-func (c *compactItem) rev(rc *renderCtx) uint64 {
+func (c *compactItem) rev(rc *Ctx) uint64 {
 	if c.running {
-		return movingRev(c.ver, rc.frame)
+		return movingRev(c.ver, rc.Frame)
 	}
 	return stillRev(c.ver)
 }
@@ -52,12 +52,12 @@ func compactWhy(reason string) string {
 	return reason
 }
 
-func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
+func (c *compactItem) render(rc *Ctx, width int) []render.Line {
 	base := rc.style()
-	dim := base.Foreground(rc.th.Dim)
-	acc := base.Foreground(rc.th.Accent)
+	dim := base.Foreground(rc.Th.Dim)
+	acc := base.Foreground(rc.Th.Accent)
 	if c.running {
-		head := fmt.Sprintf("%s Compacting the conversation (%s)…", render.Spinner(rc.frame), compactWhy(c.reason))
+		head := fmt.Sprintf("%s Compacting the conversation (%s)…", render.Spinner(rc.Frame), compactWhy(c.reason))
 		return []render.Line{render.TruncateLine(render.Line{{Text: head, Style: acc}}, width)}
 	}
 	arrow := "▸ "
@@ -78,7 +78,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 	}
 	var after []string
 	for _, p := range c.instructions {
-		after = append(after, render.RelPath(rc.root, p))
+		after = append(after, render.RelPath(rc.Root, p))
 	}
 	open := 0
 	for _, t := range c.todos {
@@ -95,7 +95,7 @@ func (c *compactItem) render(rc *renderCtx, width int) []render.Line {
 	return lines
 }
 
-func (c *compactItem) copyText() string { return c.summary }
+func (c *compactItem) CopyText() string { return c.summary }
 
 // compaction shows a compaction as a card: a spinner while it runs, then
 // what it did.

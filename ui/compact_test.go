@@ -12,7 +12,7 @@ import (
 func TestCompactionCardEndsAtAnyFrame(t *testing.T) {
 	for frame := uint64(0); frame < 5; frame++ {
 		r := &Router{list: &MessageList{}}
-		rc := &renderCtx{frame: frame}
+		rc := &Ctx{Frame: frame}
 		r.compaction(agent.Event{Type: agent.EventCompacting, Compact: &agent.Compaction{Reason: "manual"}})
 		it := r.compact
 		running := it.rev(rc)
@@ -23,9 +23,9 @@ func TestCompactionCardEndsAtAnyFrame(t *testing.T) {
 	}
 	// The same holds for tool cards and reasoning.
 	for frame := uint64(0); frame < 5; frame++ {
-		rc := &renderCtx{frame: frame}
+		rc := &Ctx{Frame: frame}
 		for ver := uint64(0); ver < 4; ver++ {
-			if movingRev(ver, rc.frame) == stillRev(ver+1) || movingRev(ver, rc.frame) == stillRev(ver) {
+			if movingRev(ver, rc.Frame) == stillRev(ver+1) || movingRev(ver, rc.Frame) == stillRev(ver) {
 				t.Errorf("ver %d frame %d: moving and still revisions meet", ver, frame)
 			}
 		}

@@ -18,14 +18,14 @@ type choice struct {
 // confirm is a small modal question ("2 files have unsaved changes…").
 type confirm struct {
 	*tview.Box
-	ctx     *renderCtx
+	ctx     *Ctx
 	title   string
 	text    string
 	choices []choice
 	shown   bool
 }
 
-func newConfirm(ctx *renderCtx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
+func newConfirm(ctx *Ctx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
 
 func (c *confirm) visible() bool { return c.shown }
 func (c *confirm) modal() bool   { return true }
@@ -39,7 +39,7 @@ func (c *confirm) Draw(screen tcell.Screen) {
 	if !c.shown {
 		return
 	}
-	th := c.ctx.th
+	th := c.ctx.Th
 	sx, sy, sw, sh := c.GetRect()
 	w := min(sw-2, 70)
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)

@@ -21,7 +21,7 @@ import (
 // one is shown wait in a queue.
 type PermissionDialog struct {
 	*tview.Box
-	ctx   *renderCtx
+	ctx   *Ctx
 	keys  *keymap.Table
 	queue []agent.PermissionRequest
 
@@ -37,9 +37,9 @@ type PermissionDialog struct {
 	onAnswer func(id string, a agent.Answer)
 }
 
-func newPermissionDialog(ctx *renderCtx, keys *keymap.Table) *PermissionDialog {
+func newPermissionDialog(ctx *Ctx, keys *keymap.Table) *PermissionDialog {
 	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys}
-	th := ctx.th
+	th := ctx.Th
 	d.note = tview.NewInputField().
 		SetLabel("Note to the model: ").
 		SetFieldStyle(tcell.StyleDefault.Background(th.CodeBg).Foreground(th.Foreground)).
@@ -131,8 +131,8 @@ func verb(k tools.Kind) string {
 // body returns the dialog's scrollable lines for req at width.
 func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []render.Line {
 	rc := d.ctx
-	base := tcell.StyleDefault.Foreground(rc.th.Foreground).Background(rc.th.CursorLine)
-	dim := base.Foreground(rc.th.Dim)
+	base := tcell.StyleDefault.Foreground(rc.Th.Foreground).Background(rc.Th.CursorLine)
+	dim := base.Foreground(rc.Th.Dim)
 	a := req.Action
 	var out []render.Line
 	add := func(l render.Line) { out = append(out, l) }
@@ -142,7 +142,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 	if q := req.Question; q != nil {
 		wrap(q.Text, base.Bold(true), nil, nil)
 		add(nil)
-		key := base.Foreground(rc.th.Accent).Bold(true)
+		key := base.Foreground(rc.Th.Accent).Bold(true)
 		for i, o := range append(append([]string(nil), q.Options...), "Other… (answer in your own words)") {
 			st, mark := base, "  "
 			if i == d.choice {
@@ -161,7 +161,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 	switch {
 	case a.Command != "":
 		add(nil)
-		cmdStyle := base.Foreground(rc.th.Warning).Bold(true)
+		cmdStyle := base.Foreground(rc.Th.Warning).Bold(true)
 		for i, l := range commandLines(a.Command) {
 			first := render.Line{{Text: "  ", Style: dim}}
 			if i == 0 {
@@ -182,17 +182,17 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 		}
 	case a.Diff != "":
 		if a.Path != "" {
-			wrap(render.RelPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
+			wrap(render.RelPath(rc.Root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 		}
 		add(nil)
-		for _, l := range colorDiff(a.Diff, rc) {
+		for _, l := range ColorDiff(a.Diff, rc) {
 			for i := range l {
-				l[i].Style = l[i].Style.Background(rc.th.CursorLine)
+				l[i].Style = l[i].Style.Background(rc.Th.CursorLine)
 			}
 			out = append(out, render.WrapSpans(l, width, nil, nil, true)...)
 		}
 	case a.Path != "":
-		wrap(render.RelPath(rc.root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
+		wrap(render.RelPath(rc.Root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 	}
 	return out
 }
@@ -281,7 +281,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	if req == nil {
 		return
 	}
-	th := d.ctx.th
+	th := d.ctx.Th
 	sx, sy, sw, sh := d.GetRect()
 	w := min(sw-4, max(60, sw*3/4))
 	if w > 110 {
@@ -343,7 +343,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 }
 
 func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []render.Line {
-	th := d.ctx.th
+	th := d.ctx.Th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
 	var items []render.Line

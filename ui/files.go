@@ -17,7 +17,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 	}
 	a.task.explorer = explorer.New(a.task.root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.task.opts.Watcher))
 	a.task.explorer.OnOpen = func(path string) {
-		if ed := a.task.editorPane(); ed != nil {
+		if ed := a.task.EditorPane(); ed != nil {
 			if err := ed.Open(path, 0); err != nil {
 				a.flash("could not open " + render.RelPath(a.task.root, path) + ": " + err.Error())
 				return
@@ -54,8 +54,8 @@ func (a *App) toggleExplorer() {
 	}
 }
 
-// fileChanged marks a file the agent changed in the explorer.
-func (t *Task) fileChanged(path string) {
+// FileChanged marks a file the agent changed in the explorer.
+func (t *Task) FileChanged(path string) {
 	if t.explorer != nil {
 		t.explorer.MarkChanged(path)
 		return

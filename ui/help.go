@@ -16,7 +16,7 @@ import (
 // what the keys do.
 type Help struct {
 	*tview.Box
-	ctx      *renderCtx
+	ctx      *Ctx
 	keys     *keymap.Table // the overlay's own keys
 	tables   func() []*keymap.Table
 	commands *commands.Commands
@@ -25,7 +25,7 @@ type Help struct {
 	rows     int
 }
 
-func newHelp(ctx *renderCtx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
+func newHelp(ctx *Ctx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
 	return &Help{Box: tview.NewBox(), ctx: ctx, keys: keys, tables: tables, commands: commands}
 }
 
@@ -40,7 +40,7 @@ func (h *Help) Toggle() {
 
 // lines renders the whole help at width.
 func (h *Help) lines(width int) []render.Line {
-	th := h.ctx.th
+	th := h.ctx.Th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	head := base.Foreground(th.Accent).Bold(true)
 	keySt := base.Foreground(th.Warning)
@@ -105,7 +105,7 @@ func (h *Help) Draw(screen tcell.Screen) {
 	if !h.shown {
 		return
 	}
-	th := h.ctx.th
+	th := h.ctx.Th
 	sx, sy, sw, sh := h.GetRect()
 	w := min(sw-2, 100)
 	ht := sh - 2

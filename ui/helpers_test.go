@@ -44,9 +44,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func darkCtx() *renderCtx {
+func darkCtx() *Ctx {
 	th := theme.Get("dark")
-	return &renderCtx{th: &th, md: newMarkdown(&th), root: "/proj"}
+	return &Ctx{Th: &th, MD: NewMarkdown(&th), Root: "/proj"}
 }
 
 // scriptAgent is an Agent whose turns play a script: each Run calls the

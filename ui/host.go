@@ -15,10 +15,10 @@ import (
 var _ commands.Host = (*App)(nil)
 
 // Info adds an information notice to the chat.
-func (a *App) Info(text string) { a.task.list.Append(&noticeItem{kind: noticeInfo, text: text}) }
+func (a *App) Info(text string) { a.task.list.Append(&Notice{Kind: NoticeInfo, Text: text}) }
 
 // Error adds an error notice to the chat.
-func (a *App) Error(text string) { a.task.list.Append(&noticeItem{kind: noticeError, text: text}) }
+func (a *App) Error(text string) { a.task.list.Append(&Notice{Kind: NoticeError, Text: text}) }
 
 // Flash shows a short message in the status bar.
 func (a *App) Flash(msg string) { a.flash(msg) }
@@ -75,7 +75,7 @@ func (a *App) RunTurn(start func(ctx context.Context) <-chan agent.Event) bool {
 	}
 	ctx, cancel := context.WithCancel(a.runCtx)
 	a.task.turnCancel = cancel
-	a.task.router.beginTurn()
+	a.task.router.BeginTurn()
 	a.task.follow(start(ctx), cancel)
 	return true
 }
@@ -106,7 +106,7 @@ func (a *App) Commands() *commands.Commands { return a.commands }
 // ResetChat clears what shows the conversation, for a fresh one.
 func (a *App) ResetChat() {
 	a.task.list.Clear()
-	a.task.router.resetUsage()
+	a.task.router.ResetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
 	a.task.noteChanges()
 }

@@ -26,7 +26,7 @@ type Input struct {
 	keys     *keymap.Table
 	commands *commands.Commands
 
-	hintWidth int // the width the placeholder was fitted to
+	HintWidth int // the width the placeholder was fitted to
 	hint      string
 	hintStyle tcell.Style
 
@@ -44,26 +44,26 @@ type Input struct {
 	compDismissed string
 
 	// @ completion: the files matching the @-token at the cursor.
-	mentionAt     int // offset of the token's "@"; -1 when none
+	MentionAt     int // offset of the token's "@"; -1 when none
 	mentionHits   []string
 	mentionSel    int
 	mentionWait   bool   // the file list is still coming
 	mentionHidden string // the text when Esc closed the list
-	// mentionFiles returns the project's paths best matching a query.
-	mentionFiles func(query string) (hits []string, loading bool)
+	// MentionFiles returns the project's paths best matching a query.
+	MentionFiles func(query string) (hits []string, loading bool)
 
-	onSubmit   func(text string)
-	onCancel   func()
-	busy       func() bool
-	onScroll   func(rows int)
-	onMessages func()
-	onOpenFile func()
-	// imagePath recognises a pasted image file's path (set by the app).
-	imagePath func(text string) (string, bool)
+	OnSubmit   func(text string)
+	OnCancel   func()
+	Busy       func() bool
+	OnScroll   func(rows int)
+	OnMessages func()
+	OnOpenFile func()
+	// ImagePath recognises a pasted image file's path (set by the app).
+	ImagePath func(text string) (string, bool)
 }
 
-func newInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) *Input {
-	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands, mentionAt: -1}
+func NewInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) *Input {
+	in := &Input{TextArea: tview.NewTextArea(), th: th, keys: keys, commands: commands, MentionAt: -1}
 	in.SetBackgroundColor(th.Background)
 	in.SetTextStyle(tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background))
 	in.hintStyle = tcell.StyleDefault.Foreground(th.Dim).Background(th.Background)
@@ -76,10 +76,10 @@ func newInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) 
 // fitPlaceholder sets the hint the empty input shows to the phrases that
 // fit in width, most useful first, so none is cut in the middle.
 func (in *Input) fitPlaceholder(width int) {
-	if width == in.hintWidth {
+	if width == in.HintWidth {
 		return
 	}
-	in.hintWidth = width
+	in.HintWidth = width
 	keys := func(action keymap.Action, n int) string {
 		var ks []string
 		for _, k := range in.keys.Keys(action) {
@@ -101,7 +101,7 @@ func (in *Input) fitPlaceholder(width int) {
 		phrases = append(phrases, phrase{k + " newline", 4})
 	}
 	phrases = append(phrases, phrase{"/ commands", 3})
-	if in.mentionFiles != nil {
+	if in.MentionFiles != nil {
 		phrases = append(phrases, phrase{"@ files", 5})
 	}
 	phrases = append(phrases, phrase{"F1 help", 2})
@@ -196,17 +196,17 @@ func (in *Input) updateCompletion() {
 	in.cycling = false
 	in.compSel = 0
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
-		in.updateMentions()
+		in.UpdateMentions()
 		return
 	}
 	in.matches = in.commands.Match(text[1:])
 }
 
-// updateMentions recomputes the @ list for the token at the cursor.
-func (in *Input) updateMentions() {
-	in.mentionAt, in.mentionHits = -1, nil
+// UpdateMentions recomputes the @ list for the token at the cursor.
+func (in *Input) UpdateMentions() {
+	in.MentionAt, in.mentionHits = -1, nil
 	text := in.GetText()
-	if in.mentionFiles == nil || text == in.mentionHidden {
+	if in.MentionFiles == nil || text == in.mentionHidden {
 		return
 	}
 	in.mentionHidden = ""
@@ -215,8 +215,8 @@ func (in *Input) updateMentions() {
 	if !ok {
 		return
 	}
-	hits, wait := in.mentionFiles(query)
-	in.mentionAt, in.mentionHits, in.mentionWait = start, hits, wait
+	hits, wait := in.MentionFiles(query)
+	in.MentionAt, in.mentionHits, in.mentionWait = start, hits, wait
 	if in.mentionSel >= len(hits) {
 		in.mentionSel = 0
 	}
@@ -224,7 +224,7 @@ func (in *Input) updateMentions() {
 
 // mentioning reports whether the @ list is open.
 func (in *Input) mentioning() bool {
-	return in.mentionAt >= 0 && (len(in.mentionHits) > 0 || in.mentionWait)
+	return in.MentionAt >= 0 && (len(in.mentionHits) > 0 || in.mentionWait)
 }
 
 // acceptMention puts the selected path in place of the @-token: a file with
@@ -239,9 +239,9 @@ func (in *Input) acceptMention() {
 	if !strings.HasSuffix(p, "/") {
 		text += " "
 	}
-	in.Replace(in.mentionAt, end, text)
+	in.Replace(in.MentionAt, end, text)
 	in.mentionSel = 0
-	in.updateMentions()
+	in.UpdateMentions()
 }
 
 // complete is Tab (step 1) or Shift-Tab (step -1) while the popup is open:
@@ -339,7 +339,7 @@ func (in *Input) mentionKey(ev *tcell.EventKey, action keymap.Action) bool {
 		in.acceptMention()
 	case action == actChatCancel:
 		in.mentionHidden = in.GetText()
-		in.mentionAt, in.mentionHits = -1, nil
+		in.MentionAt, in.mentionHits = -1, nil
 	default:
 		return false
 	}
@@ -391,15 +391,15 @@ func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func
 		in.SetText("", false)
 		in.draft = ""
 		in.matches = nil
-		if in.onSubmit != nil {
-			in.onSubmit(text)
+		if in.OnSubmit != nil {
+			in.OnSubmit(text)
 		}
 		return false
 	case actChatNewline:
 		in.forward(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
 	case actChatCancel:
-		if in.onCancel != nil {
-			in.onCancel()
+		if in.OnCancel != nil {
+			in.OnCancel()
 		}
 		return false
 	case actChatInterrupt:
@@ -437,9 +437,9 @@ func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func
 // interrupt is Ctrl-C in the chat: it stops a turn, or puts the text
 // aside (Up brings it back).
 func (in *Input) interrupt() {
-	if in.busy != nil && in.busy() {
-		if in.onCancel != nil {
-			in.onCancel()
+	if in.Busy != nil && in.Busy() {
+		if in.OnCancel != nil {
+			in.OnCancel()
 		}
 	} else if in.GetText() != "" {
 		in.draft = in.GetText() // Up brings it back
@@ -481,14 +481,14 @@ func (in *Input) historyNext() bool {
 // callback hands the App the actions it carries out for the input.
 func (in *Input) callback(action keymap.Action) {
 	switch {
-	case action == actChatScrollUp && in.onScroll != nil:
-		in.onScroll(-1)
-	case action == actChatScrollDown && in.onScroll != nil:
-		in.onScroll(1)
-	case action == actChatMessages && in.onMessages != nil:
-		in.onMessages()
-	case action == actChatOpenFile && in.onOpenFile != nil:
-		in.onOpenFile()
+	case action == actChatScrollUp && in.OnScroll != nil:
+		in.OnScroll(-1)
+	case action == actChatScrollDown && in.OnScroll != nil:
+		in.OnScroll(1)
+	case action == actChatMessages && in.OnMessages != nil:
+		in.OnMessages()
+	case action == actChatOpenFile && in.OnOpenFile != nil:
+		in.OnOpenFile()
 	}
 }
 
@@ -508,8 +508,8 @@ func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitiv
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 		text = strings.ReplaceAll(text, "\r", "\n")
 		// A dropped image file arrives as its path: it becomes a mention.
-		if in.imagePath != nil {
-			if p, ok := in.imagePath(text); ok {
+		if in.ImagePath != nil {
+			if p, ok := in.ImagePath(text); ok {
 				text = mentionText(p) + " "
 			}
 		}
@@ -598,13 +598,13 @@ func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
 
 // mentionQuery is the text of the @-token after its "@".
 func (in *Input) mentionQuery() string {
-	if in.mentionAt < 0 {
+	if in.MentionAt < 0 {
 		return ""
 	}
 	text := in.GetText()
 	_, _, end := in.GetSelection()
-	if end <= in.mentionAt || end > len(text) {
+	if end <= in.MentionAt || end > len(text) {
 		return ""
 	}
-	return text[in.mentionAt+1 : end]
+	return text[in.MentionAt+1 : end]
 }

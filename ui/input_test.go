@@ -270,7 +270,7 @@ func TestCtrlCInTheChatCancelsTheTurn(t *testing.T) {
 }
 
 func TestInputRows(t *testing.T) {
-	in := newInput(darkCtx().th, ChatKeys(), commands.New())
+	in := NewInput(darkCtx().Th, ChatKeys(), commands.New())
 	cases := []struct {
 		text string
 		want int
@@ -294,7 +294,7 @@ func TestHintDrawsAsTviewsPlaceholder(t *testing.T) {
 	dark := theme.Get("dark")
 	th := &dark
 	for _, w := range []int{12, 30, 50, 80} {
-		in := newInput(th, ChatKeys(), nil)
+		in := NewInput(th, ChatKeys(), nil)
 		in.fitPlaceholder(w)
 		ref := tview.NewTextArea()
 		ref.SetBackgroundColor(th.Background)
@@ -320,7 +320,7 @@ func TestHintDrawsAsTviewsPlaceholder(t *testing.T) {
 			t.Fatalf("width %d: no hint:\n%s", w, screenText(got))
 		}
 	}
-	in := newInput(th, ChatKeys(), nil)
+	in := NewInput(th, ChatKeys(), nil)
 	in.SetText("hello", true)
 	s := simScreen(t, 40, 3)
 	in.SetRect(0, 0, 40, 2)

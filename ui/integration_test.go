@@ -73,7 +73,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	r.onUI(func() {
 		var found bool
 		for i := 0; i < r.app.task.list.Len(); i++ {
-			if c, ok := r.app.task.list.Item(i).(*Card); ok && strings.HasPrefix(c.summary(r.app.rctx), "View README.md") {
+			if c, ok := r.app.task.list.Item(i).(*Card); ok && strings.HasPrefix(c.Summary(r.app.rctx), "View README.md") {
 				found = c.Status == StatusDone
 			}
 		}

@@ -11,46 +11,46 @@ import (
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
-// userItem is a message the user sent (or queued while the agent works).
-type userItem struct {
-	text   string
-	queued bool
-	ver    uint64
-	// input is what the agent is sent when it is more than text (files and
+// User is a message the user sent (or queued while the agent works).
+type User struct {
+	Text   string
+	Queued bool
+	Ver    uint64
+	// Input is what the agent is sent when it is more than text (files and
 	// images the message @-mentions); chips say what was attached.
-	input     *agent.Input
-	chips     []chip
-	attaching bool
+	Input     *agent.Input
+	Chips     []Chip
+	Attaching bool
 }
 
-func (u *userItem) rev(*renderCtx) uint64 { return u.ver }
+func (u *User) rev(*Ctx) uint64 { return u.Ver }
 
-func (u *userItem) render(c *renderCtx, width int) []render.Line {
-	st := tcell.StyleDefault.Foreground(c.th.UserText)
+func (u *User) render(c *Ctx, width int) []render.Line {
+	st := tcell.StyleDefault.Foreground(c.Th.UserText)
 	mark := render.Span{Text: "› ", Style: st.Bold(true)}
-	if u.queued {
-		st = tcell.StyleDefault.Foreground(c.th.Dim)
+	if u.Queued {
+		st = tcell.StyleDefault.Foreground(c.Th.Dim)
 		mark = render.Span{Text: "⧗ ", Style: st}
 	}
-	lines := render.WrapText(u.text, st, width, render.Line{mark}, render.Line{{Text: "  ", Style: st}})
-	dim := tcell.StyleDefault.Foreground(c.th.Dim)
-	for _, ch := range u.chips {
+	lines := render.WrapText(u.Text, st, width, render.Line{mark}, render.Line{{Text: "  ", Style: st}})
+	dim := tcell.StyleDefault.Foreground(c.Th.Dim)
+	for _, ch := range u.Chips {
 		cst := dim
-		if ch.err {
-			cst = tcell.StyleDefault.Foreground(c.th.Error)
+		if ch.Err {
+			cst = tcell.StyleDefault.Foreground(c.Th.Error)
 		}
-		lines = append(lines, render.WrapLine([]render.Span{{Text: ch.text, Style: cst}}, width, render.Line{{Text: "  ↳ ", Style: dim}}, render.Line{{Text: "    ", Style: dim}})...)
+		lines = append(lines, render.WrapLine([]render.Span{{Text: ch.Text, Style: cst}}, width, render.Line{{Text: "  ↳ ", Style: dim}}, render.Line{{Text: "    ", Style: dim}})...)
 	}
-	if u.attaching {
+	if u.Attaching {
 		lines = append(lines, render.Line{{Text: "  attaching…", Style: dim.Italic(true)}})
 	}
-	if u.queued {
+	if u.Queued {
 		lines = append(lines, render.Line{{Text: "  queued: sent when the agent finishes (Esc puts it back)", Style: st.Italic(true)}})
 	}
 	return lines
 }
 
-func (u *userItem) copyText() string { return u.text }
+func (u *User) CopyText() string { return u.Text }
 
 // assistantItem is a block of the model's answer, rendered as Markdown. A turn
 // has one per stretch of text between tool calls.
@@ -78,23 +78,23 @@ func (a *assistantItem) finish() {
 
 // rev also moves when a code block lexed whole comes in while a block of
 // this answer shows lexed in part.
-func (a *assistantItem) rev(c *renderCtx) uint64 {
+func (a *assistantItem) rev(c *Ctx) uint64 {
 	if a.md.approx {
-		return a.ver + c.md.gen<<32
+		return a.ver + c.MD.gen<<32
 	}
 	return a.ver
 }
 
-func (a *assistantItem) render(c *renderCtx, width int) []render.Line {
-	return c.md.renderChunked(a.text.String(), width, &a.md, a.open)
+func (a *assistantItem) render(c *Ctx, width int) []render.Line {
+	return c.MD.renderChunked(a.text.String(), width, &a.md, a.open)
 }
 
-func (a *assistantItem) copyText() string { return a.text.String() }
+func (a *assistantItem) CopyText() string { return a.text.String() }
 
 // codeText is the message's code blocks as written, for pasting into a
 // shell or a file ("" when it has none).
-func (a *assistantItem) codeText(c *renderCtx) string {
-	return strings.Join(c.md.codeBlocks(a.text.String()), "\n\n")
+func (a *assistantItem) codeText(c *Ctx) string {
+	return strings.Join(c.MD.codeBlocks(a.text.String()), "\n\n")
 }
 
 // reasoningItem is the model's reasoning: dimmed and collapsed to one line
@@ -126,9 +126,9 @@ func (r *reasoningItem) toggle() {
 	r.ver++
 }
 
-func (r *reasoningItem) rev(c *renderCtx) uint64 {
+func (r *reasoningItem) rev(c *Ctx) uint64 {
 	if !r.done {
-		return movingRev(r.ver, c.frame)
+		return movingRev(r.ver, c.Frame)
 	}
 	return stillRev(r.ver)
 }
@@ -140,14 +140,14 @@ func movingRev(ver, frame uint64) uint64 { return (ver<<32|frame&0xffffffff)<<1 
 
 func stillRev(ver uint64) uint64 { return ver << 1 }
 
-func (r *reasoningItem) render(c *renderCtx, width int) []render.Line {
-	dim := tcell.StyleDefault.Foreground(c.th.Dim)
+func (r *reasoningItem) render(c *Ctx, width int) []render.Line {
+	dim := tcell.StyleDefault.Foreground(c.Th.Dim)
 	words := len(strings.Fields(r.text.String()))
 	var head string
 	if r.done {
 		head = fmt.Sprintf("Thought for %s (%s)", render.HumanDuration(r.took), render.Plural(words, "word", "words"))
 	} else {
-		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.frame), render.Plural(words, "word", "words"))
+		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.Frame), render.Plural(words, "word", "words"))
 	}
 	arrow := "▸ "
 	if r.expanded {
@@ -165,47 +165,47 @@ func (r *reasoningItem) render(c *renderCtx, width int) []render.Line {
 	return lines
 }
 
-func (r *reasoningItem) copyText() string { return r.text.String() }
+func (r *reasoningItem) CopyText() string { return r.text.String() }
 
-// noticeKind selects a notice's look.
-type noticeKind int
+// NoticeKind selects a notice's look.
+type NoticeKind int
 
 const (
-	noticeInfo noticeKind = iota
-	noticeError
+	NoticeInfo NoticeKind = iota
+	NoticeError
 	noticeRetry
-	noticeCancel
+	NoticeCancel
 )
 
-// noticeItem is a line from fawn itself: info, an error (red, with what to
+// Notice is a line from fawn itself: info, an error (red, with what to
 // do), a retry in progress, a cancelled turn.
-type noticeItem struct {
-	kind noticeKind
-	text string
+type Notice struct {
+	Kind NoticeKind
+	Text string
 	ver  uint64
 }
 
-func (n *noticeItem) set(text string) {
-	n.text = text
+func (n *Notice) set(text string) {
+	n.Text = text
 	n.ver++
 }
 
-func (n *noticeItem) rev(*renderCtx) uint64 { return n.ver }
+func (n *Notice) rev(*Ctx) uint64 { return n.ver }
 
-func (n *noticeItem) render(c *renderCtx, width int) []render.Line {
+func (n *Notice) render(c *Ctx, width int) []render.Line {
 	var icon string
-	st := tcell.StyleDefault.Foreground(c.th.Dim)
-	switch n.kind {
-	case noticeError:
-		icon, st = "✗ ", tcell.StyleDefault.Foreground(c.th.Error)
+	st := tcell.StyleDefault.Foreground(c.Th.Dim)
+	switch n.Kind {
+	case NoticeError:
+		icon, st = "✗ ", tcell.StyleDefault.Foreground(c.Th.Error)
 	case noticeRetry:
-		icon, st = "↻ ", tcell.StyleDefault.Foreground(c.th.Warning)
-	case noticeCancel:
+		icon, st = "↻ ", tcell.StyleDefault.Foreground(c.Th.Warning)
+	case NoticeCancel:
 		icon = "⊘ "
 	default:
 		icon = "ℹ "
 	}
-	return render.WrapText(n.text, st, width, render.Line{{Text: icon, Style: st.Bold(true)}}, render.Line{{Text: "  ", Style: st}})
+	return render.WrapText(n.Text, st, width, render.Line{{Text: icon, Style: st.Bold(true)}}, render.Line{{Text: "  ", Style: st}})
 }
 
-func (n *noticeItem) copyText() string { return n.text }
+func (n *Notice) CopyText() string { return n.Text }

@@ -19,10 +19,10 @@ type ToolKind struct {
 	// Summary is the card's one-line summary from what is known so far
 	// ("$ go test ./...", "Edit ui/chat.go  +12 −3"); "" falls back to the
 	// tool name and its arguments. It must use only rc.root of rc.
-	Summary func(c *Card, rc *renderCtx) string
+	Summary func(c *Card, rc *Ctx) string
 	// Body returns the card's body lines (unwrapped; the card truncates them
 	// and folds all but cardBodyLines unless expanded).
-	Body func(c *Card, rc *renderCtx) []render.Line
+	Body func(c *Card, rc *Ctx) []render.Line
 	// Tail folds the start of the body rather than its end (command output).
 	Tail bool
 	// Fold, when set, words the row that stands for the hidden body lines
@@ -100,13 +100,13 @@ func genericSummary(c *Card) string {
 }
 
 // resultLines is the body most tools show: their result text.
-func resultLines(c *Card, rc *renderCtx) []render.Line {
+func resultLines(c *Card, rc *Ctx) []render.Line {
 	if c.Result == "" {
 		return nil
 	}
 	st := rc.style()
 	if c.IsError {
-		st = st.Foreground(rc.th.Error)
+		st = st.Foreground(rc.Th.Error)
 	}
 	var out []render.Line
 	for _, l := range strings.Split(strings.TrimRight(c.Result, "\n"), "\n") {
@@ -135,7 +135,7 @@ func editorKind() *ToolKind {
 	return &ToolKind{
 		Icon:   "✎",
 		Drives: panes.Editor,
-		Summary: func(c *Card, rc *renderCtx) string {
+		Summary: func(c *Card, rc *Ctx) string {
 			path := c.arg("path")
 			if c.Changed != nil {
 				path = c.Changed.Path
@@ -144,7 +144,7 @@ func editorKind() *ToolKind {
 			} else if path == "" && c.Action != nil {
 				path = c.Action.Path
 			}
-			path = render.RelPath(rc.root, path)
+			path = render.RelPath(rc.Root, path)
 			switch c.arg("command") {
 			case "view":
 				s := "View " + path
@@ -183,7 +183,7 @@ func editorKind() *ToolKind {
 			}
 			return ""
 		},
-		Body: func(c *Card, rc *renderCtx) []render.Line {
+		Body: func(c *Card, rc *Ctx) []render.Line {
 			if c.IsError {
 				return resultLines(c, rc)
 			}
@@ -191,7 +191,7 @@ func editorKind() *ToolKind {
 				return append(diffLines(c.Changed.Before, c.Changed.After, rc), codeLines(c.Code, rc)...)
 			}
 			if c.Status == StatusWaiting && c.Action != nil && c.Action.Diff != "" {
-				return colorDiff(c.Action.Diff, rc)
+				return ColorDiff(c.Action.Diff, rc)
 			}
 			return nil
 		},
@@ -239,12 +239,12 @@ func diffStat(before, after []byte) (add, del int) {
 }
 
 // diffLines shows an edit as removed then added lines of its changed region.
-func diffLines(before, after []byte, rc *renderCtx) []render.Line {
+func diffLines(before, after []byte, rc *Ctx) []render.Line {
 	b, a := splitLines(before), splitLines(after)
 	start, endB, endA := changedRange(b, a)
-	del := rc.style().Foreground(rc.th.Removed)
-	add := rc.style().Foreground(rc.th.Added)
-	num := rc.style().Foreground(rc.th.Dim)
+	del := rc.style().Foreground(rc.Th.Removed)
+	add := rc.style().Foreground(rc.Th.Added)
+	num := rc.style().Foreground(rc.Th.Dim)
 	var out []render.Line
 	for i := start; i < endB; i++ {
 		out = append(out, render.Line{{Text: fmt.Sprintf("%4d ", i+1), Style: num}, {Text: "- " + render.Sanitize(b[i], 4), Style: del}})
@@ -255,20 +255,20 @@ func diffLines(before, after []byte, rc *renderCtx) []render.Line {
 	return out
 }
 
-// colorDiff colours a unified diff.
-func colorDiff(diff string, rc *renderCtx) []render.Line {
+// ColorDiff colours a unified diff.
+func ColorDiff(diff string, rc *Ctx) []render.Line {
 	var out []render.Line
 	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
 		st := rc.style()
 		switch {
 		case strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---"):
-			st = st.Foreground(rc.th.Dim)
+			st = st.Foreground(rc.Th.Dim)
 		case strings.HasPrefix(l, "+"):
-			st = st.Foreground(rc.th.Added)
+			st = st.Foreground(rc.Th.Added)
 		case strings.HasPrefix(l, "-"):
-			st = st.Foreground(rc.th.Removed)
+			st = st.Foreground(rc.Th.Removed)
 		case strings.HasPrefix(l, "@@"):
-			st = st.Foreground(rc.th.Accent)
+			st = st.Foreground(rc.Th.Accent)
 		}
 		out = append(out, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 	}
@@ -285,7 +285,7 @@ func bashKind() *ToolKind {
 		Failed: func(c *Card) bool {
 			return c.exit != nil && *c.exit > 0
 		},
-		Summary: func(c *Card, rc *renderCtx) string {
+		Summary: func(c *Card, rc *Ctx) string {
 			cmd := c.arg("command")
 			if c.Action != nil && c.Action.Command != "" {
 				cmd = c.Action.Command
@@ -321,7 +321,7 @@ func bashKind() *ToolKind {
 			}
 			return fmt.Sprintf("… %s (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"))
 		},
-		Body: func(c *Card, rc *renderCtx) []render.Line {
+		Body: func(c *Card, rc *Ctx) []render.Line {
 			out := c.OutputLines()
 			if len(out) == 0 {
 				if c.Status.finished() {
@@ -334,7 +334,7 @@ func bashKind() *ToolKind {
 				return nil
 			}
 			st := rc.style()
-			note := st.Foreground(rc.th.Dim).Italic(true)
+			note := st.Foreground(rc.Th.Dim).Italic(true)
 			var lines []render.Line
 			if c.dropped > 0 {
 				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", render.Plural(c.dropped, "line", "lines")), Style: note}})
@@ -352,7 +352,7 @@ func bashKind() *ToolKind {
 				}
 			}
 			if c.Status.finished() && c.exit != nil && *c.exit > 0 {
-				lines = append(lines, render.Line{{Text: "exit code " + strconv.Itoa(*c.exit), Style: st.Foreground(rc.th.Error)}})
+				lines = append(lines, render.Line{{Text: "exit code " + strconv.Itoa(*c.exit), Style: st.Foreground(rc.Th.Error)}})
 			}
 			return append(lines, codeLines(c.Code, rc)...)
 		},
@@ -365,7 +365,7 @@ func searchKind(verb, icon string) *ToolKind {
 	return &ToolKind{
 		Icon:   icon,
 		Drives: panes.Chat,
-		Summary: func(c *Card, rc *renderCtx) string {
+		Summary: func(c *Card, rc *Ctx) string {
 			pat := c.arg("pattern")
 			if pat == "" {
 				if c.args == nil {
@@ -375,7 +375,7 @@ func searchKind(verb, icon string) *ToolKind {
 			}
 			s := verb + " " + strconv.Quote(pat)
 			if p := c.arg("path"); p != "" && p != "." {
-				s += " in " + render.RelPath(rc.root, p)
+				s += " in " + render.RelPath(rc.Root, p)
 			}
 			if c.Status == StatusDone {
 				n := countResultLines(c.Result)
@@ -419,12 +419,12 @@ func listingKind(verb string) *ToolKind {
 	return &ToolKind{
 		Icon:   "▤",
 		Drives: panes.Chat,
-		Summary: func(c *Card, rc *renderCtx) string {
+		Summary: func(c *Card, rc *Ctx) string {
 			p := c.arg("path")
 			if p == "" || p == "." {
 				p = "."
 			}
-			return verb + " " + render.RelPath(rc.root, p)
+			return verb + " " + render.RelPath(rc.Root, p)
 		},
 		Body: resultLines,
 	}
@@ -436,7 +436,7 @@ func todoKind() *ToolKind {
 	return &ToolKind{
 		Icon:   "☰",
 		Drives: panes.Todo,
-		Summary: func(c *Card, rc *renderCtx) string {
+		Summary: func(c *Card, rc *Ctx) string {
 			items := c.Todos
 			if !c.hasTodo {
 				items = todosFromArgs(c.args)
@@ -447,7 +447,7 @@ func todoKind() *ToolKind {
 			done, total := panes.TodoCounts(items)
 			return fmt.Sprintf("To-do %d/%d", done, total)
 		},
-		Body: func(c *Card, rc *renderCtx) []render.Line {
+		Body: func(c *Card, rc *Ctx) []render.Line {
 			if c.IsError {
 				return resultLines(c, rc)
 			}
@@ -457,7 +457,7 @@ func todoKind() *ToolKind {
 			}
 			var out []render.Line
 			for _, it := range items {
-				out = append(out, panes.TodoLine(it, rc.th))
+				out = append(out, panes.TodoLine(it, rc.Th))
 			}
 			return out
 		},
@@ -485,7 +485,7 @@ func todosFromArgs(args map[string]any) []tools.Todo {
 func skillKind() *ToolKind {
 	k := genericKind()
 	k.Icon = "✧"
-	k.Summary = func(c *Card, _ *renderCtx) string {
+	k.Summary = func(c *Card, _ *Ctx) string {
 		if name, _ := decodeArgs(c.Args)["name"].(string); name != "" {
 			return "Load the skill " + name
 		}
@@ -501,7 +501,7 @@ func taskKind() *ToolKind {
 	k := genericKind()
 	k.Icon = "⇉"
 	k.Tail = true
-	k.Summary = func(c *Card, _ *renderCtx) string {
+	k.Summary = func(c *Card, _ *Ctx) string {
 		who := c.arg("subagent_type")
 		if who == "" {
 			who = "general"
@@ -512,8 +512,8 @@ func taskKind() *ToolKind {
 		}
 		return "Task for the " + who + " agent: " + what
 	}
-	k.Body = func(c *Card, rc *renderCtx) []render.Line {
-		dim := rc.style().Foreground(rc.th.Dim)
+	k.Body = func(c *Card, rc *Ctx) []render.Line {
+		dim := rc.style().Foreground(rc.Th.Dim)
 		var out []render.Line
 		if c.Status.finished() {
 			out = resultLines(c, rc)
@@ -534,7 +534,7 @@ func taskKind() *ToolKind {
 		if c.subCalls > 0 {
 			now := ""
 			if c.subLast != nil {
-				now = " · now: " + c.subLast.summary(rc)
+				now = " · now: " + c.subLast.Summary(rc)
 			}
 			out = append(out, render.Line{{Text: render.Plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
 		}
@@ -547,7 +547,7 @@ func taskKind() *ToolKind {
 func askKind() *ToolKind {
 	k := genericKind()
 	k.Icon = "?"
-	k.Summary = func(c *Card, _ *renderCtx) string {
+	k.Summary = func(c *Card, _ *Ctx) string {
 		if q := c.arg("question"); q != "" {
 			return "Ask: " + q
 		}
@@ -558,22 +558,22 @@ func askKind() *ToolKind {
 
 // codeLines shows what the language servers said of an edit under its
 // diff: errors in the error colour, warnings in the warning colour.
-func codeLines(report string, rc *renderCtx) []render.Line {
+func codeLines(report string, rc *Ctx) []render.Line {
 	if report == "" {
 		return nil
 	}
 	var out []render.Line
 	for i, l := range strings.Split(report, "\n") {
 		if i == 12 {
-			out = append(out, render.Line{{Text: "  …", Style: rc.style().Foreground(rc.th.Dim)}})
+			out = append(out, render.Line{{Text: "  …", Style: rc.style().Foreground(rc.Th.Dim)}})
 			break
 		}
-		st := rc.style().Foreground(rc.th.Dim)
+		st := rc.style().Foreground(rc.Th.Dim)
 		switch {
 		case strings.Contains(l, ": error: "):
-			st = rc.style().Foreground(rc.th.Error)
+			st = rc.style().Foreground(rc.Th.Error)
 		case strings.Contains(l, ": warning: "):
-			st = rc.style().Foreground(rc.th.Warning)
+			st = rc.style().Foreground(rc.Th.Warning)
 		}
 		out = append(out, render.Line{{Text: "  " + render.Sanitize(l, 4), Style: st}})
 	}

@@ -217,7 +217,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 			l.drawC, l.drawTimer = nil, nil
 			a.timerSet.Store(false) // before the drain: see postChat
 		case <-l.tickC:
-			a.rctx.frame++
+			a.rctx.Frame++
 			a.dirty.Store(true)
 		}
 		a.drain()
@@ -308,7 +308,7 @@ func (a *App) event(l *loopState, ev tcell.Event) (immediate, skip, quit bool) {
 func (a *App) frame(l *loopState, immediate bool, pending int) {
 	if a.dirty.Load() && pending == 0 {
 		interval := frameInterval
-		if a.task.router.streamedSince(l.lastDraw) {
+		if a.task.router.StreamedSince(l.lastDraw) {
 			interval = streamFrameInterval
 		}
 		if since := time.Since(l.lastDraw); immediate || since >= interval {
@@ -354,7 +354,7 @@ type eventCallback interface {
 }
 
 // animating reports whether anything on screen moves by itself.
-func (a *App) animating() bool { return a.task.router.busy() }
+func (a *App) animating() bool { return a.task.router.Busy() }
 
 // timerNoLonger is called when the loop stops its frame timer: a delta
 // queued after the drain, while the timer was still set, did not wake the

@@ -16,11 +16,11 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// markdown renders the model's Markdown into styled, wrapped lines: headings,
+// Markdown renders the model's Markdown into styled, wrapped lines: headings,
 // emphasis, lists, links, inline code, block quotes, tables and fenced code
 // highlighted with chroma. It holds the parser and the highlighter so one
 // instance serves every message (UI goroutine only).
-type markdown struct {
+type Markdown struct {
 	md goldmark.Markdown
 	th *theme.Theme
 	hl *render.Highlighter
@@ -33,12 +33,12 @@ type markdown struct {
 	// keeps the rows its lines were wrapped into.
 	grown grownCode
 	wrap  codeWrap
-	// async, when set, runs work on another goroutine and the function it
+	// Async, when set, runs work on another goroutine and the function it
 	// returns on the UI goroutine (then draws): a block lexed in part is
 	// then lexed whole off the UI goroutine, its lines go into code from
 	// there, and gen counts them; pending holds the block's lines
-	// meanwhile. Without async it is lexed whole at once.
-	async   func(work func() (done func()))
+	// meanwhile. Without Async it is lexed whole at once.
+	Async   func(work func() (done func()))
 	pending map[codeKey][]render.Line
 	gen     uint64
 }
@@ -67,8 +67,8 @@ var growMin = 2048
 
 type codeKey struct{ lang, code string }
 
-func newMarkdown(th *theme.Theme) *markdown {
-	return &markdown{
+func NewMarkdown(th *theme.Theme) *Markdown {
+	return &Markdown{
 		md:       goldmark.New(goldmark.WithExtensions(extension.GFM)),
 		th:       th,
 		hl:       render.NewHighlighter(th),
@@ -83,7 +83,7 @@ func newMarkdown(th *theme.Theme) *markdown {
 // answer has moved past it, the block is lexed whole: on another
 // goroutine when async is set (lexWhole), showing the lines lexed in part
 // till then, else at once.
-func (m *markdown) highlight(lang, code string, streaming bool) (lines []render.Line, approx bool) {
+func (m *Markdown) highlight(lang, code string, streaming bool) (lines []render.Line, approx bool) {
 	k := codeKey{lang, code}
 	if l, ok := m.code[k]; ok {
 		m.codeUsed[k] = true
@@ -110,7 +110,7 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []render.
 			*g = grownCode{lang: lang, code: code, lines: l, approx: true}
 			return l, true
 		}
-	} else if m.async != nil {
+	} else if m.Async != nil {
 		// A block lexed in part is done growing (perhaps with its last
 		// lines in this frame): lex it whole off the UI goroutine (a long
 		// block takes longer than a frame), show it lexed in part till then.
@@ -132,7 +132,7 @@ func (m *markdown) highlight(lang, code string, streaming bool) (lines []render.
 }
 
 // keep caches the lines of a code block lexed whole.
-func (m *markdown) keep(k codeKey, l []render.Line) {
+func (m *Markdown) keep(k codeKey, l []render.Line) {
 	if len(m.code) > 512 {
 		// Keep what was used since the last sweep; drop the rest.
 		for k := range m.code {
@@ -150,12 +150,12 @@ func (m *markdown) keep(k codeKey, l []render.Line) {
 // (lexed in part) meanwhile; when done, the UI goroutine caches the result
 // and counts a new generation, which renders again the messages that
 // showed a block lexed in part (assistantItem.rev).
-func (m *markdown) lexWhole(k codeKey, lines []render.Line) {
+func (m *Markdown) lexWhole(k codeKey, lines []render.Line) {
 	if m.pending == nil {
 		m.pending = map[codeKey][]render.Line{}
 	}
 	m.pending[k] = lines
-	m.async(func() func() {
+	m.Async(func() func() {
 		l := render.NewHighlighter(m.th).Lines(k.lang, k.code) // its own style cache
 		return func() {
 			delete(m.pending, k)
@@ -175,7 +175,7 @@ func (m *markdown) lexWhole(k codeKey, lines []render.Line) {
 // there (not inside a comment or a multi-line string). If they do not, it
 // starts further up, three times as far each time. It returns false when
 // the block did not grow or it would lex most of the block anyway.
-func (m *markdown) highlightGrown(lang, code string) ([]render.Line, bool) {
+func (m *Markdown) highlightGrown(lang, code string) ([]render.Line, bool) {
 	g := &m.grown
 	// The parser ends a block's last line with a newline, whole or not.
 	shown := strings.TrimSuffix(g.code, "\n")
@@ -321,7 +321,7 @@ type mdCache struct {
 // chunk is split again and the lines before it stay as they are: a
 // frame's work does not grow with the answer. streaming says more text
 // may come at src's end.
-func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []render.Line {
+func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []render.Line {
 	keep := 0 // chunks kept as they are, lines and all
 	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
 		keep = len(c.chunks) - 1
@@ -375,7 +375,7 @@ func (m *markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 
 // render lays src out at width. streaming lets a code block that grew be
 // highlighted from near its end; approx says one was.
-func (m *markdown) render(src string, width int, streaming bool) (lines []render.Line, approx bool) {
+func (m *Markdown) render(src string, width int, streaming bool) (lines []render.Line, approx bool) {
 	if width < 4 {
 		width = 4
 	}
@@ -387,7 +387,7 @@ func (m *markdown) render(src string, width int, streaming bool) (lines []render
 }
 
 // codeBlocks returns the text of src's code blocks, as written.
-func (m *markdown) codeBlocks(src string) []string {
+func (m *Markdown) codeBlocks(src string) []string {
 	source := []byte(src)
 	doc := m.md.Parser().Parse(text.NewReader(source))
 	var out []string
@@ -419,7 +419,7 @@ type mdPrefix struct {
 }
 
 type mdRender struct {
-	m      *markdown
+	m      *Markdown
 	th     *theme.Theme
 	src    []byte
 	width  int

@@ -37,7 +37,7 @@ func TestGrowingCodeIsHighlightedAsWhole(t *testing.T) {
 	growMin = 128 // the samples are short, to be quick to lex whole at every step
 	rc := darkCtx()
 	for lang, code := range growSamples() {
-		m := newMarkdown(rc.th)
+		m := NewMarkdown(rc.Th)
 		rng := rand.New(rand.NewSource(int64(len(code))))
 		steps, approx := 0, 0
 		for i := 1; i < len(code); i += 1 + rng.Intn(60) {
@@ -74,7 +74,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 	growMin = 128 // the blocks are short, to be quick to render whole at every step
 	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
 	const width = 90
-	ref := newMarkdown(a.rctx.th) // renders the text at once, on its own caches
+	ref := NewMarkdown(a.rctx.Th) // renders the text at once, on its own caches
 	answers := []string{
 		"The file:\n\n```go\n" + goFile(50) + "```\n\nAnd a list:\n\n- one\n- two\n\n```js\n" + growSamples()["javascript"] + "```\n\nThat is all.",
 		// The block is the answer's end (the model never closed it): no
@@ -128,10 +128,10 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		// The frame after the turn does not lex the block whole on the UI
 		// goroutine (a long block takes longer than a frame): another
 		// goroutine does, and the answer is rendered again when it is done.
-		lexed := a.rctx.md.hl.Lexed()
+		lexed := a.rctx.MD.hl.Lexed()
 		e.get(a.rctx, width)
-		if n == 1 && a.rctx.md.hl.Lexed() != lexed {
-			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.rctx.md.hl.Lexed()-lexed)
+		if n == 1 && a.rctx.MD.hl.Lexed() != lexed {
+			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.rctx.MD.hl.Lexed()-lexed)
 		}
 		for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
 			if time.Now().After(deadline) {
@@ -141,7 +141,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			a.drain() // what the other goroutine posted
 			e.get(a.rctx, width)
 		}
-		fresh := newMarkdown(a.rctx.th)
+		fresh := NewMarkdown(a.rctx.Th)
 		if got, want := e.get(a.rctx, width), fresh.renderAll(answer, width); !linesEqual(got, want) {
 			t.Fatalf("answer %d: the finished answer is not rendered as the same text at once", n)
 		}
@@ -155,14 +155,14 @@ func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
 	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
 	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
 	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
-	lexed, frames := a.rctx.md.hl.Lexed(), 0
+	lexed, frames := a.rctx.MD.hl.Lexed(), 0
 	for off := 0; off < len(answer); off += 1000 {
 		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
 		a.task.list.entries[len(a.task.list.entries)-1].get(a.rctx, 90)
 		frames++
 	}
 	// Lexed every frame, the block would be ~frames²/2 KB.
-	if got := a.rctx.md.hl.Lexed() - lexed; got > 2*len(answer) {
+	if got := a.rctx.MD.hl.Lexed() - lexed; got > 2*len(answer) {
 		t.Errorf("%d frames lexed %d bytes of a %d-byte answer on the UI goroutine", frames, got, len(answer))
 	}
 	a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
@@ -177,7 +177,7 @@ func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
 		a.drain()
 		e.get(a.rctx, 90)
 	}
-	if got, want := e.get(a.rctx, 90), newMarkdown(a.rctx.th).renderAll(answer, 90); !linesEqual(got, want) {
+	if got, want := e.get(a.rctx, 90), NewMarkdown(a.rctx.Th).renderAll(answer, 90); !linesEqual(got, want) {
 		t.Fatal("the finished answer is not rendered as the same text at once")
 	}
 }

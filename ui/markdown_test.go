@@ -27,7 +27,7 @@ const sampleMarkdown = "# Plan\n\n" +
 
 func TestMarkdownRender(t *testing.T) {
 	rc := darkCtx()
-	lines := rc.md.renderAll(sampleMarkdown, 40)
+	lines := rc.MD.renderAll(sampleMarkdown, 40)
 	var b strings.Builder
 	for _, l := range lines {
 		if l.Width() > 40 {
@@ -48,7 +48,7 @@ func TestMarkdownRender(t *testing.T) {
 		t.Fatalf("no span contains %q", text)
 		return tcell.StyleDefault
 	}
-	th := rc.th
+	th := rc.Th
 	if st := style("Plan"); fgOf(st) != th.Accent || attrsOf(st)&tcell.AttrBold == 0 {
 		t.Error("a heading is not bold in the accent colour")
 	}
@@ -78,9 +78,9 @@ func TestMarkdownStreamsPartialInput(t *testing.T) {
 	// Every prefix of a message must render without panicking, as it does
 	// while the answer streams in.
 	for i := 0; i <= len(sampleMarkdown); i++ {
-		rc.md.renderAll(sampleMarkdown[:i], 30)
+		rc.MD.renderAll(sampleMarkdown[:i], 30)
 	}
-	lines := rc.md.renderAll("```python\ndef f():\n    return 1", 30)
+	lines := rc.MD.renderAll("```python\ndef f():\n    return 1", 30)
 	if !strings.Contains(linesText(lines), "def f():") {
 		t.Errorf("an unclosed fence should still show its code:\n%s", linesText(lines))
 	}
@@ -134,8 +134,8 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 		if strings.Join(chunks, "") != d {
 			t.Errorf("chunks of %q do not add up to it: %q", d, chunks)
 		}
-		got := rc.md.renderChunked(d, 40, &mdCache{}, false)
-		want := rc.md.renderAll(d, 40)
+		got := rc.MD.renderChunked(d, 40, &mdCache{}, false)
+		want := rc.MD.renderAll(d, 40)
 		if linesText(got) != linesText(want) {
 			t.Errorf("chunked render of %q differs:\n%s\n--- whole:\n%s", d, linesText(got), linesText(want))
 		}
@@ -151,21 +151,21 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 			if i%50 == 1 {
 				width = 30 + i%20
 			}
-			got := rc.md.renderChunked(d[:i], width, &cache, true)
-			if want := rc.md.renderChunked(d[:i], width, &mdCache{}, false); linesText(got) != linesText(want) {
+			got := rc.MD.renderChunked(d[:i], width, &cache, true)
+			if want := rc.MD.renderChunked(d[:i], width, &mdCache{}, false); linesText(got) != linesText(want) {
 				t.Fatalf("streamed render of %q at width %d differs:\n%q\n--- at once:\n%q", d[:i], width, linesText(got), linesText(want))
 			}
 		}
 		// A text that does not go on from the last one starts over.
-		if got, want := rc.md.renderChunked(docs[0], width, &cache, true), rc.md.renderAll(docs[0], width); linesText(got) != linesText(want) {
+		if got, want := rc.MD.renderChunked(docs[0], width, &cache, true), rc.MD.renderAll(docs[0], width); linesText(got) != linesText(want) {
 			t.Fatalf("a new text after %q renders differently", d)
 		}
 	}
 	var cache mdCache
 	long := strings.Repeat(sampleMarkdown+"\n\n", 20)
-	rc.md.renderChunked(long, 40, &cache, true)
+	rc.MD.renderChunked(long, 40, &cache, true)
 	first := &cache.out[0]
-	rc.md.renderChunked(long+"More text.", 40, &cache, true)
+	rc.MD.renderChunked(long+"More text.", 40, &cache, true)
 	if &cache.out[0] != first || len(cache.chunks) < 20 {
 		t.Errorf("a streamed render rebuilt the lines of the chunks before the last")
 	}
@@ -177,7 +177,7 @@ func TestCodeBlocksWrapAtSpaces(t *testing.T) {
 	rc := darkCtx()
 	cmd := "docker run --rm -v /home/user/project:/src -w /src golang:1.26 go test -race -count=1 ./internal/reallylongpackagename/..."
 	src := "Run this:\n\n```sh\n" + cmd + "\n```\n"
-	lines := rc.md.renderAll(src, 40)
+	lines := rc.MD.renderAll(src, 40)
 	var rows []string
 	for _, l := range lines {
 		if s := l.String(); strings.Contains(s, "docker") || strings.HasPrefix(strings.TrimSpace(s), "↪") {
@@ -203,7 +203,7 @@ func TestCodeBlocksWrapAtSpaces(t *testing.T) {
 	}
 	// A token longer than the row is still cut (there is no other way), and nothing is lost.
 	long := strings.Repeat("x", 100)
-	lines = rc.md.renderAll("```\n"+long+"\n```", 30)
+	lines = rc.MD.renderAll("```\n"+long+"\n```", 30)
 	got := ""
 	for _, l := range lines {
 		got += strings.TrimRight(strings.TrimLeft(l.String(), " ↪"), " ")
@@ -220,7 +220,7 @@ func TestCodeBlocksWrapAtSpaces(t *testing.T) {
 }
 
 // renderAll renders src whole, as a finished answer.
-func (m *markdown) renderAll(src string, width int) []render.Line {
+func (m *Markdown) renderAll(src string, width int) []render.Line {
 	lines, _ := m.render(src, width, false)
 	return lines
 }

@@ -121,31 +121,31 @@ func (x *fileIndex) match(query string, n int) (hits []string, loading bool) {
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
-	item.attaching = true
+func (t *Task) attachAndRun(at backend.Attacher, item *User, ms []Mention) {
+	item.Attaching = true
 	ctx := t.app.runCtx
-	text := item.text
+	text := item.Text
 	t.app.Go(func() {
 		type got struct {
-			m   mention
+			m   Mention
 			att agent.Attachment
 			err error
 		}
 		var res []got
 		for _, m := range ms {
-			att, err := at.Attach(ctx, m.path)
+			att, err := at.Attach(ctx, m.Path)
 			res = append(res, got{m, att, err})
 		}
 		t.app.post(func() {
-			item.attaching = false
-			item.ver++
+			item.Attaching = false
+			item.Ver++
 			in := agent.Input{Text: text}
 			var blocks []string
 			seen := map[string]bool{}
 			for _, r := range res {
 				if r.err != nil {
-					if r.m.path != "" && looksLikePath(r.m.path) {
-						item.chips = append(item.chips, chip{text: render.Clean(r.err.Error()), err: true})
+					if r.m.Path != "" && LooksLikePath(r.m.Path) {
+						item.Chips = append(item.Chips, Chip{Text: render.Clean(r.err.Error()), Err: true})
 					}
 					continue
 				}
@@ -157,14 +157,14 @@ func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 				switch {
 				case r.att.Image != nil:
 					in.Images = append(in.Images, *r.att.Image)
-					item.chips = append(item.chips, chip{text: rel + " · " + r.att.Image.String()})
+					item.Chips = append(item.Chips, Chip{Text: rel + " · " + r.att.Image.String()})
 				case r.att.Dir:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q kind=\"directory listing\">\n%s\n</attached>", rel+"/", strings.TrimRight(r.att.Text, "\n")))
-					item.chips = append(item.chips, chip{text: strings.TrimSuffix(rel, "/") + "/ · listing"})
+					item.Chips = append(item.Chips, Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
 				default:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
-					item.chips = append(item.chips, chip{text: rel + " · " + viewedRange(r.att.Viewed)})
-					if ed := t.editorPane(); ed != nil && r.att.Viewed != nil {
+					item.Chips = append(item.Chips, Chip{Text: rel + " · " + ViewedRange(r.att.Viewed)})
+					if ed := t.EditorPane(); ed != nil && r.att.Viewed != nil {
 						ed.AgentViewed(*r.att.Viewed)
 					}
 				}
@@ -175,14 +175,14 @@ func (t *Task) attachAndRun(at backend.Attacher, item *userItem, ms []mention) {
 			if len(in.Images) > 0 && !at.AcceptsImages() {
 				t.list.Remove(item)
 				t.input.SetText(text, true)
-				t.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf(
+				t.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf(
 					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
 					t.agent.ModelName())})
 				return
 			}
-			item.input = &in
+			item.Input = &in
 			if t.turnRunning() {
-				item.queued = true
+				item.Queued = true
 				t.queued = append(t.queued, item)
 				return
 			}

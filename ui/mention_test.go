@@ -29,8 +29,8 @@ func TestMentionsIn(t *testing.T) {
 		"no mentions":                        "",
 	} {
 		var got []string
-		for _, m := range mentionsIn(text) {
-			got = append(got, m.path)
+		for _, m := range MentionsIn(text) {
+			got = append(got, m.Path)
 		}
 		if strings.Join(got, "|") != want {
 			t.Errorf("%q: %q, want %q", text, got, want)

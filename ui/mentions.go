@@ -12,17 +12,17 @@ import (
 	"github.com/fawn-ide/fawn/trust"
 )
 
-// mention is one "@path" in a message.
-type mention struct {
+// Mention is one "@path" in a message.
+type Mention struct {
 	start, end int // byte range of the whole token, "@" included
-	path       string
+	Path       string
 }
 
-// mentionsIn finds the @-mentions of text: an "@" at the start or after a
+// MentionsIn finds the @-mentions of text: an "@" at the start or after a
 // space, then a path up to the next space, or a quoted path. Trailing
 // punctuation that ends a sentence is not part of the path.
-func mentionsIn(text string) []mention {
-	var out []mention
+func MentionsIn(text string) []Mention {
+	var out []Mention
 	for i := 0; i < len(text); i++ {
 		if text[i] != '@' || (i > 0 && !unicode.IsSpace(rune(text[i-1])) && text[i-1] != '(') {
 			continue
@@ -44,7 +44,7 @@ func mentionsIn(text string) []mention {
 			j = i + 1 + len(path)
 		}
 		if path != "" {
-			out = append(out, mention{start: i, end: j, path: path})
+			out = append(out, Mention{start: i, end: j, Path: path})
 		}
 		i = j - 1
 	}
@@ -68,19 +68,19 @@ func mentionToken(text string, end int) (start int, query string, ok bool) {
 	return i, tok[1:], true
 }
 
-// chip is what a user message shows of one attachment.
-type chip struct {
-	text string
-	err  bool
+// Chip is what a user message shows of one attachment.
+type Chip struct {
+	Text string
+	Err  bool
 }
 
-// looksLikePath tells a failed mention that was meant as a file ("@src/x.go")
+// LooksLikePath tells a failed mention that was meant as a file ("@src/x.go")
 // from an @ that was not ("@alice").
-func looksLikePath(p string) bool {
+func LooksLikePath(p string) bool {
 	return strings.ContainsAny(p, "/.~")
 }
 
-func viewedRange(v *tools.FileViewed) string {
+func ViewedRange(v *tools.FileViewed) string {
 	switch {
 	case v == nil:
 		return "attached"
@@ -92,9 +92,9 @@ func viewedRange(v *tools.FileViewed) string {
 	return fmt.Sprintf("lines %d–%d", v.Start, v.End)
 }
 
-// pastedImagePath recognises a paste that is the path of one image file —
+// PastedImagePath recognises a paste that is the path of one image file —
 // what dropping a file on a terminal types — and returns it.
-func pastedImagePath(text, root string) (string, bool) {
+func PastedImagePath(text, root string) (string, bool) {
 	p := strings.TrimSpace(text)
 	if p == "" || strings.ContainsAny(p, "\n\r") {
 		return "", false

@@ -9,40 +9,40 @@ import (
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// chatItem is one entry of the chat: a message, a notice or a tool card.
-type chatItem interface {
+// Item is one entry of the chat: a message, a notice or a tool card.
+type Item interface {
 	// rev changes whenever the item would render differently.
-	rev(c *renderCtx) uint64
+	rev(c *Ctx) uint64
 	// render lays the item out at width. It is called only when the cached
 	// lines are stale (width or rev changed).
-	render(c *renderCtx, width int) []render.Line
-	// copyText is what copying the item puts on the clipboard.
-	copyText() string
+	render(c *Ctx, width int) []render.Line
+	// CopyText is what copying the item puts on the clipboard.
+	CopyText() string
 }
 
-// renderCtx is what items need to render.
-type renderCtx struct {
-	th   *theme.Theme
-	md   *markdown
-	root string // project root, for relative paths
-	// frame advances while something runs, so spinners move.
-	frame uint64
+// Ctx is what items need to render.
+type Ctx struct {
+	Th   *theme.Theme
+	MD   *Markdown
+	Root string // project root, for relative paths
+	// Frame advances while something runs, so spinners move.
+	Frame uint64
 }
 
-func (c *renderCtx) style() tcell.Style {
-	return tcell.StyleDefault.Foreground(c.th.Foreground)
+func (c *Ctx) style() tcell.Style {
+	return tcell.StyleDefault.Foreground(c.Th.Foreground)
 }
 
 // entry caches an item's lines for one width.
 type entry struct {
-	item  chatItem
+	item  Item
 	lines []render.Line
 	width int
 	rev   uint64
 	valid bool
 }
 
-func (e *entry) get(c *renderCtx, width int) []render.Line {
+func (e *entry) get(c *Ctx, width int) []render.Line {
 	if r := e.item.rev(c); !e.valid || e.width != width || e.rev != r {
 		e.lines = e.item.render(c, width)
 		e.width, e.rev, e.valid = width, r, true
@@ -62,7 +62,7 @@ const gutter = 2
 // history. The list follows the bottom until the user scrolls up.
 type MessageList struct {
 	*tview.Box
-	ctx     *renderCtx
+	ctx     *Ctx
 	keys    *keymap.Table
 	entries []*entry
 
@@ -90,27 +90,27 @@ type MessageList struct {
 	keptFrame uint64
 	keptRect  [4]int
 
-	// onCopy receives the text of a copied item.
-	onCopy func(it chatItem, text string)
-	// onLeave runs when the user leaves the list (back to the input);
+	// OnCopy receives the text of a copied item.
+	OnCopy func(it Item, text string)
+	// OnLeave runs when the user leaves the list (back to the input);
 	// onTypeThrough when they type text the list has no use for.
-	onLeave       func()
-	onTypeThrough func(ev *tcell.EventKey)
+	OnLeave       func()
+	OnTypeThrough func(ev *tcell.EventKey)
 }
 
-func newMessageList(ctx *renderCtx, keys *keymap.Table) *MessageList {
+func NewMessageList(ctx *Ctx, keys *keymap.Table) *MessageList {
 	l := &MessageList{Box: tview.NewBox(), ctx: ctx, keys: keys, follow: true, sel: -1}
-	l.SetBackgroundColor(ctx.th.Background)
+	l.SetBackgroundColor(ctx.Th.Background)
 	return l
 }
 
 // Append adds an item at the end.
-func (l *MessageList) Append(it chatItem) {
+func (l *MessageList) Append(it Item) {
 	l.entries = append(l.entries, &entry{item: it})
 }
 
 // Remove drops it from the list, if present.
-func (l *MessageList) Remove(it chatItem) {
+func (l *MessageList) Remove(it Item) {
 	for i, e := range l.entries {
 		if e.item == it {
 			l.entries = append(l.entries[:i], l.entries[i+1:]...)
@@ -140,10 +140,10 @@ func (l *MessageList) Settle() { l.pinned = false }
 func (l *MessageList) Len() int { return len(l.entries) }
 
 // Item returns the i-th item.
-func (l *MessageList) Item(i int) chatItem { return l.entries[i].item }
+func (l *MessageList) Item(i int) Item { return l.entries[i].item }
 
 // Selected returns the selected item or nil.
-func (l *MessageList) Selected() chatItem {
+func (l *MessageList) Selected() Item {
 	if l.sel < 0 || l.sel >= len(l.entries) {
 		return nil
 	}
@@ -369,7 +369,7 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 		l.follow = true
 		l.anchorFromBottom()
 	}
-	bar := tcell.StyleDefault.Foreground(l.ctx.th.Accent)
+	bar := tcell.StyleDefault.Foreground(l.ctx.Th.Accent)
 	bg := l.background()
 	// drawRow draws line (nil: nothing) in row, unless the row shows it
 	// already.
@@ -413,7 +413,7 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 		tag := " ↓ more below (PgDn, End) "
 		tw := render.TextWidth(tag)
 		if tw < w {
-			render.DrawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.th.Background).Background(l.ctx.th.Accent))
+			render.DrawText(screen, x+w-tw, y+h-1, tw, tag, tcell.StyleDefault.Foreground(l.ctx.Th.Background).Background(l.ctx.Th.Accent))
 			l.kept[h-1].valid = false
 		}
 	}
@@ -434,7 +434,7 @@ type keptRow struct {
 func (l *MessageList) forgetRows() { l.keptFrame = 0 }
 
 func (l *MessageList) background() tcell.Style {
-	return tcell.StyleDefault.Background(l.ctx.th.Background)
+	return tcell.StyleDefault.Background(l.ctx.Th.Background)
 }
 
 // InputHandler handles the Messages key table: selection, copy, expand, open.
@@ -465,13 +465,13 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			l.ScrollToBottom()
 			l.SelectLast()
 		case actMessagesCopy:
-			if it := l.Selected(); it != nil && l.onCopy != nil {
-				l.onCopy(it, it.copyText())
+			if it := l.Selected(); it != nil && l.OnCopy != nil {
+				l.OnCopy(it, it.CopyText())
 			}
 		case actMessagesCopyCode:
-			if it, ok := l.Selected().(interface{ codeText(*renderCtx) string }); ok && l.onCopy != nil {
+			if it, ok := l.Selected().(interface{ codeText(*Ctx) string }); ok && l.OnCopy != nil {
 				if code := it.codeText(l.ctx); code != "" {
-					l.onCopy(l.Selected(), code)
+					l.OnCopy(l.Selected(), code)
 				}
 			}
 		case actMessagesToggle:
@@ -484,14 +484,14 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			}
 		case actMessagesBack:
 			l.sel = -1
-			if l.onLeave != nil {
-				l.onLeave()
+			if l.OnLeave != nil {
+				l.OnLeave()
 			}
 		default:
 			// Typing text goes back to the input rather than nowhere.
-			if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 && l.onTypeThrough != nil {
+			if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 && l.OnTypeThrough != nil {
 				l.sel = -1
-				l.onTypeThrough(ev)
+				l.OnTypeThrough(ev)
 			}
 		}
 	})
@@ -555,7 +555,10 @@ func (l *MessageList) MouseHandler() func(action tview.MouseAction, event *tcell
 }
 
 // activate opens what a card drove, or toggles a fold row that was clicked.
-func (l *MessageList) activate(it chatItem, line int) {
+// ScrollPages scrolls the list by dir pages (PgUp in the input: -1).
+func (l *MessageList) ScrollPages(dir int) { l.ScrollBy(dir * max(1, l.height-2)) }
+
+func (l *MessageList) activate(it Item, line int) {
 	switch it := it.(type) {
 	case *Card:
 		if line >= 0 && it.foldLine(line, l.entries[l.sel].lines) {

@@ -18,16 +18,16 @@ type countingItem struct {
 	ver     uint64
 }
 
-func (c *countingItem) rev(*renderCtx) uint64 { return c.ver }
-func (c *countingItem) render(rc *renderCtx, width int) []render.Line {
+func (c *countingItem) rev(*Ctx) uint64 { return c.ver }
+func (c *countingItem) render(rc *Ctx, width int) []render.Line {
 	*c.renders++
 	return render.WrapText(c.text, rc.style(), width, nil, nil)
 }
-func (c *countingItem) copyText() string { return c.text }
+func (c *countingItem) CopyText() string { return c.text }
 
 func newTestList(t *testing.T, n int) (*MessageList, *int, tcell.SimulationScreen) {
 	renders := new(int)
-	l := newMessageList(darkCtx(), MessageKeys())
+	l := NewMessageList(darkCtx(), MessageKeys())
 	for i := 0; i < n; i++ {
 		l.Append(&countingItem{text: fmt.Sprintf("message %d: %s", i, strings.Repeat("word ", i%13)), renders: renders})
 	}
@@ -118,7 +118,7 @@ func TestMessageListSelectionBar(t *testing.T) {
 	l.Draw(s)
 	s.Show()
 	_, y := findText(s, "message 2")
-	if c, st := cellAt(s, 0, y); c != "▌" || fgOf(st) != l.ctx.th.Accent {
+	if c, st := cellAt(s, 0, y); c != "▌" || fgOf(st) != l.ctx.Th.Accent {
 		t.Errorf("the selected item has no bar: %q", c)
 	}
 	_, y = findText(s, "message 3")
@@ -133,7 +133,7 @@ func TestMessageListSelectionBar(t *testing.T) {
 // the stream ends (Settle) the last row goes back to the bottom.
 func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
 	s := simScreen(t, 60, 20)
-	l := newMessageList(darkCtx(), MessageKeys())
+	l := NewMessageList(darkCtx(), MessageKeys())
 	l.SetRect(0, 0, 60, 20)
 	it := &countingItem{renders: new(int)}
 	l.Append(it)

@@ -4,11 +4,11 @@ package ui
 // safe from any goroutine: background work such as MCP servers finishing
 // their start reports through it.
 func (a *App) Notify(text string, isErr bool) {
-	kind := noticeInfo
+	kind := NoticeInfo
 	if isErr {
-		kind = noticeError
+		kind = NoticeError
 	}
 	a.QueueUpdate(func() {
-		a.task.list.Append(&noticeItem{kind: kind, text: text})
+		a.task.list.Append(&Notice{Kind: kind, Text: text})
 	})
 }

@@ -38,7 +38,7 @@ func (a *App) restore(res *agent.Resumed) {
 	for _, it := range a.task.transcript(l) {
 		a.task.list.Append(it)
 	}
-	a.task.router.resetUsage()
+	a.task.router.ResetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
 	a.task.noteChanges()
 	id := l.Info.ID
@@ -49,9 +49,9 @@ func (a *App) restore(res *agent.Resumed) {
 	if l.Info.Title != "" {
 		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", render.Clean(l.Info.Title), sessionID(id), render.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	}
-	a.task.list.Append(&noticeItem{kind: noticeInfo, text: what})
+	a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what})
 	for _, n := range res.Notes {
-		a.task.list.Append(&noticeItem{kind: noticeInfo, text: n})
+		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: n})
 	}
 	if ws := l.Workspace; ws != nil {
 		if ed, ok := a.task.editor.(tabbedEditor); ok && len(ws.Tabs) > 0 {
@@ -60,7 +60,7 @@ func (a *App) restore(res *agent.Resumed) {
 				states[i] = editor.TabState{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active}
 			}
 			if missing := ed.RestoreTabs(states); len(missing) > 0 {
-				a.task.list.Append(&noticeItem{kind: noticeInfo, text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
+				a.task.list.Append(&Notice{Kind: NoticeInfo, Text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
 			}
 		}
 		if ws.Cwd != "" && a.task.opts.Chdir != nil {

@@ -37,12 +37,12 @@ func (a *App) wireChanges(t *Task) {
 	}
 	t.changes.onOpen = func(path string) {
 		b := r.Checkpoints()
-		ed := t.editorPane()
+		ed := t.EditorPane()
 		if b == nil || ed == nil {
 			return
 		}
 		if err := ed.Open(b.Abs(path), 0); err != nil {
-			t.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+			t.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
 			return
 		}
 		a.focusOn(panes.Editor)
@@ -71,7 +71,7 @@ func (a *App) wireChanges(t *Task) {
 					err := b.Record(checkpoint.ByUser, path, before)
 					a.post(func() {
 						if err != nil && !strings.Contains(err.Error(), "outside the project") {
-							t.list.Append(&noticeItem{kind: noticeError, text: "the save was not recorded for /diff and /rewind: " + err.Error()})
+							t.list.Append(&Notice{Kind: NoticeError, Text: "the save was not recorded for /diff and /rewind: " + err.Error()})
 						}
 						t.noteChanges()
 					})
@@ -91,7 +91,7 @@ func (a *App) wireChanges(t *Task) {
 			}
 			rel, err := filepath.Rel(b.Root(), path)
 			if err != nil || strings.HasPrefix(rel, "..") {
-				t.list.Append(&noticeItem{kind: noticeError, text: path + " is outside the project: nothing to revert"})
+				t.list.Append(&Notice{Kind: NoticeError, Text: path + " is outside the project: nothing to revert"})
 				return
 			}
 			rel = filepath.ToSlash(rel)
@@ -118,7 +118,7 @@ func (a *App) RevertFile(path string) {
 		return
 	}
 	if path == "" {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: "which file? /revert PATH (/diff lists the files changed)"})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: "which file? /revert PATH (/diff lists the files changed)"})
 		return
 	}
 	a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
@@ -155,11 +155,11 @@ func (a *App) book() *checkpoint.Book {
 		b = r.Checkpoints()
 	}
 	if b == nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
 		return nil
 	}
 	if a.task.turnRunning() {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: "a turn is running — press Esc to cancel it first"})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: "a turn is running — press Esc to cancel it first"})
 		return nil
 	}
 	return b
@@ -261,12 +261,12 @@ func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
 func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
 	if conv {
 		if err := a.task.svc.Rewind.RewindConversation(t.Messages, t.Prompt); err != nil {
-			a.task.list.Append(&noticeItem{kind: noticeError, text: "could not rewind the conversation: " + err.Error()})
+			a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not rewind the conversation: " + err.Error()})
 			return
 		}
 		a.reloadChat()
 		a.task.input.SetText(t.Prompt, true)
-		a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
+		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
 	}
 	if code {
 		a.restoreFiles("rewind", func(force map[string]bool) (checkpoint.Result, error) { return b.Rewind(t.ID, force) })
@@ -281,7 +281,7 @@ func (a *App) reloadChat() {
 	}
 	l, err := k.Store().Load(k.ID())
 	if err != nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: "could not reload the chat: " + err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not reload the chat: " + err.Error()})
 		return
 	}
 	a.task.list.Clear()
@@ -299,7 +299,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 	defer a.task.noteChanges()
 	res, err := run(nil)
 	if err != nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
 		return
 	}
 	a.reportRestore(what, res)
@@ -321,7 +321,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 			defer a.task.noteChanges()
 			res, err := run(force)
 			if err != nil {
-				a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+				a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
 				return
 			}
 			a.reportRestore(what, res)
@@ -331,16 +331,16 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 
 func (a *App) reportRestore(what string, res checkpoint.Result) {
 	if len(res.Restored) > 0 {
-		a.task.list.Append(&noticeItem{kind: noticeInfo, text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
+		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
 	} else if len(res.Conflicts) == 0 && len(res.Lost) == 0 {
-		a.task.list.Append(&noticeItem{kind: noticeInfo, text: what + ": no files to restore"})
+		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what + ": no files to restore"})
 	}
 	for _, c := range res.Lost {
 		why := c.Before.Note
 		if why == "" {
 			why = "its earlier content is not kept"
 		}
-		a.task.list.Append(&noticeItem{kind: noticeError, text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
 	}
 }
 
@@ -382,17 +382,17 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		}
 	}
 	if f == nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: rel + " was not changed in this session"})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: rel + " was not changed in this session"})
 		return
 	}
 	before, err := versionContent(b, f.Original)
 	if err != nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: f.Path + ": " + err.Error()})
 		return
 	}
 	after, err := os.ReadFile(b.Abs(f.Path))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: f.Path + ": " + err.Error()})
 		return
 	}
 	ed, ok := a.task.editor.(diffEditor)
@@ -400,7 +400,7 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		return
 	}
 	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "since the session began · r reverts the hunk, R the file, o opens it there ·"); err != nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
 		return
 	}
 	a.focusOn(panes.Editor)
@@ -498,7 +498,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 		{Key: 'o', Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
 			res, err := run(map[string]bool{c.Path: true})
 			if err != nil {
-				a.task.list.Append(&noticeItem{kind: noticeError, text: what + ": " + err.Error()})
+				a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
 			} else {
 				a.reportRestore(what, res)
 			}
@@ -506,12 +506,12 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 			a.showConflicts(what, run, rest)
 		}},
 		{Label: "keep it as it is" + next, Do: func() {
-			a.task.list.Append(&noticeItem{kind: noticeInfo, text: what + ": kept " + c.Path + " as you changed it"})
+			a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what + ": kept " + c.Path + " as you changed it"})
 			a.showConflicts(what, run, rest)
 		}},
 	})
 	if err != nil {
-		a.task.list.Append(&noticeItem{kind: noticeError, text: err.Error()})
+		a.task.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
 		return
 	}
 	a.focusOn(panes.Editor)

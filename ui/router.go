@@ -12,23 +12,23 @@ import (
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
-// workspace is what the router drives besides the chat; the App implements it.
-type workspace interface {
-	// editorPane returns the editor, or nil when there is none.
-	editorPane() EditorPane
-	// reveal brings p forward in the bottom strip unless the user works in
+// Workspace is what the router drives besides the chat; the App implements it.
+type Workspace interface {
+	// EditorPane returns the editor, or nil when there is none.
+	EditorPane() EditorPane
+	// Reveal brings p forward in the bottom strip unless the user works in
 	// the other tab or the terminal is busy.
-	reveal(p panes.Pane)
-	// terminalUsed says the agent's command printed in the terminal.
-	terminalUsed()
-	// fileChanged says the agent changed a file (the explorer marks it).
-	fileChanged(path string)
-	// jumpTo focuses p (a card's Enter or click).
-	jumpTo(p panes.Pane)
-	setTodos(items []tools.Todo)
-	askPermission(req agent.PermissionRequest)
-	// permissionDone withdraws the dialog of call id, answered or not.
-	permissionDone(id string)
+	Reveal(p panes.Pane)
+	// TerminalUsed says the agent's command printed in the terminal.
+	TerminalUsed()
+	// FileChanged says the agent changed a file (the explorer marks it).
+	FileChanged(path string)
+	// JumpTo focuses p (a card's Enter or click).
+	JumpTo(p panes.Pane)
+	SetTodos(items []tools.Todo)
+	AskPermission(req agent.PermissionRequest)
+	// PermissionDone withdraws the dialog of call id, answered or not.
+	PermissionDone(id string)
 }
 
 // sink receives the events of one tool call.
@@ -40,9 +40,9 @@ type sink interface{ handle(ev agent.Event) }
 // terminal, to-do). Every later event with the call's ID goes to those sinks,
 // in whatever order calls finish. It runs on the UI goroutine.
 type Router struct {
-	reg  *Registry
+	Reg  *Registry
 	list *MessageList
-	ws   workspace
+	ws   Workspace
 
 	// paneSinks builds the extra sink for a kind's pane: a registry, so that a
 	// new pane is one entry here, not a case in every handler.
@@ -54,27 +54,27 @@ type Router struct {
 
 	text      *assistantItem
 	reasoning *reasoningItem
-	retry     *noticeItem
+	retry     *Notice
 	compact   *compactItem // the compaction running
 	// partial holds the text and reasoning items of the model response being
 	// streamed, until one of its tools runs: a retry after a broken stream
 	// replaces them.
-	partial   []chatItem
-	lastError string
+	partial   []Item
+	LastError string
 
 	// State for the status bar.
-	turnActive   bool
+	TurnActive   bool
 	running      int
-	lastTurn     *agent.Usage
-	sessionUsage *agent.Usage
-	// cancelled is set when the user cancelled the current turn.
-	cancelled bool
+	LastTurn     *agent.Usage
+	SessionUsage *agent.Usage
+	// Cancelled is set when the user Cancelled the current turn.
+	Cancelled bool
 	// lastDelta is when the last text or reasoning delta arrived.
 	lastDelta time.Time
 }
 
-// streamedSince reports whether answer text arrived since t.
-func (r *Router) streamedSince(t time.Time) bool {
+// StreamedSince reports whether answer text arrived since t.
+func (r *Router) StreamedSince(t time.Time) bool {
 	return !r.lastDelta.Before(t) && !r.lastDelta.IsZero()
 }
 
@@ -84,8 +84,8 @@ type route struct {
 }
 
 // NewRouter builds a router that appends to list and drives ws.
-func NewRouter(reg *Registry, list *MessageList, ws workspace) *Router {
-	r := &Router{reg: reg, list: list, ws: ws, calls: map[string]*route{}}
+func NewRouter(reg *Registry, list *MessageList, ws Workspace) *Router {
+	r := &Router{Reg: reg, list: list, ws: ws, calls: map[string]*route{}}
 	r.paneSinks = map[panes.Pane]func(c *Card) sink{
 		panes.Editor:   func(c *Card) sink { return &editorSink{ws: ws, card: c} },
 		panes.Terminal: func(c *Card) sink { return &terminalSink{ws: ws, card: c} },
@@ -106,7 +106,7 @@ func (r *Router) Card(id string) *Card {
 func (r *Router) Handle(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventTurnStarted:
-		r.beginTurn()
+		r.BeginTurn()
 	case agent.EventText:
 		r.lastDelta = time.Now()
 		if r.reasoning != nil {
@@ -145,16 +145,16 @@ func (r *Router) Handle(ev agent.Event) {
 			r.showError(ev.Err)
 		}
 	case agent.EventInfo:
-		r.list.Append(&noticeItem{kind: noticeInfo, text: ev.Text})
+		r.list.Append(&Notice{Kind: NoticeInfo, Text: ev.Text})
 	case agent.EventCompacting, agent.EventCompacted:
 		r.compaction(ev)
 	case agent.EventHook:
 		if ev.Hook != nil {
-			kind := noticeInfo
+			kind := NoticeInfo
 			if ev.Hook.Block || ev.Hook.Warning != "" {
-				kind = noticeError
+				kind = NoticeError
 			}
-			r.list.Append(&noticeItem{kind: kind, text: "⚙ " + agent.HookLine(ev)})
+			r.list.Append(&Notice{Kind: kind, Text: "⚙ " + agent.HookLine(ev)})
 			r.endText()
 		}
 	case agent.EventTurnEnded:
@@ -175,13 +175,13 @@ func newReasoning() *reasoningItem {
 	return &reasoningItem{started: time.Now()}
 }
 
-func (r *Router) beginTurn() {
+func (r *Router) BeginTurn() {
 	r.partial = r.partial[:0]
-	r.turnActive = true
-	r.cancelled = false
+	r.TurnActive = true
+	r.Cancelled = false
 	r.endText()
 	r.reasoning, r.retry = nil, nil
-	r.lastError = ""
+	r.LastError = ""
 	r.turnCards = r.turnCards[:0]
 }
 
@@ -193,7 +193,7 @@ func (r *Router) tool(ev agent.Event) {
 	}
 	rt, ok := r.calls[ev.ID]
 	if !ok {
-		kind := r.reg.Lookup(ev.Name)
+		kind := r.Reg.Lookup(ev.Name)
 		c := newCard(ev.ID, ev.Name, kind)
 		c.Agent = ev.Agent
 		rt = &route{card: c, sinks: []sink{c}}
@@ -233,11 +233,11 @@ func (r *Router) tool(ev agent.Event) {
 		if req.Tool == "" {
 			req.Tool = rt.card.Tool
 		}
-		r.ws.askPermission(req)
+		r.ws.AskPermission(req)
 	case agent.EventPermissionAnswered:
-		r.ws.permissionDone(ev.ID)
+		r.ws.PermissionDone(ev.ID)
 	case agent.EventToolRunEnded:
-		r.ws.permissionDone(ev.ID)
+		r.ws.PermissionDone(ev.ID)
 		delete(r.calls, ev.ID)
 	}
 	if isRunning := rt.card.Status == StatusRunning; isRunning != wasRunning {
@@ -263,7 +263,7 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 	r.reasoning = nil
 	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, render.HumanDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
 	if r.retry == nil {
-		r.retry = &noticeItem{kind: noticeRetry}
+		r.retry = &Notice{Kind: noticeRetry}
 		r.list.Append(r.retry)
 	}
 	r.retry.set(text)
@@ -271,11 +271,11 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 
 func (r *Router) showError(err error) {
 	msg := err.Error()
-	if msg == r.lastError {
+	if msg == r.LastError {
 		return
 	}
-	r.lastError = msg
-	r.list.Append(&noticeItem{kind: noticeError, text: msg})
+	r.LastError = msg
+	r.list.Append(&Notice{Kind: NoticeError, Text: msg})
 }
 
 func (r *Router) endTurn(ev agent.Event) {
@@ -288,36 +288,36 @@ func (r *Router) endTurn(ev agent.Event) {
 				r.running--
 			}
 			c.cancel()
-			r.ws.permissionDone(c.ID)
+			r.ws.PermissionDone(c.ID)
 			delete(r.calls, c.ID)
 		}
 	}
 	r.turnCards = r.turnCards[:0]
 	if ev.Usage != nil {
 		u := *ev.Usage
-		r.lastTurn = &u
+		r.LastTurn = &u
 	}
 	if ev.SessionUsage != nil {
 		u := *ev.SessionUsage
-		r.sessionUsage = &u
+		r.SessionUsage = &u
 	}
 	switch {
-	case ev.Err != nil && (errors.Is(ev.Err, context.Canceled) || r.cancelled):
-		r.list.Append(&noticeItem{kind: noticeCancel, text: "cancelled"})
+	case ev.Err != nil && (errors.Is(ev.Err, context.Canceled) || r.Cancelled):
+		r.list.Append(&Notice{Kind: NoticeCancel, Text: "cancelled"})
 	case ev.Err != nil:
 		r.showError(ev.Err)
-	case r.cancelled:
-		r.list.Append(&noticeItem{kind: noticeCancel, text: "cancelled"})
+	case r.Cancelled:
+		r.list.Append(&Notice{Kind: NoticeCancel, Text: "cancelled"})
 	}
 	r.endText()
 	r.reasoning, r.retry = nil, nil
-	r.turnActive = false
+	r.TurnActive = false
 	r.running = 0
 }
 
-// resetUsage forgets the usage shown: another session is in use, whose
+// ResetUsage forgets the usage shown: another session is in use, whose
 // totals the agent reports.
-func (r *Router) resetUsage() { r.lastTurn, r.sessionUsage = nil, nil }
+func (r *Router) ResetUsage() { r.LastTurn, r.SessionUsage = nil, nil }
 
 // State is the agent's state in words, for the status bar.
 func (r *Router) State(waiting bool) string {
@@ -331,18 +331,18 @@ func (r *Router) State(waiting bool) string {
 			}
 		}
 		return "running a tool"
-	case r.turnActive:
+	case r.TurnActive:
 		return "thinking"
 	}
 	return "idle"
 }
 
-// busy reports whether something moves on screen (spinners must tick).
-func (r *Router) busy() bool { return r.turnActive || r.running > 0 }
+// Busy reports whether something moves on screen (spinners must tick).
+func (r *Router) Busy() bool { return r.TurnActive || r.running > 0 }
 
 // editorSink opens the files a text_editor call views or changes.
 type editorSink struct {
-	ws   workspace
+	ws   Workspace
 	card *Card
 }
 
@@ -350,7 +350,7 @@ func (s *editorSink) handle(ev agent.Event) {
 	if ev.Type != agent.EventToolUpdate {
 		return
 	}
-	ed := s.ws.editorPane()
+	ed := s.ws.EditorPane()
 	switch d := ev.Data.(type) {
 	case tools.FileViewed:
 		if ed != nil {
@@ -362,7 +362,7 @@ func (s *editorSink) handle(ev agent.Event) {
 		if ed != nil {
 			ed.AgentChanged(d)
 		}
-		s.ws.fileChanged(d.Path)
+		s.ws.FileChanged(d.Path)
 		start, _, _ := changedRange(splitLines(d.Before), splitLines(d.After))
 		path, line := d.Path, start+1
 		s.card.jump = func() { s.open(path, line) }
@@ -370,39 +370,39 @@ func (s *editorSink) handle(ev agent.Event) {
 }
 
 func (s *editorSink) open(path string, line int) {
-	if ed := s.ws.editorPane(); ed != nil {
+	if ed := s.ws.EditorPane(); ed != nil {
 		_ = ed.Open(path, line)
 	}
-	s.ws.jumpTo(panes.Editor)
+	s.ws.JumpTo(panes.Editor)
 }
 
 // terminalSink brings the terminal forward while a bash call runs in it.
 type terminalSink struct {
-	ws   workspace
+	ws   Workspace
 	card *Card
 }
 
 func (s *terminalSink) handle(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventToolRunStarted:
-		s.ws.reveal(panes.Terminal)
-		s.ws.terminalUsed()
-		s.card.jump = func() { s.ws.jumpTo(panes.Terminal) }
+		s.ws.Reveal(panes.Terminal)
+		s.ws.TerminalUsed()
+		s.card.jump = func() { s.ws.JumpTo(panes.Terminal) }
 	case agent.EventToolOutput, agent.EventToolRunEnded:
-		s.ws.terminalUsed()
+		s.ws.TerminalUsed()
 	}
 }
 
 // todoSink shows a todo_write call's list in the to-do view.
 type todoSink struct {
-	ws   workspace
+	ws   Workspace
 	card *Card
 }
 
 func (s *todoSink) handle(ev agent.Event) {
 	if d, ok := ev.Data.(tools.TodosChanged); ok && ev.Type == agent.EventToolUpdate {
-		s.ws.setTodos(d.Items)
-		s.ws.reveal(panes.Todo)
-		s.card.jump = func() { s.ws.jumpTo(panes.Todo) }
+		s.ws.SetTodos(d.Items)
+		s.ws.Reveal(panes.Todo)
+		s.card.jump = func() { s.ws.JumpTo(panes.Todo) }
 	}
 }

@@ -240,7 +240,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 		t.Errorf("queued request not counted:\n%s", screenText(s))
 	}
 	// The turn is cancelled: both requests go away, the cards say cancelled.
-	a.task.router.cancelled = true
+	a.task.router.Cancelled = true
 	handleAll(a, agent.Event{Type: agent.EventTurnEnded, Err: errors.New("context canceled")})
 	if a.task.dialog.visible() {
 		t.Error("the dialog outlived its turn")
@@ -250,7 +250,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 	if strings.Count(text, "cancelled") < 3 {
 		t.Errorf("want both cards and the turn marked cancelled:\n%s", text)
 	}
-	if a.task.router.busy() {
+	if a.task.router.Busy() {
 		t.Error("router still busy after the turn ended")
 	}
 }

@@ -63,10 +63,10 @@ type Task struct {
 	agent backend.Agent
 	svc   backend.Services
 
-	rctx    *renderCtx // the task's root for relative paths; the App's theme and Markdown
+	rctx    *Ctx // the task's root for relative paths; the App's theme and Markdown
 	list    *MessageList
 	input   *Input
-	chat    *Chat
+	chat    *View
 	todos   *panes.TodoView
 	changes *ChangesView
 	// changesBusy: a refresh of the Changes tab is being computed;
@@ -93,7 +93,7 @@ type Task struct {
 
 	// The turn running (turnCancel set) and the messages queued behind it.
 	turnCancel context.CancelFunc
-	queued     []*userItem
+	queued     []*User
 }
 
 // Name is the task's name ("" for the project's own).
@@ -106,11 +106,11 @@ func (t *Task) Root() string { return t.root }
 // nothing (show does).
 func (a *App) newTask(o TaskOptions) *Task {
 	t := &Task{app: a, opts: o, name: o.Name, root: o.Root, agent: o.Agent, svc: o.Services}
-	t.rctx = &renderCtx{th: &a.th, md: a.rctx.md, root: o.Root}
-	t.list = newMessageList(t.rctx, a.keys.messages)
-	t.input = newInput(&a.th, a.keys.chat, a.commands)
-	t.chat = newChat(&a.th, t.list, t.input)
-	t.chat.busy = t.turnRunning
+	t.rctx = &Ctx{Th: &a.th, MD: a.rctx.MD, Root: o.Root}
+	t.list = NewMessageList(t.rctx, a.keys.messages)
+	t.input = NewInput(&a.th, a.keys.chat, a.commands)
+	t.chat = NewView(&a.th, t.list, t.input)
+	t.chat.Busy = t.turnRunning
 	t.todos = panes.NewTodoView(&a.th)
 	t.changes = newChangesView(t.rctx)
 	t.dialog = newPermissionDialog(t.rctx, a.keys.dialog)
@@ -201,34 +201,34 @@ func (t *Task) shown() bool { return t.app.task == t }
 
 // --- the router's view of the task (workspace) ----------------------------------
 
-func (t *Task) editorPane() EditorPane {
+func (t *Task) EditorPane() EditorPane {
 	if _, ok := t.editor.(*placeholder); ok {
 		return nil
 	}
 	return t.editor
 }
 
-// reveal brings p forward in the strip unless the user is working in the
+// Reveal brings p forward in the strip unless the user is working in the
 // tab shown or the terminal is busy (then p's tab is only marked); in a
 // task not shown it is only marked.
-func (t *Task) reveal(p panes.Pane) {
+func (t *Task) Reveal(p panes.Pane) {
 	fp := t.app.focusPane
 	t.strip.Reveal(p, !t.shown() || fp == panes.Terminal || fp == panes.Todo || fp == panes.Changes)
 }
 
-// terminalUsed records output of the agent's commands in the terminal.
-func (t *Task) terminalUsed() { t.strip.Touch() }
+// TerminalUsed records output of the agent's commands in the terminal.
+func (t *Task) TerminalUsed() { t.strip.Touch() }
 
-// jumpTo focuses p (a card's Enter or click), in the task shown.
-func (t *Task) jumpTo(p panes.Pane) {
+// JumpTo focuses p (a card's Enter or click), in the task shown.
+func (t *Task) JumpTo(p panes.Pane) {
 	if t.shown() {
 		t.app.focusOn(p)
 	}
 }
 
-func (t *Task) setTodos(items []tools.Todo) { t.todos.SetItems(items) }
+func (t *Task) SetTodos(items []tools.Todo) { t.todos.SetItems(items) }
 
-func (t *Task) askPermission(req agent.PermissionRequest) {
+func (t *Task) AskPermission(req agent.PermissionRequest) {
 	t.dialog.Push(req)
 	who := req.Tool
 	if req.Agent != "" {
@@ -237,15 +237,15 @@ func (t *Task) askPermission(req agent.PermissionRequest) {
 	t.app.attend(fmt.Sprintf("%s wants to %s", who, verb(req.Action.Kind)))
 }
 
-func (t *Task) permissionDone(id string) { t.dialog.Drop(id) }
+func (t *Task) PermissionDone(id string) { t.dialog.Drop(id) }
 
 // transcript is a saved session's conversation as the task's chat items; a
 // card of an edit opens its file in the task's editor.
-func (t *Task) transcript(l *session.Log) []chatItem {
-	return transcriptItems(t.router.reg, l, func(path string) {
-		if ed := t.editorPane(); ed != nil {
+func (t *Task) transcript(l *session.Log) []Item {
+	return Transcript(t.router.Reg, l, func(path string) {
+		if ed := t.EditorPane(); ed != nil {
 			_ = ed.Open(path, 0)
 		}
-		t.jumpTo(panes.Editor)
+		t.JumpTo(panes.Editor)
 	})
 }

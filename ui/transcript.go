@@ -12,17 +12,17 @@ import (
 // A saved session's transcript as chat items: what /resume and --continue
 // show of the conversation they carry on.
 
-// transcriptItems are the chat items of a saved session: the user's
+// Transcript are the chat items of a saved session: the user's
 // messages, the answers (reasoning folded), a card per tool call with its
 // result, compactions and the errors turns ended with.
-func transcriptItems(reg *Registry, l *session.Log, open func(path string)) []chatItem {
+func Transcript(reg *Registry, l *session.Log, open func(path string)) []Item {
 	results := map[string]*session.Message{}
 	for _, e := range l.Transcript {
 		if m := e.Message; m != nil && m.Role == "tool" {
 			results[m.ToolCallID] = m
 		}
 	}
-	var items []chatItem
+	var items []Item
 	for _, e := range l.Transcript {
 		switch {
 		case e.Message != nil:
@@ -33,10 +33,10 @@ func transcriptItems(reg *Registry, l *session.Log, open func(path string)) []ch
 				if strings.HasPrefix(text, "(fawn: the images the tool calls above returned") {
 					continue // fawn's own, shown on the cards already
 				}
-				u := &userItem{text: text}
+				u := &User{Text: text}
 				for _, p := range m.Parts {
 					if p.Type == "image" {
-						u.chips = append(u.chips, chip{text: "image " + strings.TrimPrefix(p.MIME, "image/")})
+						u.Chips = append(u.Chips, Chip{Text: "image " + strings.TrimPrefix(p.MIME, "image/")})
 					}
 				}
 				items = append(items, u)
@@ -58,15 +58,15 @@ func transcriptItems(reg *Registry, l *session.Log, open func(path string)) []ch
 		case e.Record != nil && e.Record.Type == session.TypeCompact:
 			items = append(items, newCompactItem(e.Record.Reason, e.Record.Focus, e.Record.Summary, e.Record.TokensBefore, e.Record.TokensAfter, nil, nil))
 		case e.Record != nil && e.Record.Type == session.TypeTurn && e.Record.Error != "":
-			kind := noticeError
+			kind := NoticeError
 			if strings.Contains(e.Record.Error, agent.ErrCancelled.Error()) {
-				kind = noticeCancel
+				kind = NoticeCancel
 			}
 			text := e.Record.Error
-			if kind == noticeCancel {
+			if kind == NoticeCancel {
 				text = "cancelled"
 			}
-			items = append(items, &noticeItem{kind: kind, text: text})
+			items = append(items, &Notice{Kind: kind, Text: text})
 		}
 	}
 	return items

@@ -25,7 +25,7 @@ func (t *Task) submit(text string) {
 			if t.app.commands.Known(name) {
 				msg = fmt.Sprintf("/%s is not offered by this task's agent — type / to see the commands it offers", name)
 			}
-			t.list.Append(&noticeItem{kind: noticeError, text: msg})
+			t.list.Append(&Notice{Kind: NoticeError, Text: msg})
 			return
 		}
 		cmd.Run(t.app, args)
@@ -34,34 +34,34 @@ func (t *Task) submit(text string) {
 	if strings.HasPrefix(strings.TrimSpace(text), "//") {
 		text = strings.TrimSpace(text)[1:]
 	}
-	item := &userItem{text: text}
+	item := &User{Text: text}
 	t.list.Append(item)
 	t.list.ScrollToBottom()
 	if at := t.svc.Attach; at != nil {
-		if ms := mentionsIn(text); len(ms) > 0 {
+		if ms := MentionsIn(text); len(ms) > 0 {
 			t.attachAndRun(at, item, ms)
 			return
 		}
 	}
 	if t.turnRunning() {
-		item.queued = true
+		item.Queued = true
 		t.queued = append(t.queued, item)
 		return
 	}
 	t.startTurn(item)
 }
 
-func (t *Task) startTurn(item *userItem) {
-	item.queued = false
-	item.ver++
+func (t *Task) startTurn(item *User) {
+	item.Queued = false
+	item.Ver++
 	ctx, cancel := context.WithCancel(t.app.runCtx)
 	t.turnCancel = cancel
-	t.router.beginTurn()
+	t.router.BeginTurn()
 	var events <-chan agent.Event
-	if at := t.svc.Attach; at != nil && item.input != nil {
-		events = at.RunInput(ctx, *item.input)
+	if at := t.svc.Attach; at != nil && item.Input != nil {
+		events = at.RunInput(ctx, *item.Input)
 	} else {
-		events = t.agent.Run(ctx, item.text)
+		events = t.agent.Run(ctx, item.Text)
 	}
 	t.follow(events, cancel)
 }
@@ -69,7 +69,7 @@ func (t *Task) startTurn(item *userItem) {
 // follow shows a turn's events as they arrive, until its stream closes.
 func (t *Task) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 	if events == nil {
-		t.list.Append(&noticeItem{kind: noticeError, text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
+		t.list.Append(&Notice{Kind: NoticeError, Text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
 		t.turnEnded(cancel)
 		return
 	}
@@ -102,7 +102,7 @@ func (t *Task) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 // turnEnded runs when a turn's event channel closed.
 func (t *Task) turnEnded(cancel context.CancelFunc) {
 	cancel()
-	if t.router.turnActive {
+	if t.router.TurnActive {
 		// The stream closed without EventTurnEnded: finish the turn anyway.
 		t.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
@@ -110,9 +110,9 @@ func (t *Task) turnEnded(cancel context.CancelFunc) {
 	t.app.status.Unflash(flashCancelling)
 	t.recordWorkspace()
 	t.noteChanges()
-	if !t.router.cancelled {
+	if !t.router.Cancelled {
 		what := "the agent has finished"
-		if t.router.lastError != "" {
+		if t.router.LastError != "" {
 			what = "the turn ended with an error"
 		}
 		t.app.attend(what)
@@ -148,13 +148,13 @@ func (t *Task) cancelTurn() {
 	if t.turnCancel == nil {
 		return
 	}
-	t.router.cancelled = true
+	t.router.Cancelled = true
 	t.turnCancel()
 	if len(t.queued) > 0 {
 		var texts []string
 		for _, q := range t.queued {
 			t.list.Remove(q)
-			texts = append(texts, q.text)
+			texts = append(texts, q.Text)
 		}
 		t.queued = nil
 		if cur := t.input.GetText(); cur != "" {
