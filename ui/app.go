@@ -20,6 +20,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -95,7 +96,7 @@ type App struct {
 	screen tcell.Screen
 	buf    *render.Buffer // what the widgets draw on, diffed into screen
 
-	rctx     *Ctx // the frame's own widgets' (help, questions)
+	rctx     *chat.Ctx // the frame's own widgets' (help, questions)
 	status   *panes.StatusBar
 	help     *Help
 	ask      *confirm
@@ -187,13 +188,13 @@ func New(opts Options) (*App, error) {
 		windowFocused: true,
 	}
 	a.keys.global = GlobalKeys()
-	a.keys.chat = ChatKeys()
-	a.keys.messages = MessageKeys()
+	a.keys.chat = chat.ChatKeys()
+	a.keys.messages = chat.MessageKeys()
 	a.keys.dialog = DialogKeys()
 	a.keys.help = HelpKeys()
 	a.keys.explorer = explorer.DefaultKeys()
 
-	a.rctx = &Ctx{Th: &a.th, MD: NewMarkdown(&a.th), Root: opts.Root}
+	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
 	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
 	a.commands = commands.New()
 	a.commands.SetServices(func() backend.Services { return a.task.svc })
@@ -224,7 +225,7 @@ func New(opts Options) (*App, error) {
 		commands.PickSession(a, k)
 	}
 	for _, n := range opts.Notices {
-		t.list.Append(&Notice{Kind: NoticeInfo, Text: n})
+		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: n})
 	}
 	t.todos.SetItems(opts.Agent.Todos())
 	a.task.noteChanges()
@@ -274,7 +275,7 @@ func (a *App) wireWidgets(t *Task) {
 		}
 		t.input.HintWidth = -1 // the hint offers @ now
 		t.input.ImagePath = func(text string) (string, bool) {
-			p, ok := PastedImagePath(text, t.root)
+			p, ok := chat.PastedImagePath(text, t.root)
 			return render.RelPath(t.root, p), ok
 		}
 	}
@@ -283,7 +284,7 @@ func (a *App) wireWidgets(t *Task) {
 		a.setFocus(t.input)
 		t.input.InputHandler()(ev, a.setFocus)
 	}
-	t.list.OnCopy = func(it Item, text string) { a.copy(text) }
+	t.list.OnCopy = func(it chat.Item, text string) { a.copy(text) }
 	t.dialog.onAnswer = func(id string, ans agent.Answer) {
 		ag := t.agent
 		// Approve may take a lock the agent holds while it emits; never let
@@ -341,14 +342,14 @@ func (a *App) applyKeyOverrides() {
 	sort.Strings(unknown)
 	sort.Strings(bad)
 	for _, b := range bad {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: b + " — the default keys stay in force"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: b + " — the default keys stay in force"})
 	}
 	if len(unknown) > 0 {
 		what := "action"
 		if len(unknown) > 1 {
 			what = "actions"
 		}
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf(
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: fmt.Sprintf(
 			"ui.keys: unknown %s %s — press F1 to see the action names", what, strings.Join(unknown, ", "))})
 	}
 }
@@ -549,7 +550,7 @@ func (a *App) requestQuit() bool {
 	a.ask.ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
 		choice{key: "s", label: "save all and quit", do: func() {
 			if err := ed.SaveAll(); err != nil {
-				a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
 				return
 			}
 			a.Stop()

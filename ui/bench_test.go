@@ -21,6 +21,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/panes"
+	"github.com/fawn-ide/fawn/ui/render/screentest"
 )
 
 // The benchmarks measure what a user feels: frame time while an answer
@@ -372,7 +373,7 @@ func BenchmarkStreamFrame(b *testing.B) {
 // with the lines of the block already shown.
 func BenchmarkStreamCodeFrame(b *testing.B) {
 	a, tty := ttyApp(b, 10)
-	streamFrames(b, a, tty, "Here is the whole file:\n\n```go\n"+goFile(400)+"```\n\nThat is all.")
+	streamFrames(b, a, tty, "Here is the whole file:\n\n```go\n"+screentest.GoSource(400)+"```\n\nThat is all.")
 }
 
 // streamFrames is the loop of the stream benchmarks: each op, 150 more
@@ -400,24 +401,6 @@ func streamFrames(b *testing.B, a *App, tty *nullTty, answer string) {
 		b.Fatal("no chat-only frame drawn")
 	}
 	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
-}
-
-// goFile is n lines of Go source: functions with comments, strings, a
-// raw string over several lines and a block comment.
-func goFile(n int) string {
-	var b strings.Builder
-	b.WriteString("package demo\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n")
-	for i := 0; strings.Count(b.String(), "\n") < n; i++ {
-		fmt.Fprintf(&b, "// step%d joins the parts of a line, the %d-th of them.\n", i, i)
-		fmt.Fprintf(&b, "func step%d(parts []string, width int) (string, error) {\n", i)
-		b.WriteString("\tif width <= 0 {\n\t\treturn \"\", fmt.Errorf(\"width %d: too small\", width)\n\t}\n")
-		b.WriteString("\tvar out strings.Builder\n\tfor i, p := range parts {\n\t\tif i > 0 {\n\t\t\tout.WriteByte(' ')\n\t\t}\n\t\tout.WriteString(p)\n\t}\n")
-		if i%3 == 0 {
-			b.WriteString("\t/* The usage text,\n\t   kept as written. */\n\tconst usage = `usage: step [-w width]\n\n  joins its arguments`\n\t_ = usage\n")
-		}
-		b.WriteString("\treturn out.String(), nil\n}\n\n")
-	}
-	return b.String()
 }
 
 // ttyApp is an App on a real tScreen over a nullTty (xterm-256color, UTF-8)

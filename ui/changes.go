@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -80,7 +81,7 @@ func byWhom(by string) string {
 // it. The App refreshes it as the agent works.
 type ChangesView struct {
 	*tview.Box
-	ctx    *Ctx
+	ctx    *chat.Ctx
 	rows   []changeRow
 	sel    int
 	top    int
@@ -94,7 +95,7 @@ type ChangesView struct {
 	onRevert func(path string)
 }
 
-func newChangesView(ctx *Ctx) *ChangesView {
+func newChangesView(ctx *chat.Ctx) *ChangesView {
 	v := &ChangesView{Box: tview.NewBox(), ctx: ctx, now: time.Now}
 	v.SetBackgroundColor(ctx.Th.Background)
 	return v

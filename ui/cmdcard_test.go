@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 )
 
 // bashParts starts a scripted server, a real shell and a session whose only
@@ -46,9 +46,9 @@ func bashParts(t *testing.T, script llmtest.Script) (*agent.Session, *terminal.T
 }
 
 // bashCard finds the card of the first bash call in the chat.
-func bashCard(a *App) *Card {
+func bashCard(a *App) *chat.Card {
 	for i := 0; i < a.task.list.Len(); i++ {
-		if c, ok := a.task.list.Item(i).(*Card); ok && c.Tool == "bash" {
+		if c, ok := a.task.list.Item(i).(*chat.Card); ok && c.Tool == "bash" {
 			return c
 		}
 	}
@@ -77,12 +77,12 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 		if c == nil {
 			t.Fatalf("no bash card:\n%s", screenText(r.screen))
 		}
-		collapsed := linesText(c.render(r.app.rctx, 80))
+		collapsed := linesText(c.Render(r.app.rctx, 80))
 		if !strings.Contains(collapsed, "2990 earlier lines") || !strings.Contains(collapsed, "of 3000 lines printed") {
 			t.Errorf("the folded card does not say how many lines were printed and hidden:\n%s", collapsed)
 		}
-		c.toggle()
-		body := c.render(r.app.rctx, 80)[1:]
+		c.Toggle()
+		body := c.Render(r.app.rctx, 80)[1:]
 		first := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body[0].String()), "│"))
 		last := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body[len(body)-2].String()), "│"))
 		if first != "1" || last != "3000" {
@@ -92,57 +92,4 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 			t.Errorf("expanded, the card has %d body rows, want 3000 lines and the hint", n)
 		}
 	})
-}
-
-// When the result leaves the middle out, the card says which lines are
-// missing and where they are, and numbers stay right on both sides.
-func TestCommandCardSaysWhichLinesAreLeftOut(t *testing.T) {
-	reg := NewRegistry()
-	rc := darkCtx()
-	out := "1\n2\n3\n[… 95 lines, 300 B omitted …]\n99\n100\n"
-	c := cardFrom(reg, "1", "bash", ready(`{"command":"seq 100"}`), started(),
-		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}},
-		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out, TotalLines: 100, OmittedLines: 95, HeadLines: 3}},
-		ended(out+"[exit code 0 · cwd /proj]", false, time.Second))
-	text := linesText(c.render(rc, 200))
-	for _, want := range []string{"│ 1\n", "│ 3\n", "lines 4–98 are left out", "Terminal pane", "│ 99\n", "│ 100"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("card lacks %q:\n%s", want, text)
-		}
-	}
-	if strings.Contains(text, "skipped") {
-		t.Errorf("the live view's gap outlived the result:\n%s", text)
-	}
-	live := cardFrom(reg, "2", "bash", ready(`{"command":"seq 100"}`), started(),
-		agent.Event{Type: agent.EventToolOutput, Text: "1\n"},
-		agent.Event{Type: agent.EventToolOutput, Text: "98\n", Data: tools.Output{Text: "98\n", Skipped: true}})
-	if text := linesText(live.render(rc, 200)); !strings.Contains(text, "│ 1\n") || !strings.Contains(text, "skipped lines") || !strings.Contains(text, "│ 98") {
-		t.Errorf("the live view hides its gap:\n%s", text)
-	}
-}
-
-// A fold too long for the width wraps rather than lose its end, and a click
-// on any of its rows expands the card.
-func TestCommandCardFoldWraps(t *testing.T) {
-	var out strings.Builder
-	for i := 1; i <= 3000; i++ {
-		out.WriteString(strconv.Itoa(i) + "\n")
-	}
-	c := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":"seq 3000"}`), started(),
-		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out.String(), TotalLines: 3000}},
-		ended(out.String()+"[exit code 0]", false, time.Second))
-	lines := c.render(darkCtx(), 30)
-	text := linesText(lines)
-	if !strings.Contains(text, "3000 lines") || !strings.Contains(text, "(Space") {
-		t.Fatalf("the fold lost its end at 30 columns:\n%s", text)
-	}
-	folds := 0
-	for i := range lines {
-		if c.foldLine(i, lines) {
-			folds++
-		}
-	}
-	if folds < 2 || c.foldLine(0, lines) || c.foldLine(len(lines)-1, lines) {
-		t.Errorf("%d rows count as the fold:\n%s", folds, text)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -18,14 +19,14 @@ type choice struct {
 // confirm is a small modal question ("2 files have unsaved changes…").
 type confirm struct {
 	*tview.Box
-	ctx     *Ctx
+	ctx     *chat.Ctx
 	title   string
 	text    string
 	choices []choice
 	shown   bool
 }
 
-func newConfirm(ctx *Ctx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
+func newConfirm(ctx *chat.Ctx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
 
 func (c *confirm) visible() bool { return c.shown }
 func (c *confirm) modal() bool   { return true }

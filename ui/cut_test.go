@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -38,18 +37,4 @@ func TestNothingIsCutMidPhrase(t *testing.T) {
 		}
 	})
 
-	long := "go test -run 'TestSomethingWithAVeryLongName|TestAnotherVeryLongName' -count=1 ./ui/... ./agent/...\necho done"
-	c := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":`+quoteJSON(long)+`}`), started(), ended("ok\n[exit code 0]", false, time.Second))
-	c.toggle()
-	text := linesText(c.render(darkCtx(), 60))
-	for _, want := range []string{"TestAnotherVeryLongName", "./agent/...", "echo done"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the expanded card lacks %q:\n%s", want, text)
-		}
-	}
-}
-
-func quoteJSON(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -21,7 +22,7 @@ import (
 // one is shown wait in a queue.
 type PermissionDialog struct {
 	*tview.Box
-	ctx   *Ctx
+	ctx   *chat.Ctx
 	keys  *keymap.Table
 	queue []agent.PermissionRequest
 
@@ -37,7 +38,7 @@ type PermissionDialog struct {
 	onAnswer func(id string, a agent.Answer)
 }
 
-func newPermissionDialog(ctx *Ctx, keys *keymap.Table) *PermissionDialog {
+func newPermissionDialog(ctx *chat.Ctx, keys *keymap.Table) *PermissionDialog {
 	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys}
 	th := ctx.Th
 	d.note = tview.NewInputField().
@@ -185,7 +186,7 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 			wrap(render.RelPath(rc.Root, a.Path), base, render.Line{{Text: "file ", Style: dim}}, nil)
 		}
 		add(nil)
-		for _, l := range ColorDiff(a.Diff, rc) {
+		for _, l := range chat.ColorDiff(a.Diff, rc) {
 			for i := range l {
 				l[i].Style = l[i].Style.Background(rc.Th.CursorLine)
 			}

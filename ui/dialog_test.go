@@ -10,6 +10,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 )
 
 func bashRequest(id, cmd string) agent.PermissionRequest {
@@ -120,7 +121,7 @@ func TestDialogShowsTheDiffOfAnEdit(t *testing.T) {
 		t.Error("removed lines are not in the removed colour")
 	}
 	// The card behind it says it waits.
-	if c := a.task.router.Card("e1"); c == nil || c.Status != StatusWaiting {
+	if c := a.task.router.Card("e1"); c == nil || c.Status != chat.StatusWaiting {
 		t.Errorf("card status = %v, want waiting", c)
 	}
 }

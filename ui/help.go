@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -16,7 +17,7 @@ import (
 // what the keys do.
 type Help struct {
 	*tview.Box
-	ctx      *Ctx
+	ctx      *chat.Ctx
 	keys     *keymap.Table // the overlay's own keys
 	tables   func() []*keymap.Table
 	commands *commands.Commands
@@ -25,7 +26,7 @@ type Help struct {
 	rows     int
 }
 
-func newHelp(ctx *Ctx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
+func newHelp(ctx *chat.Ctx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
 	return &Help{Box: tview.NewBox(), ctx: ctx, keys: keys, tables: tables, commands: commands}
 }
 

@@ -14,23 +14,13 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/render/screentest"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// linesText joins lines' text with newlines, each without its trailing
-// blanks, for comparing and printing what a widget rendered.
-func linesText(lines []render.Line) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
-	}
-	return b.String()
-}
+func linesText(lines []render.Line) string { return screentest.LinesText(lines) }
 
 // waitFor polls cond until it holds or a generous deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -44,9 +34,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func darkCtx() *Ctx {
+func darkCtx() *chat.Ctx {
 	th := theme.Get("dark")
-	return &Ctx{Th: &th, MD: NewMarkdown(&th), Root: "/proj"}
+	return &chat.Ctx{Th: &th, MD: chat.NewMarkdown(&th), Root: "/proj"}
 }
 
 // scriptAgent is an Agent whose turns play a script: each Run calls the

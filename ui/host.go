@@ -6,6 +6,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
@@ -15,10 +16,12 @@ import (
 var _ commands.Host = (*App)(nil)
 
 // Info adds an information notice to the chat.
-func (a *App) Info(text string) { a.task.list.Append(&Notice{Kind: NoticeInfo, Text: text}) }
+func (a *App) Info(text string) { a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: text}) }
 
 // Error adds an error notice to the chat.
-func (a *App) Error(text string) { a.task.list.Append(&Notice{Kind: NoticeError, Text: text}) }
+func (a *App) Error(text string) {
+	a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: text})
+}
 
 // Flash shows a short message in the status bar.
 func (a *App) Flash(msg string) { a.flash(msg) }

@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
@@ -73,8 +74,8 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	r.onUI(func() {
 		var found bool
 		for i := 0; i < r.app.task.list.Len(); i++ {
-			if c, ok := r.app.task.list.Item(i).(*Card); ok && strings.HasPrefix(c.Summary(r.app.rctx), "View README.md") {
-				found = c.Status == StatusDone
+			if c, ok := r.app.task.list.Item(i).(*chat.Card); ok && strings.HasPrefix(c.Summary(r.app.rctx), "View README.md") {
+				found = c.Status == chat.StatusDone
 			}
 		}
 		if !found {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -19,7 +20,7 @@ import (
 // would be dead; the chat's own tables must not collide either.
 func TestKeyTablesDoNotCollide(t *testing.T) {
 	global := GlobalKeys()
-	panes := []*keymap.Table{ChatKeys(), MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
+	panes := []*keymap.Table{chat.ChatKeys(), chat.MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
 	seen := map[keymap.Key]keymap.Action{}
 	for _, b := range global.Bindings {
 		for _, k := range b.Keys {
@@ -66,7 +67,7 @@ func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
 		dir    string
 		tables []*keymap.Table
 	}{
-		{".", []*keymap.Table{GlobalKeys(), ChatKeys(), MessageKeys(), DialogKeys(), HelpKeys()}},
+		{".", []*keymap.Table{GlobalKeys(), chat.ChatKeys(), chat.MessageKeys(), DialogKeys(), HelpKeys()}},
 		{"editor", []*keymap.Table{editor.DefaultKeys()}},
 		{"explorer", []*keymap.Table{explorer.DefaultKeys()}},
 		{"termview", []*keymap.Table{termview.DefaultKeys()}},

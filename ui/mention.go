@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -121,13 +122,13 @@ func (x *fileIndex) match(query string, n int) (hits []string, loading bool) {
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (t *Task) attachAndRun(at backend.Attacher, item *User, ms []Mention) {
+func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Mention) {
 	item.Attaching = true
 	ctx := t.app.runCtx
 	text := item.Text
 	t.app.Go(func() {
 		type got struct {
-			m   Mention
+			m   chat.Mention
 			att agent.Attachment
 			err error
 		}
@@ -144,8 +145,8 @@ func (t *Task) attachAndRun(at backend.Attacher, item *User, ms []Mention) {
 			seen := map[string]bool{}
 			for _, r := range res {
 				if r.err != nil {
-					if r.m.Path != "" && LooksLikePath(r.m.Path) {
-						item.Chips = append(item.Chips, Chip{Text: render.Clean(r.err.Error()), Err: true})
+					if r.m.Path != "" && chat.LooksLikePath(r.m.Path) {
+						item.Chips = append(item.Chips, chat.Chip{Text: render.Clean(r.err.Error()), Err: true})
 					}
 					continue
 				}
@@ -157,13 +158,13 @@ func (t *Task) attachAndRun(at backend.Attacher, item *User, ms []Mention) {
 				switch {
 				case r.att.Image != nil:
 					in.Images = append(in.Images, *r.att.Image)
-					item.Chips = append(item.Chips, Chip{Text: rel + " · " + r.att.Image.String()})
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + r.att.Image.String()})
 				case r.att.Dir:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q kind=\"directory listing\">\n%s\n</attached>", rel+"/", strings.TrimRight(r.att.Text, "\n")))
-					item.Chips = append(item.Chips, Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
+					item.Chips = append(item.Chips, chat.Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
 				default:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
-					item.Chips = append(item.Chips, Chip{Text: rel + " · " + ViewedRange(r.att.Viewed)})
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + chat.ViewedRange(r.att.Viewed)})
 					if ed := t.EditorPane(); ed != nil && r.att.Viewed != nil {
 						ed.AgentViewed(*r.att.Viewed)
 					}
@@ -175,7 +176,7 @@ func (t *Task) attachAndRun(at backend.Attacher, item *User, ms []Mention) {
 			if len(in.Images) > 0 && !at.AcceptsImages() {
 				t.list.Remove(item)
 				t.input.SetText(text, true)
-				t.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf(
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: fmt.Sprintf(
 					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
 					t.agent.ModelName())})
 				return

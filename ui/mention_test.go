@@ -20,27 +20,6 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 )
 
-func TestMentionsIn(t *testing.T) {
-	for text, want := range map[string]string{
-		"look at @main.go and @pkg/, please": "main.go|pkg/",
-		"mail me@example.com":                "",
-		`see @"my notes.md" (and @a.go).`:    "my notes.md|a.go",
-		"@x":                                 "x",
-		"no mentions":                        "",
-	} {
-		var got []string
-		for _, m := range MentionsIn(text) {
-			got = append(got, m.Path)
-		}
-		if strings.Join(got, "|") != want {
-			t.Errorf("%q: %q, want %q", text, got, want)
-		}
-	}
-	if start, q, ok := mentionToken("fix @ui/cha", 11); !ok || start != 4 || q != "ui/cha" {
-		t.Errorf("mentionToken = %d %q %v", start, q, ok)
-	}
-}
-
 // mentionParts is a session with the text_editor on a project with files
 // and an image, against a scripted server, and the app on it.
 func mentionParts(t *testing.T, model string, responses ...llmtest.Response) (*running, *llmtest.Server, *agent.Session, *recordingEditor, string) {

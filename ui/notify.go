@@ -1,14 +1,16 @@
 package ui
 
+import "github.com/fawn-ide/fawn/ui/chat"
+
 // Notify shows a notice from fawn itself in the chat (red when isErr). It is
 // safe from any goroutine: background work such as MCP servers finishing
 // their start reports through it.
 func (a *App) Notify(text string, isErr bool) {
-	kind := NoticeInfo
+	kind := chat.NoticeInfo
 	if isErr {
-		kind = NoticeError
+		kind = chat.NoticeError
 	}
 	a.QueueUpdate(func() {
-		a.task.list.Append(&Notice{Kind: kind, Text: text})
+		a.task.list.Append(&chat.Notice{Kind: kind, Text: text})
 	})
 }

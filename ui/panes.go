@@ -5,21 +5,14 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// EditorPane is what the app needs of the editor tabs (*editor.Tabs).
-// All methods are called on the UI goroutine.
-type EditorPane interface {
-	tview.Primitive
-	// AgentViewed opens or focuses the file's tab, scrolled to the range.
-	AgentViewed(ev tools.FileViewed)
-	// AgentChanged shows an edit that landed on disk and marks its lines.
-	AgentChanged(ev tools.FileChanged)
-	// Open opens path at a 1-based line (0: keep the position).
-	Open(path string, line int) error
-}
+// EditorPane is what the app needs of the editor tabs (*editor.Tabs): what
+// the chat's router drives.
+type EditorPane = chat.Editor
 
 // TerminalPane is the terminal view (*termview.View). The bottom strip draws
 // its border: a pane with a border of its own has it turned off, and its

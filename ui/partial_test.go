@@ -166,13 +166,13 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 	chatFrame()
 	// The popup over the list, then gone.
 	a.task.input.SetText("/", true)
-	a.task.input.updateCompletion()
+	a.task.input.UpdateCompletion()
 	if !a.task.input.Completing() {
 		t.Fatal("no command popup for /")
 	}
 	chatFrame()
 	a.task.input.SetText("", true)
-	a.task.input.updateCompletion()
+	a.task.input.UpdateCompletion()
 	chatFrame()
 	compare("after the popup closed")
 	// One row up (the tag "more below" on the last row, which the jump
@@ -215,7 +215,7 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 			a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 			a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: fmt.Sprintf("question %d", n)})
 		case k < 84:
-			a.task.list.Select(rng.IntN(len(a.task.list.entries)+1) - 1)
+			a.task.list.Select(rng.IntN(a.task.list.Len()+1) - 1)
 		case k < 90:
 			a.task.list.ScrollBy(rng.IntN(21) - 10)
 		case k < 93:
@@ -233,7 +233,7 @@ func TestChatOnlyFramesDrawWhatFullFramesDraw(t *testing.T) {
 			a.draw()
 		default:
 			a.task.input.SetText("/", true)
-			a.task.input.updateCompletion()
+			a.task.input.UpdateCompletion()
 			if a.task.input.Completing() {
 				popups++
 			}

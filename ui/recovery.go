@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -142,7 +143,7 @@ func (a *App) keepUnsaved(now bool) {
 				msg := "unsaved changes could not be kept for recovery: " + err.Error()
 				if msg != r.err {
 					r.err = msg
-					a.task.list.Append(&Notice{Kind: NoticeError, Text: msg + " — save with Ctrl-S"})
+					a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: msg + " — save with Ctrl-S"})
 				}
 			})
 		}
@@ -200,7 +201,7 @@ func (a *App) askRecovery(pending []session.Recovered) {
 			restored := 0
 			for _, p := range pending {
 				if err := ed.Recover(p.Path, p.Content()); err != nil {
-					a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not restore " + render.RelPath(a.task.root, p.Path) + ": " + err.Error()})
+					a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not restore " + render.RelPath(a.task.root, p.Path) + ": " + err.Error()})
 					continue
 				}
 				restored++
@@ -208,7 +209,7 @@ func (a *App) askRecovery(pending []session.Recovered) {
 			// Kept again at once, under this fawn: the files are the same.
 			a.keepUnsaved(true)
 			if restored > 0 {
-				a.task.list.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", render.Plural(restored, "file", "files"))})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", render.Plural(restored, "file", "files"))})
 			}
 		}},
 		choice{key: "d", label: "discard them", do: func() {

@@ -8,6 +8,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
@@ -49,9 +50,9 @@ func (a *App) restore(res *agent.Resumed) {
 	if l.Info.Title != "" {
 		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", render.Clean(l.Info.Title), sessionID(id), render.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	}
-	a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what})
+	a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
 	for _, n := range res.Notes {
-		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: n})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: n})
 	}
 	if ws := l.Workspace; ws != nil {
 		if ed, ok := a.task.editor.(tabbedEditor); ok && len(ws.Tabs) > 0 {
@@ -60,7 +61,7 @@ func (a *App) restore(res *agent.Resumed) {
 				states[i] = editor.TabState{Path: t.Path, Line: t.Line, Col: t.Col, Active: t.Active}
 			}
 			if missing := ed.RestoreTabs(states); len(missing) > 0 {
-				a.task.list.Append(&Notice{Kind: NoticeInfo, Text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "not reopened (no longer there): " + strings.Join(missing, ", ")})
 			}
 		}
 		if ws.Cwd != "" && a.task.opts.Chdir != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/picker"
@@ -42,7 +43,7 @@ func (a *App) wireChanges(t *Task) {
 			return
 		}
 		if err := ed.Open(b.Abs(path), 0); err != nil {
-			t.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
+			t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: err.Error()})
 			return
 		}
 		a.focusOn(panes.Editor)
@@ -71,7 +72,7 @@ func (a *App) wireChanges(t *Task) {
 					err := b.Record(checkpoint.ByUser, path, before)
 					a.post(func() {
 						if err != nil && !strings.Contains(err.Error(), "outside the project") {
-							t.list.Append(&Notice{Kind: NoticeError, Text: "the save was not recorded for /diff and /rewind: " + err.Error()})
+							t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "the save was not recorded for /diff and /rewind: " + err.Error()})
 						}
 						t.noteChanges()
 					})
@@ -91,7 +92,7 @@ func (a *App) wireChanges(t *Task) {
 			}
 			rel, err := filepath.Rel(b.Root(), path)
 			if err != nil || strings.HasPrefix(rel, "..") {
-				t.list.Append(&Notice{Kind: NoticeError, Text: path + " is outside the project: nothing to revert"})
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: path + " is outside the project: nothing to revert"})
 				return
 			}
 			rel = filepath.ToSlash(rel)
@@ -118,7 +119,7 @@ func (a *App) RevertFile(path string) {
 		return
 	}
 	if path == "" {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: "which file? /revert PATH (/diff lists the files changed)"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "which file? /revert PATH (/diff lists the files changed)"})
 		return
 	}
 	a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
@@ -155,11 +156,11 @@ func (a *App) book() *checkpoint.Book {
 		b = r.Checkpoints()
 	}
 	if b == nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "changes are recorded only when sessions are kept (fawn has no data directory)"})
 		return nil
 	}
 	if a.task.turnRunning() {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: "a turn is running — press Esc to cancel it first"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "a turn is running — press Esc to cancel it first"})
 		return nil
 	}
 	return b
@@ -261,12 +262,12 @@ func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
 func (a *App) rewind(b *checkpoint.Book, t checkpoint.Turn, code, conv bool) {
 	if conv {
 		if err := a.task.svc.Rewind.RewindConversation(t.Messages, t.Prompt); err != nil {
-			a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not rewind the conversation: " + err.Error()})
+			a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not rewind the conversation: " + err.Error()})
 			return
 		}
 		a.reloadChat()
 		a.task.input.SetText(t.Prompt, true)
-		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("the conversation is back to before “%s”: the prompt is in the input, to edit and send again", firstLine(t.Prompt, 50))})
 	}
 	if code {
 		a.restoreFiles("rewind", func(force map[string]bool) (checkpoint.Result, error) { return b.Rewind(t.ID, force) })
@@ -281,7 +282,7 @@ func (a *App) reloadChat() {
 	}
 	l, err := k.Store().Load(k.ID())
 	if err != nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: "could not reload the chat: " + err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not reload the chat: " + err.Error()})
 		return
 	}
 	a.task.list.Clear()
@@ -299,7 +300,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 	defer a.task.noteChanges()
 	res, err := run(nil)
 	if err != nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: what + ": " + err.Error()})
 		return
 	}
 	a.reportRestore(what, res)
@@ -321,7 +322,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 			defer a.task.noteChanges()
 			res, err := run(force)
 			if err != nil {
-				a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: what + ": " + err.Error()})
 				return
 			}
 			a.reportRestore(what, res)
@@ -331,16 +332,16 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 
 func (a *App) reportRestore(what string, res checkpoint.Result) {
 	if len(res.Restored) > 0 {
-		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("%s: restored %s — /rewind lists it, to undo", what, strings.Join(res.Restored, ", "))})
 	} else if len(res.Conflicts) == 0 && len(res.Lost) == 0 {
-		a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what + ": no files to restore"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what + ": no files to restore"})
 	}
 	for _, c := range res.Lost {
 		why := c.Before.Note
 		if why == "" {
 			why = "its earlier content is not kept"
 		}
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: fmt.Sprintf("%s: cannot restore %s: %s", what, c.Path, why)})
 	}
 }
 
@@ -382,17 +383,17 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		}
 	}
 	if f == nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: rel + " was not changed in this session"})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: rel + " was not changed in this session"})
 		return
 	}
 	before, err := versionContent(b, f.Original)
 	if err != nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: f.Path + ": " + err.Error()})
 		return
 	}
 	after, err := os.ReadFile(b.Abs(f.Path))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: f.Path + ": " + err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: f.Path + ": " + err.Error()})
 		return
 	}
 	ed, ok := a.task.editor.(diffEditor)
@@ -400,7 +401,7 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		return
 	}
 	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "since the session began · r reverts the hunk, R the file, o opens it there ·"); err != nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: err.Error()})
 		return
 	}
 	a.focusOn(panes.Editor)
@@ -498,7 +499,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 		{Key: 'o', Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
 			res, err := run(map[string]bool{c.Path: true})
 			if err != nil {
-				a.task.list.Append(&Notice{Kind: NoticeError, Text: what + ": " + err.Error()})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: what + ": " + err.Error()})
 			} else {
 				a.reportRestore(what, res)
 			}
@@ -506,12 +507,12 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 			a.showConflicts(what, run, rest)
 		}},
 		{Label: "keep it as it is" + next, Do: func() {
-			a.task.list.Append(&Notice{Kind: NoticeInfo, Text: what + ": kept " + c.Path + " as you changed it"})
+			a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what + ": kept " + c.Path + " as you changed it"})
 			a.showConflicts(what, run, rest)
 		}},
 	})
 	if err != nil {
-		a.task.list.Append(&Notice{Kind: NoticeError, Text: err.Error()})
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: err.Error()})
 		return
 	}
 	a.focusOn(panes.Editor)

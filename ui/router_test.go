@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/panes"
 )
 
@@ -35,8 +36,8 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 	handleAll(a, run("b1", "bash", `{"command":"make slow"}`)...)
 	handleAll(a, run("g1", "grep", `{"pattern":"TODO","output_mode":"files_with_matches"}`)...)
 	handleAll(a, run("b2", "bash", `{"command":"echo fast"}`)...)
-	if a.task.router.running != 3 {
-		t.Fatalf("running = %d, want 3", a.task.router.running)
+	if a.task.router.Running() != 3 {
+		t.Fatalf("running = %d, want 3", a.task.router.Running())
 	}
 	// The last call finishes first, then the search, then the first call,
 	// whose output keeps arriving after the others ended.
@@ -49,12 +50,12 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 		agent.Event{Type: agent.EventToolUpdate, ID: "b1", Data: tools.CommandDone{Output: "step 1\nstep 2\n", TotalLines: 2, ExitCode: 2}},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "b1", Name: "bash", Result: "step 1\nstep 2\n[exit code 2 · cwd /proj]", IsError: true, Duration: 3 * time.Second},
 	)
-	if a.task.router.running != 0 {
-		t.Errorf("running = %d after all ended, want 0", a.task.router.running)
+	if a.task.router.Running() != 0 {
+		t.Errorf("running = %d after all ended, want 0", a.task.router.Running())
 	}
-	var cards []*Card
+	var cards []*chat.Card
 	for i := 0; i < a.task.list.Len(); i++ {
-		if c, ok := a.task.list.Item(i).(*Card); ok {
+		if c, ok := a.task.list.Item(i).(*chat.Card); ok {
 			cards = append(cards, c)
 		}
 	}
@@ -67,7 +68,7 @@ func TestRouterOutOfOrderFinishes(t *testing.T) {
 	if got := strings.Join(cards[2].OutputLines(), "|"); got != "fast" {
 		t.Errorf("b2 output = %q", got)
 	}
-	if cards[0].Status != StatusFailed || cards[1].Status != StatusDone || cards[2].Status != StatusDone {
+	if cards[0].Status != chat.StatusFailed || cards[1].Status != chat.StatusDone || cards[2].Status != chat.StatusDone {
 		t.Errorf("statuses = %v %v %v, want failed done done", cards[0].Status, cards[1].Status, cards[2].Status)
 	}
 	a.draw()
@@ -137,7 +138,7 @@ func TestRouterDrivesEditorTerminalAndTodo(t *testing.T) {
 	// Enter on the edit card jumps to the file at the first changed line.
 	a.task.list.Select(a.task.list.Len() - 1)
 	a.setFocus(a.task.list)
-	a.task.list.activate(a.task.list.Selected(), -1)
+	a.task.list.Activate(a.task.list.Selected(), -1)
 	if len(ed.opened) != 1 || ed.opened[0] != "/proj/main.go:2" {
 		t.Errorf("jump opened %v, want /proj/main.go:2", ed.opened)
 	}

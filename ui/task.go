@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -63,10 +64,10 @@ type Task struct {
 	agent backend.Agent
 	svc   backend.Services
 
-	rctx    *Ctx // the task's root for relative paths; the App's theme and Markdown
-	list    *MessageList
-	input   *Input
-	chat    *View
+	rctx    *chat.Ctx // the task's root for relative paths; the App's theme and Markdown
+	list    *chat.MessageList
+	input   *chat.Input
+	chat    *chat.View
 	todos   *panes.TodoView
 	changes *ChangesView
 	// changesBusy: a refresh of the Changes tab is being computed;
@@ -76,7 +77,7 @@ type Task struct {
 	dialog                    *PermissionDialog
 	editor                    EditorPane
 	terminal                  TerminalPane
-	router                    *Router
+	router                    *chat.Router
 	files                     *fileIndex // the project's paths, for @ completion
 	explorer                  *explorer.Explorer
 	explorerFrame             *frame
@@ -93,7 +94,7 @@ type Task struct {
 
 	// The turn running (turnCancel set) and the messages queued behind it.
 	turnCancel context.CancelFunc
-	queued     []*User
+	queued     []*chat.User
 }
 
 // Name is the task's name ("" for the project's own).
@@ -106,10 +107,10 @@ func (t *Task) Root() string { return t.root }
 // nothing (show does).
 func (a *App) newTask(o TaskOptions) *Task {
 	t := &Task{app: a, opts: o, name: o.Name, root: o.Root, agent: o.Agent, svc: o.Services}
-	t.rctx = &Ctx{Th: &a.th, MD: a.rctx.MD, Root: o.Root}
-	t.list = NewMessageList(t.rctx, a.keys.messages)
-	t.input = NewInput(&a.th, a.keys.chat, a.commands)
-	t.chat = NewView(&a.th, t.list, t.input)
+	t.rctx = &chat.Ctx{Th: &a.th, MD: a.rctx.MD, Root: o.Root}
+	t.list = chat.NewMessageList(t.rctx, a.keys.messages)
+	t.input = chat.NewInput(&a.th, a.keys.chat, a.commands)
+	t.chat = chat.NewView(&a.th, t.list, t.input)
 	t.chat.Busy = t.turnRunning
 	t.todos = panes.NewTodoView(&a.th)
 	t.changes = newChangesView(t.rctx)
@@ -142,7 +143,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	)
 	t.chatFrame = newFrame(t.chat, &a.th, func() render.Line { return a.paneTitle("Chat", t.chat) })
 	t.editorFrame = newFrame(t.editor, &a.th, func() render.Line { return a.paneTitle("Editor", t.editor) })
-	t.router = NewRouter(NewRegistry(), t.list, t)
+	t.router = chat.NewRouter(chat.NewRegistry(), t.list, t)
 	a.wireWidgets(t)
 	a.wireChanges(t)
 	a.tasks = append(a.tasks, t)
@@ -241,8 +242,8 @@ func (t *Task) PermissionDone(id string) { t.dialog.Drop(id) }
 
 // transcript is a saved session's conversation as the task's chat items; a
 // card of an edit opens its file in the task's editor.
-func (t *Task) transcript(l *session.Log) []Item {
-	return Transcript(t.router.Reg, l, func(path string) {
+func (t *Task) transcript(l *session.Log) []chat.Item {
+	return chat.Transcript(t.router.Reg, l, func(path string) {
 		if ed := t.EditorPane(); ed != nil {
 			_ = ed.Open(path, 0)
 		}

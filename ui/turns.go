@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 )
 
@@ -25,7 +26,7 @@ func (t *Task) submit(text string) {
 			if t.app.commands.Known(name) {
 				msg = fmt.Sprintf("/%s is not offered by this task's agent — type / to see the commands it offers", name)
 			}
-			t.list.Append(&Notice{Kind: NoticeError, Text: msg})
+			t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: msg})
 			return
 		}
 		cmd.Run(t.app, args)
@@ -34,11 +35,11 @@ func (t *Task) submit(text string) {
 	if strings.HasPrefix(strings.TrimSpace(text), "//") {
 		text = strings.TrimSpace(text)[1:]
 	}
-	item := &User{Text: text}
+	item := &chat.User{Text: text}
 	t.list.Append(item)
 	t.list.ScrollToBottom()
 	if at := t.svc.Attach; at != nil {
-		if ms := MentionsIn(text); len(ms) > 0 {
+		if ms := chat.MentionsIn(text); len(ms) > 0 {
 			t.attachAndRun(at, item, ms)
 			return
 		}
@@ -51,7 +52,7 @@ func (t *Task) submit(text string) {
 	t.startTurn(item)
 }
 
-func (t *Task) startTurn(item *User) {
+func (t *Task) startTurn(item *chat.User) {
 	item.Queued = false
 	item.Ver++
 	ctx, cancel := context.WithCancel(t.app.runCtx)
@@ -69,7 +70,7 @@ func (t *Task) startTurn(item *User) {
 // follow shows a turn's events as they arrive, until its stream closes.
 func (t *Task) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 	if events == nil {
-		t.list.Append(&Notice{Kind: NoticeError, Text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "the agent did not start the turn (no event stream); try again, or restart fawn"})
 		t.turnEnded(cancel)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/ui"
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -26,10 +27,10 @@ func TestREADMEKeysAreTrue(t *testing.T) {
 		listAll bool
 	}{
 		{ui.GlobalKeys(), "", true},
-		{ui.ChatKeys(), "chat.send", false},
-		{ui.ChatKeys(), "chat.newline", false},
-		{ui.ChatKeys(), "chat.cancel", false},
-		{ui.ChatKeys(), "chat.interrupt", false},
+		{chat.ChatKeys(), "chat.send", false},
+		{chat.ChatKeys(), "chat.newline", false},
+		{chat.ChatKeys(), "chat.cancel", false},
+		{chat.ChatKeys(), "chat.interrupt", false},
 		{ui.DialogKeys(), "permission.allow_session", false},
 		{ui.DialogKeys(), "permission.deny_note", false},
 		{editor.DefaultKeys(), "editor.save", false},
@@ -37,8 +38,8 @@ func TestREADMEKeysAreTrue(t *testing.T) {
 		{editor.DefaultKeys(), "editor.diff", false},
 		{editor.DefaultKeys(), "editor.wrap", false},
 		{termview.DefaultKeys(), "terminal.scroll_up", false},
-		{ui.ChatKeys(), "chat.open_file", false},
-		{ui.MessageKeys(), "messages.copy_code", false},
+		{chat.ChatKeys(), "chat.open_file", false},
+		{chat.MessageKeys(), "messages.copy_code", false},
 		{explorer.DefaultKeys(), "explorer.refresh", false},
 	}
 	for _, c := range checks {

@@ -6,6 +6,7 @@ package screentest
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,4 +107,35 @@ func Fg(st tcell.Style) tcell.Color {
 func Attrs(st tcell.Style) tcell.AttrMask {
 	_, _, attr := st.Decompose()
 	return attr
+}
+
+// LinesText joins lines' text with newlines, each without its trailing
+// blanks, for comparing and printing what a widget rendered.
+func LinesText[L fmt.Stringer](lines []L) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
+	}
+	return b.String()
+}
+
+// GoSource is n lines of Go source: functions with comments, strings, a
+// raw string over several lines and a block comment.
+func GoSource(n int) string {
+	var b strings.Builder
+	b.WriteString("package demo\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n")
+	for i := 0; strings.Count(b.String(), "\n") < n; i++ {
+		fmt.Fprintf(&b, "// step%d joins the parts of a line, the %d-th of them.\n", i, i)
+		fmt.Fprintf(&b, "func step%d(parts []string, width int) (string, error) {\n", i)
+		b.WriteString("\tif width <= 0 {\n\t\treturn \"\", fmt.Errorf(\"width %d: too small\", width)\n\t}\n")
+		b.WriteString("\tvar out strings.Builder\n\tfor i, p := range parts {\n\t\tif i > 0 {\n\t\t\tout.WriteByte(' ')\n\t\t}\n\t\tout.WriteString(p)\n\t}\n")
+		if i%3 == 0 {
+			b.WriteString("\t/* The usage text,\n\t   kept as written. */\n\tconst usage = `usage: step [-w width]\n\n  joins its arguments`\n\t_ = usage\n")
+		}
+		b.WriteString("\treturn out.String(), nil\n}\n\n")
+	}
+	return b.String()
 }

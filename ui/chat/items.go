@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ type User struct {
 
 func (u *User) rev(*Ctx) uint64 { return u.Ver }
 
-func (u *User) render(c *Ctx, width int) []render.Line {
+func (u *User) Render(c *Ctx, width int) []render.Line {
 	st := tcell.StyleDefault.Foreground(c.Th.UserText)
 	mark := render.Span{Text: "› ", Style: st.Bold(true)}
 	if u.Queued {
@@ -85,7 +85,7 @@ func (a *assistantItem) rev(c *Ctx) uint64 {
 	return a.ver
 }
 
-func (a *assistantItem) render(c *Ctx, width int) []render.Line {
+func (a *assistantItem) Render(c *Ctx, width int) []render.Line {
 	return c.MD.renderChunked(a.text.String(), width, &a.md, a.open)
 }
 
@@ -140,7 +140,7 @@ func movingRev(ver, frame uint64) uint64 { return (ver<<32|frame&0xffffffff)<<1 
 
 func stillRev(ver uint64) uint64 { return ver << 1 }
 
-func (r *reasoningItem) render(c *Ctx, width int) []render.Line {
+func (r *reasoningItem) Render(c *Ctx, width int) []render.Line {
 	dim := tcell.StyleDefault.Foreground(c.Th.Dim)
 	words := len(strings.Fields(r.text.String()))
 	var head string
@@ -192,7 +192,7 @@ func (n *Notice) set(text string) {
 
 func (n *Notice) rev(*Ctx) uint64 { return n.ver }
 
-func (n *Notice) render(c *Ctx, width int) []render.Line {
+func (n *Notice) Render(c *Ctx, width int) []render.Line {
 	var icon string
 	st := tcell.StyleDefault.Foreground(c.Th.Dim)
 	switch n.Kind {

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"strings"
@@ -185,8 +185,8 @@ func (in *Input) Rows(width int) int {
 	return min(max(n, 1), maxInputRows)
 }
 
-// updateCompletion recomputes the popup from the text.
-func (in *Input) updateCompletion() {
+// UpdateCompletion recomputes the popup from the text.
+func (in *Input) UpdateCompletion() {
 	text := in.GetText()
 	in.matches = nil
 	if text == in.compDismissed {
@@ -257,7 +257,7 @@ func (in *Input) complete(step int) {
 		typed := strings.TrimPrefix(in.GetText(), "/")
 		if common := commonPrefix(in.matches); len(common) > len(typed) && strings.HasPrefix(common, typed) {
 			in.SetText("/"+common, true)
-			in.updateCompletion()
+			in.UpdateCompletion()
 			if len(in.matches) == 1 {
 				in.accept()
 			}
@@ -322,7 +322,7 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 			return
 		}
 		if in.chatKey(ev, action, setFocus) {
-			in.updateCompletion()
+			in.UpdateCompletion()
 		}
 	}
 }
@@ -418,7 +418,7 @@ func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func
 	case actChatComplete:
 		if strings.HasPrefix(in.GetText(), "/") {
 			in.compDismissed = ""
-			in.updateCompletion()
+			in.UpdateCompletion()
 			if len(in.matches) > 0 {
 				in.complete(1)
 			}
@@ -514,7 +514,7 @@ func (in *Input) PasteHandler() func(text string, setFocus func(p tview.Primitiv
 			}
 		}
 		in.TextArea.PasteHandler()(text, setFocus)
-		in.updateCompletion()
+		in.UpdateCompletion()
 	}
 }
 

@@ -1,10 +1,12 @@
-package ui
+package chat
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
@@ -15,7 +17,7 @@ import (
 // Workspace is what the router drives besides the chat; the App implements it.
 type Workspace interface {
 	// EditorPane returns the editor, or nil when there is none.
-	EditorPane() EditorPane
+	EditorPane() Editor
 	// Reveal brings p forward in the bottom strip unless the user works in
 	// the other tab or the terminal is busy.
 	Reveal(p panes.Pane)
@@ -406,3 +408,18 @@ func (s *todoSink) handle(ev agent.Event) {
 		s.card.jump = func() { s.ws.JumpTo(panes.Todo) }
 	}
 }
+
+// Editor is what the router drives of the editor tabs (*editor.Tabs).
+// All methods are called on the UI goroutine.
+type Editor interface {
+	tview.Primitive
+	// AgentViewed opens or focuses the file's tab, scrolled to the range.
+	AgentViewed(ev tools.FileViewed)
+	// AgentChanged shows an edit that landed on disk and marks its lines.
+	AgentChanged(ev tools.FileChanged)
+	// Open opens path at a 1-based line (0: keep the position).
+	Open(path string, line int) error
+}
+
+// Running is the number of tool calls running.
+func (r *Router) Running() int { return r.running }

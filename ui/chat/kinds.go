@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ type countingItem struct {
 }
 
 func (c *countingItem) rev(*Ctx) uint64 { return c.ver }
-func (c *countingItem) render(rc *Ctx, width int) []render.Line {
+func (c *countingItem) Render(rc *Ctx, width int) []render.Line {
 	*c.renders++
 	return render.WrapText(c.text, rc.style(), width, nil, nil)
 }

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import "github.com/fawn-ide/fawn/ui/keymap"
 

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -252,7 +252,7 @@ func (c *Card) cancel() {
 	}
 }
 
-func (c *Card) toggle() {
+func (c *Card) Toggle() {
 	c.Expanded = !c.Expanded
 	c.changed()
 }
@@ -316,7 +316,7 @@ func (c *Card) statusMark(rc *Ctx) (string, tcell.Style, string) {
 	}
 }
 
-func (c *Card) render(rc *Ctx, width int) []render.Line {
+func (c *Card) Render(rc *Ctx, width int) []render.Line {
 	if c.Agent != "" && width > 8 {
 		// A subagent's call: indented under its task, named by its agent.
 		lines := c.renderCard(rc, width-2)

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"github.com/gdamore/tcell/v2"
@@ -13,9 +13,9 @@ import (
 type Item interface {
 	// rev changes whenever the item would render differently.
 	rev(c *Ctx) uint64
-	// render lays the item out at width. It is called only when the cached
+	// Render lays the item out at width. It is called only when the cached
 	// lines are stale (width or rev changed).
-	render(c *Ctx, width int) []render.Line
+	Render(c *Ctx, width int) []render.Line
 	// CopyText is what copying the item puts on the clipboard.
 	CopyText() string
 }
@@ -44,7 +44,7 @@ type entry struct {
 
 func (e *entry) get(c *Ctx, width int) []render.Line {
 	if r := e.item.rev(c); !e.valid || e.width != width || e.rev != r {
-		e.lines = e.item.render(c, width)
+		e.lines = e.item.Render(c, width)
 		e.width, e.rev, e.valid = width, r, true
 	}
 	return e.lines
@@ -480,7 +480,7 @@ func (l *MessageList) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			}
 		case actMessagesOpen:
 			if it := l.Selected(); it != nil {
-				l.activate(it, -1)
+				l.Activate(it, -1)
 			}
 		case actMessagesBack:
 			l.sel = -1
@@ -545,7 +545,7 @@ func (l *MessageList) MouseHandler() func(action tview.MouseAction, event *tcell
 				l.sel = ref.entry
 				setFocus(l)
 				{
-					l.activate(l.entries[ref.entry].item, ref.line)
+					l.Activate(l.entries[ref.entry].item, ref.line)
 				}
 			}
 			return true, nil
@@ -558,11 +558,11 @@ func (l *MessageList) MouseHandler() func(action tview.MouseAction, event *tcell
 // ScrollPages scrolls the list by dir pages (PgUp in the input: -1).
 func (l *MessageList) ScrollPages(dir int) { l.ScrollBy(dir * max(1, l.height-2)) }
 
-func (l *MessageList) activate(it Item, line int) {
+func (l *MessageList) Activate(it Item, line int) {
 	switch it := it.(type) {
 	case *Card:
 		if line >= 0 && it.foldLine(line, l.entries[l.sel].lines) {
-			it.toggle()
+			it.Toggle()
 			return
 		}
 		if it.jump != nil {
@@ -570,7 +570,7 @@ func (l *MessageList) activate(it Item, line int) {
 			it.jump()
 			return
 		}
-		it.toggle()
+		it.Toggle()
 	case *reasoningItem:
 		it.toggle()
 	case *compactItem:

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -89,7 +89,7 @@ func TestCardsRender(t *testing.T) {
 	var b strings.Builder
 	for _, c := range cards {
 		fmt.Fprintf(&b, "== %s\n", c.name)
-		for _, l := range c.card.render(rc, 60) {
+		for _, l := range c.card.Render(rc, 60) {
 			if w := l.Width(); w > 60 {
 				t.Errorf("%s: a line is %d cells wide, more than 60", c.name, w)
 			}
@@ -122,7 +122,7 @@ func TestCardShowsTheExitCodeItIsGiven(t *testing.T) {
 		{"succeeded, a report quotes an exit code", bash(0, "building\n[exit code 0 · cwd /proj]\nmain.go:3: exit code 4 is never checked"), "✓", ""},
 		{"killed", bash(-1, "building\n[no exit code (killed) · cwd /proj]"), "✓", ""},
 	} {
-		lines := c.card.render(rc, 70)
+		lines := c.card.Render(rc, 70)
 		if head := lines[0].String(); !strings.HasPrefix(head, c.icon) {
 			t.Errorf("%s: the card's header is %q, want it to start with %s", c.name, head, c.icon)
 		}
@@ -151,7 +151,7 @@ func TestRestoredCommandCardSaysItFailed(t *testing.T) {
 	} {
 		card := restoredCard(NewRegistry(), session.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"make"}`},
 			&session.Message{Role: "tool", ToolCallID: "1", Content: c.result}, func(string) {})
-		if head := card.render(rc, 70)[0].String(); !strings.HasPrefix(head, c.icon) {
+		if head := card.Render(rc, 70)[0].String(); !strings.HasPrefix(head, c.icon) {
 			t.Errorf("restored with %q: the header is %q, want it to start with %s", c.result, head, c.icon)
 		}
 	}
@@ -166,7 +166,7 @@ func TestCardExpandsAndCopies(t *testing.T) {
 	}
 	c := cardFrom(reg, "1", "bash", ready(`{"command":"seq 30"}`), started(),
 		agent.Event{Type: agent.EventToolOutput, Text: out.String()}, ended("exit code 0", false, time.Second))
-	collapsed := c.render(rc, 50)
+	collapsed := c.Render(rc, 50)
 	if len(collapsed) != 1+1+cardBodyLines {
 		t.Fatalf("collapsed card has %d lines, want header + fold + %d", len(collapsed), cardBodyLines)
 	}
@@ -176,8 +176,8 @@ func TestCardExpandsAndCopies(t *testing.T) {
 	if !c.foldLine(1, collapsed) || c.foldLine(0, collapsed) {
 		t.Error("foldLine does not find the fold row")
 	}
-	c.toggle()
-	expanded := c.render(rc, 50)
+	c.Toggle()
+	expanded := c.Render(rc, 50)
 	if len(expanded) != 1+30+1 {
 		t.Errorf("expanded card has %d lines, want header + 30 + hint", len(expanded))
 	}
@@ -196,4 +196,22 @@ func TestCardKeepsBoundedOutput(t *testing.T) {
 	if len(lines) != maxCardOutput+1 || lines[len(lines)-1] != "partial" || c.dropped != 100 {
 		t.Errorf("kept %d lines (dropped %d), last %q", len(lines), c.dropped, lines[len(lines)-1])
 	}
+}
+
+// An expanded command card wraps a long command rather than cutting it.
+func TestExpandedCardCutsNoCommand(t *testing.T) {
+	long := "go test -run 'TestSomethingWithAVeryLongName|TestAnotherVeryLongName' -count=1 ./ui/... ./agent/...\necho done"
+	c := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":`+quoteJSON(long)+`}`), started(), ended("ok\n[exit code 0]", false, time.Second))
+	c.Toggle()
+	text := linesText(c.Render(darkCtx(), 60))
+	for _, want := range []string{"TestAnotherVeryLongName", "./agent/...", "echo done"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the expanded card lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func quoteJSON(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
 }

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/ui/render/screentest"
 )
 
 // growSamples are code blocks long enough to be lexed in part as they
@@ -26,7 +27,7 @@ func growSamples() map[string]string {
 	for i := 0; sh.Len() < 1500; i++ {
 		fmt.Fprintf(&sh, "step%d() {\n  cat <<EOF\nusage: step [-w width]\n  if then fi; \"not code\"\n\nEOF\n  echo \"$1\" | tr a-z A-Z  # %d\n}\n\n", i, i)
 	}
-	return map[string]string{"go": goFile(50), "python": py.String(), "javascript": js.String(), "bash": sh.String()}
+	return map[string]string{"go": screentest.GoSource(50), "python": py.String(), "javascript": js.String(), "bash": sh.String()}
 }
 
 // A code block that grows as an answer streams is lexed from near its end
@@ -72,17 +73,17 @@ func TestGrowingCodeIsHighlightedAsWhole(t *testing.T) {
 func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 	defer func(n int) { growMin = n }(growMin)
 	growMin = 128 // the blocks are short, to be quick to render whole at every step
-	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
+	a := newHarness()
 	const width = 90
-	ref := NewMarkdown(a.rctx.Th) // renders the text at once, on its own caches
+	ref := NewMarkdown(a.ctx.Th) // renders the text at once, on its own caches
 	answers := []string{
-		"The file:\n\n```go\n" + goFile(50) + "```\n\nAnd a list:\n\n- one\n- two\n\n```js\n" + growSamples()["javascript"] + "```\n\nThat is all.",
+		"The file:\n\n```go\n" + screentest.GoSource(50) + "```\n\nAnd a list:\n\n- one\n- two\n\n```js\n" + growSamples()["javascript"] + "```\n\nThat is all.",
 		// The block is the answer's end (the model never closed it): no
 		// chunk comes after it, and finishing the answer renders it whole.
-		"It ends with the file:\n\n```go\n" + goFile(60) + "var a = 1\n",
+		"It ends with the file:\n\n```go\n" + screentest.GoSource(60) + "var a = 1\n",
 	}
 	for n, answer := range answers {
-		a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+		a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
 		var item *assistantItem
 		var e *entry // the list's cache of the item's lines, as a frame reads them
 		sawApprox, sawWaiting := false, false
@@ -90,9 +91,9 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			if len(answer)-off < 24 {
 				step = 1 // the last lines a byte at a time
 			}
-			a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+step, len(answer))]})
-			item = a.task.router.text
-			e = a.task.list.entries[len(a.task.list.entries)-1]
+			a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+step, len(answer))]})
+			item = a.router.text
+			e = a.list.entries[len(a.list.entries)-1]
 			if e.item != item {
 				t.Fatal("the answer is not the list's last item")
 			}
@@ -100,7 +101,7 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			if off/97%7 == 3 {
 				w = 61 // a resize now and then: the rows kept are wrapped again
 			}
-			got := e.get(a.rctx, w)
+			got := e.get(a.ctx, w)
 			want := ref.renderAll(item.text.String(), w)
 			if !linesEqual(got, want) {
 				t.Fatalf("answer %d, %d bytes in: it shows differently from the same text rendered at once", n, off)
@@ -121,17 +122,17 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 		if last := item.md.chunks[len(item.md.chunks)-1]; n == 1 && !last.approx {
 			t.Fatal("the block at the answer's end was not lexed in part: the test does not test finishing it")
 		}
-		a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+		a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 		if item.open {
 			t.Fatalf("answer %d: the answer block is still open after the turn", n)
 		}
 		// The frame after the turn does not lex the block whole on the UI
 		// goroutine (a long block takes longer than a frame): another
 		// goroutine does, and the answer is rendered again when it is done.
-		lexed := a.rctx.MD.hl.Lexed()
-		e.get(a.rctx, width)
-		if n == 1 && a.rctx.MD.hl.Lexed() != lexed {
-			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.rctx.MD.hl.Lexed()-lexed)
+		lexed := a.ctx.MD.hl.Lexed()
+		e.get(a.ctx, width)
+		if n == 1 && a.ctx.MD.hl.Lexed() != lexed {
+			t.Errorf("answer %d: the frame after the turn lexed %d bytes on the UI goroutine", n, a.ctx.MD.hl.Lexed()-lexed)
 		}
 		for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
 			if time.Now().After(deadline) {
@@ -139,10 +140,10 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 			a.drain() // what the other goroutine posted
-			e.get(a.rctx, width)
+			e.get(a.ctx, width)
 		}
-		fresh := NewMarkdown(a.rctx.Th)
-		if got, want := e.get(a.rctx, width), fresh.renderAll(answer, width); !linesEqual(got, want) {
+		fresh := NewMarkdown(a.ctx.Th)
+		if got, want := e.get(a.ctx, width), fresh.renderAll(answer, width); !linesEqual(got, want) {
 			t.Fatalf("answer %d: the finished answer is not rendered as the same text at once", n)
 		}
 	}
@@ -151,33 +152,33 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 // A code block with a huge line (a hostile or broken answer) is not lexed
 // every frame while it streams: it shows plain, then lexed whole when done.
 func TestHugeCodeLineIsNotLexedEveryFrame(t *testing.T) {
-	a, _ := newDrawnApp(t, Options{Root: "/proj"}, 100, 30)
+	a := newHarness()
 	huge := strings.Repeat(`x := "a"; `, 1000) // 10 KB, one line
 	answer := "Look:\n\n```go\nfunc f() {\n" + huge + "\n}\n```\n\nDone."
-	a.task.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
-	lexed, frames := a.rctx.MD.hl.Lexed(), 0
+	a.router.Handle(agent.Event{Type: agent.EventTurnStarted, Text: "show"})
+	lexed, frames := a.ctx.MD.hl.Lexed(), 0
 	for off := 0; off < len(answer); off += 1000 {
-		a.task.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
-		a.task.list.entries[len(a.task.list.entries)-1].get(a.rctx, 90)
+		a.router.Handle(agent.Event{Type: agent.EventText, Text: answer[off:min(off+1000, len(answer))]})
+		a.list.entries[len(a.list.entries)-1].get(a.ctx, 90)
 		frames++
 	}
 	// Lexed every frame, the block would be ~frames²/2 KB.
-	if got := a.rctx.MD.hl.Lexed() - lexed; got > 2*len(answer) {
+	if got := a.ctx.MD.hl.Lexed() - lexed; got > 2*len(answer) {
 		t.Errorf("%d frames lexed %d bytes of a %d-byte answer on the UI goroutine", frames, got, len(answer))
 	}
-	a.task.router.Handle(agent.Event{Type: agent.EventTurnEnded})
-	item := a.task.list.entries[len(a.task.list.entries)-1].item.(*assistantItem)
-	e := a.task.list.entries[len(a.task.list.entries)-1]
-	e.get(a.rctx, 90)
+	a.router.Handle(agent.Event{Type: agent.EventTurnEnded})
+	item := a.list.entries[len(a.list.entries)-1].item.(*assistantItem)
+	e := a.list.entries[len(a.list.entries)-1]
+	e.get(a.ctx, 90)
 	for deadline := time.Now().Add(30 * time.Second); item.md.approx; {
 		if time.Now().After(deadline) {
 			t.Fatal("the block is still shown plain 30 s after the turn")
 		}
 		time.Sleep(5 * time.Millisecond)
 		a.drain()
-		e.get(a.rctx, 90)
+		e.get(a.ctx, 90)
 	}
-	if got, want := e.get(a.rctx, 90), NewMarkdown(a.rctx.Th).renderAll(answer, 90); !linesEqual(got, want) {
+	if got, want := e.get(a.ctx, 90), NewMarkdown(a.ctx.Th).renderAll(answer, 90); !linesEqual(got, want) {
 		t.Fatal("the finished answer is not rendered as the same text at once")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func compactWhy(reason string) string {
 	return reason
 }
 
-func (c *compactItem) render(rc *Ctx, width int) []render.Line {
+func (c *compactItem) Render(rc *Ctx, width int) []render.Line {
 	base := rc.style()
 	dim := base.Foreground(rc.Th.Dim)
 	acc := base.Foreground(rc.Th.Accent)
