@@ -1,0 +1,302 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/commands"
+)
+
+// Project is the fawn of one ACP session: the agent working in the
+// directory the client named, and what goes with it. cmd/fawn builds it
+// (configuration, trust, tools, shell, MCP servers) as it does for the
+// IDE.
+type Project struct {
+	Agent    backend.Agent
+	Services backend.Services
+	// Root is the project directory the agent works in (absolute).
+	Root string
+	// Commands are the custom commands, offered as slash commands.
+	Commands []commands.Command
+	// Notices are said at the start of the first prompt's answer: what the
+	// user should know before the agent acts, such as what fawn ignores of
+	// an untrusted project.
+	Notices []string
+	// Close stops what building it started (nil: nothing).
+	Close func()
+}
+
+// Options configure Serve.
+type Options struct {
+	// Open builds the Project of a new session in dir, the client's
+	// working directory (absolute). Required.
+	Open func(ctx context.Context, dir string) (*Project, error)
+	// Version is fawn's, told the client in initialize.
+	Version string
+	// Log receives the connection's diagnostics (nil: discarded).
+	Log *slog.Logger
+}
+
+// Serve speaks ACP as an agent on in and out until the client closes in
+// or ctx ends; then it ends every session's turn and closes its Project.
+// Nothing but JSON-RPC is written to out.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Open == nil {
+		return errors.New("serve: Options.Open is required")
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, log: log, sessions: map[acp.SessionId]*sessionState{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.ctx = ctx
+	s.conn = acp.NewAgentSideConnection(s, out, in)
+	s.conn.SetLogger(log)
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	cancel()
+	s.closeAll()
+	return nil
+}
+
+// Server is the ACP agent: the sessions of one connection. It implements
+// acp.Agent and acp.AgentLoader.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	conn *acp.AgentSideConnection
+	// ctx lives as long as the connection: updates are sent with it, so
+	// that a cancelled prompt still reports how its calls ended.
+	ctx context.Context
+
+	mu       sync.Mutex
+	client   acp.ClientCapabilities
+	sessions map[acp.SessionId]*sessionState
+}
+
+var (
+	_ acp.Agent       = (*Server)(nil)
+	_ acp.AgentLoader = (*Server)(nil)
+)
+
+// sessionState is one ACP session: a Project and its turn.
+type sessionState struct {
+	id acp.SessionId
+	p  *Project
+	// turn is held while a prompt runs: a second prompt waits for the
+	// first, which the SDK has cancelled, to end.
+	turn sync.Mutex
+	// noticed is set once the Notices were said.
+	noticed bool
+}
+
+// Initialize agrees on the protocol version (fawn speaks version 1; a
+// client asking for another is answered with 1, as the protocol says) and
+// says what fawn can do.
+func (s *Server) Initialize(_ context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
+	s.mu.Lock()
+	s.client = req.ClientCapabilities
+	s.mu.Unlock()
+	version := s.opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	return acp.InitializeResponse{
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		AgentCapabilities: acp.AgentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: acp.PromptCapabilities{Image: true, EmbeddedContext: true},
+		},
+		AgentInfo:   &acp.Implementation{Name: "fawn", Title: acp.Ptr("fawn"), Version: version},
+		AuthMethods: []acp.AuthMethod{},
+	}, nil
+}
+
+// Authenticate: fawn's model keys come from its configuration, never from
+// the client.
+func (s *Server) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+// NewSession opens the project at the client's working directory.
+func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	ss, err := s.open(ctx, req.Cwd)
+	if err != nil {
+		return acp.NewSessionResponse{}, err
+	}
+	id := acp.SessionId(sessionID(ss.p))
+	s.add(id, ss)
+	s.afterOpen(ss)
+	return acp.NewSessionResponse{SessionId: id, Modes: modeState(ss.p.Agent.Mode())}, nil
+}
+
+// LoadSession opens the project at the client's working directory, makes
+// its agent carry on from the stored session, and replays that session's
+// transcript as updates before it answers.
+func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	ss, err := s.open(ctx, req.Cwd)
+	if err != nil {
+		return acp.LoadSessionResponse{}, err
+	}
+	keeper := ss.p.Services.Sessions
+	if keeper == nil {
+		ss.close()
+		return acp.LoadSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": "this agent keeps no sessions"})
+	}
+	res, err := keeper.Resume(string(req.SessionId))
+	if err != nil {
+		ss.close()
+		return acp.LoadSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("session %s: %v (fawn sessions lists the project's sessions)", req.SessionId, err)})
+	}
+	ss.id = req.SessionId
+	s.add(req.SessionId, ss)
+	for _, u := range replay(res.Log, ss.p.Root) {
+		s.send(ss.id, u)
+	}
+	for _, n := range res.Notes {
+		ss.p.Notices = append(ss.p.Notices, n)
+	}
+	s.afterOpen(ss)
+	return acp.LoadSessionResponse{Modes: modeState(ss.p.Agent.Mode())}, nil
+}
+
+// open builds the Project of a session in cwd.
+func (s *Server) open(ctx context.Context, cwd string) (*sessionState, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", cwd)})
+	}
+	p, err := s.opts.Open(ctx, filepath.Clean(cwd))
+	if err != nil {
+		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if p.Root == "" {
+		p.Root = filepath.Clean(cwd)
+	}
+	return &sessionState{p: p}, nil
+}
+
+// afterOpen tells the client the session's slash commands.
+func (s *Server) afterOpen(ss *sessionState) {
+	if cmds := availableCommands(ss.p); len(cmds) > 0 {
+		s.send(ss.id, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{AvailableCommands: cmds}})
+	}
+}
+
+func (s *Server) add(id acp.SessionId, ss *sessionState) {
+	ss.id = id
+	s.mu.Lock()
+	old := s.sessions[id]
+	s.sessions[id] = ss
+	s.mu.Unlock()
+	if old != nil {
+		old.close()
+	}
+}
+
+func (s *Server) session(id acp.SessionId) (*sessionState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		return nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("no session %s on this connection: start one with session/new or session/load", id)})
+	}
+	return ss, nil
+}
+
+// SetSessionMode sets fawn's permission mode: ask, accept-edits, plan or
+// yolo.
+func (s *Server) SetSessionMode(_ context.Context, req acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	ss, err := s.session(req.SessionId)
+	if err != nil {
+		return acp.SetSessionModeResponse{}, err
+	}
+	m, err := agent.ParseMode(string(req.ModeId))
+	if err != nil {
+		return acp.SetSessionModeResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	ss.p.Agent.SetMode(m)
+	return acp.SetSessionModeResponse{}, nil
+}
+
+// Cancel: the SDK has already cancelled the prompt's context, which ends
+// the turn; the prompt answers "cancelled" once it has.
+func (s *Server) Cancel(context.Context, acp.CancelNotification) error { return nil }
+
+// ListSessions, ResumeSession, CloseSession and SetSessionConfigOption
+// are capabilities fawn does not advertise.
+func (s *Server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (s *Server) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (s *Server) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
+}
+
+func (s *Server) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}
+
+// send sends one update of session id; a connection that is gone drops it.
+func (s *Server) send(id acp.SessionId, u acp.SessionUpdate) {
+	if err := s.conn.SessionUpdate(context.WithoutCancel(s.ctx), acp.SessionNotification{SessionId: id, Update: u}); err != nil {
+		s.log.Debug("session/update not sent", "session", id, "err", err)
+	}
+}
+
+// closeAll closes every session: Close on the agent ends its turn.
+func (s *Server) closeAll() {
+	s.mu.Lock()
+	all := s.sessions
+	s.sessions = map[acp.SessionId]*sessionState{}
+	s.mu.Unlock()
+	for _, ss := range all {
+		ss.close()
+	}
+}
+
+func (ss *sessionState) close() {
+	if ss.p.Close != nil {
+		ss.p.Close()
+	}
+}
+
+// sessionID is the ACP session's ID: fawn's own session ID, so that
+// session/load finds it in the store (and `fawn --resume ID` too).
+func sessionID(p *Project) string {
+	if k := p.Services.Sessions; k != nil && k.ID() != "" {
+		return k.ID()
+	}
+	return fmt.Sprintf("%p", p)
+}
+
+// modeState is fawn's permission modes as ACP session modes.
+func modeState(cur agent.Mode) *acp.SessionModeState {
+	desc := map[agent.Mode]string{
+		agent.ModeAsk:         "Reads run; edits and commands ask",
+		agent.ModeAcceptEdits: "Reads and edits run; commands ask",
+		agent.ModePlan:        "Read only: edits and commands are refused",
+		agent.ModeYolo:        "Nothing asks (deny rules still hold)",
+	}
+	st := &acp.SessionModeState{CurrentModeId: acp.SessionModeId(cur)}
+	for _, m := range agent.Modes {
+		st.AvailableModes = append(st.AvailableModes, acp.SessionMode{Id: acp.SessionModeId(m), Name: string(m), Description: acp.Ptr(desc[m])})
+	}
+	return st
+}
