@@ -6,6 +6,7 @@
 //	fawn config [--check]     print (or check) the effective configuration
 //	fawn sessions [DIR]       list DIR's sessions, newest first
 //	fawn export [ID] [DIR]    write a session as Markdown
+//	fawn acp [DIR]            serve the agent over ACP on stdin/stdout (for an editor)
 package main
 
 import (
@@ -185,7 +186,7 @@ type cli struct {
 	showVersion    bool
 	help           bool
 	check          bool
-	sub            string // "", "config", "sessions" or "export"
+	sub            string // "", "config", "sessions", "export" or "acp"
 	dir            string
 	sess           sessionFlags
 }
@@ -201,6 +202,9 @@ Usage:
   fawn --resume [ID] [DIR]    reopen a session by ID (a unique prefix), or choose one
   fawn sessions [--json] [DIR]          list DIR's sessions, newest first
   fawn export [ID] [DIR] [-o FILE]      write a session (default: the newest) as Markdown
+  fawn acp [--trust] [DIR]    be an Agent Client Protocol agent on stdin/stdout, for an
+                              editor (Zed, JetBrains, Neovim, Emacs); each session opens the
+                              client's directory (DIR: always DIR)
 
 Flags:
 %s
@@ -233,7 +237,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	}
 	c.printSet = fs.Changed("print")
 	rest := fs.Args()
-	if len(rest) > 0 && slices.Contains([]string{"config", "sessions", "export"}, rest[0]) {
+	if len(rest) > 0 && slices.Contains([]string{"config", "sessions", "export", "acp"}, rest[0]) {
 		c.sub, rest = rest[0], rest[1:]
 	}
 	rest, err := c.sess.check(fs, c.sub, rest)
@@ -251,6 +255,9 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	}
 	if !slices.Contains(config.OutputFormats, c.outputFormat) {
 		return nil, fs, fmt.Errorf("--output-format %q: expected one of %s", c.outputFormat, strings.Join(config.OutputFormats, ", "))
+	}
+	if c.sub == "acp" && c.printSet {
+		return nil, fs, errors.New("-p/--print does not go with `fawn acp`: the client sends the prompts")
 	}
 	if c.printSet && strings.TrimSpace(c.prompt) == "" {
 		return nil, fs, errors.New("-p/--print needs a prompt")
@@ -278,6 +285,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
+	}
+	if c.sub == "acp" {
+		if c.dir != "" {
+			c.dir = dir
+		}
+		// Each session reads its directory's configuration, from the
+		// environment fawn started with.
+		return acpCommand(ctx, c, os.Environ(), stdin, stderr)
 	}
 	// The project's files are untrusted input: the configuration is read
 	// first without the keys that need trust, and again with them once the

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fawn-ide/fawn/acp/serve"
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/commands"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/trust"
+)
+
+// acpCommand is `fawn acp [DIR]`: fawn's agent as an ACP agent on stdin
+// and stdout, for an editor that hosts agents. Every session opens the
+// directory the client names (its cwd), or DIR when one is given, with
+// the configuration, trust, tools, shell and MCP servers the IDE would
+// have there. environ is the environment fawn started with (the model
+// keys are read from it, once for each session's configuration).
+func acpCommand(ctx context.Context, c *cli, environ []string, stdin io.Reader, stderr io.Writer) int {
+	proto, err := guardStdout()
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn acp: %v\n", err)
+		return exitFailure
+	}
+	defer proto.Close()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	restoreGC()
+	err = serve.Serve(ctx, stdin, proto, serve.Options{
+		Version: version,
+		Log:     log,
+		Open: func(ctx context.Context, dir string) (*serve.Project, error) {
+			if c.dir != "" {
+				dir = c.dir
+			}
+			return openACP(ctx, c, environ, dir, stderr)
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn acp: %v\n", err)
+		return exitFailure
+	}
+	if code := signalExit(ctx, nil); code != 0 {
+		return code
+	}
+	return exitOK
+}
+
+// guardStdout keeps stdout for the protocol alone: it returns a file on a
+// copy of the original stdout (not inherited by children), and points
+// descriptor 1, and os.Stdout, at stderr. A stray print — fawn's own, a
+// library's, a child's that inherits descriptor 1 — then lands in the
+// log, never in the middle of a JSON-RPC message.
+func guardStdout() (*os.File, error) {
+	fd, err := unix.FcntlInt(uintptr(unix.Stdout), unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		return nil, fmt.Errorf("cannot keep stdout for the protocol: %w", err)
+	}
+	if err := unix.Dup2(unix.Stderr, unix.Stdout); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("cannot point stdout at stderr: %w", err)
+	}
+	os.Stdout = os.Stderr
+	return os.NewFile(uintptr(fd), "acp-stdout"), nil
+}
+
+// openACP builds the fawn of one ACP session in dir. Trust is decided
+// without asking, since stdout is the protocol's and the client shows no
+// fawn prompt: a directory is trusted when the user trusted it in the IDE
+// before (and nothing changed since) or when fawn acp runs with --trust;
+// otherwise what its files would run or widen (MCP servers, model
+// settings, language servers, hooks, its git configuration's programs) is
+// ignored, and the first prompt's answer says so.
+func openACP(ctx context.Context, c *cli, environ []string, dir string, stderr io.Writer) (*serve.Project, error) {
+	dir, err := projectDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	opts := config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags(), Env: environ}
+	cfg, rep, err := config.Load(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%v (`fawn config --check %s` lists every problem)", err, dir)
+	}
+	red := dropKeys(environ, cfg, stderr)
+	ts := checkTrust(dir, opts, cfg, rep)
+	decision := ts.decide(c.trust)
+	if decision == nil {
+		decision = trust.Deny(dir, ts.items, ts.verdict.State)
+	} else if cfg, rep, err = loadTrusted(opts, decision, cfg, rep); err != nil {
+		return nil, fmt.Errorf("%v (`fawn config --check %s` lists every problem)", err, dir)
+	} else {
+		red = dropKeys(environ, cfg, stderr)
+	}
+	for _, p := range ts.problems {
+		fmt.Fprintln(stderr, "fawn acp:", p)
+	}
+	ws, err := newWorkspace(cfg, decision)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: newStore(cfg, red),
+		Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	closers := []func(){sess.Close, ws.Close}
+	if len(cfg.Tools.MCPServers) > 0 {
+		// A server's tools join the session when it is ready, as in the IDE.
+		m := mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, func(ch mcp.Change) {
+			if len(ch.NewTools) > 0 {
+				if err := sess.AddTools(ch.NewTools...); err != nil {
+					fmt.Fprintf(stderr, "fawn acp: MCP: %v\n", err)
+				}
+			}
+			if ch.State == mcp.Failed {
+				fmt.Fprintf(stderr, "fawn acp: MCP: %s: %s\n", ch.Server, ch.Err)
+			}
+		})
+		closers = append([]func(){m.Close}, closers...)
+	}
+	return &serve.Project{
+		Agent:    sess,
+		Services: backend.SessionServices(sess),
+		Root:     ws.env.Root,
+		Commands: commands.Load(cfg.ConfigDir, cfg.ProjectDir),
+		Notices:  acpNotices(cfg, rep, decision),
+		Close: func() {
+			for _, f := range closers {
+				f()
+			}
+		},
+	}, nil
+}
+
+// acpNotices are said at the start of a session's first answer: what of
+// an untrusted project fawn ignores and how to trust it, the demo model,
+// configuration warnings.
+func acpNotices(cfg *config.Config, rep *config.Report, d *trust.Decision) []string {
+	var out []string
+	if ign := d.Ignored(); len(ign) > 0 {
+		out = append(out, fmt.Sprintf("this directory is not trusted, so fawn ignores %s of %s. Trust it by opening it once in fawn's IDE and answering its prompt, or start the agent with `fawn acp --trust`.",
+			safetext.Exact(trust.Summary(ign)), safetext.Exact(strings.Join(trust.Files(ign), ", "))))
+	}
+	if cfg.Models.Chat.Demo && cfg.Models.Chat.DemoReason != "" {
+		out = append(out, config.DemoNotice(cfg.ConfigDir))
+	}
+	for _, w := range rep.Warnings {
+		out = append(out, "warning: "+strings.TrimPrefix(w.String(), "config: "))
+	}
+	return out
+}
