@@ -110,6 +110,8 @@ type fixture struct {
 	cl   *client
 	conn *acp.ClientSideConnection
 	mode agent.Mode
+	// vision: the model takes images.
+	vision bool
 }
 
 func newFixture(t *testing.T, script llmtest.Script, mode agent.Mode) *fixture {
@@ -160,7 +162,7 @@ func (f *fixture) open(ctx context.Context, dir string) (*Project, error) {
 	}
 	cfg := &config.Config{
 		Models: config.Models{Chat: config.Model{Type: "openai", Model: "llmtest", BaseURL: f.srv.URL(),
-			Timeout: time.Minute, StallTimeout: 15 * time.Second}},
+			Timeout: time.Minute, StallTimeout: 15 * time.Second, Vision: map[bool]string{true: "yes", false: "no"}[f.vision]}},
 		Permissions: config.Permissions{Mode: string(f.mode)},
 		Agent:       config.Agent{MaxSteps: 50},
 		ConfigDir:   f.t.TempDir(),
@@ -567,5 +569,26 @@ func TestInitialize(t *testing.T) {
 	if resp.ProtocolVersion != 1 || !caps.LoadSession || !caps.PromptCapabilities.Image || !caps.PromptCapabilities.EmbeddedContext || resp.AgentInfo.Name != "fawn" {
 		b, _ := json.Marshal(resp)
 		t.Errorf("initialize: %s", b)
+	}
+}
+
+func TestPromptWithImageAndEmbeddedFile(t *testing.T) {
+	f := newFixture(t, llmtest.Script{Responses: []llmtest.Response{{Text: "A pixel."}}}, agent.ModeAsk)
+	f.vision = true
+	sid := f.newSession()
+	resp, err := f.conn.Prompt(f.ctx(), acp.PromptRequest{SessionId: sid, Prompt: []acp.ContentBlock{
+		acp.TextBlock("what is this?"),
+		acp.ImageBlock(pixelPNG, "image/png"),
+		acp.ResourceBlock(acp.EmbeddedResourceResource{TextResourceContents: &acp.TextResourceContents{Uri: "file://" + f.root + "/n.txt", Text: "unsaved words"}}),
+	}})
+	if err != nil || resp.StopReason != acp.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v", resp, err)
+	}
+	reqs := f.srv.ChatRequests()
+	msgs := reqs[len(reqs)-1].Messages
+	last := msgs[len(msgs)-1]
+	sent := string(last.Content)
+	if len(last.Images) != 1 || last.Images[0] != "data:image/png;base64,"+pixelPNG || !strings.Contains(sent, "unsaved words") || !strings.Contains(sent, "what is this?") {
+		t.Errorf("the model was sent %s and images %v", sent, last.Images)
 	}
 }
