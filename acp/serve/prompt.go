@@ -133,10 +133,6 @@ func (s *Server) stream(ctx context.Context, ss *sessionState, events <-chan age
 		}
 	}
 	sendAll()
-	// Every call the client saw start is shown ended.
-	for _, id := range m.unfinished() {
-		s.send(ss.id, acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusFailed)))
-	}
 	asks.Wait()
 	return end
 }

@@ -237,18 +237,6 @@ func (m *mapper) flush() []acp.SessionUpdate {
 	return ups
 }
 
-// unfinished lists the calls the client saw start and never saw end (a
-// turn that ended abruptly), so they can be closed.
-func (m *mapper) unfinished() []string {
-	var ids []string
-	for id, c := range m.calls {
-		if !c.ended {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
 func (m *mapper) undirty(id string) {
 	for i, d := range m.dirty {
 		if d == id {
