@@ -16,6 +16,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/session"
@@ -175,7 +176,8 @@ func (f *fixture) open(ctx context.Context, dir string) (*Project, error) {
 		return nil, err
 	}
 	return &Project{Agent: s, Services: backend.SessionServices(s), Root: env.Root, Notices: []string{"a notice"},
-		Close: func() { s.Close(); _ = term.Close() }}, nil
+		Commands: commands.Load(cfg.ConfigDir, env.Root),
+		Close:    func() { s.Close(); _ = term.Close() }}, nil
 }
 
 func (f *fixture) ctx() context.Context {
@@ -556,6 +558,67 @@ func TestSetModeAndCommands(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "compact" {
 		t.Errorf("available commands %v, want compact", names)
+	}
+}
+
+func TestCustomCommandAndCompact(t *testing.T) {
+	f := newFixture(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Reviewed."},
+		{Text: "Summary: a review was asked for and given."},
+	}}, agent.ModeAsk)
+	if err := os.MkdirAll(filepath.Join(f.root, ".fawn", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.root, ".fawn", "commands", "review.md"),
+		[]byte("---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $ARGUMENTS with care.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sid := f.newSession()
+	var cmds []acp.AvailableCommand
+	for _, n := range f.cl.snapshot() {
+		if u := n.Update.AvailableCommandsUpdate; u != nil {
+			cmds = u.AvailableCommands
+		}
+	}
+	if len(cmds) != 2 || cmds[1].Name != "review" || cmds[1].Description != "Review a file" || cmds[1].Input == nil || cmds[1].Input.Unstructured.Hint != "FILE" {
+		t.Errorf("available commands: %+v", cmds)
+	}
+	f.prompt(sid, "/review main.go")
+	reqs := f.srv.ChatRequests()
+	msgs := reqs[0].Messages
+	if got := string(msgs[len(msgs)-1].Content); got != "Review main.go with care.\n" && got != "Review main.go with care." {
+		t.Errorf("the custom command sent %q", got)
+	}
+	f.cl.reset()
+	if resp := f.prompt(sid, "/compact"); resp.StopReason != acp.StopReasonEndTurn {
+		t.Errorf("/compact stopped with %q", resp.StopReason)
+	}
+	if n := len(f.srv.ChatRequests()); n != 2 {
+		t.Errorf("%d model requests; /compact should have made the second", n)
+	}
+}
+
+func TestAskUserIsAPermissionRequest(t *testing.T) {
+	f := newFixture(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("q1", "ask_user", `{"question":"Which colour?","options":["red","blue"]}`)}},
+		{Text: "Blue it is."},
+	}}, agent.ModeAsk)
+	f.cl.answer = func(req acp.RequestPermissionRequest) acp.RequestPermissionOutcome {
+		var names []string
+		for _, o := range req.Options {
+			names = append(names, o.Name)
+		}
+		if strings.Join(names, ",") != "red,blue,Do not answer" || req.ToolCall.Title == nil || *req.ToolCall.Title != "Which colour?" {
+			t.Errorf("question %v with options %v", req.ToolCall.Title, names)
+		}
+		return acp.NewRequestPermissionOutcomeSelected(req.Options[1].OptionId)
+	}
+	sid := f.newSession()
+	f.prompt(sid, "paint it")
+	reqs := f.srv.ChatRequests()
+	msgs := reqs[len(reqs)-1].Messages
+	if got := string(msgs[len(msgs)-1].Content); !strings.Contains(got, "The user answered: blue") {
+		t.Errorf("the model was told %q", got)
 	}
 }
 
