@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/commands"
+	"github.com/fawn-ide/fawn/session"
 )
 
 // Project is the fawn of one ACP session: the agent working in the
@@ -40,6 +42,9 @@ type Options struct {
 	// Open builds the Project of a new session in dir, the client's
 	// working directory (absolute). Required.
 	Open func(ctx context.Context, dir string) (*Project, error)
+	// List lists the stored sessions of the project at dir, newest first
+	// (nil: session/list is not offered).
+	List func(dir string) ([]session.Info, error)
 	// Version is fawn's, told the client in initialize.
 	Version string
 	// Log receives the connection's diagnostics (nil: discarded).
@@ -114,14 +119,19 @@ func (s *Server) Initialize(_ context.Context, req acp.InitializeRequest) (acp.I
 	if version == "" {
 		version = "dev"
 	}
+	caps := acp.AgentCapabilities{
+		LoadSession:         true,
+		PromptCapabilities:  acp.PromptCapabilities{Image: true, EmbeddedContext: true},
+		SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
+	}
+	if s.opts.List != nil {
+		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
+	}
 	return acp.InitializeResponse{
-		ProtocolVersion: acp.ProtocolVersionNumber,
-		AgentCapabilities: acp.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: acp.PromptCapabilities{Image: true, EmbeddedContext: true},
-		},
-		AgentInfo:   &acp.Implementation{Name: "fawn", Title: acp.Ptr("fawn"), Version: version},
-		AuthMethods: []acp.AuthMethod{},
+		ProtocolVersion:   acp.ProtocolVersionNumber,
+		AgentCapabilities: caps,
+		AgentInfo:         &acp.Implementation{Name: "fawn", Title: acp.Ptr("fawn"), Version: version},
+		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
 
@@ -147,6 +157,9 @@ func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 // its agent carry on from the stored session, and replays that session's
 // transcript as updates before it answers.
 func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	// The session open on this connection lets go of it first, so the
+	// agent carries on from it rather than from a copy.
+	s.drop(req.SessionId)
 	ss, err := s.open(ctx, req.Cwd)
 	if err != nil {
 		return acp.LoadSessionResponse{}, err
@@ -206,6 +219,17 @@ func (s *Server) add(id acp.SessionId, ss *sessionState) {
 	}
 }
 
+// drop closes session id, if it is open.
+func (s *Server) drop(id acp.SessionId) {
+	s.mu.Lock()
+	ss := s.sessions[id]
+	delete(s.sessions, id)
+	s.mu.Unlock()
+	if ss != nil {
+		ss.close()
+	}
+}
+
 func (s *Server) session(id acp.SessionId) (*sessionState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -235,18 +259,46 @@ func (s *Server) SetSessionMode(_ context.Context, req acp.SetSessionModeRequest
 // the turn; the prompt answers "cancelled" once it has.
 func (s *Server) Cancel(context.Context, acp.CancelNotification) error { return nil }
 
-// ListSessions, ResumeSession, CloseSession and SetSessionConfigOption
-// are capabilities fawn does not advertise.
-func (s *Server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+// CloseSession ends the session's turn, if one runs, and closes its
+// agent (its transcript stays in the store, to load).
+func (s *Server) CloseSession(_ context.Context, req acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	if _, err := s.session(req.SessionId); err != nil {
+		return acp.CloseSessionResponse{}, err
+	}
+	s.drop(req.SessionId)
+	return acp.CloseSessionResponse{}, nil
 }
+
+// ListSessions lists the stored sessions of the project at cwd, newest
+// first, all in one page.
+func (s *Server) ListSessions(_ context.Context, req acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	if s.opts.List == nil {
+		return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+	}
+	if req.Cwd == nil || !filepath.IsAbs(*req.Cwd) {
+		return acp.ListSessionsResponse{}, acp.NewInvalidParams(map[string]any{"error": "session/list needs cwd, an absolute path: fawn keeps sessions per project"})
+	}
+	cwd := filepath.Clean(*req.Cwd)
+	infos, err := s.opts.List(cwd)
+	if err != nil {
+		return acp.ListSessionsResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	out := acp.ListSessionsResponse{Sessions: []acp.SessionInfo{}}
+	for _, in := range infos {
+		si := acp.SessionInfo{SessionId: acp.SessionId(in.ID), Cwd: cwd, UpdatedAt: acp.Ptr(in.Updated.UTC().Format(time.RFC3339))}
+		if in.Title != "" {
+			si.Title = acp.Ptr(in.Title)
+		}
+		out.Sessions = append(out.Sessions, si)
+	}
+	return out, nil
+}
+
+// ResumeSession and SetSessionConfigOption are capabilities fawn does not
+// advertise.
 
 func (s *Server) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
 	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
-}
-
-func (s *Server) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
-	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
 }
 
 func (s *Server) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {

@@ -132,7 +132,13 @@ func (f *fixture) connect() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = Serve(ctx, toAgentR, toClientW, Options{Open: f.open, Version: "test"})
+		_ = Serve(ctx, toAgentR, toClientW, Options{Open: f.open, Version: "test", List: func(dir string) ([]session.Info, error) {
+			st, err := session.New(f.data, dir, session.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return st.List()
+		}})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -653,5 +659,37 @@ func TestPromptWithImageAndEmbeddedFile(t *testing.T) {
 	sent := string(last.Content)
 	if len(last.Images) != 1 || last.Images[0] != "data:image/png;base64,"+pixelPNG || !strings.Contains(sent, "unsaved words") || !strings.Contains(sent, "what is this?") {
 		t.Errorf("the model was sent %s and images %v", sent, last.Images)
+	}
+}
+
+func TestListAndCloseSessions(t *testing.T) {
+	f := newFixture(t, llmtest.Script{Responses: []llmtest.Response{{Text: "one"}, {Text: "two"}}}, agent.ModeAsk)
+	sid := f.newSession()
+	f.prompt(sid, "the first question")
+	list, err := f.conn.ListSessions(f.ctx(), acp.ListSessionsRequest{Cwd: &f.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 || list.Sessions[0].SessionId != sid || list.Sessions[0].Title == nil || *list.Sessions[0].Title != "the first question" || list.Sessions[0].Cwd != f.root {
+		t.Errorf("session/list: %+v", list.Sessions)
+	}
+	if _, err := f.conn.CloseSession(f.ctx(), acp.CloseSessionRequest{SessionId: sid}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.conn.Prompt(f.ctx(), acp.PromptRequest{SessionId: sid, Prompt: []acp.ContentBlock{acp.TextBlock("hello?")}}); err == nil {
+		t.Error("a closed session took a prompt")
+	}
+	// Loaded again on the same connection, twice (the second while the
+	// first is open): the agent carries on from it under its own ID, not
+	// from a copy.
+	for range 2 {
+		if _, err := f.conn.LoadSession(f.ctx(), acp.LoadSessionRequest{SessionId: sid, Cwd: f.root, McpServers: []acp.McpServer{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.prompt(sid, "the second question")
+	list, _ = f.conn.ListSessions(f.ctx(), acp.ListSessionsRequest{Cwd: &f.root})
+	if len(list.Sessions) != 1 {
+		t.Errorf("%d sessions after the load, want the one carried on", len(list.Sessions))
 	}
 }

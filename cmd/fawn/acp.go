@@ -17,6 +17,8 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/trust"
 )
 
@@ -43,6 +45,12 @@ func acpCommand(ctx context.Context, c *cli, environ []string, stdin io.Reader, 
 				dir = c.dir
 			}
 			return openACP(ctx, c, environ, dir, stderr)
+		},
+		List: func(dir string) ([]session.Info, error) {
+			if c.dir != "" {
+				dir = c.dir
+			}
+			return listACP(c, environ, dir)
 		},
 	})
 	if err != nil {
@@ -140,6 +148,25 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, stderr i
 			}
 		},
 	}, nil
+}
+
+// listACP lists the stored sessions of the project at dir. Listing runs
+// nothing of the project, so its configuration is read untrusted: the
+// data directory is the user's to choose.
+func listACP(c *cli, environ []string, dir string) ([]session.Info, error) {
+	dir, err := projectDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _, err := config.Load(config.Options{ProjectDir: dir, File: c.configFile, Flags: c.flags(), Env: environ})
+	if err != nil {
+		return nil, err
+	}
+	st := newStore(cfg, secret.NewRedactor(secrets(cfg)...))
+	if st == nil {
+		return nil, nil
+	}
+	return st.List()
 }
 
 // acpNotices are said at the start of a session's first answer: what of
