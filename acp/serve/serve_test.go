@@ -276,6 +276,16 @@ func contentOf(ns []acp.SessionNotification, id string) (text string, diffs []*a
 	return b.String(), diffs
 }
 
+func lastPlan(ns []acp.SessionNotification) *acp.SessionUpdatePlan {
+	var plan *acp.SessionUpdatePlan
+	for _, n := range ns {
+		if n.Update.Plan != nil {
+			plan = n.Update.Plan
+		}
+	}
+	return plan
+}
+
 func messageText(ns []acp.SessionNotification) string {
 	var b strings.Builder
 	for _, n := range ns {
@@ -307,23 +317,15 @@ func TestPromptMultiToolTurn(t *testing.T) {
 	}
 	// Every update of a call follows its tool_call, and names a call
 	// that was started.
-	started := map[string]bool{}
+	var ups []acp.SessionUpdate
 	var order []string
 	for _, n := range ns {
-		k, id, _ := step(n.Update)
-		switch k {
-		case "tool_call":
-			if started[id] {
-				t.Errorf("tool call %s started twice", id)
-			}
-			started[id] = true
-			order = append(order, id)
-		case "update":
-			if !started[id] {
-				t.Errorf("an update of call %q before its tool_call", id)
-			}
+		ups = append(ups, n.Update)
+		if n.Update.ToolCall != nil {
+			order = append(order, string(n.Update.ToolCall.ToolCallId))
 		}
 	}
+	checkStarted(t, ups)
 	if strings.Join(order, ",") != "e1,b1,t1" {
 		t.Errorf("calls started in the order %v, want e1, b1, t1", order)
 	}
@@ -353,13 +355,7 @@ func TestPromptMultiToolTurn(t *testing.T) {
 		t.Errorf("kinds %v: want e1 edit, b1 execute", kinds)
 	}
 	// The to-do list is the plan.
-	var plan *acp.SessionUpdatePlan
-	for _, n := range ns {
-		if n.Update.Plan != nil {
-			plan = n.Update.Plan
-		}
-	}
-	if plan == nil || len(plan.Entries) != 2 || plan.Entries[0].Status != acp.PlanEntryStatusCompleted ||
+	if plan := lastPlan(ns); plan == nil || len(plan.Entries) != 2 || plan.Entries[0].Status != acp.PlanEntryStatusCompleted ||
 		plan.Entries[1].Status != acp.PlanEntryStatusInProgress || plan.Entries[1].Priority != acp.PlanEntryPriorityHigh {
 		t.Errorf("plan: %+v", plan)
 	}
