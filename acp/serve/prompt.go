@@ -119,7 +119,7 @@ func (s *Server) stream(ctx context.Context, ss *sessionState, events <-chan age
 			asks.Add(1)
 			go func(ev agent.Event) {
 				defer asks.Done()
-				resp, err := s.conn.RequestPermission(ctx, req)
+				resp, err := s.peer().RequestPermission(ctx, req)
 				if err != nil {
 					resp.Outcome = acp.NewRequestPermissionOutcomeCancelled()
 				}

@@ -62,12 +62,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, sessions: map[acp.SessionId]*sessionState{}}
+	s := &Server{opts: opts, log: log, sessions: map[acp.SessionId]*sessionState{}, ready: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.ctx = ctx
 	s.conn = acp.NewAgentSideConnection(s, out, in)
 	s.conn.SetLogger(log)
+	close(s.ready)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
@@ -82,7 +83,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type Server struct {
 	opts Options
 	log  *slog.Logger
-	conn *acp.AgentSideConnection
+	// conn is set once ready is closed: the connection reads (and may
+	// call a handler) as soon as it is made.
+	conn  *acp.AgentSideConnection
+	ready chan struct{}
 	// ctx lives as long as the connection: updates are sent with it, so
 	// that a cancelled prompt still reports how its calls ended.
 	ctx context.Context
@@ -307,9 +311,15 @@ func (s *Server) SetSessionConfigOption(context.Context, acp.SetSessionConfigOpt
 
 // send sends one update of session id; a connection that is gone drops it.
 func (s *Server) send(id acp.SessionId, u acp.SessionUpdate) {
-	if err := s.conn.SessionUpdate(context.WithoutCancel(s.ctx), acp.SessionNotification{SessionId: id, Update: u}); err != nil {
+	if err := s.peer().SessionUpdate(context.WithoutCancel(s.ctx), acp.SessionNotification{SessionId: id, Update: u}); err != nil {
 		s.log.Debug("session/update not sent", "session", id, "err", err)
 	}
+}
+
+// peer is the connection to the client, once it is made.
+func (s *Server) peer() *acp.AgentSideConnection {
+	<-s.ready
+	return s.conn
 }
 
 // closeAll closes every session: Close on the agent ends its turn.
