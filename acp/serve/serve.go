@@ -92,7 +92,6 @@ type Server struct {
 	ctx context.Context
 
 	mu       sync.Mutex
-	client   acp.ClientCapabilities
 	sessions map[acp.SessionId]*sessionState
 }
 
@@ -114,11 +113,10 @@ type sessionState struct {
 
 // Initialize agrees on the protocol version (fawn speaks version 1; a
 // client asking for another is answered with 1, as the protocol says) and
-// says what fawn can do.
-func (s *Server) Initialize(_ context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
-	s.mu.Lock()
-	s.client = req.ClientCapabilities
-	s.mu.Unlock()
+// says what fawn can do. The client's fs and terminal capabilities are
+// not used: fawn's tools read and write the disk and run commands in
+// fawn's own shell.
+func (s *Server) Initialize(_ context.Context, _ acp.InitializeRequest) (acp.InitializeResponse, error) {
 	version := s.opts.Version
 	if version == "" {
 		version = "dev"
