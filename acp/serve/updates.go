@@ -208,7 +208,7 @@ func (m *mapper) ended(ev agent.Event) []acp.SessionUpdate {
 	case ev.IsError || len(c.content) == 0:
 		content := append([]acp.ToolCallContent(nil), c.content...)
 		if len(content) == 0 && c.output.Len() > 0 {
-			content = append(content, outputContent(c.output.String(), -2))
+			content = append(content, c.live())
 		}
 		if r := strings.TrimSpace(ev.Result); r != "" && !(c.name == "todo_write" && !ev.IsError) {
 			content = append(content, acp.ToolContent(acp.TextBlock(clip(r, maxResultText))))
@@ -230,7 +230,7 @@ func (m *mapper) flush() []acp.SessionUpdate {
 		if c == nil || c.ended {
 			continue
 		}
-		c.content = []acp.ToolCallContent{outputContent(c.output.String(), -2)}
+		c.content = []acp.ToolCallContent{c.live()}
 		ups = append(ups, acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateContent(c.content)))
 	}
 	m.dirty = m.dirty[:0]
@@ -253,18 +253,32 @@ func (m *mapper) abs(p string) string {
 	return filepath.Join(m.root, p)
 }
 
+// live is what the call streamed so far: a command's output as a console
+// block, anything else (a subagent's words) as text.
+func (c *callState) live() acp.ToolCallContent {
+	if c.name == "bash" {
+		return outputContent(c.output.String(), -2)
+	}
+	return acp.ToolContent(acp.TextBlock(tail(c.output.String(), maxLiveOutput)))
+}
+
+// tail is the end of s, at most n bytes from a line's start, marked as cut.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := len(s) - n
+	if i := strings.IndexByte(s[cut:], '\n'); i >= 0 {
+		cut += i + 1
+	}
+	return "…\n" + s[cut:]
+}
+
 // outputContent shows a command's output as a console block: its last
 // maxLiveOutput bytes, and its exit status when it has ended (exit -1:
 // killed or never ran; -2: still running).
 func outputContent(out string, exit int) acp.ToolCallContent {
-	if len(out) > maxLiveOutput {
-		cut := len(out) - maxLiveOutput
-		if i := strings.IndexByte(out[cut:], '\n'); i >= 0 {
-			cut += i + 1
-		}
-		out = "…\n" + out[cut:]
-	}
-	out = strings.TrimRight(out, "\n")
+	out = strings.TrimRight(tail(out, maxLiveOutput), "\n")
 	fence := "```"
 	for strings.Contains(out, fence) {
 		fence += "`"

@@ -104,6 +104,17 @@ func TestMapperCoalescesOutput(t *testing.T) {
 	checkStarted(t, append(ups, ended...))
 }
 
+// A subagent's words stream into its task call as text, not as a console.
+func TestMapperSubagentWords(t *testing.T) {
+	m := newMapper("/p")
+	m.event(agent.Event{Type: agent.EventToolCallStarted, ID: "k", Name: "task"})
+	m.event(agent.Event{Type: agent.EventToolOutput, ID: "k", Text: "Reading the code."})
+	text, _ := contentOf(notes(m.flush()), "k")
+	if text != "Reading the code.\n" {
+		t.Errorf("the task's live content %q", text)
+	}
+}
+
 func TestMapperEditDiffAndPlan(t *testing.T) {
 	m := newMapper("/p")
 	ups := m.event(agent.Event{Type: agent.EventToolUpdate, ID: "e", Name: "text_editor", Data: tools.FileChanged{Path: "/p/a.go", Before: []byte("old\n"), After: []byte("new\n")}})
