@@ -22,6 +22,7 @@ import (
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
@@ -98,8 +99,8 @@ type App struct {
 
 	rctx     *chat.Ctx // the frame's own widgets' (help, questions)
 	status   *panes.StatusBar
-	help     *Help
-	ask      *confirm
+	help     *dialogs.Help
+	ask      *dialogs.Confirm
 	pickers  *pickerHost
 	layout   *Layout
 	commands *commands.Commands
@@ -190,8 +191,8 @@ func New(opts Options) (*App, error) {
 	a.keys.global = GlobalKeys()
 	a.keys.chat = chat.ChatKeys()
 	a.keys.messages = chat.MessageKeys()
-	a.keys.dialog = DialogKeys()
-	a.keys.help = HelpKeys()
+	a.keys.dialog = dialogs.DialogKeys()
+	a.keys.help = dialogs.HelpKeys()
 	a.keys.explorer = explorer.DefaultKeys()
 
 	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
@@ -199,8 +200,8 @@ func New(opts Options) (*App, error) {
 	a.commands = commands.New()
 	a.commands.SetServices(func() backend.Services { return a.task.svc })
 	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
-	a.help = newHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
-	a.ask = newConfirm(a.rctx)
+	a.help = dialogs.NewHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
+	a.ask = dialogs.NewConfirm(a.rctx)
 	a.pickers = newPickerHost()
 	if opts.Redraw != nil {
 		opts.Redraw.app.Store(a)
@@ -285,7 +286,7 @@ func (a *App) wireWidgets(t *Task) {
 		t.input.InputHandler()(ev, a.setFocus)
 	}
 	t.list.OnCopy = func(it chat.Item, text string) { a.copy(text) }
-	t.dialog.onAnswer = func(id string, ans agent.Answer) {
+	t.dialog.OnAnswer = func(id string, ans agent.Answer) {
 		ag := t.agent
 		// Approve may take a lock the agent holds while it emits; never let
 		// the UI goroutine wait on it.
@@ -449,7 +450,7 @@ func (a *App) statusInfo() panes.StatusInfo {
 	in := panes.StatusInfo{
 		Model:         ag.ModelName(),
 		Mode:          ag.Mode(),
-		State:         a.task.router.State(a.task.dialog.visible()),
+		State:         a.task.router.State(a.task.dialog.Visible()),
 		Busy:          a.task.router.Busy(),
 		Frame:         a.rctx.Frame,
 		Session:       a.task.router.SessionUsage,
@@ -547,16 +548,16 @@ func (a *App) requestQuit() bool {
 	if len(files) > 1 {
 		what = fmt.Sprintf("%d files have", len(files))
 	}
-	a.ask.ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
-		choice{key: "s", label: "save all and quit", do: func() {
+	a.ask.Ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
+		dialogs.Choice{Key: "s", Label: "save all and quit", Do: func() {
 			if err := ed.SaveAll(); err != nil {
 				a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})
 				return
 			}
 			a.Stop()
 		}},
-		choice{key: "d", label: "quit without saving", do: a.Stop},
-		choice{key: "esc", label: "stay", do: func() {}},
+		dialogs.Choice{Key: "d", Label: "quit without saving", Do: a.Stop},
+		dialogs.Choice{Key: "esc", Label: "stay", Do: func() {}},
 	)
 	return false
 }

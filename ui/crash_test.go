@@ -108,7 +108,7 @@ func TestKeyOverrides(t *testing.T) {
 	r.waitScreen("unknown action bogus.action")
 	r.waitScreen("ui.keys.pane.zoom")
 	r.onUI(func() {
-		if help := linesText(r.app.help.lines(100)); !strings.Contains(help, "Ctrl-X") || strings.Contains(help, "Ctrl-Q  ") {
+		if help := linesText(r.app.help.Lines(100)); !strings.Contains(help, "Ctrl-X") || strings.Contains(help, "Ctrl-Q  ") {
 			t.Errorf("the help does not show the override:\n%s", help)
 		}
 	})

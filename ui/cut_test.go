@@ -31,7 +31,7 @@ func TestNothingIsCutMidPhrase(t *testing.T) {
 	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 40)
 	r.key(tcell.KeyF1, 0, 0)
 	r.onUI(func() {
-		help := linesText(r.app.help.lines(96))
+		help := linesText(r.app.help.Lines(96))
 		if !strings.Contains(help, "Shift-Enter, Alt-Enter, Ctrl-J") || strings.Contains(help, "…") {
 			t.Errorf("the help cuts a binding:\n%s", help)
 		}

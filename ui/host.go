@@ -8,6 +8,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
@@ -96,8 +97,7 @@ func (a *App) ClearConversation() {
 
 // ShowHelp opens the help overlay at its top.
 func (a *App) ShowHelp() {
-	a.help.shown = true
-	a.help.scroll = 0
+	a.help.Show()
 }
 
 // Quit quits, first asking what to do with unsaved editor files.
@@ -116,11 +116,11 @@ func (a *App) ResetChat() {
 
 // Ask shows a small modal question.
 func (a *App) Ask(title, text string, choices ...commands.Choice) {
-	cs := make([]choice, len(choices))
+	cs := make([]dialogs.Choice, len(choices))
 	for i, c := range choices {
-		cs[i] = choice{key: c.Key, label: c.Label, do: c.Do}
+		cs[i] = dialogs.Choice{Key: c.Key, Label: c.Label, Do: c.Do}
 	}
-	a.ask.ask(title, text, cs...)
+	a.ask.Ask(title, text, cs...)
 }
 
 // RecordWorkspace keeps the open tabs and the terminal's directory in the

@@ -86,7 +86,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	r.key(tcell.KeyF1, 0, 0)
 	r.waitScreen("Quit fawn")
 	r.onUI(func() {
-		if help := linesText(r.app.help.lines(90)); !strings.Contains(help, "Save the file") {
+		if help := linesText(r.app.help.Lines(90)); !strings.Contains(help, "Save the file") {
 			t.Errorf("the help lacks the editor's keys:\n%s", help)
 		}
 	})

@@ -31,22 +31,6 @@ const (
 	actLayoutTaller   keymap.Action = "layout.taller"
 	actLayoutShorter  keymap.Action = "layout.shorter"
 	actAgentMode      keymap.Action = "agent.mode"
-
-	// of DialogKeys
-	actPermissionAllow        keymap.Action = "permission.allow"
-	actPermissionAllowSession keymap.Action = "permission.allow_session"
-	actPermissionAllowAlways  keymap.Action = "permission.allow_always"
-	actPermissionDeny         keymap.Action = "permission.deny"
-	actPermissionDenyNote     keymap.Action = "permission.deny_note"
-	actPermissionScrollUp     keymap.Action = "permission.scroll_up"
-	actPermissionScrollDown   keymap.Action = "permission.scroll_down"
-
-	// of HelpKeys
-	actHelpClose    keymap.Action = "help.close"
-	actHelpUp       keymap.Action = "help.up"
-	actHelpDown     keymap.Action = "help.down"
-	actHelpPageUp   keymap.Action = "help.page_up"
-	actHelpPageDown keymap.Action = "help.page_down"
 )
 
 // GlobalKeys are active whatever has focus (unless a dialog is open).
@@ -69,29 +53,5 @@ func GlobalKeys() *keymap.Table {
 		keymap.Binding{Action: actLayoutTaller, Keys: []string{"alt+="}, Help: "Give the editor more height"},
 		keymap.Binding{Action: actLayoutShorter, Keys: []string{"alt+-"}, Help: "Give the terminal more height"},
 		keymap.Binding{Action: actAgentMode, Keys: []string{"alt+p"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
-	)
-}
-
-// DialogKeys answer a permission request.
-func DialogKeys() *keymap.Table {
-	return keymap.New("Permission",
-		keymap.Binding{Action: actPermissionAllow, Keys: []string{"y"}, Help: "Allow once"},
-		keymap.Binding{Action: actPermissionAllowSession, Keys: []string{"a"}, Help: "Allow for this session (this command, or edits to this file)"},
-		keymap.Binding{Action: actPermissionAllowAlways, Keys: []string{"A"}, Help: "Allow, and add a rule allowing calls like it from now on (/permissions removes it)"},
-		keymap.Binding{Action: actPermissionDeny, Keys: []string{"n", "esc"}, Help: "Deny"},
-		keymap.Binding{Action: actPermissionDenyNote, Keys: []string{"d"}, Help: "Deny with a note to the model"},
-		keymap.Binding{Action: actPermissionScrollUp, Keys: []string{"up", "k", "pgup"}, Help: "Scroll the diff up", Hidden: true},
-		keymap.Binding{Action: actPermissionScrollDown, Keys: []string{"down", "j", "pgdn"}, Help: "Scroll the diff down", Hidden: true},
-	)
-}
-
-// HelpKeys close and scroll the help overlay.
-func HelpKeys() *keymap.Table {
-	return keymap.New("Help",
-		keymap.Binding{Action: actHelpClose, Keys: []string{"esc", "q", "f1"}, Help: "Close the help"},
-		keymap.Binding{Action: actHelpUp, Keys: []string{"up", "k"}, Help: "Scroll up", Hidden: true},
-		keymap.Binding{Action: actHelpDown, Keys: []string{"down", "j"}, Help: "Scroll down", Hidden: true},
-		keymap.Binding{Action: actHelpPageUp, Keys: []string{"pgup"}, Help: "Page up", Hidden: true},
-		keymap.Binding{Action: actHelpPageDown, Keys: []string{"pgdn", "space"}, Help: "Page down", Hidden: true},
 	)
 }

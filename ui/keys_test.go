@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -67,7 +68,7 @@ func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
 		dir    string
 		tables []*keymap.Table
 	}{
-		{".", []*keymap.Table{GlobalKeys(), chat.ChatKeys(), chat.MessageKeys(), DialogKeys(), HelpKeys()}},
+		{".", []*keymap.Table{GlobalKeys(), chat.ChatKeys(), chat.MessageKeys(), dialogs.DialogKeys(), dialogs.HelpKeys()}},
 		{"editor", []*keymap.Table{editor.DefaultKeys()}},
 		{"explorer", []*keymap.Table{explorer.DefaultKeys()}},
 		{"termview", []*keymap.Table{termview.DefaultKeys()}},

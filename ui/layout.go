@@ -22,28 +22,6 @@ const (
 	narrowWidth = 100
 )
 
-// drawBorder draws a rounded box; title is drawn into the top edge.
-func drawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title render.Line) {
-	if w < 2 || h < 2 {
-		return
-	}
-	for i := x + 1; i < x+w-1; i++ {
-		screen.Put(i, y, "─", style)
-		screen.Put(i, y+h-1, "─", style)
-	}
-	for j := y + 1; j < y+h-1; j++ {
-		screen.Put(x, j, "│", style)
-		screen.Put(x+w-1, j, "│", style)
-	}
-	screen.Put(x, y, "╭", style)
-	screen.Put(x+w-1, y, "╮", style)
-	screen.Put(x, y+h-1, "╰", style)
-	screen.Put(x+w-1, y+h-1, "╯", style)
-	if len(title) > 0 && w > 4 {
-		render.DrawLine(screen, x+2, y, w-4, render.TruncateLine(title, w-4))
-	}
-}
-
 // frame draws a bordered pane around a child primitive; the border is the
 // accent colour while the child has focus.
 type frame struct {
@@ -77,7 +55,7 @@ func (f *frame) Draw(screen tcell.Screen) {
 		title = f.title()
 	}
 	if style := f.borderStyle(); !render.Keep(screen, &f.kept, [4]int{x, y, w, h}, style, title, nil) {
-		drawBorder(screen, x, y, w, h, style, title)
+		render.DrawBorder(screen, x, y, w, h, style, title)
 	}
 	if w > 2 && h > 2 {
 		f.child.SetRect(x+1, y+1, w-2, h-2)
@@ -294,7 +272,7 @@ func (s *Strip) Draw(screen tcell.Screen) {
 	if focused {
 		border = border.Foreground(s.th.Accent)
 	}
-	drawBorder(screen, x, y, w, h, border, nil)
+	render.DrawBorder(screen, x, y, w, h, border, nil)
 	s.labels = s.labels[:0]
 	lx := x + 2
 	for i, t := range s.tabs {
@@ -407,8 +385,8 @@ type Layout struct {
 type overlay interface {
 	tview.Primitive
 	InRect(x, y int) bool
-	visible() bool
-	modal() bool
+	Visible() bool
+	Modal() bool
 }
 
 func newLayout(th *theme.Theme, chat, editor tview.Primitive, strip *Strip, status tview.Primitive) *Layout {
@@ -518,7 +496,7 @@ func (l *Layout) Draw(screen tcell.Screen) {
 		l.strip.Draw(screen)
 	}
 	for _, o := range l.overlays {
-		if o.visible() {
+		if o.Visible() {
 			o.SetRect(x, y, w, h)
 			o.Draw(screen)
 		}
@@ -533,7 +511,7 @@ func (l *Layout) chatAlone() bool {
 		return false
 	}
 	for _, o := range l.overlays {
-		if o.visible() {
+		if o.Visible() {
 			return false
 		}
 	}
@@ -558,7 +536,7 @@ func (l *Layout) DrawChat(buf *render.Buffer) {
 // modalOverlay returns the topmost visible modal overlay, or nil.
 func (l *Layout) modalOverlay() overlay {
 	for i := len(l.overlays) - 1; i >= 0; i-- {
-		if o := l.overlays[i]; o.visible() && o.modal() {
+		if o := l.overlays[i]; o.Visible() && o.Modal() {
 			return o
 		}
 	}
@@ -578,7 +556,7 @@ func (l *Layout) MouseHandler() func(action tview.MouseAction, event *tcell.Even
 		}
 		for i := len(l.overlays) - 1; i >= 0; i-- {
 			o := l.overlays[i]
-			if o.visible() && o.InRect(ev.Position()) {
+			if o.Visible() && o.InRect(ev.Position()) {
 				if h := o.MouseHandler(); h != nil {
 					return h(action, ev, setFocus)
 				}

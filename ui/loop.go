@@ -438,7 +438,7 @@ func (a *App) draw() {
 func (a *App) handleKey(ev *tcell.EventKey) bool {
 	action := a.keys.global.Action(ev)
 	if action == actAppQuit {
-		if a.ask.visible() {
+		if a.ask.Visible() {
 			return false // a second Ctrl-Q quits without saving
 		}
 		return !a.requestQuit()

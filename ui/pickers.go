@@ -16,11 +16,11 @@ type pickerHost struct {
 
 func newPickerHost() *pickerHost { return &pickerHost{Box: tview.NewBox()} }
 
-func (h *pickerHost) visible() bool { return h.cur != nil && h.cur.Open() }
-func (h *pickerHost) modal() bool   { return true }
+func (h *pickerHost) Visible() bool { return h.cur != nil && h.cur.Open() }
+func (h *pickerHost) Modal() bool   { return true }
 
 func (h *pickerHost) Draw(screen tcell.Screen) {
-	if !h.visible() {
+	if !h.Visible() {
 		return
 	}
 	h.cur.SetRect(h.GetRect())
@@ -29,7 +29,7 @@ func (h *pickerHost) Draw(screen tcell.Screen) {
 
 func (h *pickerHost) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
-		if h.visible() {
+		if h.Visible() {
 			h.cur.HandleKey(ev)
 		}
 	}
@@ -37,7 +37,7 @@ func (h *pickerHost) InputHandler() func(event *tcell.EventKey, setFocus func(p 
 
 func (h *pickerHost) PasteHandler() func(text string, setFocus func(p tview.Primitive)) {
 	return func(text string, setFocus func(p tview.Primitive)) {
-		if h.visible() {
+		if h.Visible() {
 			h.cur.PasteHandler()(text, setFocus)
 		}
 	}
@@ -45,7 +45,7 @@ func (h *pickerHost) PasteHandler() func(text string, setFocus func(p tview.Prim
 
 func (h *pickerHost) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 	return func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
-		if !h.visible() {
+		if !h.Visible() {
 			return false, nil
 		}
 		return h.cur.MouseHandler()(action, ev, setFocus)
@@ -59,7 +59,7 @@ func (a *App) openPicker(p *picker.Picker) { a.pickers.cur = p }
 // Picker returns the open picker, or nil (tests, and commands that fill a
 // picker as results arrive).
 func (a *App) Picker() *picker.Picker {
-	if a.pickers.visible() {
+	if a.pickers.Visible() {
 		return a.pickers.cur
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -195,8 +196,8 @@ func (a *App) askRecovery(pending []session.Recovered) {
 	}
 	age := time.Since(pending[len(pending)-1].Saved).Round(time.Second)
 	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", render.Plural(len(pending), "file", "files"), strings.Join(names, ", "), render.HumanDuration(age))
-	a.ask.ask("Unsaved changes from before", what,
-		choice{key: "r", label: "restore them in tabs", do: func() {
+	a.ask.Ask("Unsaved changes from before", what,
+		dialogs.Choice{Key: "r", Label: "restore them in tabs", Do: func() {
 			ed := a.task.editor.(recoveryEditor)
 			restored := 0
 			for _, p := range pending {
@@ -212,11 +213,11 @@ func (a *App) askRecovery(pending []session.Recovered) {
 				a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", render.Plural(restored, "file", "files"))})
 			}
 		}},
-		choice{key: "d", label: "discard them", do: func() {
+		dialogs.Choice{Key: "d", Label: "discard them", Do: func() {
 			for _, p := range pending {
 				_ = a.task.recovery.rc.Drop(p.Path)
 			}
 		}},
-		choice{key: "esc", label: "decide at the next start", do: func() {}},
+		dialogs.Choice{Key: "esc", Label: "decide at the next start", Do: func() {}},
 	)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/picker"
@@ -53,13 +54,13 @@ func (a *App) wireChanges(t *Task) {
 		if b == nil {
 			return
 		}
-		a.ask.ask("Revert", fmt.Sprintf("Put %s back as it was before this session changed it? /rewind lists the revert, to undo it.", path),
-			choice{key: "enter", label: "revert it", do: func() {
+		a.ask.Ask("Revert", fmt.Sprintf("Put %s back as it was before this session changed it? /rewind lists the revert, to undo it.", path),
+			dialogs.Choice{Key: "enter", Label: "revert it", Do: func() {
 				a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
 					return b.RevertFile(path, force[path])
 				})
 			}},
-			choice{key: "esc", label: "cancel", do: func() {}})
+			dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
 	}
 	// What the user saves in the editor is a change of the session too,
 	// made by "you": /diff lists it and a rewind takes it back with the rest.
@@ -241,21 +242,21 @@ func (a *App) PickRewind() {
 			a.askRewind(b, t)
 			return
 		}
-		a.ask.ask("Undo", fmt.Sprintf("Put back what this %s changed (%s)? A conversation it dropped stays dropped.", t.Kind, turnFiles(t)),
-			choice{key: "enter", label: "undo it", do: func() {
+		a.ask.Ask("Undo", fmt.Sprintf("Put back what this %s changed (%s)? A conversation it dropped stays dropped.", t.Kind, turnFiles(t)),
+			dialogs.Choice{Key: "enter", Label: "undo it", Do: func() {
 				a.restoreFiles("undo", func(force map[string]bool) (checkpoint.Result, error) { return b.Undo(t.ID, force) })
 			}},
-			choice{key: "esc", label: "cancel", do: func() {}})
+			dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
 	}
 }
 
 // askRewind asks what to rewind to before prompt t.
 func (a *App) askRewind(b *checkpoint.Book, t checkpoint.Turn) {
-	a.ask.ask("Rewind", fmt.Sprintf("Back to just before “%s” (%s).", firstLine(t.Prompt, 50), turnFiles(t)),
-		choice{key: "enter", label: "code and conversation", do: func() { a.rewind(b, t, true, true) }},
-		choice{key: "c", label: "conversation only", do: func() { a.rewind(b, t, false, true) }},
-		choice{key: "f", label: "files only", do: func() { a.rewind(b, t, true, false) }},
-		choice{key: "esc", label: "cancel", do: func() {}})
+	a.ask.Ask("Rewind", fmt.Sprintf("Back to just before “%s” (%s).", firstLine(t.Prompt, 50), turnFiles(t)),
+		dialogs.Choice{Key: "enter", Label: "code and conversation", Do: func() { a.rewind(b, t, true, true) }},
+		dialogs.Choice{Key: "c", Label: "conversation only", Do: func() { a.rewind(b, t, false, true) }},
+		dialogs.Choice{Key: "f", Label: "files only", Do: func() { a.rewind(b, t, true, false) }},
+		dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
 }
 
 // rewind goes back to before prompt t: the files, the conversation, or both.
@@ -313,12 +314,12 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 		names = append(names, c.Path)
 		force[c.Path] = true
 	}
-	a.ask.ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s.",
+	a.ask.Ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s.",
 		render.Plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
-		choice{key: "v", label: "view the three versions, file by file, and choose", do: func() {
+		dialogs.Choice{Key: "v", Label: "view the three versions, file by file, and choose", Do: func() {
 			a.showConflicts(what, run, res.Conflicts)
 		}},
-		choice{key: "o", label: "overwrite with the earlier version", do: func() {
+		dialogs.Choice{Key: "o", Label: "overwrite with the earlier version", Do: func() {
 			defer a.task.noteChanges()
 			res, err := run(force)
 			if err != nil {
@@ -327,7 +328,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 			}
 			a.reportRestore(what, res)
 		}},
-		choice{key: "esc", label: "keep them as they are", do: func() {}})
+		dialogs.Choice{Key: "esc", Label: "keep them as they are", Do: func() {}})
 }
 
 func (a *App) reportRestore(what string, res checkpoint.Result) {

@@ -230,7 +230,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, text)
 		}
 	}
-	if st := a.task.router.State(a.task.dialog.visible()); st != "waiting for you" {
+	if st := a.task.router.State(a.task.dialog.Visible()); st != "waiting for you" {
 		t.Errorf("state = %q", st)
 	}
 	// A second call's request waits behind the first.
@@ -243,7 +243,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 	// The turn is cancelled: both requests go away, the cards say cancelled.
 	a.task.router.Cancelled = true
 	handleAll(a, agent.Event{Type: agent.EventTurnEnded, Err: errors.New("context canceled")})
-	if a.task.dialog.visible() {
+	if a.task.dialog.Visible() {
 		t.Error("the dialog outlived its turn")
 	}
 	a.draw()

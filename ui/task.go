@@ -14,6 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -74,7 +75,7 @@ type Task struct {
 	// changesAgain: another was asked for meanwhile.
 	changesBusy, changesAgain bool
 	strip                     *Strip
-	dialog                    *PermissionDialog
+	dialog                    *dialogs.PermissionDialog
 	editor                    EditorPane
 	terminal                  TerminalPane
 	router                    *chat.Router
@@ -114,7 +115,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.chat.Busy = t.turnRunning
 	t.todos = panes.NewTodoView(&a.th)
 	t.changes = newChangesView(t.rctx)
-	t.dialog = newPermissionDialog(t.rctx, a.keys.dialog)
+	t.dialog = dialogs.NewPermissionDialog(t.rctx, a.keys.dialog)
 	if o.Recovery != nil {
 		t.recovery = &recovery{rc: o.Recovery}
 	}
@@ -235,7 +236,7 @@ func (t *Task) AskPermission(req agent.PermissionRequest) {
 	if req.Agent != "" {
 		who = req.Agent + " agent's " + req.Tool
 	}
-	t.app.attend(fmt.Sprintf("%s wants to %s", who, verb(req.Action.Kind)))
+	t.app.attend(fmt.Sprintf("%s wants to %s", who, dialogs.Verb(req.Action.Kind)))
 }
 
 func (t *Task) PermissionDone(id string) { t.dialog.Drop(id) }

@@ -41,7 +41,7 @@ func TestATaskInTheBackgroundKeepsItsEventsToItself(t *testing.T) {
 	})
 	waitFor(t, "task B's permission request", func() bool {
 		var asked bool
-		r.onUI(func() { asked = b.dialog.visible() })
+		r.onUI(func() { asked = b.dialog.Visible() })
 		return asked
 	})
 	r.sync()

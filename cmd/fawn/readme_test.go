@@ -7,6 +7,7 @@ import (
 
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -31,8 +32,8 @@ func TestREADMEKeysAreTrue(t *testing.T) {
 		{chat.ChatKeys(), "chat.newline", false},
 		{chat.ChatKeys(), "chat.cancel", false},
 		{chat.ChatKeys(), "chat.interrupt", false},
-		{ui.DialogKeys(), "permission.allow_session", false},
-		{ui.DialogKeys(), "permission.deny_note", false},
+		{dialogs.DialogKeys(), "permission.allow_session", false},
+		{dialogs.DialogKeys(), "permission.deny_note", false},
 		{editor.DefaultKeys(), "editor.save", false},
 		{editor.DefaultKeys(), "editor.finder", false},
 		{editor.DefaultKeys(), "editor.diff", false},

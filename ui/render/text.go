@@ -502,3 +502,25 @@ func RelPath(root, p string) string {
 	}
 	return p
 }
+
+// DrawBorder draws a rounded box; title is drawn into the top edge.
+func DrawBorder(screen tcell.Screen, x, y, w, h int, style tcell.Style, title Line) {
+	if w < 2 || h < 2 {
+		return
+	}
+	for i := x + 1; i < x+w-1; i++ {
+		screen.Put(i, y, "─", style)
+		screen.Put(i, y+h-1, "─", style)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		screen.Put(x, j, "│", style)
+		screen.Put(x+w-1, j, "│", style)
+	}
+	screen.Put(x, y, "╭", style)
+	screen.Put(x+w-1, y, "╮", style)
+	screen.Put(x, y+h-1, "╰", style)
+	screen.Put(x+w-1, y+h-1, "╯", style)
+	if len(title) > 0 && w > 4 {
+		DrawLine(screen, x+2, y, w-4, TruncateLine(title, w-4))
+	}
+}

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"fmt"
@@ -34,11 +34,11 @@ type PermissionDialog struct {
 	choice int
 	note   *tview.InputField
 
-	// onAnswer receives the user's answer to request id.
-	onAnswer func(id string, a agent.Answer)
+	// OnAnswer receives the user's answer to request id.
+	OnAnswer func(id string, a agent.Answer)
 }
 
-func newPermissionDialog(ctx *chat.Ctx, keys *keymap.Table) *PermissionDialog {
+func NewPermissionDialog(ctx *chat.Ctx, keys *keymap.Table) *PermissionDialog {
 	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys}
 	th := ctx.Th
 	d.note = tview.NewInputField().
@@ -88,8 +88,8 @@ func (d *PermissionDialog) Current() *agent.PermissionRequest {
 // Pending is the number of requests waiting, the shown one included.
 func (d *PermissionDialog) Pending() int { return len(d.queue) }
 
-func (d *PermissionDialog) visible() bool { return len(d.queue) > 0 }
-func (d *PermissionDialog) modal() bool   { return true }
+func (d *PermissionDialog) Visible() bool { return len(d.queue) > 0 }
+func (d *PermissionDialog) Modal() bool   { return true }
 
 func (d *PermissionDialog) reset() {
 	d.scroll, d.noting, d.choice = 0, false, 0
@@ -110,13 +110,13 @@ func (d *PermissionDialog) answer(a agent.Answer) {
 	id := req.ID
 	d.queue = d.queue[1:]
 	d.reset()
-	if d.onAnswer != nil {
-		d.onAnswer(id, a)
+	if d.OnAnswer != nil {
+		d.OnAnswer(id, a)
 	}
 }
 
-// verb says what a call wants to do, for the dialog's first line.
-func verb(k tools.Kind) string {
+// Verb says what a call wants to do, for the dialog's first line.
+func Verb(k tools.Kind) string {
 	switch k {
 	case tools.KindEdit:
 		return "edit a file"
@@ -299,9 +299,9 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	y := sy + (sh-h)/2
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	render.Fill(screen, x, y, w, h, base)
-	title := fmt.Sprintf(" %s wants to %s ", req.Tool, verb(req.Action.Kind))
+	title := fmt.Sprintf(" %s wants to %s ", req.Tool, Verb(req.Action.Kind))
 	if req.Agent != "" {
-		title = fmt.Sprintf(" the %s agent: %s wants to %s ", req.Agent, req.Tool, verb(req.Action.Kind))
+		title = fmt.Sprintf(" the %s agent: %s wants to %s ", req.Agent, req.Tool, Verb(req.Action.Kind))
 	}
 	if req.Question != nil {
 		title = " the agent asks you "
@@ -312,7 +312,7 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	if n := len(d.queue); n > 1 {
 		title += fmt.Sprintf("(1 of %d) ", n)
 	}
-	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: title, Style: base.Foreground(th.Warning).Bold(true)}})
+	render.DrawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: title, Style: base.Foreground(th.Warning).Bold(true)}})
 
 	// Body, scrollable; the footer stays put.
 	d.bodyRows = h - 3 - len(footer)

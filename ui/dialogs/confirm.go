@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"github.com/gdamore/tcell/v2"
@@ -9,34 +9,34 @@ import (
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
-// choice is one answer of a confirm box: a key and what it does.
-type choice struct {
-	key   string // keymap spec: "s", "esc"
-	label string
-	do    func()
+// Choice is one answer of a confirm box: a key and what it does.
+type Choice struct {
+	Key   string // keymap spec: "s", "esc"
+	Label string
+	Do    func()
 }
 
-// confirm is a small modal question ("2 files have unsaved changes…").
-type confirm struct {
+// Confirm is a small modal question ("2 files have unsaved changes…").
+type Confirm struct {
 	*tview.Box
 	ctx     *chat.Ctx
 	title   string
 	text    string
-	choices []choice
+	choices []Choice
 	shown   bool
 }
 
-func newConfirm(ctx *chat.Ctx) *confirm { return &confirm{Box: tview.NewBox(), ctx: ctx} }
+func NewConfirm(ctx *chat.Ctx) *Confirm { return &Confirm{Box: tview.NewBox(), ctx: ctx} }
 
-func (c *confirm) visible() bool { return c.shown }
-func (c *confirm) modal() bool   { return true }
+func (c *Confirm) Visible() bool { return c.shown }
+func (c *Confirm) Modal() bool   { return true }
 
-// ask shows the question.
-func (c *confirm) ask(title, text string, choices ...choice) {
+// Ask shows the question.
+func (c *Confirm) Ask(title, text string, choices ...Choice) {
 	c.title, c.text, c.choices, c.shown = title, text, choices, true
 }
 
-func (c *confirm) Draw(screen tcell.Screen) {
+func (c *Confirm) Draw(screen tcell.Screen) {
 	if !c.shown {
 		return
 	}
@@ -50,13 +50,13 @@ func (c *confirm) Draw(screen tcell.Screen) {
 		if i > 0 {
 			keys = append(keys, render.Span{Text: "   ", Style: base})
 		}
-		keys = append(keys, render.Span{Text: keymap.Display(ch.key), Style: base.Foreground(th.Accent).Bold(true)}, render.Span{Text: " " + ch.label, Style: base})
+		keys = append(keys, render.Span{Text: keymap.Display(ch.Key), Style: base.Foreground(th.Accent).Bold(true)}, render.Span{Text: " " + ch.Label, Style: base})
 	}
 	foot := render.WrapLine(keys, w-4, nil, nil)
 	h := min(sh, len(body)+len(foot)+3)
 	x, y := sx+(sw-w)/2, sy+(sh-h)/2
 	render.Fill(screen, x, y, w, h, base)
-	drawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: " " + c.title + " ", Style: base.Foreground(th.Warning).Bold(true)}})
+	render.DrawBorder(screen, x, y, w, h, base.Foreground(th.Warning), render.Line{{Text: " " + c.title + " ", Style: base.Foreground(th.Warning).Bold(true)}})
 	row := y + 1
 	for _, l := range body {
 		if row < y+h-1-len(foot) {
@@ -69,20 +69,20 @@ func (c *confirm) Draw(screen tcell.Screen) {
 	}
 }
 
-func (c *confirm) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+func (c *Confirm) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		got := keymap.FromEvent(ev)
 		for _, ch := range c.choices {
-			if k, err := keymap.Parse(ch.key); err == nil && k == got {
+			if k, err := keymap.Parse(ch.Key); err == nil && k == got {
 				c.shown = false
-				ch.do()
+				ch.Do()
 				return
 			}
 		}
 	}
 }
 
-func (c *confirm) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+func (c *Confirm) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 	return func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
 		return true, nil
 	}

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"strings"
@@ -26,21 +26,24 @@ type Help struct {
 	rows     int
 }
 
-func newHelp(ctx *chat.Ctx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
+func NewHelp(ctx *chat.Ctx, keys *keymap.Table, tables func() []*keymap.Table, commands *commands.Commands) *Help {
 	return &Help{Box: tview.NewBox(), ctx: ctx, keys: keys, tables: tables, commands: commands}
 }
 
-func (h *Help) visible() bool { return h.shown }
-func (h *Help) modal() bool   { return true }
+func (h *Help) Visible() bool { return h.shown }
+func (h *Help) Modal() bool   { return true }
 
 // Toggle shows or hides the overlay.
+// Show opens the help at its top.
+func (h *Help) Show() { h.shown, h.scroll = true, 0 }
+
 func (h *Help) Toggle() {
 	h.shown = !h.shown
 	h.scroll = 0
 }
 
-// lines renders the whole help at width.
-func (h *Help) lines(width int) []render.Line {
+// Lines renders the whole help at width.
+func (h *Help) Lines(width int) []render.Line {
 	th := h.ctx.Th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	head := base.Foreground(th.Accent).Bold(true)
@@ -114,9 +117,9 @@ func (h *Help) Draw(screen tcell.Screen) {
 	y := sy + (sh-ht)/2
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	render.Fill(screen, x, y, w, ht, base)
-	drawBorder(screen, x, y, w, ht, base.Foreground(th.Accent), render.Line{{Text: " fawn — keys and commands ", Style: base.Foreground(th.Accent).Bold(true)}})
+	render.DrawBorder(screen, x, y, w, ht, base.Foreground(th.Accent), render.Line{{Text: " fawn — keys and commands ", Style: base.Foreground(th.Accent).Bold(true)}})
 	var lines []render.Line
-	for _, l := range h.lines(w - 4) {
+	for _, l := range h.Lines(w - 4) {
 		lines = append(lines, render.WrapLine(l, w-4, nil, nil)...)
 	}
 	h.rows = ht - 2
