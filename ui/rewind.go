@@ -32,12 +32,12 @@ func (a *App) wireChanges(t *Task) {
 		return
 	}
 	// Looking is fine while a turn runs; reverting waits for it (a.book).
-	t.changes.onDiff = func(path string) {
+	t.changes.OnDiff = func(path string) {
 		if b := r.Checkpoints(); b != nil {
 			a.showChange(b, path)
 		}
 	}
-	t.changes.onOpen = func(path string) {
+	t.changes.OnOpen = func(path string) {
 		b := r.Checkpoints()
 		ed := t.EditorPane()
 		if b == nil || ed == nil {
@@ -49,7 +49,7 @@ func (a *App) wireChanges(t *Task) {
 		}
 		a.focusOn(panes.Editor)
 	}
-	t.changes.onRevert = func(path string) {
+	t.changes.OnRevert = func(path string) {
 		b := a.book()
 		if b == nil {
 			return
@@ -355,15 +355,15 @@ func (a *App) PickChange() {
 	}
 	now := time.Now()
 	var items []picker.Item
-	for _, r := range changeRows(b) {
-		detail := r.by + " · " + sessions.Age(r.when, now)
-		if r.counted {
-			detail = fmt.Sprintf("+%d −%d · %s", r.plus, r.minus, detail)
+	for _, r := range panes.ChangeRows(b) {
+		detail := r.By + " · " + sessions.Age(r.When, now)
+		if r.Counted {
+			detail = fmt.Sprintf("+%d −%d · %s", r.Plus, r.Minus, detail)
 		}
-		if r.state != "" {
-			detail = r.state + " · " + detail
+		if r.State != "" {
+			detail = r.State + " · " + detail
 		}
-		items = append(items, picker.Item{Label: r.path, Detail: detail, Value: r.path})
+		items = append(items, picker.Item{Label: r.Path, Detail: detail, Value: r.Path})
 	}
 	p := picker.New(&a.th, "Changed in this session", items)
 	if len(items) == 0 {
@@ -387,7 +387,7 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: rel + " was not changed in this session"})
 		return
 	}
-	before, err := versionContent(b, f.Original)
+	before, err := panes.VersionContent(b, f.Original)
 	if err != nil {
 		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: f.Path + ": " + err.Error()})
 		return
@@ -406,21 +406,6 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 		return
 	}
 	a.focusOn(panes.Editor)
-}
-
-// versionContent is a recorded version's content (nil for "no file").
-func versionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
-	if !v.Exists {
-		return nil, nil
-	}
-	if !v.Kept {
-		why := v.Note
-		if why == "" {
-			why = "not kept"
-		}
-		return nil, errors.New("the content before this session is not kept: " + why)
-	}
-	return b.Content(v)
 }
 
 // noteChanges refreshes the Changes tab in the background (reading and
@@ -442,7 +427,7 @@ func (t *Task) noteChanges() {
 	}
 	t.changesBusy = true
 	t.app.Go(func() {
-		rows := changeRows(b)
+		rows := panes.ChangeRows(b)
 		t.app.post(func() {
 			t.changesBusy = false
 			if t.changes.SetRows(rows) && t.strip.Active() != panes.Changes {
@@ -472,7 +457,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 	c, rest := conflicts[0], conflicts[1:]
 	version := func(title string, v checkpoint.Version) editor.VersionText {
 		vt := editor.VersionText{Title: title}
-		if data, err := versionContent(b, v); err != nil {
+		if data, err := panes.VersionContent(b, v); err != nil {
 			vt.Missing = err.Error()
 		} else {
 			vt.Content = data

@@ -70,7 +70,7 @@ type Task struct {
 	input   *chat.Input
 	chat    *chat.View
 	todos   *panes.TodoView
-	changes *ChangesView
+	changes *panes.ChangesView
 	// changesBusy: a refresh of the Changes tab is being computed;
 	// changesAgain: another was asked for meanwhile.
 	changesBusy, changesAgain bool
@@ -114,7 +114,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.chat = chat.NewView(&a.th, t.list, t.input)
 	t.chat.Busy = t.turnRunning
 	t.todos = panes.NewTodoView(&a.th)
-	t.changes = newChangesView(t.rctx)
+	t.changes = panes.NewChangesView(&a.th)
 	t.dialog = dialogs.NewPermissionDialog(t.rctx, a.keys.dialog)
 	if o.Recovery != nil {
 		t.recovery = &recovery{rc: o.Recovery}

@@ -5,7 +5,7 @@
 // overlay listing every key table and slash command. Each is an overlay
 // the layout draws on top and gives the keyboard to while it is visible.
 //
-// Imports from fawn: agent, tools, ui/chat (the render context and diff
+// Imports from fawn: agent, internal/safetext, tools, ui/chat (the render context and diff
 // colouring), ui/commands, ui/keymap, ui/render, ui/theme. Imported by: ui,
 // cmd/fawn (tests).
 package dialogs

@@ -1,10 +1,14 @@
-// Package panes owns the panes of the bottom strip and the status line that
-// draw without the App: the to-do view (TodoView, and the to-do line the
-// chat's todo_write card shows too) and the status bar (StatusBar). Each
-// takes only what it shows: the theme, a list to set, or a function the App
-// answers at draw time (StatusInfo).
+// Package panes owns the names of the screen's areas (Pane) and the panes
+// that draw without the App: the to-do view (TodoView, and the to-do line
+// the chat's todo_write card shows too), the Changes tab (ChangesView: the
+// files a session changed, newest first, with their counts, and the rows
+// it is built from, ChangeRows) and the status bar (StatusBar). Each takes
+// only what it shows: the theme, a list to set, or a function the App
+// answers at draw time (StatusInfo). Everything here runs on the UI
+// goroutine.
 //
-// It may import render, theme, internal/safetext and the domain packages it
-// shows (tools for to-dos, agent for modes and usage); ui imports it, never the other way
-// round. Everything here runs on the UI goroutine.
+// Imports from fawn: agent (modes and usage), checkpoint (the Changes
+// tab's book), internal/safetext, tools (to-dos), ui/editor (diff counts),
+// ui/render, ui/sessions (ages), ui/theme. Imported by: ui, ui/chat (pane
+// names).
 package panes

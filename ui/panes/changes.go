@@ -1,6 +1,7 @@
-package ui
+package panes
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -9,49 +10,49 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/checkpoint"
-	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
-// changeRow is one file of the Changes tab.
-type changeRow struct {
-	path  string
-	state string // "new", "deleted" or ""
-	plus  int
-	minus int
-	// counted is false when the diff was not computed (content not kept,
+// ChangeRow is one file of the Changes tab.
+type ChangeRow struct {
+	Path  string
+	State string // "new", "deleted" or ""
+	Plus  int
+	Minus int
+	// Counted is false when the diff was not computed (content not kept,
 	// or too many files): the counts are then not shown.
-	counted bool
-	by      string
-	when    time.Time
+	Counted bool
+	By      string
+	When    time.Time
 }
 
 // maxCountedRows bounds the files whose +/− counts the Changes tab computes
 // (each reads the file and diffs it).
 const maxCountedRows = 500
 
-// changeRows lists the files the session changed, newest first, with
+// ChangeRows lists the files the session changed, newest first, with
 // their +/− counts against the session's start. It reads files: call it
 // off the UI goroutine.
-func changeRows(b *checkpoint.Book) []changeRow {
+func ChangeRows(b *checkpoint.Book) []ChangeRow {
 	files := b.Files()
-	rows := make([]changeRow, 0, len(files))
+	rows := make([]ChangeRow, 0, len(files))
 	for i, f := range files {
-		r := changeRow{path: f.Path, by: byWhom(f.By), when: f.Time}
+		r := ChangeRow{Path: f.Path, By: byWhom(f.By), When: f.Time}
 		switch {
 		case !f.Original.Exists:
-			r.state = "new"
+			r.State = "new"
 		case !f.Latest.Exists:
-			r.state = "deleted"
+			r.State = "deleted"
 		}
 		if i < maxCountedRows {
-			if before, err := versionContent(b, f.Original); err == nil {
+			if before, err := VersionContent(b, f.Original); err == nil {
 				after, err := os.ReadFile(b.Abs(f.Path))
 				if err == nil || os.IsNotExist(err) {
-					r.plus, r.minus = editor.DiffCounts(before, after)
-					r.counted = true
+					r.Plus, r.Minus = editor.DiffCounts(before, after)
+					r.Counted = true
 				}
 			}
 		}
@@ -81,8 +82,8 @@ func byWhom(by string) string {
 // it. The App refreshes it as the agent works.
 type ChangesView struct {
 	*tview.Box
-	ctx    *chat.Ctx
-	rows   []changeRow
+	th     *theme.Theme
+	rows   []ChangeRow
 	sel    int
 	top    int
 	height int
@@ -90,21 +91,21 @@ type ChangesView struct {
 	note string
 	now  func() time.Time
 
-	onDiff   func(path string)
-	onOpen   func(path string)
-	onRevert func(path string)
+	OnDiff   func(path string)
+	OnOpen   func(path string)
+	OnRevert func(path string)
 }
 
-func newChangesView(ctx *chat.Ctx) *ChangesView {
-	v := &ChangesView{Box: tview.NewBox(), ctx: ctx, now: time.Now}
-	v.SetBackgroundColor(ctx.Th.Background)
+func NewChangesView(th *theme.Theme) *ChangesView {
+	v := &ChangesView{Box: tview.NewBox(), th: th, now: time.Now}
+	v.SetBackgroundColor(th.Background)
 	return v
 }
 
 // SetRows replaces the list. While the list has the focus the selected
 // file stays selected; else the newest is. It reports whether the list
 // changed.
-func (v *ChangesView) SetRows(rows []changeRow) bool {
+func (v *ChangesView) SetRows(rows []ChangeRow) bool {
 	same := len(rows) == len(v.rows)
 	for i := 0; same && i < len(rows); i++ {
 		same = rows[i] == v.rows[i]
@@ -114,12 +115,12 @@ func (v *ChangesView) SetRows(rows []changeRow) bool {
 	}
 	selected := ""
 	if v.sel < len(v.rows) && v.HasFocus() {
-		selected = v.rows[v.sel].path
+		selected = v.rows[v.sel].Path
 	}
 	v.rows = rows
 	v.sel = 0
 	for i, r := range rows {
-		if r.path == selected {
+		if r.Path == selected {
 			v.sel = i
 		}
 	}
@@ -143,13 +144,13 @@ func (v *ChangesView) Title() string {
 // Selected is the selected file's path ("" when none).
 func (v *ChangesView) Selected() string {
 	if v.sel < len(v.rows) {
-		return v.rows[v.sel].path
+		return v.rows[v.sel].Path
 	}
 	return ""
 }
 
-func (v *ChangesView) line(r changeRow, width int, selected bool) render.Line {
-	th := v.ctx.Th
+func (v *ChangesView) line(r ChangeRow, width int, selected bool) render.Line {
+	th := v.th
 	bg := th.Background
 	if selected {
 		bg = th.CursorLine
@@ -159,20 +160,20 @@ func (v *ChangesView) line(r changeRow, width int, selected bool) render.Line {
 	}
 	base := tcell.StyleDefault.Background(bg)
 	var right render.Line
-	if r.state != "" {
-		right = append(right, render.Span{Text: r.state + " ", Style: base.Foreground(th.Accent)})
+	if r.State != "" {
+		right = append(right, render.Span{Text: r.State + " ", Style: base.Foreground(th.Accent)})
 	}
-	if r.counted {
-		right = append(right, render.Span{Text: fmt.Sprintf("+%d", r.plus), Style: base.Foreground(th.Added)}, render.Span{Text: " ", Style: base},
-			render.Span{Text: fmt.Sprintf("−%d", r.minus), Style: base.Foreground(th.Removed)})
+	if r.Counted {
+		right = append(right, render.Span{Text: fmt.Sprintf("+%d", r.Plus), Style: base.Foreground(th.Added)}, render.Span{Text: " ", Style: base},
+			render.Span{Text: fmt.Sprintf("−%d", r.Minus), Style: base.Foreground(th.Removed)})
 	}
-	right = append(right, render.Span{Text: fmt.Sprintf(" · %s · %s", r.by, sessions.Age(r.when, v.now())), Style: base.Foreground(th.Dim)})
+	right = append(right, render.Span{Text: fmt.Sprintf(" · %s · %s", r.By, sessions.Age(r.When, v.now())), Style: base.Foreground(th.Dim)})
 	rw := right.Width()
 	if rw > width/2 {
 		right = render.TruncateLine(right, width/2)
 		rw = right.Width()
 	}
-	left := render.TruncateLine(render.Line{{Text: r.path, Style: base.Foreground(th.Foreground)}}, max(0, width-rw-1))
+	left := render.TruncateLine(render.Line{{Text: r.Path, Style: base.Foreground(th.Foreground)}}, max(0, width-rw-1))
 	return append(render.PadTo(left, width-rw, base), right...)
 }
 
@@ -184,7 +185,7 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 	if w <= 2 || h <= 0 {
 		return
 	}
-	dim := tcell.StyleDefault.Foreground(v.ctx.Th.Dim)
+	dim := tcell.StyleDefault.Foreground(v.th.Dim)
 	if v.note != "" {
 		render.DrawText(screen, x+1, y, w-1, v.note, dim)
 		return
@@ -232,7 +233,7 @@ func (v *ChangesView) InputHandler() func(event *tcell.EventKey, setFocus func(p
 		case tcell.KeyEnd:
 			v.sel = len(v.rows) - 1
 		case tcell.KeyEnter:
-			v.act(v.onDiff)
+			v.act(v.OnDiff)
 		case tcell.KeyRune:
 			switch ev.Rune() {
 			case 'k':
@@ -244,11 +245,11 @@ func (v *ChangesView) InputHandler() func(event *tcell.EventKey, setFocus func(p
 			case 'G':
 				v.sel = len(v.rows) - 1
 			case 'o':
-				v.act(v.onOpen)
+				v.act(v.OnOpen)
 			case 'R':
-				v.act(v.onRevert)
+				v.act(v.OnRevert)
 			case 'd':
-				v.act(v.onDiff)
+				v.act(v.OnDiff)
 			}
 		}
 		v.sel = min(max(v.sel, 0), max(0, len(v.rows)-1))
@@ -280,7 +281,7 @@ func (v *ChangesView) MouseHandler() func(action tview.MouseAction, event *tcell
 			if i := v.top + my - y; i >= 0 && i < len(v.rows) {
 				v.sel = i
 				if action == tview.MouseLeftDoubleClick {
-					v.act(v.onDiff)
+					v.act(v.OnDiff)
 				}
 			}
 		default:
@@ -288,4 +289,19 @@ func (v *ChangesView) MouseHandler() func(action tview.MouseAction, event *tcell
 		}
 		return true, nil
 	})
+}
+
+// VersionContent is a recorded version's content (nil for "no file").
+func VersionContent(b *checkpoint.Book, v checkpoint.Version) ([]byte, error) {
+	if !v.Exists {
+		return nil, nil
+	}
+	if !v.Kept {
+		why := v.Note
+		if why == "" {
+			why = "not kept"
+		}
+		return nil, errors.New("the content before this session is not kept: " + why)
+	}
+	return b.Content(v)
 }

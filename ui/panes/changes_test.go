@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -7,18 +7,21 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 // The Changes tab: newest first with counts and who, the newest selected
 // until the user moves in the list, and its keys act on the selection.
 func TestChangesView(t *testing.T) {
-	v := newChangesView(darkCtx())
+	th := theme.Get("dark")
+	v := NewChangesView(&th)
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	v.now = func() time.Time { return now }
 	var diffs, opens, reverts []string
-	v.onDiff = func(p string) { diffs = append(diffs, p) }
-	v.onOpen = func(p string) { opens = append(opens, p) }
-	v.onRevert = func(p string) { reverts = append(reverts, p) }
+	v.OnDiff = func(p string) { diffs = append(diffs, p) }
+	v.OnOpen = func(p string) { opens = append(opens, p) }
+	v.OnRevert = func(p string) { reverts = append(reverts, p) }
 
 	s := simScreen(t, 80, 6)
 	draw := func() string {
@@ -31,12 +34,12 @@ func TestChangesView(t *testing.T) {
 	if got := draw(); !strings.Contains(got, "Nothing changed in this session yet") || v.Title() != "Changes" {
 		t.Fatalf("empty:\n%s", got)
 	}
-	a := changeRow{path: "a.txt", state: "new", plus: 1, counted: true, by: "agent tool", when: now.Add(-2 * time.Minute)}
-	if !v.SetRows([]changeRow{a}) || v.SetRows([]changeRow{a}) {
+	a := ChangeRow{Path: "a.txt", State: "new", Plus: 1, Counted: true, By: "agent tool", When: now.Add(-2 * time.Minute)}
+	if !v.SetRows([]ChangeRow{a}) || v.SetRows([]ChangeRow{a}) {
 		t.Fatal("SetRows should report a change once")
 	}
-	b := changeRow{path: "src/b.go", plus: 3, minus: 1, counted: true, by: "agent command", when: now}
-	v.SetRows([]changeRow{b, a})
+	b := ChangeRow{Path: "src/b.go", Plus: 3, Minus: 1, Counted: true, By: "agent command", When: now}
+	v.SetRows([]ChangeRow{b, a})
 	got := draw()
 	for _, want := range []string{"src/b.go", "+3 −1 · agent command · just now", "a.txt", "new +1 −0 · agent tool", "Enter diff"} {
 		if !strings.Contains(got, want) {
