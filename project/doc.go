@@ -14,6 +14,9 @@
 // project has. What the user's rules forbid reading is not decided here: a
 // caller passes it as WalkOptions.Hide.
 //
+// Index keeps the project's paths at hand for @-mention completion: walked
+// in the background with the same rules, read while the walk goes on.
+//
 // One Watcher tells the panes what changes on disk: the editor (its open
 // files' directories) and the explorer (its expanded folders) subscribe to
 // the one fawn makes at start, so a directory both show is watched once.

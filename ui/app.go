@@ -26,6 +26,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/panes"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -263,16 +264,17 @@ func (a *App) wireWidgets(t *Task) {
 	}
 	t.input.OnOpenFile = a.openFinder
 	if t.svc.Attach != nil {
-		t.files = &fileIndex{root: t.root}
+		t.files = project.NewIndex(t.root)
 		t.input.MentionFiles = func(q string) ([]string, bool) {
-			t.files.start(a, func() {
+			t.files.Refresh(a.runCtx, a.Go, func() {
 				a.post(func() {
 					if t.input.MentionAt >= 0 {
 						t.input.UpdateMentions()
 					}
 				})
 			})
-			return t.files.match(q, 50)
+			paths, done := t.files.Paths()
+			return picker.Best(paths, q, 50), !done
 		}
 		t.input.HintWidth = -1 // the hint offers @ now
 		t.input.ImagePath = func(text string) (string, bool) {

@@ -1,33 +1,39 @@
-// Package ui owns the screen: the App and its event loop, the layout of the
-// four panes, the chat (message list, Markdown, tool cards, input), the
-// Router that sends each tool call's events to the widgets it drives, the
-// permission dialog, the Changes tab and the checkpoint machinery behind
-// /rewind, the help overlay, the key tables of the global and chat
-// contexts, and crash handling. The App is the slash commands' Host
-// (host.go). Sub-packages hold what needs no App:
+// Package ui is the frame: the App, its event loop, the layout, focus,
+// overlays, crash handling and recovery, and the tasks it hosts. A Task
+// (task.go) is one conversation and everything it drives — its agent
+// backend and services, its chat, editor, terminals, to-dos, changes,
+// permission requests and turns — and the App shows one task at a time;
+// one not shown goes on working, its events routed to its own widgets.
+// The App is the slash commands' Host (host.go). Sub-packages hold what
+// needs no App:
 //
+//   - chat: the message list, its items and tool cards, the kind registry,
+//     Markdown, the input with completion and @-mentions, and the Router
+//     from a turn's events to the widgets each tool call drives;
+//   - dialogs: the permission dialog, keyed questions, the help overlay;
 //   - commands: the slash commands, one file per command or family, each
 //     acting only through the Host interface and the typed services
-//     (package backend);
+//     (package backend), offered per task by the services they need;
+//   - panes: the pane names, the to-do view, the Changes tab and the
+//     status bar;
 //   - render: the cell buffer a frame is drawn on, styled text (Span, Line),
-//     wrapping, truncation, sanitizing and syntax highlighting;
-//   - panes: the to-do view and the status bar;
+//     wrapping, truncation, sanitizing, borders and syntax highlighting;
 //   - editor: the editor pane (code view and tabs);
 //   - termview: the terminal pane;
 //   - explorer: the file tree;
-//   - picker: the fuzzy picker the file finder and other lists use;
+//   - picker: the fuzzy picker and matching the finder and @ use;
 //   - sessions: the /resume picker;
 //   - trustprompt: the question asked before opening an untrusted project;
 //   - keymap: key bindings as data, one table per context;
 //   - theme: the colours.
 //
-// ui imports those sub-packages (but termview and trustprompt, which
-// cmd/fawn builds and shows) and the packages whose state it shows (backend, agent,
-// checkpoint, session, tools, mcp, lsp, …); none of those imports ui, and
-// only cmd/fawn does.
+// Imports from fawn: agent, backend, checkpoint, config, internal/proc,
+// internal/safetext, project, session, tools and those sub-packages (but
+// termview and trustprompt, which cmd/fawn builds and shows). Imported by:
+// cmd/fawn only.
 //
 // Data flows one way: agent events → Router → widgets. Widgets never call
-// into the graph; user intent goes through the small Agent interface (Run,
+// into the graph; user intent goes through the small backend.Agent interface (Run,
 // Approve, SetMode, Clear) and the typed Services beside it (compaction,
 // checkpoints, sessions, models, …): a field each, not methods looked for
 // on the Agent, so the compiler checks that fawn's agent provides them.

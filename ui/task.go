@@ -79,7 +79,7 @@ type Task struct {
 	editor                    EditorPane
 	terminal                  TerminalPane
 	router                    *chat.Router
-	files                     *fileIndex // the project's paths, for @ completion
+	files                     *project.Index // the project's paths, for @ completion
 	explorer                  *explorer.Explorer
 	explorerFrame             *frame
 	// chatFrame and editorFrame are the chat and editor in their borders,

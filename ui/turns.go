@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/render"
 )
 
 // A turn from the App's side: a message submitted (a command, a new turn,
@@ -168,3 +170,76 @@ func (t *Task) cancelTurn() {
 
 // flashCancelling is shown from Esc until the turn has ended.
 const flashCancelling = "cancelling…"
+
+// attachAndRun resolves the mentions of item's text off the UI goroutine,
+// then shows what was attached, opens the files in tabs, and starts the
+// turn (or queues it).
+func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Mention) {
+	item.Attaching = true
+	ctx := t.app.runCtx
+	text := item.Text
+	t.app.Go(func() {
+		type got struct {
+			m   chat.Mention
+			att agent.Attachment
+			err error
+		}
+		var res []got
+		for _, m := range ms {
+			att, err := at.Attach(ctx, m.Path)
+			res = append(res, got{m, att, err})
+		}
+		t.app.post(func() {
+			item.Attaching = false
+			item.Ver++
+			in := agent.Input{Text: text}
+			var blocks []string
+			seen := map[string]bool{}
+			for _, r := range res {
+				if r.err != nil {
+					if r.m.Path != "" && chat.LooksLikePath(r.m.Path) {
+						item.Chips = append(item.Chips, chat.Chip{Text: render.Clean(r.err.Error()), Err: true})
+					}
+					continue
+				}
+				if seen[r.att.Path] {
+					continue
+				}
+				seen[r.att.Path] = true
+				rel := render.RelPath(t.root, r.att.Path)
+				switch {
+				case r.att.Image != nil:
+					in.Images = append(in.Images, *r.att.Image)
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + r.att.Image.String()})
+				case r.att.Dir:
+					blocks = append(blocks, fmt.Sprintf("<attached path=%q kind=\"directory listing\">\n%s\n</attached>", rel+"/", strings.TrimRight(r.att.Text, "\n")))
+					item.Chips = append(item.Chips, chat.Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
+				default:
+					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + chat.ViewedRange(r.att.Viewed)})
+					if ed := t.EditorPane(); ed != nil && r.att.Viewed != nil {
+						ed.AgentViewed(*r.att.Viewed)
+					}
+				}
+			}
+			if len(blocks) > 0 {
+				in.Text += "\n\n(The user attached these with @-mentions; they are shown as text_editor view shows files.)\n" + strings.Join(blocks, "\n")
+			}
+			if len(in.Images) > 0 && !at.AcceptsImages() {
+				t.list.Remove(item)
+				t.input.SetText(text, true)
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: fmt.Sprintf(
+					"%s does not take images, so the message was not sent (it is back in the input): /model switches to a model that does, or set vision: yes for this model in the configuration if it does",
+					t.agent.ModelName())})
+				return
+			}
+			item.Input = &in
+			if t.turnRunning() {
+				item.Queued = true
+				t.queued = append(t.queued, item)
+				return
+			}
+			t.startTurn(item)
+		})
+	})
+}

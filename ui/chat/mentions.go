@@ -1,5 +1,11 @@
 package chat
 
+// @-mentions: "@path" in a message attaches that file as the agent's view
+// would show it (and opens it in a tab), "@dir/" a listing of the directory,
+// "@shot.png" the image. Typing "@" offers the project's files, fuzzy
+// matched; a path with spaces is written @"my file.txt". A pasted path of an
+// image file (what a terminal's drag and drop types) becomes a mention.
+
 import (
 	"fmt"
 	"os"

@@ -69,3 +69,30 @@ func Positions(text, query string) []int {
 	}
 	return pos
 }
+
+// Best returns the n texts that match query best, best first (a shorter
+// text first among equals).
+func Best(texts []string, query string, n int) []string {
+	q := []rune(strings.ToLower(query))
+	type scored struct {
+		text  string
+		score int
+	}
+	var best []scored
+	for _, t := range texts {
+		if s, ok := Score(t, q, nil); ok {
+			best = append(best, scored{t, s})
+		}
+	}
+	slices.SortStableFunc(best, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return len(a.text) - len(b.text)
+	})
+	out := make([]string, 0, min(n, len(best)))
+	for i := 0; i < len(best) && i < n; i++ {
+		out = append(out, best[i].text)
+	}
+	return out
+}
