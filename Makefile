@@ -44,11 +44,19 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzScreen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./terminal
 
+VULNDB ?= https://vuln.go.dev
+GOVULNCHECK ?= v1.9.0
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	@# go.mod and go.sum must be what go mod tidy makes of the imports.
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit the result"; exit 1; }
+	@# Known vulnerabilities in what fawn links, when the vulnerability
+	@# database can be reached (a machine offline says so and goes on).
+	@if curl -sf --max-time 5 -o /dev/null $(VULNDB)/index/db.json.gz; then \
+		$(GO) run golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK) ./...; \
+	else echo "govulncheck skipped: $(VULNDB) cannot be reached from this machine"; fi
 
 clean:
 	rm -rf bin
