@@ -16,6 +16,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/hooks"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -338,7 +339,7 @@ func transcriptForSummary(msgs []*schema.Message, budget int) string {
 	left := lo - 1
 	out := []string{blocks[0]}
 	if left > 0 {
-		out = append(out, fmt.Sprintf("[… %s left out here: the transcript is longer than fits …]", plural(left, "message", "messages")))
+		out = append(out, fmt.Sprintf("[… %s left out here: the transcript is longer than fits …]", words.Plural(left, "message", "messages")))
 	}
 	out = append(out, blocks[lo:]...)
 	return strings.Join(out, "\n\n")
@@ -369,7 +370,7 @@ func headTail(text string, n int) string {
 	lines := strings.Count(text[head:len(text)-tail], "\n")
 	cut := validUTF8Prefix(text[:head])
 	end := validUTF8Suffix(text[len(text)-tail:])
-	return fmt.Sprintf("%s\n[… %s, %d characters cut …]\n%s", cut, plural(lines, "line", "lines"), len(text)-len(cut)-len(end), end)
+	return fmt.Sprintf("%s\n[… %s, %d characters cut …]\n%s", cut, words.Plural(lines, "line", "lines"), len(text)-len(cut)-len(end), end)
 }
 
 func validUTF8Prefix(s string) string {
@@ -566,7 +567,7 @@ func (s *Session) trimOld(t *turn, level int) bool {
 			}
 		case 2:
 			if len(m.Content) > 200 {
-				trims[i] = fmt.Sprintf("[fawn: the result of this %s call (%s) was removed to save context; run it again if you need it]", m.ToolName, plural(strings.Count(m.Content, "\n")+1, "line", "lines"))
+				trims[i] = fmt.Sprintf("[fawn: the result of this %s call (%s) was removed to save context; run it again if you need it]", m.ToolName, words.Plural(strings.Count(m.Content, "\n")+1, "line", "lines"))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -89,7 +90,7 @@ func TestContextLengthCompactsAndRetriesTheStep(t *testing.T) {
 		t.Errorf("the summary request: tools %d, system %q", len(sum.Tools), systemOf(sum))
 	}
 	if tr := string(nonSystem(sum)[0].Content); !strings.Contains(tr, "remember: tabs") || !strings.Contains(tr, "→ call read_file") || !strings.Contains(tr, "characters cut") {
-		t.Errorf("the transcript summarised:\n%s", clip(tr, 2000))
+		t.Errorf("the transcript summarised:\n%s", words.Clip(tr, 2000))
 	}
 	before, after := reqs[2], reqs[4]
 	if systemOf(after) != systemOf(before) || !strings.Contains(systemOf(after), "AGENTS-MARKER") {
@@ -223,7 +224,7 @@ func TestOldToolResultsAreTrimmedFirst(t *testing.T) {
 	}
 	got := result(reqs[3])
 	if !strings.HasPrefix(got, "[fawn: shortened to save context]") || len(got) > 2000 {
-		t.Errorf("the old result was not trimmed: %d characters %q", len(got), clip(got, 200))
+		t.Errorf("the old result was not trimmed: %d characters %q", len(got), words.Clip(got, 200))
 	}
 	if len(h.s.History()) != 8 {
 		t.Errorf("the conversation lost messages: %d", len(h.s.History()))

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/words"
 )
 
 // Exit codes of RunHeadless (the same as fawn's).
@@ -232,7 +234,7 @@ func hookLine(ev Event) string {
 	if ev.Name != "" {
 		what += " on " + ev.Name
 	}
-	return fmt.Sprintf("%s `%s` (%s): %s", what, clip(h.Command, 80), h.Duration.Round(time.Millisecond), h.Verdict())
+	return fmt.Sprintf("%s `%s` (%s): %s", what, words.Clip(h.Command, 80), h.Duration.Round(time.Millisecond), h.Verdict())
 }
 
 // compactLine is a compaction in stream-json.

@@ -2,8 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/cloudwego/eino/schema"
@@ -132,21 +130,4 @@ func hasBadArgs(calls []schema.ToolCall) bool {
 		}
 	}
 	return false
-}
-
-// clip shortens s to n runes for messages, marking the cut.
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// plural counts n of a thing: "1 file", "2 files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/agent/provider"
+	"github.com/fawn-ide/fawn/internal/words"
 )
 
 // modelStep is the graph's model node: one model response, streamed. It
@@ -338,7 +339,7 @@ func (s *Session) describe(f *failure, attempts int) error {
 		server = f.err.Error()
 	}
 	// A server may echo the key it was sent, or a proxy the whole request.
-	server = clip(s.redact.String(server), 300)
+	server = words.Clip(s.redact.String(server), 300)
 	tries := ""
 	if attempts > 1 {
 		tries = fmt.Sprintf(" (%d attempts)", attempts)

@@ -12,6 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/agent/provider"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -554,7 +555,7 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	}
 	gen := s.conv.reset(msgs, rec)
 	if n := len(s.conv.repair(gen, killedResult)); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s a stopped fawn never finished %s answered as interrupted", plural(n, "call", "calls"), map[bool]string{true: "is", false: "are"}[n == 1]))
+		res.Notes = append(res.Notes, fmt.Sprintf("%s a stopped fawn never finished %s answered as interrupted", words.Plural(n, "call", "calls"), map[bool]string{true: "is", false: "are"}[n == 1]))
 		rec.sync()
 	}
 	ids := provider.NewIDSet()

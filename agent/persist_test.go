@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -213,7 +214,7 @@ func TestResumeAnswersCallsAKillInterrupted(t *testing.T) {
 	msgs := h.srv.ChatRequests()[1].Messages
 	var got []string
 	for _, m := range msgs[1:] {
-		got = append(got, m.Role+":"+clip(string(m.Content), 30))
+		got = append(got, m.Role+":"+words.Clip(string(m.Content), 30))
 	}
 	if len(msgs) != 6 || !strings.Contains(string(msgs[3].Content), "content of x") || !strings.Contains(string(msgs[4].Content), "fawn stopped") {
 		t.Errorf("request after the resume: %v", got)

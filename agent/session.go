@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
@@ -529,7 +530,7 @@ func (s *Session) settle(ctx context.Context, t *turn, runErr error) error {
 	}
 	result := cancelledResult
 	if !cancelled && turnErr != nil {
-		result = "error: not run: the turn ended before this call (" + clip(turnErr.Error(), 200) + ")"
+		result = "error: not run: the turn ended before this call (" + words.Clip(turnErr.Error(), 200) + ")"
 	}
 	for _, tc := range s.conv.repair(t.gen, result) {
 		t.toolCalls++

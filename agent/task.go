@@ -12,6 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/agent/provider"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/subagent"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -115,7 +116,7 @@ func (t *taskTool) Plan(_ context.Context, argsJSON string) (tools.Action, error
 	}
 	what := a.Description
 	if what == "" {
-		what = clip(a.Prompt, 60)
+		what = words.Clip(a.Prompt, 60)
 	}
 	return tools.Action{Kind: tools.KindRead, Summary: d.Name + ": " + what}, nil
 }

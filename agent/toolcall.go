@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -49,7 +50,7 @@ func (s *Session) runTool(ctx context.Context, t *turn, in *compose.ToolInput, n
 		args = "{}"
 	}
 	if err := checkJSON(args); err != nil {
-		return end(fmt.Sprintf("error: the arguments are not valid JSON (%v): %s\nCall %s again with a JSON object that matches its parameters.", err, clip(args, 400), name), true)
+		return end(fmt.Sprintf("error: the arguments are not valid JSON (%v): %s\nCall %s again with a JSON object that matches its parameters.", err, words.Clip(args, 400), name), true)
 	}
 	if n := t.repeated(name, args); s.cfg.Agent.RepeatStop > 0 && n >= s.cfg.Agent.RepeatStop {
 		t.mu.Lock()
@@ -215,5 +216,5 @@ func (s *Session) todoReminder(batch []schema.ToolCall) string {
 		}
 	}
 	return fmt.Sprintf("\n\n(fawn reminder: %d open to-do(s): %s. Keep the list current with todo_write: mark items completed as soon as they are done.)",
-		len(open), clip(strings.Join(open, "; "), 600))
+		len(open), words.Clip(strings.Join(open, "; "), 600))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
@@ -481,7 +482,7 @@ func (a *App) copy(text string) {
 		a.screen.SetClipboard([]byte(text))
 	}
 	copyToTmux(a, text)
-	a.flash("copied " + render.Plural(strings.Count(text, "\n")+1, "line", "lines"))
+	a.flash("copied " + words.Plural(strings.Count(text, "\n")+1, "line", "lines"))
 }
 
 // --- commands -------------------------------------------------------------------

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/dialogs"
@@ -195,7 +196,7 @@ func (a *App) askRecovery(pending []session.Recovered) {
 		names[i] = render.RelPath(a.task.root, p.Path)
 	}
 	age := time.Since(pending[len(pending)-1].Saved).Round(time.Second)
-	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", render.Plural(len(pending), "file", "files"), strings.Join(names, ", "), render.HumanDuration(age))
+	what := fmt.Sprintf("fawn ended without saving %s: %s (kept %s ago).", words.Plural(len(pending), "file", "files"), strings.Join(names, ", "), render.HumanDuration(age))
 	a.ask.Ask("Unsaved changes from before", what,
 		dialogs.Choice{Key: "r", Label: "restore them in tabs", Do: func() {
 			ed := a.task.editor.(recoveryEditor)
@@ -210,7 +211,7 @@ func (a *App) askRecovery(pending []session.Recovered) {
 			// Kept again at once, under this fawn: the files are the same.
 			a.keepUnsaved(true)
 			if restored > 0 {
-				a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", render.Plural(restored, "file", "files"))})
+				a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("restored the unsaved changes of %s: Ctrl-S saves, Ctrl-Z goes back to the file", words.Plural(restored, "file", "files"))})
 			}
 		}},
 		dialogs.Choice{Key: "d", Label: "discard them", Do: func() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
@@ -46,9 +47,9 @@ func (a *App) restore(res *agent.Resumed) {
 	if k := a.task.svc.Sessions; k != nil {
 		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
 	}
-	what := fmt.Sprintf("resumed session %s: %s, %s", sessionID(id), render.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
+	what := fmt.Sprintf("resumed session %s: %s, %s", sessionID(id), words.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	if l.Info.Title != "" {
-		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", render.Clean(l.Info.Title), sessionID(id), render.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
+		what = fmt.Sprintf("resumed %q (session %s, %s, last used %s)", render.Clean(l.Info.Title), sessionID(id), words.Plural(l.Info.Messages, "message", "messages"), sessions.Age(l.Info.Updated, time.Now()))
 	}
 	a.task.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
 	for _, n := range res.Notes {

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/picker"
-	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
 
@@ -181,9 +181,9 @@ func turnFiles(t checkpoint.Turn) string {
 		return "no files changed"
 	}
 	if len(names) > 3 {
-		return fmt.Sprintf("%s: %s, …", render.Plural(len(names), "file", "files"), strings.Join(names[:3], ", "))
+		return fmt.Sprintf("%s: %s, …", words.Plural(len(names), "file", "files"), strings.Join(names[:3], ", "))
 	}
-	return fmt.Sprintf("%s: %s", render.Plural(len(names), "file", "files"), strings.Join(names, ", "))
+	return fmt.Sprintf("%s: %s", words.Plural(len(names), "file", "files"), strings.Join(names, ", "))
 }
 
 func firstLine(s string, n int) string {
@@ -315,7 +315,7 @@ func (a *App) restoreFiles(what string, run func(force map[string]bool) (checkpo
 		force[c.Path] = true
 	}
 	a.ask.Ask("Changed by hand", fmt.Sprintf("%s changed since the agent's version, so %s left alone: %s.",
-		render.Plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
+		words.Plural(len(names), "file was", "files were"), map[bool]string{true: "it was", false: "they were"}[len(names) == 1], strings.Join(names, ", ")),
 		dialogs.Choice{Key: "v", Label: "view the three versions, file by file, and choose", Do: func() {
 			a.showConflicts(what, run, res.Conflicts)
 		}},
@@ -475,7 +475,7 @@ func (a *App) showConflicts(what string, run func(force map[string]bool) (checkp
 	}
 	next := ""
 	if len(rest) > 0 {
-		next = fmt.Sprintf(", then %s", render.Plural(len(rest), "more file", "more files"))
+		next = fmt.Sprintf(", then %s", words.Plural(len(rest), "more file", "more files"))
 	}
 	err := ed.ShowVersions(b.Abs(c.Path), [3]editor.VersionText{
 		version("the earlier version ("+what+")", c.Want),

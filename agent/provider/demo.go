@@ -16,6 +16,8 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/fawn-ide/fawn/internal/words"
 )
 
 const (
@@ -103,7 +105,7 @@ func (d *demoModel) Stream(ctx context.Context, in []*schema.Message, _ ...model
 			m.Role = schema.Assistant
 			return !sw.Send(m, nil)
 		}
-		for _, w := range words(text) {
+		for _, w := range wordsOf(text) {
 			if !send(&schema.Message{Content: w}) {
 				return
 			}
@@ -164,7 +166,7 @@ func (d *demoModel) next(in []*schema.Message) (string, *schema.ToolCall) {
 			prompt = in[lastUser].Content
 		}
 		return fmt.Sprintf("I'm fawn's offline demo model, so I can't really act on %q: I can only give the tour you saw.\n\n%s",
-			clip(prompt, 80), d.help()), nil
+			words.Clip(prompt, 80), d.help()), nil
 	}
 	done := 0
 	for _, m := range in[lastUser+1:] {
@@ -245,7 +247,7 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 		res := strings.TrimSpace(r.Content)
 		switch {
 		case strings.HasPrefix(res, "error:"):
-			b.WriteString("The TODO search did not work out (" + clip(res, 100) + "). ")
+			b.WriteString("The TODO search did not work out (" + words.Clip(res, 100) + "). ")
 		case res == "" || strings.HasPrefix(strings.ToLower(res), "no match"):
 			b.WriteString("No TODO notes turned up. ")
 		default:
@@ -256,11 +258,11 @@ func (d *demoModel) closing(turn []*schema.Message) string {
 					n++
 				}
 			}
-			fmt.Fprintf(&b, "The TODO search matched %s, worth a look some day. ", plural(n, "file", "files"))
+			fmt.Fprintf(&b, "The TODO search matched %s, worth a look some day. ", words.Plural(n, "file", "files"))
 		}
 	}
 	if r := results[calls["bash"]]; r != nil && strings.HasPrefix(strings.TrimSpace(r.Content), "error:") {
-		b.WriteString("The command did not run (" + clip(r.Content, 120) + "). ")
+		b.WriteString("The command did not run (" + words.Clip(r.Content, 120) + "). ")
 	}
 	b.WriteString("\n\nI'm only a scripted demo, though, and can't act on requests. ")
 	b.WriteString(d.help())
@@ -361,7 +363,7 @@ func (f *demoFacts) scan(root string) {
 }
 
 // words splits text into chunks of a word and the space after it.
-func words(text string) []string {
+func wordsOf(text string) []string {
 	var out []string
 	start := 0
 	for i, r := range text {
@@ -385,21 +387,4 @@ func splitEvery(s string, n int) []string {
 		r = r[k:]
 	}
 	return out
-}
-
-// clip trims s and cuts it to n runes.
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// plural counts n of a thing: "1 file", "2 files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

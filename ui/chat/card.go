@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -421,7 +422,7 @@ func (c *Card) renderFolded(rc *Ctx, body []render.Line, width int) []render.Lin
 			shown = body[:cardBodyLines]
 		}
 	}
-	foldText := fmt.Sprintf("… %s (Space expands)", render.Plural(hidden, "more line", "more lines"))
+	foldText := fmt.Sprintf("… %s (Space expands)", words.Plural(hidden, "more line", "more lines"))
 	if c.Kind != nil && c.Kind.Fold != nil {
 		foldText = c.Kind.Fold(c, hidden)
 	}

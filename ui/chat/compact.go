@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -87,7 +88,7 @@ func (c *compactItem) Render(rc *Ctx, width int) []render.Line {
 		}
 	}
 	if open > 0 {
-		after = append(after, render.Plural(open, "open to-do", "open to-dos"))
+		after = append(after, words.Plural(open, "open to-do", "open to-dos"))
 	}
 	if len(after) > 0 {
 		lines = append(lines, render.WrapText("followed by "+strings.Join(after, " · "), dim.Italic(true), width, render.Line{{Text: "  ", Style: dim}}, render.Line{{Text: "  ", Style: dim}})...)

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -142,12 +143,12 @@ func stillRev(ver uint64) uint64 { return ver << 1 }
 
 func (r *reasoningItem) Render(c *Ctx, width int) []render.Line {
 	dim := tcell.StyleDefault.Foreground(c.Th.Dim)
-	words := len(strings.Fields(r.text.String()))
+	nWords := len(strings.Fields(r.text.String()))
 	var head string
 	if r.done {
-		head = fmt.Sprintf("Thought for %s (%s)", render.HumanDuration(r.took), render.Plural(words, "word", "words"))
+		head = fmt.Sprintf("Thought for %s (%s)", render.HumanDuration(r.took), words.Plural(nWords, "word", "words"))
 	} else {
-		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.Frame), render.Plural(words, "word", "words"))
+		head = fmt.Sprintf("Thinking %s (%s)", render.Spinner(c.Frame), words.Plural(nWords, "word", "words"))
 	}
 	arrow := "▸ "
 	if r.expanded {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -313,13 +314,13 @@ func bashKind() *ToolKind {
 		},
 		Fold: func(c *Card, hidden int) string {
 			if c.cmd != nil {
-				return fmt.Sprintf("… %s of %s printed (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"),
-					render.Plural(c.cmd.TotalLines, "line", "lines"))
+				return fmt.Sprintf("… %s of %s printed (Space expands)", words.Plural(hidden, "earlier line", "earlier lines"),
+					words.Plural(c.cmd.TotalLines, "line", "lines"))
 			}
 			if c.Status == StatusRunning {
-				return fmt.Sprintf("… %s so far (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"))
+				return fmt.Sprintf("… %s so far (Space expands)", words.Plural(hidden, "earlier line", "earlier lines"))
 			}
-			return fmt.Sprintf("… %s (Space expands)", render.Plural(hidden, "earlier line", "earlier lines"))
+			return fmt.Sprintf("… %s (Space expands)", words.Plural(hidden, "earlier line", "earlier lines"))
 		},
 		Body: func(c *Card, rc *Ctx) []render.Line {
 			out := c.OutputLines()
@@ -337,7 +338,7 @@ func bashKind() *ToolKind {
 			note := st.Foreground(rc.Th.Dim).Italic(true)
 			var lines []render.Line
 			if c.dropped > 0 {
-				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", render.Plural(c.dropped, "line", "lines")), Style: note}})
+				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", words.Plural(c.dropped, "line", "lines")), Style: note}})
 			}
 			for i, l := range out {
 				switch {
@@ -518,7 +519,7 @@ func taskKind() *ToolKind {
 		if c.Status.finished() {
 			out = resultLines(c, rc)
 			if u := c.subUsage; u != nil {
-				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, render.Plural(u.Usage.Steps, "step", "steps"), render.Plural(u.Usage.ToolCalls, "call", "calls"))
+				text := fmt.Sprintf("%s agent: %s · %s", u.Agent, words.Plural(u.Usage.Steps, "step", "steps"), words.Plural(u.Usage.ToolCalls, "call", "calls"))
 				if u.Usage.InputTokens+u.Usage.OutputTokens > 0 {
 					text += fmt.Sprintf(" · %s in · %s out", render.Kilo(u.Usage.InputTokens), render.Kilo(u.Usage.OutputTokens))
 				}
@@ -536,7 +537,7 @@ func taskKind() *ToolKind {
 			if c.subLast != nil {
 				now = " · now: " + c.subLast.Summary(rc)
 			}
-			out = append(out, render.Line{{Text: render.Plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
+			out = append(out, render.Line{{Text: words.Plural(c.subCalls, "call", "calls") + now, Style: dim.Italic(true)}})
 		}
 		return out
 	}

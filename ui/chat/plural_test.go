@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fawn-ide/fawn/ui/render"
+	"github.com/fawn-ide/fawn/internal/words"
 )
 
 // Counts agree with their nouns: "1 more line", never "1 more lines".
@@ -36,7 +36,7 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 		t.Errorf("reasoning of one word: %s", text)
 	}
 	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {
-		if got := render.Plural(n, "line", "lines"); got != want {
+		if got := words.Plural(n, "line", "lines"); got != want {
 			t.Errorf("plural(%d) = %q", n, got)
 		}
 	}

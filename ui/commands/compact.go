@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -54,7 +55,7 @@ func contextText(ci agent.ContextInfo, root string) string {
 	row("answer reserve", ci.Reserve, "max_tokens")
 	free := ci.Window - used - ci.Reserve
 	row("free", max(free, 0), "")
-	fmt.Fprintf(&b, "In use: about %s tokens in %s (estimated", render.Kilo(used), render.Plural(ci.Messages, "message", "messages"))
+	fmt.Fprintf(&b, "In use: about %s tokens in %s (estimated", render.Kilo(used), words.Plural(ci.Messages, "message", "messages"))
 	if ci.Reported > 0 {
 		fmt.Fprintf(&b, "; the server counted %s at the last request", render.Kilo(ci.Reported))
 	}

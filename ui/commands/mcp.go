@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/ui/render"
 )
@@ -112,9 +113,9 @@ func mcpText(statuses []mcp.Status) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), render.Plural(len(st.Tools), "tool", "tools"), render.Clean(st.Endpoint))
+		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), words.Plural(len(st.Tools), "tool", "tools"), render.Clean(st.Endpoint))
 		if st.Restarts > 0 {
-			fmt.Fprintf(&b, " · restarted %s", render.Plural(st.Restarts, "time", "times"))
+			fmt.Fprintf(&b, " · restarted %s", words.Plural(st.Restarts, "time", "times"))
 		}
 		if st.LastError != "" {
 			fmt.Fprintf(&b, "\n  last error: %s", render.Clean(st.LastError))

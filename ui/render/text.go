@@ -472,14 +472,6 @@ func HumanDuration(d time.Duration) string {
 	}
 }
 
-// Plural counts n of a thing: "1 line", "2 lines".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // Clean makes one line of text from a server or a file safe and short
 // enough to draw: newlines become spaces, control characters show, and
 // past 120 characters it ends in "…".
