@@ -13,6 +13,7 @@
 // Cancel via the run's context, Approve).
 //
 // It imports agent/provider, checkpoint, config, hooks, rules, secret,
-// session, skills, subagent, tools, trust and internal/gitcmd, never ui;
+// session, skills, subagent, tools, trust, internal/gitcmd and
+// internal/words, never ui;
 // cmd/fawn and ui import it (ui/panes for modes and usage).
 package agent

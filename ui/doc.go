@@ -28,8 +28,9 @@
 //   - theme: the colours.
 //
 // Imports from fawn: agent, backend, checkpoint, config, internal/proc,
-// internal/safetext, project, session, tools and those sub-packages (but
-// termview and trustprompt, which cmd/fawn builds and shows). Imported by:
+// internal/safetext, internal/words, project, session, tools and those
+// sub-packages (but termview and trustprompt, which cmd/fawn builds and
+// shows). Imported by:
 // cmd/fawn only.
 //
 // Data flows one way: agent events → Router → widgets. Widgets never call

@@ -11,5 +11,5 @@
 // mistake in the configuration) out; it does no I/O and keeps no state.
 // The turn loop, what is retried and how long fawn waits, and what the user
 // is told stay in package agent, which is what imports this one. Of fawn
-// it imports only config.
+// it imports only config and internal/words.
 package provider

@@ -7,7 +7,7 @@
 // a widget that skips redrawing what a chat-only frame would draw the
 // same, and syntax highlighting with chroma.
 //
-// It may import theme and internal packages (safetext); ui and its other
+// It may import theme and internal packages (safetext, words); ui and its other
 // sub-packages import it, never the other way round. Everything here runs
 // on the UI goroutine.
 package render
