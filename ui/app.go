@@ -209,6 +209,10 @@ func New(opts Options) (*App, error) {
 		opts.Redraw.app.Store(a)
 	}
 	a.layout = newLayout(&a.th, nil, nil, nil, a.status)
+	taskbar := panes.NewTaskBar(&a.th, a.taskTabs, func() uint64 { return a.rctx.Frame })
+	taskbar.OnSelect = func(i int) { a.switchTo(a.tasks[i]) }
+	a.layout.tasks = taskbar
+	a.layout.tasksShown = func() bool { return len(a.tasks) > 1 }
 
 	t := a.newTask(TaskOptions{
 		Agent: opts.Agent, Services: opts.Services, Root: opts.Root,

@@ -31,6 +31,9 @@ const (
 	actLayoutTaller   keymap.Action = "layout.taller"
 	actLayoutShorter  keymap.Action = "layout.shorter"
 	actAgentMode      keymap.Action = "agent.mode"
+	actTaskNext       keymap.Action = "task.next"
+	actTaskPrev       keymap.Action = "task.prev"
+	actTaskNumber     keymap.Action = "task.number"
 )
 
 // GlobalKeys are active whatever has focus (unless a dialog is open).
@@ -53,5 +56,8 @@ func GlobalKeys() *keymap.Table {
 		keymap.Binding{Action: actLayoutTaller, Keys: []string{"alt+="}, Help: "Give the editor more height"},
 		keymap.Binding{Action: actLayoutShorter, Keys: []string{"alt+-"}, Help: "Give the terminal more height"},
 		keymap.Binding{Action: actAgentMode, Keys: []string{"alt+p"}, Help: "Cycle the permission mode (ask, accept-edits, plan, yolo)"},
+		keymap.Binding{Action: actTaskNext, Keys: []string{"alt+."}, Help: "Show the next task (several run at once: /task new)"},
+		keymap.Binding{Action: actTaskPrev, Keys: []string{"alt+,"}, Help: "Show the previous task"},
+		keymap.Binding{Action: actTaskNumber, Keys: []string{"ctrl+alt+1", "ctrl+alt+2", "ctrl+alt+3", "ctrl+alt+4", "ctrl+alt+5", "ctrl+alt+6", "ctrl+alt+7", "ctrl+alt+8", "ctrl+alt+9"}, Help: "Show task 1 to 9 of the task bar"},
 	)
 }

@@ -374,6 +374,10 @@ type Layout struct {
 	// explorer, when shown, takes the left part of the editor's place.
 	explorer      tview.Primitive
 	explorerShown bool
+	// tasks is the task bar, the top row while tasksShown says so (more
+	// than one task).
+	tasks      tview.Primitive
+	tasksShown func() bool
 
 	// chatFrac is the chat's share of the width, editorFrac the editor's
 	// share of the right column's height (of the height when stacked).
@@ -475,6 +479,11 @@ func (l *Layout) Draw(screen tcell.Screen) {
 	l.status.SetRect(x, y+h-1, w, 1)
 	l.status.Draw(screen)
 	h--
+	if l.tasks != nil && l.tasksShown != nil && l.tasksShown() {
+		l.tasks.SetRect(x, y, w, 1)
+		l.tasks.Draw(screen)
+		y, h = y+1, h-1
+	}
 	if l.zoomed {
 		p := l.pane(l.zoomPane)
 		p.SetRect(x, y, w, h)
@@ -566,11 +575,14 @@ func (l *Layout) MouseHandler() func(action tview.MouseAction, event *tcell.Even
 			}
 		}
 		prims := []tview.Primitive{l.chat, l.editor, l.strip}
+		if l.tasks != nil && l.tasksShown != nil && l.tasksShown() {
+			prims = append(prims, l.tasks)
+		}
 		if l.explorerShown && l.explorer != nil {
 			prims = append(prims, l.explorer)
 		}
 		for _, prim := range prims {
-			if l.zoomed && prim != l.pane(l.zoomPane) {
+			if l.zoomed && prim != l.pane(l.zoomPane) && prim != l.tasks {
 				continue
 			}
 			if h := prim.MouseHandler(); h != nil {

@@ -218,8 +218,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 			l.drawC, l.drawTimer = nil, nil
 			a.timerSet.Store(false) // before the drain: see postChat
 		case <-l.tickC:
-			a.rctx.Frame++
-			a.dirty.Store(true)
+			a.tick()
 		}
 		a.drain()
 		if immediate {
@@ -354,8 +353,32 @@ type eventCallback interface {
 	reached()
 }
 
-// animating reports whether anything on screen moves by itself.
-func (a *App) animating() bool { return a.task.router.Busy() }
+// animating reports whether anything on screen moves by itself: the task
+// shown working, or, with the task bar up, any task working.
+func (a *App) animating() bool {
+	if len(a.tasks) > 1 {
+		for _, t := range a.tasks {
+			if t.router.Busy() || t.turnRunning() {
+				return true
+			}
+		}
+		return false
+	}
+	return a.task.router.Busy()
+}
+
+// tick turns the spinners: every task's (a task shown again spins on), and
+// the task bar's, which a frame of the chat alone would not redraw.
+func (a *App) tick() {
+	a.rctx.Frame++
+	for _, t := range a.tasks {
+		t.rctx.Frame = a.rctx.Frame
+	}
+	if len(a.tasks) > 1 {
+		a.others.Store(true)
+	}
+	a.dirty.Store(true)
+}
 
 // timerNoLonger is called when the loop stops its frame timer: a delta
 // queued after the drain, while the timer was still set, did not wake the
@@ -510,6 +533,15 @@ func (a *App) handleKey(ev *tcell.EventKey) bool {
 		return true
 	case actAgentMode:
 		a.cycleMode()
+		return true
+	case actTaskNext:
+		a.switchBy(1)
+		return true
+	case actTaskPrev:
+		a.switchBy(-1)
+		return true
+	case actTaskNumber:
+		a.switchToNumber(int(ev.Rune() - '0'))
 		return true
 	}
 	// Everything else — Ctrl-C included — goes to the focused pane; fawn

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
@@ -96,6 +98,27 @@ type Task struct {
 	// The turn running (turnCancel set) and the messages queued behind it.
 	turnCancel context.CancelFunc
 	queued     []*chat.User
+
+	// ended is how the last turn ended (panes.TaskDone or TaskFailed), until
+	// the next starts; attention is set while the task is not shown and
+	// wants the user (a permission asked, a turn ended).
+	ended     panes.TaskState
+	attention bool
+	// close stops what the task started (its shell, session, language
+	// servers) when it is closed; nil for the first task, whose parts
+	// cmd/fawn owns.
+	close func()
+}
+
+// state is where the task is, for its tab in the task bar.
+func (t *Task) state() panes.TaskState {
+	switch {
+	case t.dialog.Visible():
+		return panes.TaskWaiting
+	case t.turnRunning():
+		return panes.TaskWorking
+	}
+	return t.ended
 }
 
 // Name is the task's name ("" for the project's own).
@@ -170,6 +193,7 @@ func (a *App) show(t *Task) {
 
 // switchTo shows t and gives the keyboard to the same pane of it.
 func (a *App) switchTo(t *Task) {
+	t.attention = false
 	if t == a.task {
 		return
 	}
@@ -232,6 +256,7 @@ func (t *Task) SetTodos(items []tools.Todo) { t.todos.SetItems(items) }
 
 func (t *Task) AskPermission(req agent.PermissionRequest) {
 	t.dialog.Push(req)
+	t.attention = !t.shown()
 	who := req.Tool
 	if req.Agent != "" {
 		who = req.Agent + " agent's " + req.Tool
@@ -250,4 +275,32 @@ func (t *Task) transcript(l *session.Log) []chat.Item {
 		}
 		t.JumpTo(panes.Editor)
 	})
+}
+
+// taskTabs are the tasks as the task bar shows them.
+func (a *App) taskTabs() []panes.TaskTab {
+	tabs := make([]panes.TaskTab, len(a.tasks))
+	for i, t := range a.tasks {
+		tabs[i] = panes.TaskTab{Name: t.name, State: t.state(), Attention: t.attention, Shown: t == a.task}
+	}
+	return tabs
+}
+
+// switchBy shows the task n places after the one shown (before: n < 0).
+func (a *App) switchBy(n int) {
+	if len(a.tasks) < 2 {
+		a.flash("one task: /task new NAME starts another in its own worktree")
+		return
+	}
+	i := slices.Index(a.tasks, a.task)
+	a.switchTo(a.tasks[((i+n)%len(a.tasks)+len(a.tasks))%len(a.tasks)])
+}
+
+// switchToNumber shows task n (1-based), as Alt-n asks.
+func (a *App) switchToNumber(n int) {
+	if n < 1 || n > len(a.tasks) {
+		a.flash(fmt.Sprintf("no task %d: %s open", n, words.Plural(len(a.tasks), "task", "tasks")))
+		return
+	}
+	a.switchTo(a.tasks[n-1])
 }

@@ -99,3 +99,74 @@ func TestTheCommandsOfferedAreTheShownTasks(t *testing.T) {
 		}
 	})
 }
+
+// The spinners of the task shown turn while it works (its cards draw with
+// the task's own render context, which the loop's ticks must reach).
+func TestTheShownTasksSpinnersTurn(t *testing.T) {
+	hold := make(chan struct{})
+	ag := newScriptAgent(func(ctx context.Context, emit func(agent.Event)) {
+		emit(agent.Event{Type: agent.EventToolCallStarted, ID: "c1", Name: "bash"})
+		emit(agent.Event{Type: agent.EventToolRunStarted, ID: "c1", Name: "bash", Action: &tools.Action{Kind: tools.KindExec, Command: "sleep 9"}})
+		select {
+		case <-hold:
+		case <-ctx.Done():
+		}
+	})
+	defer close(hold)
+	r := startApp(t, Options{Agent: ag}, 120, 30)
+	r.typeText("go")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("sleep 9")
+	var first uint64
+	r.onUI(func() { first = r.app.task.rctx.Frame })
+	waitFor(t, "the card's spinner to turn", func() bool {
+		var now uint64
+		r.onUI(func() { now = r.app.task.rctx.Frame })
+		return now > first+2
+	})
+}
+
+// With two tasks the task bar shows both, the one in the background marked
+// when its turn ends unseen; the keys and a click switch between them.
+func TestTheTaskBarShowsAndSwitchesTasks(t *testing.T) {
+	agB := newScriptAgent(func(ctx context.Context, emit func(agent.Event)) {
+		emit(agent.Event{Type: agent.EventText, Text: "B has finished"})
+	})
+	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 30)
+	r.waitScreen("idle")
+	if strings.Contains(r.text(), "1 project") {
+		t.Fatal("the task bar shows with one task")
+	}
+	var b *Task
+	r.onUI(func() {
+		b = r.app.newTask(TaskOptions{Name: "refactor", Agent: agB, Root: "/projB"})
+		b.submit("go")
+	})
+	r.waitScreen("1 project")
+	r.waitScreen("✓ refactor •") // done, unseen
+	r.key(tcell.KeyRune, '2', tcell.ModCtrl|tcell.ModAlt)
+	r.waitScreen("B has finished")
+	r.sync()
+	if strings.Contains(r.text(), "refactor •") {
+		t.Errorf("the task shown still has its badge:\n%s", r.text())
+	}
+	r.key(tcell.KeyRune, '.', tcell.ModAlt)
+	r.sync()
+	r.onUI(func() {
+		if r.app.task != r.app.tasks[0] {
+			t.Error("Alt-. did not go round to the first task")
+		}
+	})
+	x, y := r.find("refactor")
+	r.onUI(func() {
+		m := &mouseState{}
+		r.app.handleMouse(tcell.NewEventMouse(x, y, tcell.Button1, 0), m)
+		r.app.handleMouse(tcell.NewEventMouse(x, y, tcell.ButtonNone, 0), m)
+	})
+	r.sync()
+	r.onUI(func() {
+		if r.app.task != b {
+			t.Error("a click on its tab did not show the task")
+		}
+	})
+}

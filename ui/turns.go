@@ -10,6 +10,7 @@ import (
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -55,6 +56,7 @@ func (t *Task) submit(text string) {
 }
 
 func (t *Task) startTurn(item *chat.User) {
+	t.ended = panes.TaskIdle
 	item.Queued = false
 	item.Ver++
 	ctx, cancel := context.WithCancel(t.app.runCtx)
@@ -110,6 +112,11 @@ func (t *Task) turnEnded(cancel context.CancelFunc) {
 		t.router.Handle(agent.Event{Type: agent.EventTurnEnded})
 	}
 	t.turnCancel = nil
+	t.ended = panes.TaskDone
+	if t.router.LastError != "" {
+		t.ended = panes.TaskFailed
+	}
+	t.attention = t.attention || !t.shown()
 	t.app.status.Unflash(flashCancelling)
 	t.recordWorkspace()
 	t.noteChanges()

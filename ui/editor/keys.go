@@ -97,8 +97,8 @@ func DefaultKeys() *keymap.Table {
 		{Action: actDiff, Keys: []string{"alt+v", "f7"}, Help: "Show or hide the agent's last edit to this file as a diff"},
 		{Action: actWrap, Keys: []string{"alt+w"}, Help: "Toggle soft wrap"},
 		{Action: actClose, Keys: []string{"ctrl+w"}, Help: "Close the tab"},
-		{Action: actNextTab, Keys: []string{"ctrl+pgdn", "alt+."}, Help: "Next tab"},
-		{Action: actPrevTab, Keys: []string{"ctrl+pgup", "alt+,"}, Help: "Previous tab"},
+		{Action: actNextTab, Keys: []string{"ctrl+pgdn"}, Help: "Next tab"},
+		{Action: actPrevTab, Keys: []string{"ctrl+pgup"}, Help: "Previous tab"},
 	}
 	for i := 1; i <= 9; i++ {
 		n := strconv.Itoa(i)
