@@ -77,6 +77,10 @@ type Options struct {
 	// in dir, named name: its pane, and what closes it. onExit is called,
 	// from any goroutine, when its shell exits (the tab then closes).
 	NewTerminal func(dir, name string, onExit func()) (pane TerminalPane, close func(), err error)
+	// NewTask, when set, makes the parts of another task called name (a
+	// git worktree of the project, a session, a shell, an editor): /task
+	// new. It runs off the UI goroutine and may take a while.
+	NewTask func(ctx context.Context, name string) (TaskOptions, error)
 	// Recovery keeps unsaved editor buffers for a fawn that ends without
 	// saving them; nil turns that off.
 	Recovery *session.Recovery

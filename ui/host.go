@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -189,4 +190,54 @@ func (a *App) Picker() *picker.Picker {
 		return a.pickers.cur
 	}
 	return nil
+}
+
+// Tasks lists the tasks open, in the task bar's order.
+func (a *App) Tasks() []commands.TaskInfo {
+	out := make([]commands.TaskInfo, len(a.tasks))
+	for i, t := range a.tasks {
+		out[i] = commands.TaskInfo{Name: t.name, Root: t.root, State: t.state().String(), Shown: t == a.task}
+	}
+	return out
+}
+
+// ShowTask shows the i-th task.
+func (a *App) ShowTask(i int) {
+	if i >= 0 && i < len(a.tasks) {
+		a.switchTo(a.tasks[i])
+	}
+}
+
+// NewTask opens a task called name in a worktree of its own, off the UI
+// goroutine, then shows it and sends prompt as its first message.
+func (a *App) NewTask(name, prompt string) {
+	if a.opts.NewTask == nil {
+		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "this fawn cannot start tasks (no project to make worktrees of)"})
+		return
+	}
+	for _, t := range a.tasks {
+		if t.name == name {
+			a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: fmt.Sprintf("a task called %s is open already — Alt-. shows the next task, /task lists them", name)})
+			return
+		}
+	}
+	from := a.task
+	from.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "starting task " + name + " in a worktree of its own…"})
+	a.Go(func() {
+		o, err := a.opts.NewTask(a.runCtx, name)
+		a.post(func() {
+			if err != nil {
+				from.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "task " + name + " was not started: " + err.Error()})
+				return
+			}
+			o.Name = name
+			t := a.newTask(o)
+			t.todos.SetItems(o.Agent.Todos())
+			t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("task %s works in %s; its edits, shell and session are its own", name, o.Root)})
+			a.switchTo(t)
+			if prompt != "" {
+				t.submit(prompt)
+			}
+		})
+	})
 }

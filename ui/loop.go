@@ -123,7 +123,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	var cancel context.CancelFunc
 	a.runCtx, cancel = context.WithCancel(ctx)
 	defer cancel()
-	defer a.closeUserTerminals()
+	defer a.closeTasks()
 	defer func() {
 		if p := recover(); p != nil {
 			a.crash(p)

@@ -49,6 +49,9 @@ type TaskOptions struct {
 	NewTerminal func(dir, name string, onExit func()) (pane TerminalPane, close func(), err error)
 	// Recovery keeps the task's unsaved editor buffers; nil turns that off.
 	Recovery *session.Recovery
+	// Close stops what was started for the task (its shell, session,
+	// language servers) when the App ends; nil: the caller stops them.
+	Close func()
 }
 
 // A Task is one conversation and everything it drives: its agent backend
@@ -104,10 +107,6 @@ type Task struct {
 	// wants the user (a permission asked, a turn ended).
 	ended     panes.TaskState
 	attention bool
-	// close stops what the task started (its shell, session, language
-	// servers) when it is closed; nil for the first task, whose parts
-	// cmd/fawn owns.
-	close func()
 }
 
 // state is where the task is, for its tab in the task bar.

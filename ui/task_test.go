@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -169,4 +171,47 @@ func TestTheTaskBarShowsAndSwitchesTasks(t *testing.T) {
 			t.Error("a click on its tab did not show the task")
 		}
 	})
+}
+
+// /task new NAME PROMPT makes a task's parts with Options.NewTask, shows
+// the task and sends it the prompt; a failure says why in the chat the
+// command was typed in; quitting stops what was started for the task.
+func TestTaskNewStartsATaskAndItsFirstTurn(t *testing.T) {
+	closed := make(chan string, 4)
+	agFix := newScriptAgent(func(ctx context.Context, emit func(agent.Event)) {
+		emit(agent.Event{Type: agent.EventText, Text: "fixing in the worktree"})
+	})
+	opts := Options{Agent: newScriptAgent()}
+	opts.NewTask = func(ctx context.Context, name string) (TaskOptions, error) {
+		if name == "bad" {
+			return TaskOptions{}, errors.New("fatal: a branch named 'fawn/bad' already exists")
+		}
+		return TaskOptions{Agent: agFix, Root: "/worktrees/" + name, Close: func() { closed <- name }}, nil
+	}
+	r := startApp(t, opts, 200, 30)
+	r.typeText("/task new bad try")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("task bad was not started")
+
+	r.typeText("/task new fix make the tests pass")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("fixing in the worktree")
+	r.waitScreen("task fix works in /worktrees/fix")
+	r.waitScreen("2 ✓ fix")
+	if got := agFix.promptList(); len(got) != 1 || got[0] != "make the tests pass" {
+		t.Errorf("the task's first prompt was %q", got)
+	}
+	r.typeText("/task new fix again")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("a task called fix is open already")
+
+	r.app.Stop()
+	select {
+	case name := <-closed:
+		if name != "fix" {
+			t.Errorf("closed %s, want fix", name)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("quitting did not stop what was started for the task")
+	}
 }

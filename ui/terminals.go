@@ -76,8 +76,9 @@ func (t *Task) closeTerminal(ut *userTerm) {
 	}
 }
 
-// closeUserTerminals closes those of every task (fawn is quitting).
-func (a *App) closeUserTerminals() {
+// closeTasks closes every task's terminals and what was started for the
+// tasks opened with /task new (fawn is quitting), all at once.
+func (a *App) closeTasks() {
 	var wg sync.WaitGroup
 	for _, t := range a.tasks {
 		for _, ut := range t.userTerms {
@@ -85,6 +86,11 @@ func (a *App) closeUserTerminals() {
 			go func() { defer wg.Done(); ut.close() }()
 		}
 		t.userTerms = nil
+		if c := t.opts.Close; c != nil {
+			t.opts.Close = nil
+			wg.Add(1)
+			go func() { defer wg.Done(); c() }()
+		}
 	}
 	wg.Wait()
 }

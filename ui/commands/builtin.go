@@ -17,6 +17,7 @@ func AddBuiltin(c *Commands) {
 	c.Add(Resume())
 	c.Add(NewSession())
 	c.Add(Export())
+	c.Add(Task())
 	needs := func(cmd Command, has func(backend.Services) bool) Command {
 		cmd.Needs = has
 		return cmd

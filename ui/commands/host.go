@@ -78,10 +78,26 @@ type Host interface {
 	// Commands is the registry this command was found in.
 	Commands() *Commands
 
+	// Tasks lists the tasks open, in the task bar's order; ShowTask shows
+	// the i-th. NewTask opens a task called name in a git worktree of its
+	// own and shows it, prompt (when not "") as its first message; it says
+	// in the chat why it cannot.
+	Tasks() []TaskInfo
+	ShowTask(i int)
+	NewTask(name, prompt string)
+
 	// Root is the project's directory; Config is fawn's configuration
 	// (never nil).
 	Root() string
 	Config() *config.Config
+}
+
+// TaskInfo is a task as /task lists it.
+type TaskInfo struct {
+	Name  string // "" for the project's own
+	Root  string // its directory: the project, or its worktree
+	State string // "working", "waiting for you", "done", "failed", "idle"
+	Shown bool
 }
 
 // Choice is one answer of a question (Host.Ask): a key, say "o" or "esc",

@@ -1,0 +1,42 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fawn-ide/fawn/ui/picker"
+)
+
+// Task is /task: list the tasks and switch, or start one in a worktree of
+// its own (/task new NAME [PROMPT]).
+func Task() Command {
+	return Command{Name: "task", Args: "[new NAME [PROMPT]]", Help: "Show the tasks, or start one in its own git worktree: /task new NAME [PROMPT]", Run: func(h Host, args string) {
+		sub, rest, _ := strings.Cut(args, " ")
+		switch sub {
+		case "":
+			pickTask(h)
+		case "new":
+			name, prompt, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			if name == "" {
+				h.Error("which name? /task new NAME [PROMPT] — the task works on branch fawn/NAME in a worktree of its own")
+				return
+			}
+			h.NewTask(name, strings.TrimSpace(prompt))
+		default:
+			h.Error(fmt.Sprintf("unknown /task %s — /task lists the tasks, /task new NAME [PROMPT] starts one", sub))
+		}
+	}}
+}
+
+// pickTask lists the tasks, the one shown marked; choosing one shows it.
+func pickTask(h Host) {
+	var items []picker.Item
+	for i, t := range h.Tasks() {
+		name := t.Name
+		if name == "" {
+			name = "project"
+		}
+		items = append(items, picker.Item{Label: fmt.Sprintf("%d %s", i+1, name), Detail: t.State + " · " + t.Root, Current: t.Shown, Value: i})
+	}
+	h.Pick("Tasks (/task new NAME starts one)", items, func(it picker.Item) { h.ShowTask(it.Value.(int)) })
+}
