@@ -110,8 +110,6 @@ type App struct {
 	pickers  *pickerHost
 	layout   *Layout
 	commands *commands.Commands
-	mcp      commands.MCPView // the MCP servers, when there are any
-	lsp      commands.LSPView // the language servers, when any may run
 
 	// tasks are the conversations the App hosts, the first the project's
 	// own; task is the one shown. Everything of a conversation lives in

@@ -55,10 +55,10 @@ func (a *App) Services() backend.Services { return a.task.svc }
 func (a *App) SetMode(m agent.Mode) { a.setMode(m) }
 
 // LSP is the language servers, or nil.
-func (a *App) LSP() commands.LSPView { return a.lsp }
+func (a *App) LSP() commands.LSPView { return a.task.opts.LSP }
 
 // MCP is the MCP servers, or nil.
-func (a *App) MCP() commands.MCPView { return a.mcp }
+func (a *App) MCP() commands.MCPView { return a.task.opts.MCP }
 
 // Root is the project's directory.
 func (a *App) Root() string { return a.task.root }
@@ -66,12 +66,13 @@ func (a *App) Root() string { return a.task.root }
 // Config is fawn's configuration.
 func (a *App) Config() *config.Config { return a.cfg }
 
-// SetLSP gives the app the project's language servers. Call it before Run.
-func (a *App) SetLSP(m commands.LSPView) { a.lsp = m }
+// SetLSP gives the first task the project's language servers. Call it
+// before Run.
+func (a *App) SetLSP(m commands.LSPView) { a.tasks[0].opts.LSP = m }
 
 // SetMCP gives the app the MCP servers, started after it was built (their
 // reports go to Notify). Call it before Run.
-func (a *App) SetMCP(m commands.MCPView) { a.mcp = m }
+func (a *App) SetMCP(m commands.MCPView) { a.tasks[0].opts.MCP = m }
 
 // TurnRunning reports whether a turn is running.
 func (a *App) TurnRunning() bool { return a.task.turnRunning() }

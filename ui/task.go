@@ -16,6 +16,7 @@ import (
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/panes"
@@ -49,6 +50,10 @@ type TaskOptions struct {
 	NewTerminal func(dir, name string, onExit func()) (pane TerminalPane, close func(), err error)
 	// Recovery keeps the task's unsaved editor buffers; nil turns that off.
 	Recovery *session.Recovery
+	// LSP and MCP are the task's language and MCP servers; nil when there
+	// are none.
+	LSP commands.LSPView
+	MCP commands.MCPView
 	// Close stops what was started for the task (its shell, session,
 	// language servers) when the App ends; nil: the caller stops them.
 	Close func()
@@ -256,6 +261,7 @@ func (t *Task) SetTodos(items []tools.Todo) { t.todos.SetItems(items) }
 func (t *Task) AskPermission(req agent.PermissionRequest) {
 	t.dialog.Push(req)
 	t.attention = !t.shown()
+	t.flashUnseen("waits for your answer")
 	who := req.Tool
 	if req.Agent != "" {
 		who = req.Agent + " agent's " + req.Tool
@@ -302,4 +308,21 @@ func (a *App) switchToNumber(n int) {
 		return
 	}
 	a.switchTo(a.tasks[n-1])
+}
+
+// flashUnseen tells the user, in the status bar, what a task not shown
+// wants, and how to show it.
+func (t *Task) flashUnseen(what string) {
+	if t.shown() {
+		return
+	}
+	name := t.name
+	if name == "" {
+		name = "project"
+	}
+	msg := "task " + name + " " + what
+	if i := slices.Index(t.app.tasks, t); i >= 0 && i < 9 {
+		msg += fmt.Sprintf(" — Ctrl-Alt-%d shows it", i+1)
+	}
+	t.app.flash(msg)
 }

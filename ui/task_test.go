@@ -146,6 +146,7 @@ func TestTheTaskBarShowsAndSwitchesTasks(t *testing.T) {
 	})
 	r.waitScreen("1 project")
 	r.waitScreen("✓ refactor •") // done, unseen
+	r.waitScreen("task refactor has finished — Ctrl-Alt-2 shows it")
 	r.key(tcell.KeyRune, '2', tcell.ModCtrl|tcell.ModAlt)
 	r.waitScreen("B has finished")
 	r.sync()

@@ -117,6 +117,11 @@ func (t *Task) turnEnded(cancel context.CancelFunc) {
 		t.ended = panes.TaskFailed
 	}
 	t.attention = t.attention || !t.shown()
+	if t.ended == panes.TaskFailed {
+		t.flashUnseen("failed")
+	} else if !t.router.Cancelled {
+		t.flashUnseen("has finished")
+	}
 	t.app.status.Unflash(flashCancelling)
 	t.recordWorkspace()
 	t.noteChanges()
