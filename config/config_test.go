@@ -487,3 +487,35 @@ func TestKeyBindingsWithDots(t *testing.T) {
 		t.Errorf("ui.keys = %s", got)
 	}
 }
+
+// Every source comment in `fawn config` sits on the line of the key it is
+// about: a list or a mapping written in block style has its source on its
+// key's line, not on the line of whatever key follows it.
+func TestPrintSourceOnItsOwnKey(t *testing.T) {
+	user := "models:\n  chat_model:\n    model: gpt-4o-mini\n    extra_body:\n      top_k: 5\n\npermissions:\n  mode: plan\n  allow:\n    - bash(ls)\nui:\n  theme: light\n"
+	f := newFixture(t, user, "")
+	_, rep, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := rep.Print()
+	file := filepath.Join(f.home, "config.yaml")
+	for _, want := range []string{
+		"model: gpt-4o-mini # " + file + ":3",
+		"extra_body: # " + file + ":5",
+		"mode: plan # " + file + ":8",
+		"allow: # " + file + ":10",
+		"theme: light # " + file + ":12",
+		"unset_env: # default",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// A section heading carries no source of its own.
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, " ") && strings.Contains(line, ": #") {
+			t.Errorf("a top-level section line has a source comment: %q", line)
+		}
+	}
+}

@@ -84,13 +84,22 @@ func (r *Report) Print() string {
 				val.Style = yaml.FlowStyle
 			}
 		}
-		val.LineComment = r.Sources[key].String()
+		name := &yaml.Node{Kind: yaml.ScalarNode, Value: key[strings.LastIndexByte(key, '.')+1:]}
+		// A scalar or flow value ends on its key's line and takes the
+		// comment there; the encoder writes the line comment of a block
+		// list or mapping after the line of the key that follows it, so
+		// theirs goes on the key.
+		if val.Style&yaml.FlowStyle != 0 || (val.Kind != yaml.MappingNode && val.Kind != yaml.SequenceNode) {
+			val.LineComment = r.Sources[key].String()
+		} else {
+			name.LineComment = r.Sources[key].String()
+		}
 		parent := root
 		parts := strings.Split(key, ".")
 		for _, p := range parts[:len(parts)-1] {
 			parent = child(parent, p)
 		}
-		parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: parts[len(parts)-1]}, &val)
+		parent.Content = append(parent.Content, name, &val)
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
