@@ -73,12 +73,17 @@ type recorder struct {
 	mu     sync.Mutex
 	events []string
 	diags  map[string]int
+	// published counts the publications; publishedAt is that count when
+	// each event came.
+	published   int
+	publishedAt []int
 }
 
 func (r *recorder) event(msg string, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, msg)
+	r.publishedAt = append(r.publishedAt, r.published)
 }
 
 func (r *recorder) diag(path string, ds []Problem) {
@@ -88,6 +93,20 @@ func (r *recorder) diag(path string, ds []Problem) {
 		r.diags = map[string]int{}
 	}
 	r.diags[path] = len(ds)
+	r.published++
+}
+
+// publishedBy is how many publications had come when the first event
+// saying sub came (-1: none said it).
+func (r *recorder) publishedBy(sub string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, e := range r.events {
+		if strings.Contains(e, sub) {
+			return r.publishedAt[i]
+		}
+	}
+	return -1
 }
 
 func (r *recorder) said(sub string) bool {
@@ -235,6 +254,12 @@ func TestGoplsKilledMidSessionRestarts(t *testing.T) {
 	}
 	if !rec.said("language server gopls stopped") {
 		t.Fatalf("the crash was not reported: %v", rec.events)
+	}
+	// The server is back once it has analysed the file it reopened: an
+	// edit sent while it still loads the project would be checked against
+	// half of it ("could not import example.com/m/util").
+	if stopped, back := rec.publishedBy("gopls stopped"), rec.publishedBy("gopls is back"); back <= stopped {
+		t.Fatalf("gopls was said to be back before it published anything for the reopened main.go (%d publications before the crash, %d when back)", stopped, back)
 	}
 	got := edit(t, m, main, strings.Replace(goMain, "util.Double(2)", "util.Triple(2)", 1))
 	if !strings.Contains(got, "Triple") {

@@ -196,6 +196,14 @@ func (m *Manager) startLocked(in *instance) {
 		ctx, cancel := context.WithTimeout(m.stop, 60*time.Second)
 		defer cancel()
 		c, err := startClient(ctx, in.cand.Server, in.cand.bin, in.root, m.o.Env, m.o.OnDiagnostics)
+		if err == nil {
+			m.mu.Lock()
+			reopen := in.reopen
+			m.mu.Unlock()
+			if err = m.reopen(ctx, c, reopen); err != nil {
+				c.close()
+			}
+		}
 		m.mu.Lock()
 		if m.closed {
 			m.mu.Unlock()
@@ -222,20 +230,53 @@ func (m *Manager) startLocked(in *instance) {
 		}
 		back := in.state == StateRestarting
 		in.client, in.state, in.since = c, StateReady, time.Now()
-		reopen := in.reopen
 		in.reopen = nil
 		m.mu.Unlock()
 		go m.watch(in, c)
-		for _, p := range reopen {
-			if b, err := os.ReadFile(p); err == nil {
-				_, _, _ = c.sync(p, string(b))
-			}
-		}
 		if back {
 			m.event(fmt.Sprintf("language server %s is back", in.cand.Name), false)
 		}
 		close(ready)
 	}()
+}
+
+// reopen opens again, on a restarted server, the files its last run had
+// open, and waits (within three times Options.Wait, as for a server that
+// just started) until it has published diagnostics for each. Until then
+// the server is not handed out: an edit sent to a server that is still
+// loading the project is checked against half of it (gopls answers
+// "could not import" for a package it has not loaded yet).
+func (m *Manager) reopen(ctx context.Context, c *client, paths []string) error {
+	type opened struct {
+		path    string
+		seq     uint64
+		version int
+	}
+	var sent []opened
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // gone since: nothing to open
+		}
+		seq, version, err := c.sync(p, string(b))
+		if err != nil {
+			return fmt.Errorf("reopening %s: %w", m.rel(p), err)
+		}
+		sent = append(sent, opened{p, seq, version})
+	}
+	wctx, cancel := context.WithTimeout(ctx, 3*m.o.Wait)
+	defer cancel()
+	for _, o := range sent {
+		// A server that publishes nothing for a clean file costs the
+		// bounded wait, no more.
+		c.waitFresh(wctx, o.path, o.seq, o.version)
+	}
+	select {
+	case <-c.exited:
+		return fmt.Errorf("%s stopped while it reopened the files", c.name)
+	default:
+		return nil
+	}
 }
 
 // watch restarts a server that ends while fawn still needs it.
