@@ -9,7 +9,7 @@ PKGS    := ./... github.com/bytedance/sonic github.com/bytedance/sonic/ast githu
 # Tested, not vetted: chroma's lexers are written in unkeyed struct literals.
 TESTPKGS := $(PKGS) github.com/alecthomas/chroma/v2/lexers
 
-.PHONY: build run test test-short bench fuzz lint clean
+.PHONY: build run install release test test-short bench fuzz lint clean
 
 # CGO_ENABLED=0: only net's resolver and os/user would use cgo, and a
 # static binary starts without the dynamic loader (~1 ms) and builds faster.
@@ -19,6 +19,44 @@ build:
 
 run: build
 	./bin/fawn $(DIR)
+
+# make install puts fawn in $GOBIN when Go has one, else in ~/.local/bin;
+# PREFIX=/usr/local puts it in /usr/local/bin, BINDIR=DIR anywhere, and
+# DESTDIR stages it for a package (DESTDIR=/tmp/pkg PREFIX=/usr). The
+# binary is built beside its place and renamed into it, so a fawn that is
+# running keeps its file.
+GOBIN_DIR := $(shell $(GO) env GOBIN 2>/dev/null)
+ifeq ($(origin PREFIX),undefined)
+PREFIX  := $(HOME)/.local
+BINDIR  ?= $(if $(GOBIN_DIR),$(GOBIN_DIR),$(PREFIX)/bin)
+else
+BINDIR  ?= $(PREFIX)/bin
+endif
+install:
+	@mkdir -p '$(DESTDIR)$(BINDIR)'
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o '$(DESTDIR)$(BINDIR)/.fawn.new' ./cmd/fawn
+	mv -f '$(DESTDIR)$(BINDIR)/.fawn.new' '$(DESTDIR)$(BINDIR)/fawn'
+	@echo "installed fawn $(VERSION) in $(DESTDIR)$(BINDIR)"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) [ -n '$(DESTDIR)' ] || echo "note: $(BINDIR) is not on your PATH";; esac
+
+# make release builds fawn for linux and darwin on amd64 and arm64 into
+# DIST: fawn-VERSION-OS-ARCH.tar.gz (the binary, README.md and
+# config.example.yaml) and SHA256SUMS. Only fawn's own archives there are
+# replaced.
+DIST      ?= dist
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+release:
+	@set -euo pipefail; mkdir -p '$(DIST)'; rm -f '$(DIST)'/fawn-*.tar.gz '$(DIST)/SHA256SUMS'; \
+	stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; \
+	for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; name=fawn-$(VERSION)-$$os-$$arch; \
+	  echo "release: $$name"; mkdir -p "$$stage/$$name"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o "$$stage/$$name/fawn" ./cmd/fawn; \
+	  cp README.md config.example.yaml "$$stage/$$name/"; \
+	  tar -C "$$stage" -czf '$(DIST)'/"$$name.tar.gz" "$$name"; \
+	done; \
+	cd '$(DIST)'; if command -v sha256sum >/dev/null; then sha256sum fawn-*.tar.gz; else shasum -a 256 fawn-*.tar.gz; fi > SHA256SUMS; \
+	echo "release: $(DIST)/SHA256SUMS"; cat SHA256SUMS
 
 # Everything CI runs: the lint checks, then every test with the race detector.
 # The end-to-end tests (package e2e) drive bin/fawn in tmux; without tmux they
@@ -59,4 +97,4 @@ lint:
 	else echo "govulncheck skipped: $(VULNDB) cannot be reached from this machine"; fi
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
