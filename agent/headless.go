@@ -49,6 +49,11 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 		_ = enc.Encode(v) // a closed stdout ends nothing early: the turn still completes and is kept
 	}
 
+	if format == FormatStreamJSON {
+		// The first line says what runs, so a script can follow the
+		// session from there.
+		line(initLine{Type: "init", SessionID: s.ID(), Model: s.ModelName(), Tools: s.ToolNames(), Cwd: s.env.Root, PermissionMode: string(s.Mode())})
+	}
 	var answer strings.Builder
 	var end *Event
 	names := map[string]string{} // call ID → tool name
@@ -100,13 +105,23 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 		}
 	}
 	result := strings.TrimSpace(answer.String())
+	failure := fmt.Sprint(end.Err)
+	var limit *StepLimitError
+	subtype := ""
+	if errors.As(end.Err, &limit) {
+		subtype = "error_max_turns"
+		failure = fmt.Sprintf("stopped: the agent used its %d turns (model round-trips; --max-turns, else agent.max_steps) and had not finished; raise --max-turns", limit.Steps)
+		if sessionID != "" {
+			failure += ", or go on with fawn --resume " + sessionID + " -p continue"
+		}
+	}
 	switch format {
 	case FormatText:
 		if result != "" {
 			fmt.Fprintln(stdout, result)
 		}
 		if end.Err != nil {
-			fmt.Fprintln(stderr, "fawn:", end.Err)
+			fmt.Fprintln(stderr, "fawn:", failure)
 		}
 	case FormatJSON:
 		if result == "" && end.Err != nil {
@@ -123,11 +138,16 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 			NumTurns   int       `json:"num_turns"`
 			ToolCalls  int       `json:"tool_calls"`
 			IsError    bool      `json:"is_error"`
+			Subtype    string    `json:"subtype,omitempty"`
 			DurationMS int64     `json:"duration_ms"`
 			CutOff     string    `json:"cut_off,omitempty"`
-		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, end.Duration.Milliseconds(), end.CutOff})
+		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, subtype, end.Duration.Milliseconds(), end.CutOff})
 		if end.Err != nil {
-			fmt.Fprintln(stderr, "fawn:", end.Err)
+			fmt.Fprintln(stderr, "fawn:", failure)
+		}
+	case FormatStreamJSON:
+		if subtype != "" {
+			fmt.Fprintln(stderr, "fawn:", failure)
 		}
 	}
 	return code
@@ -170,6 +190,14 @@ func toUsageJSON(u *Usage) usageJSON {
 
 // The stream-json lines; "type" comes first so a reader can switch on it.
 type (
+	initLine struct {
+		Type           string   `json:"type"`
+		SessionID      string   `json:"session_id"`
+		Model          string   `json:"model"`
+		Tools          []string `json:"tools"`
+		Cwd            string   `json:"cwd"`
+		PermissionMode string   `json:"permission_mode"`
+	}
 	textLine struct {
 		Type string `json:"type"`
 		Text string `json:"text"`

@@ -90,7 +90,7 @@ func TestHeadlessStreamJSON(t *testing.T) {
 			types = append(types, typ)
 		}
 	}
-	want := "reasoning text tool_call tool_result permission tool_result retry text turn_end"
+	want := "init reasoning text tool_call tool_result permission tool_result retry text turn_end"
 	if strings.Join(types, " ") != want {
 		t.Errorf("types %v, want %s", types, want)
 	}

@@ -524,7 +524,7 @@ func (s *Session) settle(ctx context.Context, t *turn, runErr error) error {
 	case t.err != nil:
 		turnErr = t.err
 	case t.limitHit:
-		turnErr = fmt.Errorf("stopped after %d model steps (agent.max_steps); send \"continue\" to let the agent go on", s.maxSteps)
+		turnErr = &StepLimitError{Steps: s.maxSteps}
 	case runErr != nil:
 		turnErr = fmt.Errorf("the agent stopped: %v", runErr)
 	}
@@ -537,6 +537,14 @@ func (s *Session) settle(ctx context.Context, t *turn, runErr error) error {
 		t.emit(Event{Type: EventToolRunEnded, ID: tc.ID, Name: tc.Function.Name, Result: result, IsError: true})
 	}
 	return turnErr
+}
+
+// StepLimitError ends a turn whose model asked for more steps (model
+// round-trips) than agent.max_steps (fawn -p --max-turns) allows.
+type StepLimitError struct{ Steps int }
+
+func (e *StepLimitError) Error() string {
+	return fmt.Sprintf("stopped after %d model steps (agent.max_steps); send \"continue\" to let the agent go on", e.Steps)
 }
 
 // Close cancels the running turn, if any, waits for it to end, and releases

@@ -109,7 +109,7 @@ func TestHeadlessStreamJSON(t *testing.T) {
 			ids[typ] = id
 		}
 	}
-	want := []string{"text", "tool_call", "tool_result", "text", "turn_end"}
+	want := []string{"init", "text", "tool_call", "tool_result", "text", "turn_end"}
 	if strings.Join(types, ",") != strings.Join(want, ",") {
 		t.Errorf("event types %v, want %v", types, want)
 	}

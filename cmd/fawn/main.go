@@ -189,13 +189,17 @@ type cli struct {
 	sub            string // "", "config", "sessions", "export" or "acp"
 	dir            string
 	sess           sessionFlags
+	script         scriptFlags
+	// stdin is the text piped to fawn -p TEXT, attached to the prompt.
+	stdin string
 }
 
 const usage = `fawn — a terminal IDE where an AI coding agent works on your project with you.
 
 Usage:
   fawn [flags] [DIR]          open the IDE on DIR (default: the current directory)
-  fawn -p PROMPT [DIR]        run one turn without a screen and print the result
+  fawn -p PROMPT [DIR]        run one turn without a screen and print the result;
+                              text piped in is attached to PROMPT (-p - reads PROMPT itself)
   fawn config [--check] [DIR] print the effective configuration with the source of
                               each value, secrets redacted (--check: validate only)
   fawn --continue [DIR]       reopen DIR's newest session (with -p too)
@@ -230,6 +234,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.BoolVar(&c.trust, "trust", false, "trust the project's files for this run: use the MCP servers and model settings of its .fawn/config.yaml without asking")
 	fs.BoolVar(&c.check, "check", false, "with fawn config: validate and exit 0, or 2 listing every problem")
 	c.sess.add(fs)
+	c.script.add(fs)
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
@@ -260,7 +265,10 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 		return nil, fs, errors.New("-p/--print does not go with `fawn acp`: the client sends the prompts")
 	}
 	if c.printSet && strings.TrimSpace(c.prompt) == "" {
-		return nil, fs, errors.New("-p/--print needs a prompt")
+		return nil, fs, errors.New("-p/--print needs a prompt (-p - reads it from standard input)")
+	}
+	if err := c.script.check(fs, c.printSet, c.sub); err != nil {
+		return nil, fs, err
 	}
 	return c, fs, nil
 }
@@ -293,6 +301,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// Each session reads its directory's configuration, from the
 		// environment fawn started with.
 		return acpCommand(ctx, c, os.Environ(), stdin, stderr)
+	}
+	if c.printSet {
+		if err := c.readInput(stdin, stderr); err != nil {
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitUsage
+		}
 	}
 	// The project's files are untrusted input: the configuration is read
 	// first without the keys that need trust, and again with them once the
@@ -407,7 +421,34 @@ func (c *cli) flags() map[string]config.FlagValue {
 	if c.permissionMode != "" {
 		m["permissions.mode"] = config.FlagValue{Value: c.permissionMode, Flag: "--permission-mode"}
 	}
+	c.script.flags(m)
 	return m
+}
+
+// readInput reads what a script pipes to fawn -p: the prompt itself
+// (-p -), or text to attach to the prompt (-p TEXT with a pipe or a file
+// on standard input; a terminal or /dev/null there attaches nothing).
+func (c *cli) readInput(stdin io.Reader, stderr io.Writer) error {
+	if c.prompt == "-" {
+		if !piped(stdin) {
+			return errors.New("-p - reads the prompt from standard input, and that is a terminal: pipe the prompt in (echo \"…\" | fawn -p -)")
+		}
+		text, err := readStdin(stdin, "the prompt", stderr)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(text) == "" {
+			return errors.New("-p - read an empty prompt from standard input")
+		}
+		c.prompt = text
+		return nil
+	}
+	if !piped(stdin) {
+		return nil
+	}
+	text, err := readStdin(stdin, "the input to attach", stderr)
+	c.stdin = text
+	return err
 }
 
 // projectDir resolves DIR (default ".") to an absolute directory.

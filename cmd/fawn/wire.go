@@ -141,6 +141,11 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
+	prompt = withStdin(prompt, c.stdin)
+	if err := c.script.addRules(sess); err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
 	code := agent.RunHeadless(ctx, sess, prompt, c.outputFormat, stdout, stderr)
 	// The shell's directory goes on to the next -p of the conversation.
 	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
@@ -180,6 +185,10 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	defer sess.Close()
 	res, resumeNotes, pick, err := resumeFlags(c, sess, false)
 	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	if err := c.script.addRules(sess); err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
