@@ -129,6 +129,7 @@ func (s *Session) Compact(ctx context.Context, focus string) <-chan Event {
 		s.usage.InputTokens += u.InputTokens
 		s.usage.OutputTokens += u.OutputTokens
 		s.usage.CachedTokens += u.CachedTokens
+		s.usage.Cost.Add(u.Cost)
 		total := s.usage
 		s.mu.Unlock()
 		rec.sync()
@@ -274,9 +275,15 @@ func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Mes
 	}
 	defer sr.Close()
 	var b strings.Builder
+	var counted *schema.TokenUsage
 	for {
 		chunk, err := sr.Recv()
 		if errors.Is(err, io.EOF) {
+			if counted == nil {
+				t.usage.Cost.Unpriced++ // no count, no cost
+			} else {
+				t.usage.Cost.Add(costOf(s.modelCfg, counted.PromptTokens, counted.PromptTokenDetails.CachedTokens, counted.CompletionTokens))
+			}
 			break
 		}
 		if err != nil {
@@ -291,6 +298,7 @@ func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Mes
 			t.usage.InputTokens += m.Usage.PromptTokens
 			t.usage.OutputTokens += m.Usage.CompletionTokens
 			t.usage.CachedTokens += m.Usage.PromptTokenDetails.CachedTokens
+			counted = m.Usage
 		}
 	}
 	return b.String(), nil

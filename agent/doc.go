@@ -12,8 +12,8 @@
 // knows no widget: user intent comes back through Session methods (Run,
 // Cancel via the run's context, Approve).
 //
-// It imports agent/provider, checkpoint, config, hooks, rules, secret,
-// session, skills, subagent, tools, trust, internal/gitcmd and
+// It imports agent/provider, checkpoint, config, hooks, pricing, rules,
+// secret, session, skills, subagent, tools, trust, internal/gitcmd and
 // internal/words, never ui;
 // cmd/fawn and ui import it (ui/panes for modes and usage).
 package agent

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/hooks"
+	"github.com/fawn-ide/fawn/pricing"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -119,4 +120,33 @@ type Usage struct {
 	// Steps counts model responses (one per round trip of the agent loop).
 	Steps     int
 	ToolCalls int
+	// Cost is what the responses cost at their models' prices.
+	Cost Cost
+}
+
+// Cost is what responses cost, in US dollars, at the prices package
+// pricing knows; Unpriced counts the responses it could not price (a model
+// without a price, a server that reported no usage).
+type Cost struct {
+	USD              float64
+	Priced, Unpriced int
+}
+
+// Known says whether the cost is the whole cost: some responses, all of
+// them priced. fawn shows no cost otherwise, rather than a wrong one.
+func (c Cost) Known() bool { return c.Priced > 0 && c.Unpriced == 0 }
+
+// Add adds o's responses to c.
+func (c *Cost) Add(o Cost) {
+	c.USD += o.USD
+	c.Priced += o.Priced
+	c.Unpriced += o.Unpriced
+}
+
+// String is the cost in dollars ("$0.42"), or "" when it is not Known.
+func (c Cost) String() string {
+	if !c.Known() {
+		return ""
+	}
+	return pricing.Format(c.USD)
 }

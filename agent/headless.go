@@ -141,7 +141,8 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 			Subtype    string    `json:"subtype,omitempty"`
 			DurationMS int64     `json:"duration_ms"`
 			CutOff     string    `json:"cut_off,omitempty"`
-		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, subtype, end.Duration.Milliseconds(), end.CutOff})
+			CostUSD    *float64  `json:"cost_usd,omitempty"`
+		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, subtype, end.Duration.Milliseconds(), end.CutOff, costJSON(u.Cost)})
 		if end.Err != nil {
 			fmt.Fprintln(stderr, "fawn:", failure)
 		}
@@ -173,6 +174,16 @@ func notice(w io.Writer, ev Event) {
 			fmt.Fprintf(w, "fawn: compacted the conversation (%s): about %d → %d tokens\n", c.Reason, c.TokensBefore, c.TokensAfter)
 		}
 	}
+}
+
+// costJSON is the cost for json output: nil (the key left out) when it is
+// not known, never a $0 that is not true.
+func costJSON(c Cost) *float64 {
+	if !c.Known() {
+		return nil
+	}
+	usd := c.USD
+	return &usd
 }
 
 type usageJSON struct {
@@ -236,6 +247,7 @@ type (
 		SessionID  string    `json:"session_id"`
 		IsError    bool      `json:"is_error"`
 		CutOff     string    `json:"cut_off,omitempty"`
+		CostUSD    *float64  `json:"cost_usd,omitempty"`
 	}
 	errorLine struct {
 		Type    string `json:"type"`
@@ -303,7 +315,7 @@ func streamObject(ev Event, names map[string]string, sessionID string) any {
 		if u == nil {
 			u = &Usage{}
 		}
-		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil, ev.CutOff}
+		return turnEndLine{"turn_end", toUsageJSON(u), ev.Duration.Milliseconds(), sessionID, ev.Err != nil, ev.CutOff, costJSON(u.Cost)}
 	case EventError:
 		return errorLine{"error", ev.Err.Error()}
 	case EventHook:

@@ -11,7 +11,9 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/agent/provider"
+	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/words"
+	"github.com/fawn-ide/fawn/pricing"
 )
 
 // modelStep is the graph's model node: one model response, streamed. It
@@ -191,6 +193,7 @@ func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) 
 		delete(msg.Extra, provider.ExtraCacheWrite) // not for the history
 	}
 	if msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
+		t.usage.Cost.Unpriced++ // no count, no cost
 		return
 	}
 	u := msg.ResponseMeta.Usage
@@ -200,6 +203,16 @@ func (s *Session) account(t *turn, msg *schema.Message, begin, first time.Time) 
 	if u.PromptTokens > 0 {
 		t.usage.ContextTokens, t.usage.ContextEstimated = u.PromptTokens, false
 	}
+	t.usage.Cost.Add(costOf(s.modelCfg, u.PromptTokens, u.PromptTokenDetails.CachedTokens, u.CompletionTokens))
+}
+
+// costOf is one response's cost at mc's price (unpriced when it has none).
+func costOf(mc config.Model, prompt, cached, output int) Cost {
+	p, ok := pricing.Of(mc)
+	if !ok {
+		return Cost{Unpriced: 1}
+	}
+	return Cost{USD: p.Cost(prompt, cached, output), Priced: 1}
 }
 
 // accumulator turns one response's chunks into events and, at the end, into

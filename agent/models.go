@@ -114,6 +114,7 @@ func (s *Session) ListModels(ctx context.Context) (choices []ModelChoice, errs [
 			}
 			mc := seen[e]
 			mc.Model = id
+			mc.PricePerMTok = nil // the entry's price is its own model's
 			choices = append(choices, ModelChoice{Name: id, Config: mc, Source: "listed by " + host})
 		}
 	}

@@ -290,7 +290,8 @@ func (r *recorder) turnEnded(u Usage, err error) {
 		return // nothing was said: no session to keep
 	}
 	rec := session.Record{Type: session.TypeTurn, Model: r.model, DurationMS: u.Duration.Milliseconds(),
-		Usage: &session.Usage{Input: u.InputTokens, Output: u.OutputTokens, Cached: u.CachedTokens, Context: u.ContextTokens, Steps: u.Steps, Tools: u.ToolCalls}}
+		Usage: &session.Usage{Input: u.InputTokens, Output: u.OutputTokens, Cached: u.CachedTokens, Context: u.ContextTokens, Steps: u.Steps, Tools: u.ToolCalls,
+			CostUSD: u.Cost.USD, Priced: u.Cost.Priced, Unpriced: u.Cost.Unpriced}}
 	if err != nil {
 		rec.Error = err.Error()
 	}
@@ -579,7 +580,12 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 		s.systemGen = -1
 	}
 	s.usage = Usage{InputTokens: l.Usage.Input, OutputTokens: l.Usage.Output, CachedTokens: l.Usage.Cached,
-		ContextTokens: l.Usage.Context, Turns: l.Info.Turns, Steps: l.Usage.Steps, ToolCalls: l.Usage.Tools}
+		ContextTokens: l.Usage.Context, Turns: l.Info.Turns, Steps: l.Usage.Steps, ToolCalls: l.Usage.Tools,
+		Cost: Cost{USD: l.Usage.CostUSD, Priced: l.Usage.Priced, Unpriced: l.Usage.Unpriced}}
+	if l.Usage.Steps > l.Usage.Priced+l.Usage.Unpriced {
+		// Turns kept before fawn priced them: their cost is not known.
+		s.usage.Cost.Unpriced += l.Usage.Steps - l.Usage.Priced - l.Usage.Unpriced
+	}
 	s.genTime = 0
 	cur := s.client.Name()
 	if s.nextModel != nil {

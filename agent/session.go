@@ -480,6 +480,7 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	su.OutputTokens += u.OutputTokens
 	su.CachedTokens += u.CachedTokens
 	su.CacheWriteTokens += u.CacheWriteTokens
+	su.Cost.Add(u.Cost)
 	if u.ContextTokens > 0 {
 		su.ContextTokens, su.ContextEstimated = u.ContextTokens, u.ContextEstimated
 	}

@@ -325,6 +325,7 @@ func (t *turn) addUsage(u Usage, gen time.Duration) {
 	t.usage.OutputTokens += u.OutputTokens
 	t.usage.CachedTokens += u.CachedTokens
 	t.usage.CacheWriteTokens += u.CacheWriteTokens
+	t.usage.Cost.Add(u.Cost)
 	t.subSteps += u.Steps
 	t.subCalls += u.ToolCalls
 	t.genTime += gen

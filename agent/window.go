@@ -101,6 +101,8 @@ type ContextInfo struct {
 	Reported int
 	// AutoCompact is agent.auto_compact (percent; 0: off).
 	AutoCompact int
+	// Cost is what the session has cost so far.
+	Cost Cost
 }
 
 // Used is the estimate of the next request's size.
@@ -116,6 +118,7 @@ func (s *Session) Context() ContextInfo {
 	ratio := s.tokensPerChar
 	toolChars := s.toolChars
 	ci.Reported = s.usage.ContextTokens
+	ci.Cost = s.usage.Cost
 	s.mu.Unlock()
 	if ratio <= 0 {
 		ratio = 1.0 / charsPerToken

@@ -49,6 +49,10 @@ type Model struct {
 	// Timeout bounds a whole model request; StallTimeout bounds the silence between two chunks.
 	Timeout      time.Duration `mapstructure:"timeout" yaml:"timeout"`
 	StallTimeout time.Duration `mapstructure:"stall_timeout" yaml:"stall_timeout"`
+	// PricePerMTok is what the model costs in US dollars per million
+	// tokens: input, output and cached (prompt tokens read from the cache;
+	// default: the input price). Empty: package pricing's table, by name.
+	PricePerMTok map[string]float64 `mapstructure:"price_per_mtok" yaml:"price_per_mtok"`
 	// Demo is set when fawn fell back to the offline demo model because no
 	// provider is configured; DemoReason says why.
 	Demo       bool   `mapstructure:"-" yaml:"-"`

@@ -112,6 +112,7 @@ func schema() []field {
 		{key: "models.chat_model.vision", kind: kString, def: "auto", check: oneOf("auto", "yes", "no")},
 		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
 		{key: "models.chat_model.stall_timeout", kind: kDuration, def: 90 * time.Second, check: durationIn(time.Second, time.Hour)},
+		{key: "models.chat_model.price_per_mtok", kind: kMap, def: map[string]any{}, check: checkPrice},
 		{key: "models.named", kind: kMap, def: map[string]any{}, check: checkNamedModels},
 		{key: "tools.bash.timeout", kind: kDuration, def: 120 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
@@ -180,7 +181,37 @@ func checkMCP(v any) string {
 }
 
 // namedModelKeys are the keys a models.named entry may have.
-var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "vision", "timeout", "stall_timeout"}
+var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "vision", "timeout", "stall_timeout", "price_per_mtok"}
+
+// checkPrice checks a price_per_mtok mapping: input and output, cached
+// optional, each a number of dollars per million tokens.
+func checkPrice(v any) string {
+	m, _ := v.(map[string]any)
+	if len(m) == 0 {
+		return ""
+	}
+	const want = "input and output (and cached) prices in US dollars per million tokens, e.g. {input: 3, output: 15, cached: 0.3}"
+	for k, x := range m {
+		if !slices.Contains([]string{"input", "output", "cached"}, k) {
+			return want + fmt.Sprintf(" (not %q)", k)
+		}
+		switch x.(type) {
+		case int, int64, float64:
+			if toFloat(x) < 0 {
+				return want + " (not negative)"
+			}
+		default:
+			return want
+		}
+	}
+	if _, ok := m["input"]; !ok {
+		return want + " (input is missing)"
+	}
+	if _, ok := m["output"]; !ok {
+		return want + " (output is missing)"
+	}
+	return ""
+}
 
 func checkNamedModels(v any) string {
 	m, _ := v.(map[string]any)
@@ -214,6 +245,14 @@ func checkNamedModels(v any) string {
 		}
 		if u, _ := mc["base_url"].(string); httpURL(u) != "" {
 			return fmt.Sprintf("model %q base_url to be an http(s) URL", name)
+		}
+		if p, ok := mc["price_per_mtok"]; ok {
+			if _, isMap := p.(map[string]any); !isMap {
+				return fmt.Sprintf("model %q price_per_mtok to be a mapping: input and output (and cached) prices per million tokens", name)
+			}
+			if why := checkPrice(p); why != "" {
+				return fmt.Sprintf("model %q price_per_mtok to have %s", name, why)
+			}
 		}
 		for _, k := range []string{"timeout", "stall_timeout"} {
 			if s, ok := mc[k].(string); ok {

@@ -214,3 +214,37 @@ func TestHeadlessStreamJSONStartsWithInit(t *testing.T) {
 		t.Errorf("init = %v (turn_end session %v)", init, end["session_id"])
 	}
 }
+
+// The json result says what the run cost at the model's price: the
+// built-in table's for a known model, price_per_mtok's when set, and
+// nothing (not 0) for a model without a price.
+func TestHeadlessJSONCost(t *testing.T) {
+	cost := func(t *testing.T, model string, extra ...string) (float64, bool) {
+		t.Helper()
+		srv := llmtest.Start(t, headlessScript()) // 1200 prompt tokens, 18 out in all
+		args := append([]string{"-p", "what is this?", "--output-format", "json", "--model", model}, extra...)
+		out, errs, code := runHeadlessIn(t, srv, project(t), nil, args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		c, ok := v["cost_usd"].(float64)
+		return c, ok
+	}
+	// gpt-4o: $2.50 in, $10 out per million.
+	if c, ok := cost(t, "gpt-4o"); !ok || c < 0.00317 || c > 0.00319 {
+		t.Errorf("gpt-4o: cost_usd = %v (%v), want 0.00318", c, ok)
+	}
+	if c, ok := cost(t, "scripted"); ok {
+		t.Errorf("a model without a price: cost_usd = %v, want the key left out", c)
+	}
+	cfg := t.TempDir() + "/config.yaml"
+	writeFile(t, cfg, "models:\n  chat_model:\n    price_per_mtok: {input: 1000, output: 2000}\n")
+	// 1200×1000/1e6 + 18×2000/1e6 = 1.2 + 0.036.
+	if c, ok := cost(t, "scripted", "--config", cfg); !ok || c < 1.2359 || c > 1.2361 {
+		t.Errorf("price_per_mtok: cost_usd = %v (%v), want 1.236", c, ok)
+	}
+}

@@ -168,6 +168,9 @@ func (l *Log) apply(r *Record) {
 			l.Usage.Cached += u.Cached
 			l.Usage.Steps += u.Steps
 			l.Usage.Tools += u.Tools
+			l.Usage.CostUSD += u.CostUSD
+			l.Usage.Priced += u.Priced
+			l.Usage.Unpriced += u.Unpriced
 			if u.Context > 0 {
 				l.Usage.Context = u.Context
 			}

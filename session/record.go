@@ -132,6 +132,11 @@ type Usage struct {
 	Context int `json:"context,omitempty"` // prompt tokens of the turn's last request
 	Steps   int `json:"steps,omitempty"`
 	Tools   int `json:"tools,omitempty"`
+	// CostUSD is what the turn's priced responses cost; Priced and
+	// Unpriced count the responses with and without a price.
+	CostUSD  float64 `json:"cost_usd,omitempty"`
+	Priced   int     `json:"priced,omitempty"`
+	Unpriced int     `json:"unpriced,omitempty"`
 }
 
 // Trim is one message whose content was shortened.

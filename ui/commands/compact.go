@@ -60,6 +60,9 @@ func contextText(ci agent.ContextInfo, root string) string {
 		fmt.Fprintf(&b, "; the server counted %s at the last request", render.Kilo(ci.Reported))
 	}
 	b.WriteString(").\n")
+	if c := ci.Cost.String(); c != "" {
+		fmt.Fprintf(&b, "Cost so far: %s (at the prices of price_per_mtok or fawn's table).\n", c)
+	}
 	if ci.AutoCompact > 0 {
 		fmt.Fprintf(&b, "Compacts by itself at %d%% (agent.auto_compact); /compact [focus] does it now.", ci.AutoCompact)
 	} else {

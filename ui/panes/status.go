@@ -94,6 +94,9 @@ func (s *StatusBar) segments(in StatusInfo) []render.Line {
 		if u.InputTokens > 0 || u.OutputTokens > 0 {
 			segs = append(segs, render.Line{{Text: fmt.Sprintf("↑%s ↓%s", render.Kilo(u.InputTokens), render.Kilo(u.OutputTokens)), Style: base}})
 		}
+		if c := u.Cost.String(); c != "" { // a model without a price shows none, not $0
+			segs = append(segs, render.Line{{Text: c, Style: base}})
+		}
 		if in.ContextWindow > 0 && u.ContextTokens > 0 {
 			pct := u.ContextTokens * 100 / in.ContextWindow
 			st := base

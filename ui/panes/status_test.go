@@ -132,3 +132,33 @@ func screenRow(s tcell.SimulationScreen, y, w int) string {
 	}
 	return b.String()
 }
+
+// The session's cost is in the status bar when every response had a
+// price, and nothing is shown (not $0) when one had none.
+func TestStatusShowsTheSessionsCost(t *testing.T) {
+	th := theme.Get("dark")
+	s := NewStatusBar(&th, func() StatusInfo { return StatusInfo{} })
+	text := func(in StatusInfo) string {
+		var b strings.Builder
+		for _, seg := range s.segments(in) {
+			for _, sp := range seg {
+				b.WriteString(sp.Text)
+			}
+			b.WriteString(" | ")
+		}
+		return b.String()
+	}
+	in := StatusInfo{Model: "openai/gpt-4o", State: "idle",
+		Session: &agent.Usage{InputTokens: 30000, OutputTokens: 1000, Cost: agent.Cost{USD: 0.425, Priced: 3}}}
+	if got := text(in); !strings.Contains(got, "| $0.42 |") {
+		t.Errorf("status lacks the cost: %s", got)
+	}
+	in.Session.Cost = agent.Cost{USD: 0.425, Priced: 2, Unpriced: 1}
+	if got := text(in); strings.Contains(got, "$") {
+		t.Errorf("a cost shown with a response unpriced: %s", got)
+	}
+	in.Session.Cost = agent.Cost{}
+	if got := text(in); strings.Contains(got, "$") {
+		t.Errorf("a cost shown for a model without a price: %s", got)
+	}
+}
