@@ -50,8 +50,14 @@ func newLSP(cfg *config.Config, w *workspace, d *trust.Decision) *lsp.Manager {
 // saved files go to them, F12 and hover ask them. The function it returns
 // ends the subscriptions.
 func wireLSP(app *ui.App, ed *editor.Tabs, ws *workspace) (unsubscribe func()) {
+	app.SetLSP(ws.lsp)
+	return wireEditorLSP(app, ed, ws)
+}
+
+// wireEditorLSP connects a workspace's language servers to its editor (a
+// task's): diagnostics, opened and saved files, F12 and hover.
+func wireEditorLSP(app *ui.App, ed *editor.Tabs, ws *workspace) (unsubscribe func()) {
 	m := ws.lsp
-	app.SetLSP(m)
 	endProblems := ws.topics.problems.Subscribe(func(n fileProblems) {
 		out := make([]editor.Problem, len(n.Problems))
 		for i, p := range n.Problems {

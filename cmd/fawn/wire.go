@@ -206,25 +206,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		PickSession: pick,
 		Cwd:         ws.term.Cwd,
 		Chdir:       func(dir string) { go ws.restoreCwd(ctx, dir) },
-		NewTerminal: func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
-			// A shell of the user's own, beside the agent's: the same
-			// environment (no model keys), its own pty and directory.
-			t, err := terminal.Start(terminal.Options{
-				Dir:        dir,
-				BaseEnv:    ws.environ,
-				Scrollback: cfg.Tools.Bash.Scrollback,
-				Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
-				OnDamage:   func() { ws.topics.redraw.Publish(struct{}{}) },
-				OnExit:     func(int) { onExit() },
-			})
-			if err != nil {
-				return nil, nil, err
-			}
-			v := termview.New(t, th, termKeys)
-			v.SetBorder(false)
-			v.SetName(name)
-			return v, func() { _ = t.Close() }, nil
-		},
+		NewTerminal: userTerminal(cfg, ws, th, termKeys),
 	}
 	if res != nil {
 		// The resume's own notes are shown with the session it restores.
@@ -370,4 +352,26 @@ func customCommand(cfg *config.Config, prompt string) (string, error) {
 func rgb(c tcell.Color) color.Color {
 	r, g, b := c.RGB()
 	return color.RGBA{uint8(r), uint8(g), uint8(b), 0xff}
+}
+
+// userTerminal starts a terminal for the user (Alt-N) beside the agent's
+// in ws: the same environment (no model keys), its own pty and directory.
+func userTerminal(cfg *config.Config, ws *workspace, th theme.Theme, termKeys *keymap.Table) func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
+	return func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
+		t, err := terminal.Start(terminal.Options{
+			Dir:        dir,
+			BaseEnv:    ws.environ,
+			Scrollback: cfg.Tools.Bash.Scrollback,
+			Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
+			OnDamage:   func() { ws.topics.redraw.Publish(struct{}{}) },
+			OnExit:     func(int) { onExit() },
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		v := termview.New(t, th, termKeys)
+		v.SetBorder(false)
+		v.SetName(name)
+		return v, func() { _ = t.Close() }, nil
+	}
 }
