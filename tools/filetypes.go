@@ -1,137 +1,98 @@
 package tools
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
 
+// fileType is a grep file type: its names (the first is the one listed)
+// and the base-name globs of its files, as ripgrep names them.
+type fileType struct {
+	names, globs []string
+}
+
+// fileTypes is grep's table of file types (go, py, js, ts, rust, …).
+func fileTypes() []fileType {
+	return []fileType{
+		{names: []string{"asm"}, globs: []string{"*.S", "*.asm", "*.s"}},
+		{names: []string{"bazel"}, globs: []string{"*.BUILD", "*.bazel", "*.bazelrc", "*.bzl", "BUILD", "WORKSPACE"}},
+		{names: []string{"c"}, globs: []string{"*.c", "*.h", "*.H"}},
+		{names: []string{"clojure", "clj"}, globs: []string{"*.clj", "*.cljc", "*.cljs", "*.cljx", "*.edn"}},
+		{names: []string{"cmake"}, globs: []string{"*.cmake", "CMakeLists.txt"}},
+		{names: []string{"config", "ini"}, globs: []string{"*.cfg", "*.conf", "*.config", "*.ini"}},
+		{names: []string{"cpp", "c++"}, globs: []string{"*.C", "*.cc", "*.cpp", "*.cxx", "*.c++", "*.h", "*.H", "*.hh", "*.hpp", "*.hxx", "*.inl", "*.ipp"}},
+		{names: []string{"cs", "csharp"}, globs: []string{"*.cs", "*.csx"}},
+		{names: []string{"css"}, globs: []string{"*.css", "*.scss", "*.sass", "*.less"}},
+		{names: []string{"csv"}, globs: []string{"*.csv"}},
+		{names: []string{"dart"}, globs: []string{"*.dart"}},
+		{names: []string{"docker", "dockerfile"}, globs: []string{"*Dockerfile*", "*.dockerfile"}},
+		{names: []string{"elixir", "ex"}, globs: []string{"*.eex", "*.ex", "*.exs", "*.heex"}},
+		{names: []string{"erlang", "erl"}, globs: []string{"*.erl", "*.hrl"}},
+		{names: []string{"fish"}, globs: []string{"*.fish"}},
+		{names: []string{"go", "golang"}, globs: []string{"*.go"}},
+		{names: []string{"gradle"}, globs: []string{"*.gradle", "*.gradle.kts"}},
+		{names: []string{"graphql", "gql"}, globs: []string{"*.graphql", "*.graphqls", "*.gql"}},
+		{names: []string{"h"}, globs: []string{"*.h", "*.hh", "*.hpp", "*.hxx"}},
+		{names: []string{"haskell", "hs"}, globs: []string{"*.hs", "*.lhs", "*.hsc"}},
+		{names: []string{"html"}, globs: []string{"*.htm", "*.html", "*.ejs"}},
+		{names: []string{"java"}, globs: []string{"*.java", "*.jsp", "*.jspx", "*.properties"}},
+		{names: []string{"js", "javascript"}, globs: []string{"*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue"}},
+		{names: []string{"json"}, globs: []string{"*.json", "composer.lock"}},
+		{names: []string{"jsonl"}, globs: []string{"*.jsonl", "*.ndjson"}},
+		{names: []string{"julia", "jl"}, globs: []string{"*.jl"}},
+		{names: []string{"kotlin", "kt"}, globs: []string{"*.kt", "*.kts"}},
+		{names: []string{"lua"}, globs: []string{"*.lua"}},
+		{names: []string{"make", "makefile"}, globs: []string{"*.mak", "*.mk", "[Gg][Nn][Uu]makefile", "[Mm]akefile", "[Mm]akefile.am", "[Mm]akefile.in"}},
+		{names: []string{"md", "markdown"}, globs: []string{"*.markdown", "*.md", "*.mdown", "*.mdx", "*.mkdn"}},
+		{names: []string{"nix"}, globs: []string{"*.nix"}},
+		{names: []string{"objc"}, globs: []string{"*.h", "*.m", "*.mm"}},
+		{names: []string{"ocaml", "ml"}, globs: []string{"*.ml", "*.mli", "*.mll", "*.mly"}},
+		{names: []string{"perl", "pl"}, globs: []string{"*.PL", "*.perl", "*.pl", "*.plh", "*.plx", "*.pm", "*.t"}},
+		{names: []string{"php"}, globs: []string{"*.php", "*.php3", "*.php4", "*.php5", "*.phtml"}},
+		{names: []string{"proto", "protobuf"}, globs: []string{"*.proto"}},
+		{names: []string{"py", "python"}, globs: []string{"*.py", "*.pyi", "*.pyw"}},
+		{names: []string{"r"}, globs: []string{"*.R", "*.Rmd", "*.Rnw", "*.r"}},
+		{names: []string{"rst"}, globs: []string{"*.rst"}},
+		{names: []string{"ruby", "rb"}, globs: []string{"*.gemspec", "*.rb", "*.rbw", "*.rake", ".irbrc", "Gemfile", "Rakefile", "config.ru"}},
+		{names: []string{"rust", "rs"}, globs: []string{"*.rs"}},
+		{names: []string{"scala"}, globs: []string{"*.sbt", "*.scala", "*.sc"}},
+		{names: []string{"sh", "shell", "bash"}, globs: []string{"*.bash", "*.sh", "*.ksh", "*.zsh", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile"}},
+		{names: []string{"sql"}, globs: []string{"*.psql", "*.sql"}},
+		{names: []string{"svelte"}, globs: []string{"*.svelte"}},
+		{names: []string{"swift"}, globs: []string{"*.swift"}},
+		{names: []string{"tex", "latex"}, globs: []string{"*.bib", "*.cls", "*.sty", "*.tex", "*.ltx"}},
+		{names: []string{"tf", "terraform"}, globs: []string{"*.tf", "*.tfvars", "*.hcl"}},
+		{names: []string{"toml"}, globs: []string{"*.toml", "Cargo.lock"}},
+		{names: []string{"ts", "typescript"}, globs: []string{"*.ts", "*.tsx", "*.mts", "*.cts"}},
+		{names: []string{"txt", "text"}, globs: []string{"*.txt"}},
+		{names: []string{"vim"}, globs: []string{"*.vim", ".vimrc"}},
+		{names: []string{"xml"}, globs: []string{"*.xml", "*.xsd", "*.xsl", "*.xslt", "*.dtd", "*.xhtml", "*.svg"}},
+		{names: []string{"yaml", "yml"}, globs: []string{"*.yaml", "*.yml"}},
+		{names: []string{"zig"}, globs: []string{"*.zig"}},
+	}
+}
+
 // fileTypeGlobs returns the base-name globs of a grep file type, named as
-// ripgrep names them (go, py, js, ts, rust, …), or nil for an unknown type.
+// ripgrep names them, or nil for an unknown type.
 func fileTypeGlobs(name string) []string {
-	switch strings.ToLower(strings.TrimPrefix(name, ".")) {
-	case "asm":
-		return []string{"*.S", "*.asm", "*.s"}
-	case "bazel":
-		return []string{"*.BUILD", "*.bazel", "*.bazelrc", "*.bzl", "BUILD", "WORKSPACE"}
-	case "c":
-		return []string{"*.c", "*.h", "*.H"}
-	case "clojure", "clj":
-		return []string{"*.clj", "*.cljc", "*.cljs", "*.cljx", "*.edn"}
-	case "cmake":
-		return []string{"*.cmake", "CMakeLists.txt"}
-	case "config", "ini":
-		return []string{"*.cfg", "*.conf", "*.config", "*.ini"}
-	case "cpp", "c++":
-		return []string{"*.C", "*.cc", "*.cpp", "*.cxx", "*.c++", "*.h", "*.H", "*.hh", "*.hpp", "*.hxx", "*.inl", "*.ipp"}
-	case "cs", "csharp":
-		return []string{"*.cs", "*.csx"}
-	case "css":
-		return []string{"*.css", "*.scss", "*.sass", "*.less"}
-	case "csv":
-		return []string{"*.csv"}
-	case "dart":
-		return []string{"*.dart"}
-	case "docker", "dockerfile":
-		return []string{"*Dockerfile*", "*.dockerfile"}
-	case "elixir", "ex":
-		return []string{"*.eex", "*.ex", "*.exs", "*.heex"}
-	case "erlang", "erl":
-		return []string{"*.erl", "*.hrl"}
-	case "fish":
-		return []string{"*.fish"}
-	case "go", "golang":
-		return []string{"*.go"}
-	case "gradle":
-		return []string{"*.gradle", "*.gradle.kts"}
-	case "graphql", "gql":
-		return []string{"*.graphql", "*.graphqls", "*.gql"}
-	case "h":
-		return []string{"*.h", "*.hh", "*.hpp", "*.hxx"}
-	case "haskell", "hs":
-		return []string{"*.hs", "*.lhs", "*.hsc"}
-	case "html":
-		return []string{"*.htm", "*.html", "*.ejs"}
-	case "java":
-		return []string{"*.java", "*.jsp", "*.jspx", "*.properties"}
-	case "js", "javascript":
-		return []string{"*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue"}
-	case "json":
-		return []string{"*.json", "composer.lock"}
-	case "jsonl":
-		return []string{"*.jsonl", "*.ndjson"}
-	case "julia", "jl":
-		return []string{"*.jl"}
-	case "kotlin", "kt":
-		return []string{"*.kt", "*.kts"}
-	case "lua":
-		return []string{"*.lua"}
-	case "make", "makefile":
-		return []string{"*.mak", "*.mk", "[Gg][Nn][Uu]makefile", "[Mm]akefile", "[Mm]akefile.am", "[Mm]akefile.in"}
-	case "md", "markdown":
-		return []string{"*.markdown", "*.md", "*.mdown", "*.mdx", "*.mkdn"}
-	case "nix":
-		return []string{"*.nix"}
-	case "objc":
-		return []string{"*.h", "*.m", "*.mm"}
-	case "ocaml", "ml":
-		return []string{"*.ml", "*.mli", "*.mll", "*.mly"}
-	case "perl", "pl":
-		return []string{"*.PL", "*.perl", "*.pl", "*.plh", "*.plx", "*.pm", "*.t"}
-	case "php":
-		return []string{"*.php", "*.php3", "*.php4", "*.php5", "*.phtml"}
-	case "proto", "protobuf":
-		return []string{"*.proto"}
-	case "py", "python":
-		return []string{"*.py", "*.pyi", "*.pyw"}
-	case "r":
-		return []string{"*.R", "*.Rmd", "*.Rnw", "*.r"}
-	case "rst":
-		return []string{"*.rst"}
-	case "ruby", "rb":
-		return []string{"*.gemspec", "*.rb", "*.rbw", "*.rake", ".irbrc", "Gemfile", "Rakefile", "config.ru"}
-	case "rust", "rs":
-		return []string{"*.rs"}
-	case "scala":
-		return []string{"*.sbt", "*.scala", "*.sc"}
-	case "sh", "shell", "bash":
-		return []string{"*.bash", "*.sh", "*.ksh", "*.zsh", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile"}
-	case "sql":
-		return []string{"*.psql", "*.sql"}
-	case "svelte":
-		return []string{"*.svelte"}
-	case "swift":
-		return []string{"*.swift"}
-	case "tex", "latex":
-		return []string{"*.bib", "*.cls", "*.sty", "*.tex", "*.ltx"}
-	case "tf", "terraform":
-		return []string{"*.tf", "*.tfvars", "*.hcl"}
-	case "toml":
-		return []string{"*.toml", "Cargo.lock"}
-	case "ts", "typescript":
-		return []string{"*.ts", "*.tsx", "*.mts", "*.cts"}
-	case "txt", "text":
-		return []string{"*.txt"}
-	case "vim":
-		return []string{"*.vim", ".vimrc"}
-	case "xml":
-		return []string{"*.xml", "*.xsd", "*.xsl", "*.xslt", "*.dtd", "*.xhtml", "*.svg"}
-	case "yaml", "yml":
-		return []string{"*.yaml", "*.yml"}
-	case "zig":
-		return []string{"*.zig"}
+	name = strings.ToLower(strings.TrimPrefix(name, "."))
+	for _, ft := range fileTypes() {
+		if slices.Contains(ft.names, name) {
+			return ft.globs
+		}
 	}
 	return nil
 }
 
 // fileTypeNames lists the types grep knows, for an error message.
 func fileTypeNames() string {
-	names := []string{"asm", "bazel", "c", "clojure", "cmake", "config", "cpp", "cs", "css", "csv", "dart", "docker",
-		"elixir", "erlang", "fish", "go", "gradle", "graphql", "h", "haskell", "html", "java", "js", "json", "jsonl",
-		"julia", "kotlin", "lua", "make", "md", "nix", "objc", "ocaml", "perl", "php", "proto", "py", "r", "rst",
-		"ruby", "rust", "scala", "sh", "sql", "svelte", "swift", "tex", "tf", "toml", "ts", "txt", "vim", "xml",
-		"yaml", "zig"}
+	var names []string
+	for _, ft := range fileTypes() {
+		names = append(names, ft.names[0])
+	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }

@@ -98,87 +98,104 @@ func TestDialectsOnTheWire(t *testing.T) {
 			}
 			frags := fragments(chunks)
 
-			// Rebuild the calls the way only this dialect allows: a fragment
-			// with a name starts a call, the others continue the last one.
-			type call struct{ id, name, args string }
-			var calls []call
-			for _, f := range frags {
-				fn := f["function"].(map[string]any)
-				if name, _ := fn["name"].(string); name != "" && (len(calls) == 0 || d != RepeatIDs || calls[len(calls)-1].id != f["id"]) {
-					id, _ := f["id"].(string)
-					calls = append(calls, call{id: id, name: name})
-				}
-				calls[len(calls)-1].args += fn["arguments"].(string)
-			}
-			if len(calls) != 2 {
-				t.Fatalf("rebuilt %d calls from %d fragments, want 2", len(calls), len(frags))
-			}
-			for i, c := range calls {
-				if c.name != twoCalls[i].Name || c.args != twoCalls[i].Arguments {
-					t.Errorf("call %d = %s %s, want %s %s", i, c.name, c.args, twoCalls[i].Name, twoCalls[i].Arguments)
-				}
-			}
-
-			// What makes each dialect what it is.
-			withID, withIndex := 0, 0
-			indexes := map[float64]bool{}
-			for _, f := range frags {
-				if _, ok := f["id"]; ok {
-					withID++
-				}
-				if ix, ok := f["index"]; ok {
-					withIndex++
-					indexes[ix.(float64)] = true
-				}
-			}
-			n := len(frags)
-			switch d {
-			case OpenAI:
-				if withIndex != n || withID != 2 || len(indexes) != 2 {
-					t.Errorf("openai: %d/%d fragments with index (%d distinct), %d with ID; want all, 2, 2", withIndex, n, len(indexes), withID)
-				}
-			case RepeatIDs:
-				if withIndex != n || withID != n {
-					t.Errorf("repeat-ids: %d/%d with index, %d/%d with ID; want all", withIndex, n, withID, n)
-				}
-			case NoIndex:
-				if withIndex != 0 || withID != 2 {
-					t.Errorf("no-index: %d fragments with index, %d with ID; want 0 and 2", withIndex, withID)
-				}
-			case WholeCalls:
-				if n != 2 || withID != 2 {
-					t.Errorf("whole-calls: %d fragments, %d with ID; want 2 and 2", n, withID)
-				}
-			case IndexZero:
-				if withIndex != n || len(indexes) != 1 || !indexes[0] || withID != 2 {
-					t.Errorf("index-zero: indexes %v on %d/%d fragments, %d IDs; want only 0 on all, 2 IDs", indexes, withIndex, n, withID)
-				}
-			case NoIDs:
-				if withID != 0 || withIndex != n {
-					t.Errorf("no-ids: %d fragments with an ID, %d/%d with index; want 0 and all", withID, withIndex, n)
-				}
-			}
-			if d != WholeCalls && n < 6 {
-				t.Errorf("%d fragments: the arguments were not split", n)
-			}
-
-			// The text comes before the calls and the finish reason says tool_calls.
-			var text strings.Builder
-			for _, c := range chunks {
-				for _, ch := range c["choices"].([]any) {
-					if s, ok := ch.(map[string]any)["delta"].(map[string]any)["content"].(string); ok {
-						text.WriteString(s)
-					}
-				}
-			}
-			if text.String() != "Let me look." {
-				t.Errorf("text %q", text.String())
-			}
-			last := chunks[len(chunks)-1]["choices"].([]any)[0].(map[string]any)
-			if last["finish_reason"] != "tool_calls" {
-				t.Errorf("finish_reason %v, want tool_calls", last["finish_reason"])
-			}
+			checkRebuiltCalls(t, d, frags)
+			checkDialectShape(t, d, frags)
+			checkTextThenCalls(t, chunks)
 		})
+	}
+}
+
+// checkRebuiltCalls rebuilds the calls the way only dialect d allows and
+// checks they are the two scripted.
+func checkRebuiltCalls(t *testing.T, d Dialect, frags []map[string]any) {
+	t.Helper()
+	// A fragment with a name starts a call, the others continue the
+	// last one.
+	type call struct{ id, name, args string }
+	var calls []call
+	for _, f := range frags {
+		fn := f["function"].(map[string]any)
+		if name, _ := fn["name"].(string); name != "" && (len(calls) == 0 || d != RepeatIDs || calls[len(calls)-1].id != f["id"]) {
+			id, _ := f["id"].(string)
+			calls = append(calls, call{id: id, name: name})
+		}
+		calls[len(calls)-1].args += fn["arguments"].(string)
+	}
+	if len(calls) != 2 {
+		t.Fatalf("rebuilt %d calls from %d fragments, want 2", len(calls), len(frags))
+	}
+	for i, c := range calls {
+		if c.name != twoCalls[i].Name || c.args != twoCalls[i].Arguments {
+			t.Errorf("call %d = %s %s, want %s %s", i, c.name, c.args, twoCalls[i].Name, twoCalls[i].Arguments)
+		}
+	}
+}
+
+// checkDialectShape checks what makes dialect d what it is: which
+// fragments carry an ID and an index.
+func checkDialectShape(t *testing.T, d Dialect, frags []map[string]any) {
+	t.Helper()
+	withID, withIndex := 0, 0
+	indexes := map[float64]bool{}
+	for _, f := range frags {
+		if _, ok := f["id"]; ok {
+			withID++
+		}
+		if ix, ok := f["index"]; ok {
+			withIndex++
+			indexes[ix.(float64)] = true
+		}
+	}
+	n := len(frags)
+	switch d {
+	case OpenAI:
+		if withIndex != n || withID != 2 || len(indexes) != 2 {
+			t.Errorf("openai: %d/%d fragments with index (%d distinct), %d with ID; want all, 2, 2", withIndex, n, len(indexes), withID)
+		}
+	case RepeatIDs:
+		if withIndex != n || withID != n {
+			t.Errorf("repeat-ids: %d/%d with index, %d/%d with ID; want all", withIndex, n, withID, n)
+		}
+	case NoIndex:
+		if withIndex != 0 || withID != 2 {
+			t.Errorf("no-index: %d fragments with index, %d with ID; want 0 and 2", withIndex, withID)
+		}
+	case WholeCalls:
+		if n != 2 || withID != 2 {
+			t.Errorf("whole-calls: %d fragments, %d with ID; want 2 and 2", n, withID)
+		}
+	case IndexZero:
+		if withIndex != n || len(indexes) != 1 || !indexes[0] || withID != 2 {
+			t.Errorf("index-zero: indexes %v on %d/%d fragments, %d IDs; want only 0 on all, 2 IDs", indexes, withIndex, n, withID)
+		}
+	case NoIDs:
+		if withID != 0 || withIndex != n {
+			t.Errorf("no-ids: %d fragments with an ID, %d/%d with index; want 0 and all", withID, withIndex, n)
+		}
+	}
+	if d != WholeCalls && n < 6 {
+		t.Errorf("%d fragments: the arguments were not split", n)
+	}
+}
+
+// checkTextThenCalls checks that the text comes before the calls and the
+// finish reason says tool_calls.
+func checkTextThenCalls(t *testing.T, chunks []map[string]any) {
+	t.Helper()
+	var text strings.Builder
+	for _, c := range chunks {
+		for _, ch := range c["choices"].([]any) {
+			if s, ok := ch.(map[string]any)["delta"].(map[string]any)["content"].(string); ok {
+				text.WriteString(s)
+			}
+		}
+	}
+	if text.String() != "Let me look." {
+		t.Errorf("text %q", text.String())
+	}
+	last := chunks[len(chunks)-1]["choices"].([]any)[0].(map[string]any)
+	if last["finish_reason"] != "tool_calls" {
+		t.Errorf("finish_reason %v, want tool_calls", last["finish_reason"])
 	}
 }
 
