@@ -12,9 +12,13 @@
 //	                      gitignore-style, relative to the project
 //	mcp__github           every tool of the MCP server github
 //	mcp__github__create_issue
+//	web_fetch(domain:go.dev)  a fetch from go.dev or any host under it
+//	                      (pkg.go.dev); domain:*.go.dev only those under it
+//	web_search            every search
 //
 // Claude Code's names are aliases: Bash is bash; Edit, Write and MultiEdit
-// are text_editor's edits; Read is any read of a file.
+// are text_editor's edits; Read is any read of a file; WebFetch is
+// web_fetch and WebSearch web_search.
 //
 // Deny beats ask beats allow. A command is read with a real shell parser
 // (mvdan.cc/sh) and rules are compared with its words as bash passes them,
@@ -103,6 +107,10 @@ type Rule struct {
 	// is set for a bash "…:*" rule, Spec then being the prefix.
 	Spec   string
 	Prefix bool
+	// Domain is a "domain:…" specifier's host, lower-cased ("*.go.dev"
+	// keeps its star): the rule speaks of calls to that host (see
+	// domainMatches).
+	Domain string
 	// words are a bash Spec's words as the shell reads them.
 	words []string
 	// Source says where the rule came from ("~/.config/fawn/config.yaml:12").
@@ -119,6 +127,8 @@ type Call struct {
 	// project (slash-separated).
 	Command string
 	Path    string
+	// Domain is the host a web tool reaches (lower case, no port).
+	Domain string
 	// Untrusted: the project is not trusted (trust.Decision). git reads a
 	// repository's own configuration, which can name programs it runs
 	// (core.fsmonitor, hooks, aliases, filters), so no allow rule lets a
@@ -147,6 +157,8 @@ var aliases = map[string]string{
 	"write":     "edit",
 	"multiedit": "edit",
 	"read":      "read",
+	"webfetch":  "web_fetch",
+	"websearch": "web_search",
 }
 
 // Parse reads one rule.
@@ -180,6 +192,16 @@ func Parse(raw string, effect Effect, source string) (Rule, error) {
 				spec, r.Prefix = strings.TrimSpace(p), true
 			}
 			r.words = specWords(spec)
+		} else if name == "web_search" {
+			return r, fmt.Errorf("%q: web_search takes no specifier: write web_search (the backend is the one in your config)", raw)
+		} else if d, ok := strings.CutPrefix(spec, "domain:"); ok && name == "web_fetch" {
+			d = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
+			if d == "" || d == "*." || strings.ContainsAny(d, " \t/:@?#") || strings.Contains(strings.TrimPrefix(d, "*."), "*") {
+				return r, fmt.Errorf("%q: %q is not a domain (write domain:example.com, or domain:*.example.com for the hosts under it)", raw, spec)
+			}
+			r.Domain = d
+		} else if name == "web_fetch" {
+			return r, fmt.Errorf("%q: a web_fetch rule names a domain: web_fetch(domain:example.com)", raw)
 		} else {
 			if !doublestar.ValidatePattern(spec) {
 				return r, fmt.Errorf("%q: %q is not a valid path pattern", raw, spec)
@@ -386,10 +408,28 @@ func (r *Rule) matches(c Call, cmd string) bool {
 	if r.Spec == "" {
 		return true
 	}
+	if r.Domain != "" {
+		return domainMatches(r.Domain, c.Domain)
+	}
 	if c.Path != "" {
 		return r.pathMatches(c.Path)
 	}
 	return false
+}
+
+// domainMatches reports whether a rule's domain speaks of host: the
+// domain itself and every host under it ("go.dev" speaks of pkg.go.dev:
+// whoever holds a domain holds its subdomains), or, written "*.go.dev",
+// only the hosts under it.
+func domainMatches(domain, host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" {
+		return false
+	}
+	if sub, ok := strings.CutPrefix(domain, "*."); ok {
+		return strings.HasSuffix(host, "."+sub)
+	}
+	return host == domain || strings.HasSuffix(host, "."+domain)
 }
 
 // pathMatches matches a gitignore-style pattern: one without a slash
@@ -545,6 +585,8 @@ func Suggest(c Call) string {
 			}
 		}
 		return "bash(" + strings.Join(words, " ") + ":*)"
+	case c.Domain != "":
+		return c.Tool + "(domain:" + c.Domain + ")"
 	case c.Path != "":
 		return c.Tool + "(" + c.Path + ")"
 	}

@@ -59,9 +59,9 @@ func TestCommands(t *testing.T) {
 }
 
 func TestPathsAndTools(t *testing.T) {
-	s := set(t, []string{"text_editor(docs/**)", "Edit(*.md)", "mcp__github", "todo_write"},
-		[]string{"Write(go.mod)"},
-		[]string{"Read(.env)", "Edit(secrets/)", "mcp__github__delete_repo"})
+	s := set(t, []string{"text_editor(docs/**)", "Edit(*.md)", "mcp__github", "todo_write", "web_fetch(domain:go.dev)", "WebFetch(domain:*.python.org)", "web_search"},
+		[]string{"Write(go.mod)", "web_fetch(domain:Pkg.Go.Dev.)"},
+		[]string{"Read(.env)", "Edit(secrets/)", "mcp__github__delete_repo", "web_fetch(domain:evil.example)"})
 	for _, c := range []struct {
 		call Call
 		want Effect
@@ -78,6 +78,17 @@ func TestPathsAndTools(t *testing.T) {
 		{Call{Tool: "mcp__github__delete_repo"}, Deny},
 		{Call{Tool: "mcp__githubx__create_issue"}, None},
 		{Call{Tool: "todo_write"}, Allow},
+		{Call{Tool: "web_fetch", Domain: "go.dev"}, Allow},
+		{Call{Tool: "web_fetch", Domain: "tip.go.dev"}, Allow}, // a host under the domain
+		{Call{Tool: "web_fetch", Domain: "pkg.go.dev"}, Ask},   // a narrower ask beats it
+		{Call{Tool: "web_fetch", Domain: "notgo.dev"}, None},   // a suffix is not a subdomain
+		{Call{Tool: "web_fetch", Domain: "go.dev.evil.com"}, None},
+		{Call{Tool: "web_fetch", Domain: "docs.python.org"}, Allow},
+		{Call{Tool: "web_fetch", Domain: "python.org"}, None}, // *. is only the hosts under it
+		{Call{Tool: "web_fetch", Domain: "a.evil.example"}, Deny},
+		{Call{Tool: "web_fetch"}, None}, // no domain, no match
+		{Call{Tool: "web_search", Domain: "search.brave.com"}, Allow},
+		{Call{Tool: "web_search", Domain: "evil.example"}, Allow}, // web_fetch's deny is not web_search's
 	} {
 		if got, _ := s.Decide(c.call); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.call, got, c.want)
@@ -86,7 +97,9 @@ func TestPathsAndTools(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, raw := range []string{"", "bash(", "bash()", "(x)", "text_editor([)", "two words"} {
+	for _, raw := range []string{"", "bash(", "bash()", "(x)", "text_editor([)", "two words",
+		"web_fetch(domain:)", "web_fetch(domain:a b)", "web_fetch(domain:go.dev/doc)", "web_fetch(domain:*.)", "web_fetch(domain:a.*.com)",
+		"web_fetch(domain:u:p@x.com)", "web_fetch(go.dev)", "WebSearch(x)", "web_search(domain:x.com)"} {
 		if _, err := Parse(raw, Allow, ""); err == nil {
 			t.Errorf("%q parsed", raw)
 		}
@@ -119,6 +132,12 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := Suggest(Call{Tool: "text_editor", Edit: true, Path: "a/b.go"}); got != "text_editor(a/b.go)" {
 		t.Errorf("edit: %s", got)
+	}
+	if got := Suggest(Call{Tool: "web_fetch", Domain: "go.dev"}); got != "web_fetch(domain:go.dev)" {
+		t.Errorf("fetch: %s", got)
+	}
+	if r, err := Parse(Suggest(Call{Tool: "web_fetch", Domain: "go.dev"}), Allow, ""); err != nil || r.Domain != "go.dev" {
+		t.Errorf("the suggestion does not parse back: %+v %v", r, err)
 	}
 }
 
