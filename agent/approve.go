@@ -38,9 +38,10 @@ func (ap *approver) child() *approver {
 }
 
 // grant is what "allow for the session" allowed: for bash an exact command,
-// for an edit one file, for any other tool the tool itself.
+// for an edit one file, for a fetch one domain, for any other tool the
+// tool itself.
 type grant struct {
-	tool, command, path string
+	tool, command, path, domain string
 }
 
 func newApprover() *approver {
@@ -57,6 +58,9 @@ func grantFor(tool string, a tools.Action) grant {
 		return grant{tool: tool, path: a.Path}
 	case tools.KindExec:
 		return grant{tool: tool, command: a.Command}
+	case tools.KindFetch:
+		// web_fetch: one domain; web_search (no domain): its backend.
+		return grant{tool: tool, domain: a.Domain}
 	}
 	return grant{tool: tool}
 }
@@ -147,16 +151,22 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	}
 	mode := s.Mode()
 	what := "commands"
-	if act.Kind == tools.KindEdit {
+	switch act.Kind {
+	case tools.KindEdit:
 		what = "edits"
+	case tools.KindFetch:
+		what = "web requests"
 	}
+	// Reading the web changes nothing here: plan mode asks for it as ask
+	// mode does, rather than refusing it.
+	plan := mode == ModePlan && act.Kind != tools.KindFetch
 	// A protected path asks in every mode but yolo, session grants and
 	// accept-edits notwithstanding.
 	protected := act.Kind == tools.KindEdit && act.Protected != ""
 	switch {
 	case mode == ModeYolo:
 		return verdict{allow: true}
-	case mode == ModePlan:
+	case plan:
 		// A rule never widens plan mode: handled below.
 	case eff == rules.Allow && !protected:
 		a := Answer{Decision: AllowOnce, Auto: true, Note: "allowed by the rule allow " + rule.Raw + ruleFrom(rule)}
@@ -168,7 +178,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		return verdict{allow: true}
 	}
 	switch {
-	case mode == ModePlan:
+	case plan:
 		a := Answer{Decision: Deny, Auto: true, Note: "plan mode: " + what + " are refused"}
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: "error: fawn is in plan mode, where edits and commands are refused. " +
@@ -262,7 +272,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 // ruleCall is what the permission rules see of a call.
 func (s *Session) ruleCall(name string, act tools.Action) rules.Call {
 	c := rules.Call{Tool: name, Edit: act.Kind == tools.KindEdit, Read: act.Kind == tools.KindRead, Exec: act.Kind == tools.KindExec, Command: act.Command,
-		Untrusted: !s.trusted}
+		Domain: act.Domain, Untrusted: !s.trusted}
 	if act.Path != "" && s.env != nil {
 		if rel, err := filepath.Rel(s.env.Root, act.Path); err == nil && !strings.HasPrefix(rel, "..") {
 			c.Path = filepath.ToSlash(rel)

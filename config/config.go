@@ -16,6 +16,10 @@ type Config struct {
 	// LSP changes the built-in language servers (by name: gopls,
 	// typescript, pyright, pylsp, rust-analyzer, clangd) or adds others.
 	LSP map[string]LSPServer `mapstructure:"lsp" yaml:"lsp"`
+	// Web configures web_fetch and web_search; only the user's own layers
+	// set it (a project's file cannot choose where fawn sends queries or
+	// which private hosts it may reach).
+	Web Web `mapstructure:"web" yaml:"web"`
 
 	// Paths, filled by Load (not keys of the file).
 	ProjectDir string `mapstructure:"-" yaml:"-"`
@@ -143,3 +147,34 @@ type LSPServer struct {
 	InitOptions map[string]any    `mapstructure:"init_options" yaml:"init_options,omitempty"`
 	Disabled    bool              `mapstructure:"disabled" yaml:"disabled,omitempty"`
 }
+
+// Web configures the web tools.
+type Web struct {
+	Fetch  WebFetch  `mapstructure:"fetch" yaml:"fetch"`
+	Search WebSearch `mapstructure:"search" yaml:"search"`
+}
+
+// WebFetch configures web_fetch.
+type WebFetch struct {
+	// Timeout bounds one fetch.
+	Timeout time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	// AllowPrivate are the hosts web_fetch may reach at a loopback,
+	// private-network or link-local address ("localhost", "intranet.lan").
+	AllowPrivate []string `mapstructure:"allow_private" yaml:"allow_private"`
+}
+
+// WebSearch configures web_search's backend.
+type WebSearch struct {
+	// Type is searxng, brave, or "" for none.
+	Type string `mapstructure:"type" yaml:"type"`
+	// URL is the SearXNG instance (for brave, another endpoint of the
+	// same API; "" is Brave's own).
+	URL string `mapstructure:"url" yaml:"url"`
+	// APIKeyEnv names the variable holding the Brave Search API key.
+	APIKeyEnv string `mapstructure:"api_key_env" yaml:"api_key_env"`
+	// APIKey is the key read from APIKeyEnv (brave only).
+	APIKey string `mapstructure:"-" yaml:"-"`
+}
+
+// WebSearchTypes are the accepted web.search.type values.
+var WebSearchTypes = []string{"", "searxng", "brave"}

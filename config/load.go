@@ -186,6 +186,7 @@ func Load(opts Options) (*Config, *Report, error) {
 	if src := l.rep.Sources["models.chat_model.api_key"]; src.Layer == "env" && src.Name != "" {
 		cfg.Shell.KeyVars = append(cfg.Shell.KeyVars, src.Name)
 	}
+	l.readSearchKey(cfg)
 	cfg.Models.Chat.Demo = l.demo
 	cfg.Models.Chat.DemoReason = l.demoReason
 	if len(l.rep.Errors) > 0 {
@@ -820,4 +821,21 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// readSearchKey reads the Brave Search API key from the variable
+// web.search.api_key_env names, as a model key is read: the variable then
+// leaves fawn's environment and the shell's (Shell.KeyVars), and its value
+// is redacted wherever it would show.
+func (l *loader) readSearchKey(cfg *Config) {
+	ws := &cfg.Web.Search
+	if ws.Type != "brave" || ws.APIKeyEnv == "" {
+		return
+	}
+	if v, ok := l.lookup(ws.APIKeyEnv); ok && v != "" {
+		ws.APIKey = v
+		cfg.Shell.KeyVars = append(cfg.Shell.KeyVars, ws.APIKeyEnv)
+		return
+	}
+	l.warn(Problem{Key: "web.search.api_key_env", Msg: fmt.Sprintf("web.search.type is brave but %s is not set: web_search will say so until you export your Brave Search API key there", ws.APIKeyEnv)})
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -133,6 +134,11 @@ func schema() []field {
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
 		{key: "agent.subagent_max_steps", kind: kInt, def: 50, check: between(1, 10000)},
+		{key: "web.fetch.timeout", kind: kDuration, def: 30 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
+		{key: "web.fetch.allow_private", kind: kStringList, def: []string{}, check: hostList},
+		{key: "web.search.type", kind: kString, def: "", check: oneOf(WebSearchTypes...)},
+		{key: "web.search.url", kind: kString, def: "", check: httpURL},
+		{key: "web.search.api_key_env", kind: kString, def: "BRAVE_SEARCH_API_KEY", check: envName},
 	}
 }
 
@@ -312,6 +318,30 @@ func checkLSP(v any) string {
 					}
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// hostList checks web.fetch.allow_private: host names or addresses, no
+// scheme, port or path.
+func hostList(v any) string {
+	list, _ := v.([]string)
+	for _, h := range list {
+		_, ipErr := netip.ParseAddr(h)
+		if h == "" || strings.ContainsAny(h, "/@ \t[]") || strings.Contains(h, ":") && ipErr != nil {
+			return fmt.Sprintf("host names or addresses such as localhost or 192.168.1.10 (no scheme, port or path; not %q)", h)
+		}
+	}
+	return ""
+}
+
+// envName checks the name of an environment variable.
+func envName(v any) string {
+	s, _ := v.(string)
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return "the name of an environment variable, such as BRAVE_SEARCH_API_KEY (not its value)"
 		}
 	}
 	return ""

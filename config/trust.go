@@ -147,6 +147,13 @@ func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any
 	case "shell.unset_env":
 		return l.projectUnsetEnv(v, src)
 	}
+	if strings.HasPrefix(key, "web.") {
+		// A repository that names the search backend reads every query,
+		// with the user's key; one that lists private hosts points
+		// web_fetch at the user's own network.
+		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: where fawn searches and which private hosts it may fetch from are yours to choose, in your own config"})
+		return nil, false
+	}
 	if !l.opts.Trusted && hasVar(v) {
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored: it names an environment variable, and fawn expands none in the files of a directory you have not trusted"})
 		return nil, false

@@ -1,10 +1,12 @@
 package tools
 
 // Builtin returns fawn's own tools working in env, in the order the model
-// sees them: text_editor, grep, glob, ls, tree, todo_write. (The bash tool
+// sees them: text_editor, grep, glob, ls, tree, todo_write, web_fetch,
+// web_search (reaching the web as env.Web says). (The bash tool
 // needs a terminal and is built by its own constructor.) Session state that
 // env lacks is created, so an Env literal with only Root works too.
 func Builtin(env *Env) []Tool {
+	env.ensureState()
 	return []Tool{
 		NewTextEditor(env),
 		NewGrep(env),
@@ -12,6 +14,8 @@ func Builtin(env *Env) []Tool {
 		NewLs(env),
 		NewTree(env),
 		NewTodoWrite(env),
+		NewWebFetch(env.Web.Fetch),
+		NewWebSearch(env.Web.Search, env.Web.SearchProblem),
 	}
 }
 
@@ -26,5 +30,8 @@ func (e *Env) ensureState() {
 	}
 	if e.Edits == nil {
 		e.Edits = NewEditHistory()
+	}
+	if e.Web == nil {
+		e.Web = &WebAccess{}
 	}
 }

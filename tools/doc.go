@@ -1,5 +1,6 @@
 // Package tools owns the agent's tools: one file per tool (text_editor, bash,
-// grep, glob, ls, tree, todo_write, and the code tools diagnostics,
+// grep, glob, ls, tree, todo_write, web_fetch, web_search, and the code
+// tools diagnostics,
 // definition, references, hover and symbols, which ask the language servers
 // through [CodeIntel]), each with its description to the model in a .md file
 // beside it, and the skill tool, whose description lists the skills found.
@@ -21,6 +22,10 @@
 // rules to leave out. text_editor writes with project.WriteFile. [Builtin]
 // returns the tools that need nothing but an [Env].
 //
-// It imports project, skills and terminal; agent, lsp, mcp, ui, ui/editor,
+// web_fetch and web_search reach the web through package web; their
+// results put what came from the web between <web_content> markers that
+// say it is untrusted.
+//
+// It imports project, skills, terminal and web; agent, lsp, mcp, ui, ui/editor,
 // ui/panes and cmd/fawn import it.
 package tools

@@ -40,6 +40,9 @@ type Env struct {
 	// tool that reads or lists honours it (see deny.go). It is called
 	// from concurrent walkers.
 	ReadDenied func(rel string) string
+	// Web is how web_fetch and web_search reach the web (nil: fetches with
+	// the defaults, no search backend).
+	Web *WebAccess
 }
 
 // ChangeRecorder keeps what the agent changes in the project (a checkpoint

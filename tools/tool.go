@@ -30,6 +30,10 @@ const (
 	KindExec
 	// KindOther is anything else with side effects (MCP tools); treated like KindExec.
 	KindOther
+	// KindFetch reaches the web (web_fetch, web_search): it asks in every
+	// mode but yolo, plan mode included (it changes nothing here), and a
+	// session grant holds for its Domain.
+	KindFetch
 )
 
 func (k Kind) String() string {
@@ -40,6 +44,8 @@ func (k Kind) String() string {
 		return "edit"
 	case KindExec:
 		return "exec"
+	case KindFetch:
+		return "fetch"
 	default:
 		return "other"
 	}
@@ -59,4 +65,7 @@ type Action struct {
 	// Command and Cwd describe a planned shell command (grants for bash are per exact command).
 	Command string
 	Cwd     string
+	// Domain is the host a web call reaches (grants and rules for
+	// web_fetch are per domain).
+	Domain string
 }

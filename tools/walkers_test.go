@@ -310,7 +310,7 @@ func TestBuiltin(t *testing.T) {
 			t.Errorf("%s: schema: %v", tl.Name(), err)
 		}
 	}
-	if got := strings.Join(names, " "); got != "text_editor grep glob ls tree todo_write" {
+	if got := strings.Join(names, " "); got != "text_editor grep glob ls tree todo_write web_fetch web_search" {
 		t.Errorf("tools: %s", got)
 	}
 	if env.Files == nil || env.Todos == nil || env.Edits == nil {

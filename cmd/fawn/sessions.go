@@ -103,7 +103,7 @@ func newStore(cfg *config.Config, red *secret.Redactor) *session.Store {
 // written to a session: API keys, the passwords of the model servers' URLs,
 // and what MCP servers get in their environment.
 func secrets(cfg *config.Config) []string {
-	out := []string{cfg.Models.Chat.APIKey, urlPassword(cfg.Models.Chat.BaseURL)}
+	out := []string{cfg.Models.Chat.APIKey, urlPassword(cfg.Models.Chat.BaseURL), cfg.Web.Search.APIKey, urlPassword(cfg.Web.Search.URL)}
 	for _, m := range cfg.Models.Named {
 		out = append(out, m.APIKey, urlPassword(m.BaseURL))
 	}

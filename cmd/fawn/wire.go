@@ -31,6 +31,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
+	"github.com/fawn-ide/fawn/web"
 )
 
 // workspace is what both modes share: the project's tool environment, the
@@ -65,6 +66,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 		return nil, err
 	}
 	env.BashTimeout = cfg.Tools.Bash.Timeout
+	env.Web = webAccess(cfg.Web)
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
 	w := &workspace{env: env, environ: environ, topics: newTopics()}
 	th := theme.Get(cfg.UI.Theme)
@@ -374,4 +376,27 @@ func userTerminal(cfg *config.Config, ws *workspace, th theme.Theme, termKeys *k
 		v.SetName(name)
 		return v, func() { _ = t.Close() }, nil
 	}
+}
+
+// webAccess is how the web tools reach the web, as the user configured.
+func webAccess(c config.Web) *tools.WebAccess {
+	private := map[string]bool{}
+	for _, h := range c.Fetch.AllowPrivate {
+		private[strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")] = true
+	}
+	wa := &tools.WebAccess{Fetch: &web.Client{
+		Timeout:      c.Fetch.Timeout,
+		AllowPrivate: func(host string) bool { return private[host] },
+		UserAgent:    "fawn/" + version + " (web_fetch)",
+	}}
+	if c.Search.Type == "" {
+		return wa
+	}
+	s, err := web.NewSearcher(c.Search.Type, c.Search.URL, c.Search.APIKey)
+	if err != nil {
+		wa.SearchProblem = "web search is configured but cannot run: " + err.Error()
+		return wa
+	}
+	wa.Search = s
+	return wa
 }

@@ -124,6 +124,8 @@ func Verb(k tools.Kind) string {
 		return "run a command"
 	case tools.KindRead:
 		return "read"
+	case tools.KindFetch:
+		return "reach the web"
 	default:
 		return "act"
 	}
