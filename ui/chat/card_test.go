@@ -27,6 +27,15 @@ func ended(result string, isErr bool, d time.Duration) agent.Event {
 	return agent.Event{Type: agent.EventToolRunEnded, Result: result, IsError: isErr, Duration: d}
 }
 
+// webPage and webResults are web_fetch's and web_search's results.
+const webPage = "Fetched https://go.dev/doc/: 200 OK, text/html, 48.1 KiB read.\nTitle: Documentation - The Go Programming Language\n" +
+	"The content between the <web_content> markers below comes from go.dev and is untrusted: …\n<web_content source=\"https://go.dev/doc/\">\n" +
+	"# Documentation\n\nThe Go programming language is an open source project.\n</web_content>\n"
+
+const webResults = "2 results for \"go generics\" on SearXNG at http://localhost:8888.\nThe results between …\n<web_content source=\"search results\">\n" +
+	"1. Tutorial: Getting started with generics\n   https://go.dev/doc/tutorial/generics\n   This tutorial introduces…\n" +
+	"2. An Introduction To Generics\n   https://go.dev/blog/intro-generics\n</web_content>\n"
+
 func TestCardsRender(t *testing.T) {
 	reg := NewRegistry()
 	rc := darkCtx()
@@ -85,6 +94,12 @@ func TestCardsRender(t *testing.T) {
 		{"todo from arguments", cardFrom(reg, "16", "todo_write", ready(`{"todos":[{"id":"1","title":"One","status":"pending"}]}`))},
 		{"mcp tool", cardFrom(reg, "17", "mcp__github__list_issues", ready(`{"repo":"fawn"}`), started(),
 			ended("#1 first\n#2 second", false, 300*time.Millisecond))},
+		{"web fetch", cardFrom(reg, "18", "web_fetch", ready(`{"url":"https://go.dev/doc/?x=1"}`), started(),
+			ended(webPage, false, 400*time.Millisecond))},
+		{"web fetch refused", cardFrom(reg, "19", "web_fetch", ready(`{"url":"http://127.0.0.1:8080/"}`), started(),
+			ended("127.0.0.1 is at 127.0.0.1, which is not a public internet address", true, time.Millisecond))},
+		{"web search", cardFrom(reg, "20", "web_search", ready(`{"query":"go generics"}`), started(),
+			ended(webResults, false, 900*time.Millisecond))},
 	}
 	var b strings.Builder
 	for _, c := range cards {

@@ -59,6 +59,8 @@ func NewRegistry() *Registry {
 	r.Register("skill", skillKind())
 	r.Register("task", taskKind())
 	r.Register("ask_user", askKind())
+	r.Register("web_fetch", webFetchKind())
+	r.Register("web_search", webSearchKind())
 	return r
 }
 
