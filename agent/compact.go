@@ -116,6 +116,10 @@ func (s *Session) Compact(ctx context.Context, focus string) <-chan Event {
 		if len(s.conv.snapshot()) == 0 {
 			err = errors.New("there is nothing to compact yet")
 			t.emit(Event{Type: EventError, Err: err})
+		} else if err = s.adoptModel(ctx); err != nil {
+			// The summary is the next model request: it is the switched-to
+			// model's, as a turn's would be.
+			t.emit(Event{Type: EventError, Err: err})
 		} else {
 			s.ensureSystem(t.gen)
 			err = s.compact(ctx, t, "manual", focus)

@@ -166,6 +166,32 @@ func TestManualCompactWithAFocus(t *testing.T) {
 	}
 }
 
+// TestCompactUsesTheModelJustSwitchedTo: /compact right after /model X
+// summarises with X.
+func TestCompactUsesTheModelJustSwitchedTo(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		text("First answer."),
+		text("SUMMARY"),
+	}}, ModeYolo)
+	h.run(context.Background(), "first question", nil)
+	other := h.s.ModelConfig()
+	other.Model = "bigger"
+	if err := h.s.SetModel(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, h.s.Compact(context.Background(), ""), nil)
+	if end := last(evs); end.Err != nil {
+		t.Fatalf("compact: %s", render(evs))
+	}
+	reqs := h.srv.ChatRequests()
+	if len(reqs) != 2 || reqs[1].Model != "bigger" {
+		t.Errorf("the summary was asked of %q, want bigger", reqs[len(reqs)-1].Model)
+	}
+	if got := h.s.ModelName(); got != "openai/bigger" {
+		t.Errorf("model after /compact: %q", got)
+	}
+}
+
 // Past agent.auto_compact the conversation is compacted before the request
 // is sent, and the turn goes on.
 func TestAutoCompactPastTheThreshold(t *testing.T) {
