@@ -22,7 +22,16 @@ import (
 type Input struct {
 	Text   string
 	Images []Image
+	// Typed is what the user typed, when Text has more (the files they
+	// attached); "" when Text is all of it. The session keeps it beside
+	// what the model got, for titles, exports and a resumed chat.
+	Typed string
 }
+
+// typedKey is the schema.Message.Extra key under which a user message
+// keeps what the user typed (session.Message.Typed once stored); no
+// provider sends it.
+const typedKey = "fawn_typed"
 
 // Image is an image the user attached (a pasted or @-mentioned image file)
 // or a tool returned.

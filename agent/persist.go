@@ -382,6 +382,13 @@ func toRecord(m *schema.Message, blobs *session.Blobs) session.Message {
 		Name:       m.Name,
 		Extra:      jsonSafe(m.Extra),
 	}
+	if typed, ok := r.Extra[typedKey].(string); ok {
+		r.Typed = typed
+		delete(r.Extra, typedKey) // jsonSafe's copy
+		if len(r.Extra) == 0 {
+			r.Extra = nil
+		}
+	}
 	for _, tc := range m.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, session.ToolCall{ID: tc.ID, Type: tc.Type, Name: tc.Function.Name, Arguments: tc.Function.Arguments, Extra: jsonSafe(tc.Extra)})
 	}
@@ -436,6 +443,12 @@ func fromRecord(r session.Message, blobs *session.Blobs) *schema.Message {
 		ToolName:         r.ToolName,
 		Name:             r.Name,
 		Extra:            r.Extra,
+	}
+	if r.Typed != "" {
+		m.Extra = map[string]any{typedKey: r.Typed}
+		for k, v := range r.Extra {
+			m.Extra[k] = v
+		}
 	}
 	for _, tc := range r.ToolCalls {
 		typ := tc.Type

@@ -440,11 +440,18 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 			if c := hookContext(res); c != "" {
 				extra = append(extra, c)
 			}
+			typed := in.Typed
+			if typed == "" {
+				typed = in.Text
+			}
 			if len(extra) > 0 {
 				in.Text += "\n\n[fawn: the user's hooks add this context]\n" + strings.Join(extra, "\n")
 			}
-			s.beginCheckpoint(prompt)
+			s.beginCheckpoint(typed)
 			t.input = in.message()
+			if typed != in.Text {
+				t.input.Extra = map[string]any{typedKey: typed}
+			}
 			invoke := func(m *schema.Message) error {
 				_, err := s.runner.Invoke(withTurn(ctx, t), []*schema.Message{m},
 					compose.WithRuntimeMaxSteps(2*s.maxSteps+10))

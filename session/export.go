@@ -70,7 +70,7 @@ func WriteMarkdown(out io.Writer, l *Log) error {
 func writeMessage(w *bufio.Writer, m *Message, calls map[string]ToolCall) {
 	switch m.Role {
 	case "user":
-		fmt.Fprintf(w, "\n## User\n\n%s\n", strings.TrimSpace(m.text()))
+		fmt.Fprintf(w, "\n## User\n\n%s\n", strings.TrimSpace(m.Shown()))
 		for _, p := range m.Parts {
 			if p.Type == "image" {
 				fmt.Fprintf(w, "\n*[image %s]*\n", p.MIME)

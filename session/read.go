@@ -156,7 +156,7 @@ func (l *Log) apply(r *Record) {
 		l.Transcript = append(l.Transcript, Entry{Time: r.Time, Message: r.Message, N: n})
 		in.Messages++
 		if in.Title == "" && m.Role == "user" {
-			in.Title = Title(m.text())
+			in.Title = Title(m.Shown())
 		}
 	case TypeTodos:
 		l.Todos = append([]Todo(nil), r.Todos...)

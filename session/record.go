@@ -93,6 +93,19 @@ type Message struct {
 	// Extra is what a provider keeps with a message for its next request
 	// (a reasoning signature); values must survive a JSON round trip.
 	Extra map[string]any `json:"extra,omitempty"`
+	// Typed, on a user message, is what the user typed when the model got
+	// more (the files they attached, the context a hook added): titles,
+	// exports and a resumed chat show it. Empty when they are the same.
+	Typed string `json:"typed,omitempty"`
+}
+
+// Shown is the message as the user sees it: what they typed, for a user
+// message the model got more of; else its text.
+func (m Message) Shown() string {
+	if m.Typed != "" {
+		return m.Typed
+	}
+	return m.text()
 }
 
 // ToolCall is one call of an assistant message.

@@ -224,7 +224,7 @@ func (w *Writer) note(r *Record) {
 	case TypeMessage:
 		in.Messages++
 		if in.Title == "" && r.Message != nil && r.Message.Role == "user" {
-			in.Title = Title(r.Message.text())
+			in.Title = Title(r.Message.Shown())
 		}
 	case TypeModel:
 		in.Model = r.Model

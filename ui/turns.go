@@ -204,7 +204,7 @@ func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Ment
 		t.app.post(func() {
 			item.Attaching = false
 			item.Ver++
-			in := agent.Input{Text: text}
+			in := agent.Input{Text: text, Typed: text}
 			var blocks []string
 			seen := map[string]bool{}
 			for _, r := range res {

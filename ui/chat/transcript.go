@@ -29,7 +29,7 @@ func Transcript(reg *Registry, l *session.Log, open func(path string)) []Item {
 			m := e.Message
 			switch m.Role {
 			case "user":
-				text := m.Text()
+				text := m.Shown()
 				if strings.HasPrefix(text, "(fawn: the images the tool calls above returned") {
 					continue // fawn's own, shown on the cards already
 				}
