@@ -42,6 +42,10 @@ type client struct {
 	// problems in other files that a server published late (after that
 	// report) are still news at the next edit.
 	reported map[string][]Diagnostic
+	// progress are the work-done progress tokens the server began and
+	// has not ended ($/progress): while there are any it is loading or
+	// indexing, and what it publishes may not be its analysis yet.
+	progress map[string]bool
 }
 
 type openDoc struct {
@@ -53,6 +57,8 @@ type published struct {
 	seq     uint64
 	version int // -1 when the server did not say
 	list    []Diagnostic
+	// busy: the server had work in progress when it published this.
+	busy bool
 }
 
 // stdio joins the server's stdout and stdin into the stream the
@@ -236,6 +242,9 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 			c.publish(p)
 		}
 		return nil, nil
+	case "$/progress":
+		c.onProgress(params)
+		return nil, nil
 	case "workspace/configuration":
 		var p struct {
 			Items []json.RawMessage `json:"items"`
@@ -258,6 +267,43 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "fawn does not handle " + req.Method}
 }
 
+// onProgress keeps which progress tokens are open. The end of one wakes
+// the waiters: a file published while the server was busy is analysed
+// only once a publication comes when it is not.
+func (c *client) onProgress(params json.RawMessage) {
+	var p struct {
+		Token json.RawMessage `json:"token"`
+		Value struct {
+			Kind string `json:"kind"`
+		} `json:"value"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.progress == nil {
+		c.progress = map[string]bool{}
+	}
+	switch p.Value.Kind {
+	case "begin":
+		c.progress[string(p.Token)] = true
+	case "end":
+		delete(c.progress, string(p.Token))
+		close(c.wake)
+		c.wake = make(chan struct{})
+	}
+}
+
+// analysed reports whether the server published diagnostics of path at
+// a time it had no work in progress.
+func (c *client) analysed(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.diags[URI(path)]
+	return p != nil && !p.busy
+}
+
 func (c *client) publish(p publishDiagnosticsParams) {
 	c.mu.Lock()
 	c.seq++
@@ -265,7 +311,7 @@ func (c *client) publish(p publishDiagnosticsParams) {
 	if p.Version != nil {
 		v = *p.Version
 	}
-	c.diags[p.URI] = &published{seq: c.seq, version: v, list: p.Diagnostics}
+	c.diags[p.URI] = &published{seq: c.seq, version: v, list: p.Diagnostics, busy: len(c.progress) > 0}
 	close(c.wake)
 	c.wake = make(chan struct{})
 	c.mu.Unlock()
@@ -353,13 +399,14 @@ func (c *client) openPaths() []string {
 }
 
 // waitFresh waits until the server publishes the file's diagnostics after
-// sequence after (and for version or later, when it says versions), or
-// until ctx ends. It returns whether fresh diagnostics came.
+// sequence after (and for version or later, when it says versions) while
+// it has no work in progress, or until ctx ends. It returns whether such
+// diagnostics came: whether the server has analysed the file.
 func (c *client) waitFresh(ctx context.Context, path string, after uint64, version int) bool {
 	uri := URI(path)
 	return c.waitFor(ctx, func() bool {
 		p := c.diags[uri]
-		return p != nil && p.seq > after && (p.version < 0 || p.version >= version)
+		return p != nil && p.seq > after && (p.version < 0 || p.version >= version) && !p.busy
 	})
 }
 

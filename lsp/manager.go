@@ -617,8 +617,13 @@ func (m *Manager) Diagnostics(ctx context.Context, abs string) (string, error) {
 				return "", err
 			}
 			wctx, cancel := context.WithTimeout(ctx, m.o.Wait)
-			c.waitFresh(wctx, abs, seq, version)
+			analysed := c.waitFresh(wctx, abs, seq, version)
 			cancel()
+			if ds := c.snapshot()[abs]; !analysed && len(ds) == 0 {
+				return notChecked(in.cand.Name, m.rel(abs), m.o.Wait), nil
+			}
+		} else if !c.analysed(abs) && len(c.snapshot()[abs]) == 0 {
+			return notChecked(in.cand.Name, m.rel(abs), 0), nil
 		}
 		ds := c.snapshot()[abs]
 		if len(ds) == 0 {

@@ -111,11 +111,17 @@ func (m *Manager) list(c *client, path string, ds, _ []Diagnostic, maxErr, maxWa
 func (m *Manager) report(ctx context.Context, name string, c *client, path string, before, after map[string][]Diagnostic, fresh bool, wait time.Duration) string {
 	rel := m.rel(path)
 	var b strings.Builder
+	fresh_, old := newOnes(onlySerious(before[path]), onlySerious(after[path]))
+	others := m.newErrors(ctx, c, []string{path}, before, after)
+	if !fresh && len(fresh_) == 0 && len(old) == 0 && len(others) == 0 {
+		// Silence is not a clean bill: a server still loading the project
+		// publishes nothing, or an empty list, for a file it has not
+		// analysed.
+		return notChecked(name, rel, wait)
+	}
 	if !fresh {
 		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this edit; the diagnostics tool asks again)\n", name, rel, wait.Round(100*time.Millisecond))
 	}
-	fresh_, old := newOnes(onlySerious(before[path]), onlySerious(after[path]))
-	others := m.newErrors(ctx, c, []string{path}, before, after)
 	fixed := len(onlySerious(before[path])) - len(old)
 	if len(fresh_) == 0 && len(old) == 0 && len(others) == 0 {
 		s := fmt.Sprintf("%s: no errors or warnings in %s", name, rel)
@@ -148,7 +154,11 @@ func (m *Manager) commandReport(ctx context.Context, name string, c *client, pat
 	if len(late) > 0 {
 		fmt.Fprintf(&b, "(%s did not report on %s within %s: what follows may predate this command; the diagnostics tool asks again)\n", name, strings.Join(late, ", "), wait.Round(100*time.Millisecond))
 	}
-	var rels, clean []string
+	var rels, clean, unchecked []string
+	isLate := map[string]bool{}
+	for _, l := range late {
+		isLate[l] = true
+	}
 	var body strings.Builder
 	fixed := 0
 	shown := paths[:0:0]
@@ -164,6 +174,10 @@ func (m *Manager) commandReport(ctx context.Context, name string, c *client, pat
 		rel := m.rel(p)
 		rels = append(rels, rel)
 		now := onlySerious(after[p])
+		if isLate[rel] && len(now) == 0 {
+			unchecked = append(unchecked, rel)
+			continue
+		}
 		if !wasOpen[p] {
 			if len(now) == 0 {
 				clean = append(clean, rel)
@@ -191,6 +205,13 @@ func (m *Manager) commandReport(ctx context.Context, name string, c *client, pat
 	if len(shown) == 1 {
 		what = rels[0] + ", which this command changed"
 	}
+	if body.Len() == 0 && len(others) == 0 && len(unchecked) > 0 {
+		s := notChecked(name, strings.Join(unchecked, ", "), wait)
+		if len(clean) > 0 {
+			s += fmt.Sprintf(" No errors or warnings in %s.", strings.Join(clean, ", "))
+		}
+		return s
+	}
 	if body.Len() == 0 && len(others) == 0 {
 		s := fmt.Sprintf("%s: no errors or warnings in %s", name, what)
 		if fixed > 0 {
@@ -202,6 +223,9 @@ func (m *Manager) commandReport(ctx context.Context, name string, c *client, pat
 	b.WriteString(body.String())
 	if len(clean) > 0 {
 		fmt.Fprintf(&b, "No errors or warnings in %s.\n", strings.Join(clean, ", "))
+	}
+	if len(unchecked) > 0 {
+		fmt.Fprintf(&b, "Not checked yet: %s (%s had not analysed them).\n", strings.Join(unchecked, ", "), name)
 	}
 	if fixed > 0 {
 		fmt.Fprintf(&b, "Fixed by this command: %d.\n", fixed)
@@ -255,4 +279,12 @@ func (m *Manager) othersReport(ctx context.Context, name string, c *client, befo
 	fmt.Fprintf(&b, "%s, after this command:\n", name)
 	writeOthers(&b, others)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// notChecked says that the server has not analysed what (it did not
+// publish, within wait, diagnostics made when it was not busy loading
+// the project): nothing is known of its errors, which is not "none".
+func notChecked(name, what string, wait time.Duration) string {
+	return fmt.Sprintf("%s: not checked yet: %s had not analysed %s within %s (it may still be loading the project), so nothing is known of its errors; the diagnostics tool asks again.",
+		name, name, what, wait.Round(100*time.Millisecond))
 }
