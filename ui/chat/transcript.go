@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,10 @@ import (
 
 // A saved session's transcript as chat items: what /resume and --continue
 // show of the conversation they carry on.
+
+// attachedRE finds the files a message's text attached (the blocks the
+// @-mentions add: <attached path="main.go">).
+var attachedRE = regexp.MustCompile(`(?m)^<attached path="([^"\n]*)"`)
 
 // Transcript are the chat items of a saved session: the user's
 // messages, the answers (reasoning folded), a card per tool call with its
@@ -34,6 +39,13 @@ func Transcript(reg *Registry, l *session.Log, open func(path string)) []Item {
 					continue // fawn's own, shown on the cards already
 				}
 				u := &User{Text: text}
+				if m.Typed != "" {
+					// The files the user attached, as chips: the model got
+					// their text, the chat shows what was typed.
+					for _, at := range attachedRE.FindAllStringSubmatch(m.Text(), -1) {
+						u.Chips = append(u.Chips, Chip{Text: at[1] + " · attached"})
+					}
+				}
 				for _, p := range m.Parts {
 					if p.Type == "image" {
 						u.Chips = append(u.Chips, Chip{Text: "image " + strings.TrimPrefix(p.MIME, "image/")})
