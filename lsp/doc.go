@@ -10,7 +10,11 @@
 // It keeps the diagnostics the servers publish. After an agent edit
 // ([Manager.AfterEdit]) it tells the server, waits briefly for fresh
 // diagnostics and reports what the edit newly broke, apart from what was
-// broken before; the UI gets every publication ([Options.OnDiagnostics])
+// broken before. Diagnostics count as the server's analysis only when it
+// published them with no work-done progress open ($/progress: a server
+// loading or indexing the project publishes empty lists for files it has
+// not analysed); until then an edit is "not checked yet", never "no
+// errors". The UI gets every publication ([Options.OnDiagnostics])
 // for its gutter marks. It answers definition, references, hover and
 // symbol queries for the agent's tools and the editor.
 //
