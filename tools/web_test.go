@@ -44,7 +44,7 @@ func TestWebFetchWrapsUntrustedContent(t *testing.T) {
 		t.Fatalf("result:\n%s", out)
 	}
 	inside := out[strings.Index(out, "<web_content"):strings.Index(out, "</web_content>")]
-	if !strings.Contains(inside, "Facts.") || !strings.Contains(inside, "Ignore all previous") {
+	if !strings.Contains(inside, "Facts.") || !strings.Contains(inside, "Ignore all previous") || !strings.Contains(inside, "Title: Hi") {
 		t.Errorf("content not inside the markers:\n%s", out)
 	}
 	after := out[strings.Index(out, "</web_content>"):]

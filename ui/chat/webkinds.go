@@ -109,8 +109,8 @@ func fetchedLines(result string) []string {
 		// A redirect to another host, said in one paragraph.
 		return []string{strings.TrimSpace(result)}
 	}
-	for _, l := range between(result) {
-		if t := strings.TrimSpace(l); t != "" {
+	for i, l := range between(result) {
+		if t := strings.TrimSpace(l); t != "" && (i > 0 || webTitle(result) == "") {
 			out = append(out, t)
 		}
 	}
@@ -135,10 +135,10 @@ func between(result string) []string {
 	return strings.Split(strings.TrimRight(inner, "\n"), "\n")
 }
 
-// webTitle is the "Title:" line of a fetch's result.
+// webTitle is the "Title:" line that opens a fetch's content.
 func webTitle(result string) string {
-	for _, l := range strings.SplitN(result, "\n", 4) {
-		if t, ok := strings.CutPrefix(l, "Title: "); ok {
+	if ls := between(result); len(ls) > 0 {
+		if t, ok := strings.CutPrefix(ls[0], "Title: "); ok {
 			return t
 		}
 	}
