@@ -410,6 +410,42 @@ func (c *client) waitFresh(ctx context.Context, path string, after uint64, versi
 	})
 }
 
+// How long a clean report waits for the server to say more: some servers
+// publish in passes (typescript-language-server a file's syntax errors,
+// then its type errors, as tsserver finds them), and the first pass of a
+// file with a type error is empty. A server that just started gets longer.
+const (
+	settleWarm = 300 * time.Millisecond
+	settleCold = 2 * time.Second
+)
+
+// settle runs after fresh diagnostics of path came: it waits for the
+// server to fall quiet (60 ms, or d when what it published holds no error
+// or warning) and reports whether the file still counts as analysed. A
+// server that began loading meanwhile has not analysed it after all: then
+// settle waits for a publication made once it is done, as waitFresh does.
+func (c *client) settle(ctx context.Context, path string, after uint64, version int, d time.Duration) bool {
+	c.mu.Lock()
+	p := c.diags[URI(path)]
+	clean := p == nil || len(onlySerious(p.list)) == 0
+	c.mu.Unlock()
+	if !clean {
+		d = 60 * time.Millisecond
+	}
+	c.quiet(ctx, d)
+	c.mu.Lock()
+	p = c.diags[URI(path)]
+	busyNow := len(c.progress) > 0
+	c.mu.Unlock()
+	if p != nil && !p.busy && !busyNow {
+		return true
+	}
+	if p != nil {
+		after = max(after, p.seq)
+	}
+	return c.waitFresh(ctx, path, after, version)
+}
+
 // waitAny waits until the server publishes anything after sequence
 // after, or ctx ends.
 func (c *client) waitAny(ctx context.Context, after uint64) bool {

@@ -436,17 +436,16 @@ func (m *Manager) AfterEdit(ctx context.Context, abs string, content []byte) str
 		return fmt.Sprintf("(%s: %v; no diagnostics for this edit)", in.cand.Name, err)
 	}
 	wait := m.o.Wait
+	settle := settleWarm
 	m.mu.Lock()
 	if time.Since(in.since) < 10*time.Second {
 		wait *= 3 // a server that just started loads the project first
+		settle = settleCold
 	}
 	m.mu.Unlock()
 	wctx, cancel2 := context.WithTimeout(ctx, wait)
 	defer cancel2()
-	fresh := c.waitFresh(wctx, abs, seq, version)
-	if fresh {
-		c.quiet(wctx, 60*time.Millisecond)
-	}
+	fresh := c.waitFresh(wctx, abs, seq, version) && c.settle(wctx, abs, seq, version, settle)
 	after, others := c.advance(before)
 	others[abs] = before[abs]
 	return m.report(ctx, in.cand.Name, c, abs, others, after, fresh, wait)

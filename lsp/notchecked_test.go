@@ -30,7 +30,10 @@ func TestMain(m *testing.M) {
 // changed document it publishes an empty diagnostics list; in mode
 // "indexing" it first begins a work-done progress it never ends (as a
 // server loading a large project does), in "silent" it publishes nothing,
-// in "done" its progress ends before it publishes.
+// in "done" its progress ends before it publishes; in "passes" a clean
+// first pass is followed by a type error, and in "loadlate" the clean
+// first pass comes before the server starts loading the project, whose
+// end brings the type error.
 func fakeServer(mode string, r io.Reader, w io.Writer) {
 	br := bufio.NewReader(r)
 	send := func(v any) {
@@ -87,8 +90,26 @@ func fakeServer(mode string, r io.Reader, w io.Writer) {
 				progress("begin")
 				progress("end")
 			}
-			send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": map[string]any{
-				"uri": msg.Params.TextDocument.URI, "version": msg.Params.TextDocument.Version, "diagnostics": []any{}}})
+			publish := func(diags []any) {
+				send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": map[string]any{
+					"uri": msg.Params.TextDocument.URI, "diagnostics": diags}})
+			}
+			publish([]any{})
+			typeErr := []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}},
+				"severity": 1, "source": "fake", "message": "Type 'number' is not assignable to type 'string'."}}
+			switch mode {
+			case "passes":
+				// The syntax pass (clean), then the type pass, as
+				// typescript-language-server publishes them.
+				time.Sleep(200 * time.Millisecond)
+				publish(typeErr)
+			case "loadlate":
+				// The syntax pass comes before the project starts loading.
+				progress("begin")
+				time.Sleep(200 * time.Millisecond)
+				progress("end")
+				publish(typeErr)
+			}
 		default:
 			if msg.ID != nil {
 				send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": nil})
@@ -100,9 +121,11 @@ func fakeServer(mode string, r io.Reader, w io.Writer) {
 // TestNotCheckedYetWhileTheServerIndexes: a server that publishes nothing,
 // or an empty list while it is still loading, has not analysed the file:
 // fawn says "not checked yet", never "no errors". Once its loading has
-// ended, an empty list is a clean file.
+// ended, an empty list is a clean file; a clean first pass is not the
+// last word of a server that publishes in passes.
 func TestNotCheckedYetWhileTheServerIndexes(t *testing.T) {
-	for mode, want := range map[string]string{"indexing": "not checked yet", "silent": "not checked yet", "done": "no errors or warnings"} {
+	for mode, want := range map[string]string{"indexing": "not checked yet", "silent": "not checked yet", "done": "no errors or warnings",
+		"passes": "Type 'number' is not assignable", "loadlate": "Type 'number' is not assignable"} {
 		t.Run(mode, func(t *testing.T) {
 			root, _ := filepath.EvalSymlinks(t.TempDir())
 			writeFiles(t, root, map[string]string{"a.fk": "x\n", "fake.marker": ""})
@@ -115,7 +138,7 @@ func TestNotCheckedYetWhileTheServerIndexes(t *testing.T) {
 			if !strings.Contains(got, want) || (want != "no errors or warnings" && strings.Contains(got, "no errors")) {
 				t.Errorf("after an edit: %q, want %q", got, want)
 			}
-			if mode == "done" {
+			if mode != "indexing" && mode != "silent" {
 				return
 			}
 			got, err := m.Diagnostics(context.Background(), filepath.Join(root, "a.fk"))
