@@ -22,7 +22,10 @@
 //   - every filter driver defined by the repository's own configuration
 //     neutralised (its clean, smudge and process commands set empty), and,
 //     unless [Git.UserFilters] is set, those of the user's configuration
-//     too; diff commands get --no-ext-diff --no-textconv;
+//     too; so is every merge driver (merge.<driver>.driver, which a merge,
+//     git merge-tree among them, runs for a file .gitattributes assigns
+//     it to): its command becomes "exit 1", a conflict in that file;
+//     diff commands get --no-ext-diff --no-textconv;
 //   - internal/proc's care: its own process group, killed whole with what
 //     is below it when the context ends, and a WaitDelay, so a child that
 //     keeps git's pipes open cannot hold fawn.
@@ -167,11 +170,11 @@ func (g Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 		// would only cost a second git on the way to the first frame.
 		return g.command(ctx, env, args...), nil
 	}
-	drivers, err := g.filterDrivers(ctx, env)
+	drivers, merges, err := g.filterDrivers(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	return g.command(ctx, append(env, neutralise(drivers)...), args...), nil
+	return g.command(ctx, append(env, neutralise(drivers, merges)...), args...), nil
 }
 
 // Output runs the command for args and returns its standard output. An
@@ -224,21 +227,21 @@ func (g Git) command(ctx context.Context, env []string, args ...string) *exec.Cm
 	return cmd
 }
 
-// filterDrivers lists the filter drivers that must not run: those the
-// repository's configuration defines (local and worktree scope, with the
-// files they include) and, without UserFilters, every one.
-func (g Git) filterDrivers(ctx context.Context, env []string) ([]string, error) {
-	cmd := g.command(ctx, env, "config", "-z", "--show-scope", "--name-only", "--get-regexp", `^filter\.`)
+// filterDrivers lists the filter drivers and the merge drivers that must
+// not run: those the repository's configuration defines (local and
+// worktree scope, with the files they include) and, without UserFilters,
+// every one.
+func (g Git) filterDrivers(ctx context.Context, env []string) (filters, merges []string, err error) {
+	cmd := g.command(ctx, env, "config", "-z", "--show-scope", "--name-only", "--get-regexp", `^(filter\.|merge\..*\.driver$)`)
 	out, err := cmd.Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 1 && len(out) == 0 {
-		return nil, nil // no filter.* key anywhere
+		return nil, nil, nil // no such key anywhere
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the git configuration in %s: %w", g.Dir, commandError([]string{"config"}, err))
+		return nil, nil, fmt.Errorf("cannot read the git configuration in %s: %w", g.Dir, commandError([]string{"config"}, err))
 	}
 	seen := map[string]bool{}
-	var drivers []string
 	fields := strings.Split(string(out), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		scope, key := fields[i], fields[i+1]
@@ -250,19 +253,27 @@ func (g Git) filterDrivers(ctx context.Context, env []string) ([]string, error) 
 		if first < 0 || last <= first {
 			continue
 		}
-		if d := key[first+1 : last]; !seen[d] {
-			seen[d] = true
-			drivers = append(drivers, d)
+		d := key[first+1 : last]
+		if seen[key[:last]] {
+			continue
+		}
+		seen[key[:last]] = true
+		if strings.HasPrefix(key, "merge.") {
+			merges = append(merges, d)
+		} else {
+			filters = append(filters, d)
 		}
 	}
-	return drivers, nil
+	return filters, merges, nil
 }
 
 // neutralise is the environment that empties each driver's commands. It is
 // given as GIT_CONFIG_KEY_n, which, unlike -c, takes a driver name holding
 // "=". An empty command is no command to git; required=false keeps git from
-// failing a file the filter would have had to convert.
-func neutralise(drivers []string) []string {
+// failing a file the filter would have had to convert. A merge driver
+// cannot be emptied (git would run the empty command and take our side
+// unmerged): "exit 1", run by the shell, reports the file conflicted.
+func neutralise(drivers, merges []string) []string {
 	var env []string
 	n := 0
 	add := func(key, value string) {
@@ -274,6 +285,9 @@ func neutralise(drivers []string) []string {
 			add("filter."+d+"."+v, "")
 		}
 		add("filter."+d+".required", "false")
+	}
+	for _, d := range merges {
+		add("merge."+d+".driver", "exit 1")
 	}
 	if n == 0 {
 		return nil

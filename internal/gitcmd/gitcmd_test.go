@@ -351,3 +351,42 @@ func TestOptionsCannotUndoTheProtections(t *testing.T) {
 		t.Fatalf("the repository's programs ran: %v", got)
 	}
 }
+
+// A merge driver the repository's config names for a file .gitattributes
+// assigns it to does not run when fawn merges (git merge-tree, as a task's
+// merge does): the file is reported conflicted instead. Plain git runs it.
+func TestMergeDriverDoesNotRun(t *testing.T) {
+	isolate(t)
+	repo := t.TempDir()
+	plainGit(t, repo, "init", "-q", "-b", "main")
+	plainGit(t, repo, "config", "user.email", "u@example.com")
+	plainGit(t, repo, "config", "user.name", "u")
+	write(t, filepath.Join(repo, ".gitattributes"), "a.txt merge=evil\n", 0o644)
+	write(t, filepath.Join(repo, "a.txt"), "a\n", 0o644)
+	plainGit(t, repo, "add", ".")
+	plainGit(t, repo, "commit", "-q", "-m", "init")
+	plainGit(t, repo, "checkout", "-q", "-b", "side")
+	write(t, filepath.Join(repo, "a.txt"), "side\n", 0o644)
+	plainGit(t, repo, "commit", "-q", "-a", "-m", "side")
+	plainGit(t, repo, "checkout", "-q", "main")
+	write(t, filepath.Join(repo, "a.txt"), "main\n", 0o644)
+	plainGit(t, repo, "commit", "-q", "-a", "-m", "main")
+	m := t.TempDir()
+	plainGit(t, repo, "config", "merge.evil.driver", "touch '"+filepath.Join(m, "merge-driver")+"'; exit 0")
+
+	for _, trusted := range []bool{false, true} {
+		out, err := (Git{Dir: repo, UserFilters: trusted}).Output(context.Background(), "merge-tree", "--write-tree", "--name-only", "main", "side")
+		if err == nil || !strings.Contains(string(out), "a.txt") {
+			t.Errorf("UserFilters %v: merge-tree did not report a.txt conflicted: %v\n%s", trusted, err, out)
+		}
+		if got := markers(t, m); len(got) > 0 {
+			t.Fatalf("UserFilters %v: the repository's merge driver ran: %v", trusted, got)
+		}
+	}
+	cmd := exec.Command("git", "merge-tree", "--write-tree", "main", "side")
+	cmd.Dir = repo
+	_ = cmd.Run()
+	if got := markers(t, m); len(got) == 0 {
+		t.Fatal("plain git did not run the merge driver: the fixture proves nothing")
+	}
+}

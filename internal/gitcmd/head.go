@@ -13,6 +13,10 @@ import (
 // ErrNoRepository says a directory is in no git repository fawn would use.
 var ErrNoRepository = errors.New("not in a git repository")
 
+// ErrBareRepository says the directory is (in) a bare repository, one with
+// no work tree. It is an ErrNoRepository too.
+var ErrBareRepository = fmt.Errorf("a bare git repository: %w", ErrNoRepository)
+
 // Head is what HEAD names: a branch, or a commit when it is detached.
 type Head struct {
 	// Branch is the branch's name ("main"), or "" when HEAD is detached.
@@ -76,7 +80,7 @@ func ReadHead(dir string) (Head, error) {
 func findGitDir(dir string) (string, error) {
 	gd, bare, err := locateGitDir(dir)
 	if err == nil && bare {
-		return "", fmt.Errorf("%s is a bare git repository, which fawn uses only when git is pointed at it: %w", gd, ErrNoRepository)
+		return "", fmt.Errorf("%s is a bare git repository, which fawn uses only when git is pointed at it: %w", gd, ErrBareRepository)
 	}
 	return gd, err
 }
