@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"path/filepath"
+	"time"
+)
 
 // Config is the effective configuration. Every package reads the part it needs.
 type Config struct {
@@ -10,6 +13,7 @@ type Config struct {
 	Shell       Shell       `mapstructure:"shell" yaml:"shell"`
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
+	Worktrees   Worktrees   `mapstructure:"worktrees" yaml:"worktrees"`
 	// Hooks are the hook commands by event (package hooks parses them); a
 	// project's apply only once its directory is trusted.
 	Hooks map[string]any `mapstructure:"hooks" yaml:"hooks"`
@@ -117,6 +121,27 @@ type UI struct {
 	Notify string `mapstructure:"notify" yaml:"notify"`
 	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1").
 	Keys map[string][]string `mapstructure:"keys" yaml:"keys"`
+}
+
+// Worktrees configures where tasks' git worktrees are made.
+type Worktrees struct {
+	// Dir is an absolute directory outside every project; "" is
+	// DataDir/worktrees (see WorktreesDir). Only the user's own config
+	// sets it: a project's file may not choose where fawn writes.
+	Dir string `mapstructure:"dir" yaml:"dir"`
+}
+
+// WorktreesDir is the directory tasks' worktrees are made in:
+// worktrees.dir, or "worktrees" beside the session data ("" when fawn
+// has no data directory).
+func (c *Config) WorktreesDir() string {
+	if c.Worktrees.Dir != "" {
+		return c.Worktrees.Dir
+	}
+	if c.DataDir == "" {
+		return ""
+	}
+	return filepath.Join(c.DataDir, "worktrees")
 }
 
 // Agent configures the agent loop.

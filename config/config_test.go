@@ -519,3 +519,21 @@ func TestPrintSourceOnItsOwnKey(t *testing.T) {
 		}
 	}
 }
+
+// worktrees.dir is the user's to set, to an absolute directory; unset, the
+// worktrees go beside the session data.
+func TestWorktreesDir(t *testing.T) {
+	f := newFixture(t, "", "")
+	cfg, _, err := f.load(t, Options{})
+	if err != nil || cfg.WorktreesDir() != filepath.Join(f.home, "data", "worktrees") {
+		t.Errorf("default: %q, %v", cfg.WorktreesDir(), err)
+	}
+	f = newFixture(t, "worktrees:\n  dir: /srv/trees\n", "")
+	if cfg, _, err = f.load(t, Options{}); err != nil || cfg.WorktreesDir() != "/srv/trees" {
+		t.Errorf("set: %q, %v", cfg.WorktreesDir(), err)
+	}
+	f = newFixture(t, "worktrees:\n  dir: trees\n", "")
+	if _, _, err = f.load(t, Options{}); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("a relative directory: %v", err)
+	}
+}

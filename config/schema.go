@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -70,6 +71,14 @@ func durationIn(lo, hi time.Duration) func(any) string {
 		}
 		return ""
 	}
+}
+
+// absDir is empty or an absolute path.
+func absDir(v any) string {
+	if s, _ := v.(string); s != "" && !filepath.IsAbs(s) {
+		return "an absolute directory, e.g. /home/you/fawn-worktrees (empty: beside fawn's session data)"
+	}
+	return ""
 }
 
 func httpURL(v any) string {
@@ -139,6 +148,7 @@ func schema() []field {
 		{key: "web.search.type", kind: kString, def: "", check: oneOf(WebSearchTypes...)},
 		{key: "web.search.url", kind: kString, def: "", check: httpURL},
 		{key: "web.search.api_key_env", kind: kString, def: "BRAVE_SEARCH_API_KEY", check: envName},
+		{key: "worktrees.dir", kind: kString, def: "", check: absDir},
 	}
 }
 

@@ -144,6 +144,11 @@ func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any
 		// presses to say no answers the permission dialog for them.
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: key bindings are yours to choose, in your own config"})
 		return nil, false
+	case "worktrees.dir":
+		// A repository that chose it would have fawn check out into a
+		// directory of its choosing.
+		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: where fawn makes its worktrees is yours to choose, in your own config"})
+		return nil, false
 	case "shell.unset_env":
 		return l.projectUnsetEnv(v, src)
 	}

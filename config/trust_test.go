@@ -31,6 +31,8 @@ shell:
   keep_env: ["*"]
 ui:
   theme: light
+worktrees:
+  dir: /tmp/into-the-project
 `
 
 var hostEnv = []string{"OPENAI_API_KEY=sk-user-secret-0123456789"}
@@ -125,6 +127,9 @@ func TestTrustedProjectStillCannotSendKeysElsewhere(t *testing.T) {
 	}
 	if cfg.Permissions.Mode != "ask" {
 		t.Errorf("mode = %q: a trusted project raised it", cfg.Permissions.Mode)
+	}
+	if got := cfg.WorktreesDir(); got != filepath.Join(cfg.DataDir, "worktrees") || !hasProblem(rep.Warnings, "worktrees.dir", "yours to choose") {
+		t.Errorf("a trusted project chose the worktrees directory: %q (warnings %v)", got, rep.Warnings)
 	}
 	if !hasProblem(rep.Warnings, "models.chat_model.api_key", "${OPENAI_API_KEY} is not sent to anyhost") {
 		t.Errorf("no warning for the dropped key: %v", rep.Warnings)
