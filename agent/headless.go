@@ -34,6 +34,12 @@ const (
 // It returns the exit code: 0 ok, 1 the turn failed or the session could
 // not be saved, 2 a bad format, 130 interrupted (ctx cancelled).
 func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout, stderr io.Writer) int {
+	return RunHeadlessOnBranch(ctx, s, prompt, format, "", stdout, stderr)
+}
+
+// RunHeadlessOnBranch is RunHeadless for a run in a task's worktree: the
+// JSON result names its branch ("branch").
+func RunHeadlessOnBranch(ctx context.Context, s *Session, prompt, format, branch string, stdout, stderr io.Writer) int {
 	if format == "" {
 		format = FormatText
 	}
@@ -142,7 +148,8 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 			DurationMS int64     `json:"duration_ms"`
 			CutOff     string    `json:"cut_off,omitempty"`
 			CostUSD    *float64  `json:"cost_usd,omitempty"`
-		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, subtype, end.Duration.Milliseconds(), end.CutOff, costJSON(u.Cost)})
+			Branch     string    `json:"branch,omitempty"`
+		}{result, sessionID, toUsageJSON(u), u.Steps, u.ToolCalls, end.Err != nil, subtype, end.Duration.Milliseconds(), end.CutOff, costJSON(u.Cost), branch})
 		if end.Err != nil {
 			fmt.Fprintln(stderr, "fawn:", failure)
 		}

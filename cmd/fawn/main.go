@@ -191,7 +191,8 @@ type cli struct {
 	sess           sessionFlags
 	script         scriptFlags
 	// stdin is the text piped to fawn -p TEXT, attached to the prompt.
-	stdin string
+	stdin    string
+	worktree string // --worktree NAME: the task to run in (with -p)
 }
 
 const usage = `fawn — a terminal IDE where an AI coding agent works on your project with you.
@@ -200,6 +201,8 @@ Usage:
   fawn [flags] [DIR]          open the IDE on DIR (default: the current directory)
   fawn -p PROMPT [DIR]        run one turn without a screen and print the result;
                               text piped in is attached to PROMPT (-p - reads PROMPT itself)
+  fawn -p PROMPT --worktree NAME [DIR]  run it in task NAME's git worktree (branch
+                              fawn/NAME, made at HEAD when new) and print the branch
   fawn config [--check] [DIR] print the effective configuration with the source of
                               each value, secrets redacted (--check: validate only)
   fawn --continue [DIR]       reopen DIR's newest session (with -p too)
@@ -235,6 +238,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.BoolVar(&c.check, "check", false, "with fawn config: validate and exit 0, or 2 listing every problem")
 	c.sess.add(fs)
 	c.script.add(fs)
+	fs.StringVar(&c.worktree, "worktree", "", "with -p: run in task `NAME`'s git worktree, branch fawn/NAME (made at HEAD when new)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
@@ -268,6 +272,9 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 		return nil, fs, errors.New("-p/--print needs a prompt (-p - reads it from standard input)")
 	}
 	if err := c.script.check(fs, c.printSet, c.sub); err != nil {
+		return nil, fs, err
+	}
+	if err := checkWorktreeFlag(c, fs); err != nil {
 		return nil, fs, err
 	}
 	return c, fs, nil

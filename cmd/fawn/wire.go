@@ -99,6 +99,11 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 }
 
 func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {
+	branch, err := enterWorktree(ctx, c.worktree, cfg, d, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitFailure
+	}
 	ws, err := newWorkspace(cfg, d)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -148,7 +153,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
-	code := agent.RunHeadless(ctx, sess, prompt, c.outputFormat, stdout, stderr)
+	code := agent.RunHeadlessOnBranch(ctx, sess, prompt, c.outputFormat, branch, stdout, stderr)
 	// The shell's directory goes on to the next -p of the conversation.
 	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/worktree"
+)
+
+// checkWorktreeFlag: --worktree NAME goes with -p (the IDE opens tasks
+// with /task new), and NAME must be a task's name.
+func checkWorktreeFlag(c *cli, fs *pflag.FlagSet) error {
+	if !fs.Changed("worktree") {
+		return nil
+	}
+	if !c.printSet || c.sub != "" {
+		return errors.New("--worktree goes with -p/--print")
+	}
+	return worktree.CheckName(c.worktree)
+}
+
+// enterWorktree makes the run's project the task name's worktree: the task
+// is made at HEAD when new, checked out again when its directory is gone.
+// It says so on stderr and returns the task's branch; without a name it
+// does nothing. The project's configuration, trust and rules stay those
+// read from the project: the worktree is a checkout of it.
+func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trust.Decision, stderr io.Writer) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	dir := cfg.WorktreesDir()
+	if dir == "" {
+		return "", errors.New("fawn has no data directory to make worktrees in: set worktrees.dir in your config")
+	}
+	m, err := worktree.Open(ctx, cfg.ProjectDir, dir)
+	if err != nil {
+		return "", err
+	}
+	m.UserFilters = d.Trusted()
+	t, err := m.Get(ctx, name)
+	verb := "in"
+	switch {
+	case errors.Is(err, worktree.ErrNotFound):
+		t, err = m.Create(ctx, name)
+		verb = "new, in"
+	case err == nil && (t.State == worktree.Missing || t.State == worktree.NoWorktree):
+		t, err = m.Restore(ctx, t)
+		verb = "checked out again in"
+	}
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(stderr, "fawn: task %s on branch %s (%s %s)\n", t.Name, t.Branch, verb, safetext.Line(t.Dir))
+	cfg.ProjectDir = t.Project
+	return t.Branch, nil
+}

@@ -1,0 +1,119 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+// gitRepo is a project that is a git repository on main with README.md
+// committed.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := project(t)
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "."},
+		{"-c", "user.name=u", "-c", "user.email=u@example.com", "commit", "-q", "-m", "init"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// fawn -p --worktree NAME runs the turn in task NAME's worktree (made at
+// HEAD, branch fawn/NAME): the agent's edit lands there and not in the
+// project; stderr and the JSON result name the branch; a second run with
+// the same name works in the same worktree.
+func TestHeadlessWorktree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	home := t.TempDir()
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Writing.", ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"note.txt","file_text":"from the task\n"}`)}},
+		{Text: "Done."},
+		{Text: "Reading.", ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"note.txt"}`)}},
+		{Text: "It says so."},
+	}})
+	run := func(format string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(binary, "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "accept-edits",
+			"-p", "go", "--worktree", "w1", "--output-format", format, repo)
+		cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "OPENAI_API_KEY=")
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("fawn: %v\nstdout %s\nstderr %s", err, o.String(), e.String())
+		}
+		return o.String(), e.String()
+	}
+
+	out, errs := run("json")
+	if !strings.Contains(errs, "task w1 on branch fawn/w1 (new, in ") {
+		t.Errorf("stderr does not name the branch: %q", errs)
+	}
+	var v struct {
+		Result string `json:"result"`
+		Branch string `json:"branch"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Branch != "fawn/w1" || v.Result != "Done." {
+		t.Fatalf("json result %q: %+v, %v", out, v, err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); err == nil {
+		t.Error("the task's edit landed in the project")
+	}
+	list := exec.Command("git", "worktree", "list", "--porcelain")
+	list.Dir = repo
+	wts, err := list.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree string
+	for _, l := range strings.Split(string(wts), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok && p != repo {
+			tree = p
+		}
+	}
+	if !strings.Contains(string(wts), "branch refs/heads/fawn/w1") || !strings.HasPrefix(tree, home) {
+		t.Fatalf("no worktree of fawn/w1 under FAWN_HOME:\n%s", wts)
+	}
+	if b, err := os.ReadFile(filepath.Join(tree, "note.txt")); err != nil || string(b) != "from the task\n" {
+		t.Fatalf("the task's worktree lacks the edit: %q, %v", b, err)
+	}
+
+	out, errs = run("text")
+	if strings.TrimSpace(out) != "It says so." || !strings.Contains(errs, "task w1 on branch fawn/w1 (in ") {
+		t.Errorf("second run: stdout %q stderr %q", out, errs)
+	}
+	reqs := srv.ChatRequests()
+	msgs := reqs[len(reqs)-1].Messages
+	if last := msgs[len(msgs)-1]; !strings.Contains(string(last.Content), "from the task") {
+		t.Errorf("the second run did not read the task's file: %+v", last)
+	}
+}
+
+// --worktree goes with -p, and takes a task's name only.
+func TestWorktreeFlagUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--worktree", "w"},
+		{"-p", "x", "--worktree", "../up"},
+	} {
+		cmd := exec.Command(binary, append(args, t.TempDir())...)
+		cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir())
+		out, _ := cmd.CombinedOutput()
+		if cmd.ProcessState.ExitCode() != 2 {
+			t.Errorf("%v: exit %d: %s", args, cmd.ProcessState.ExitCode(), out)
+		}
+	}
+}
