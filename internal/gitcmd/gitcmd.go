@@ -47,8 +47,8 @@
 // 2.38; an older git takes up an embedded bare repository, but still runs
 // none of its programs.
 //
-// It imports internal/proc and trust; agent, checkpoint and cmd/fawn import
-// it.
+// It imports internal/proc and trust; agent, checkpoint, worktree and
+// cmd/fawn import it.
 package gitcmd
 
 import (
