@@ -472,10 +472,12 @@ func (m *Manager) Discard(ctx context.Context, t Tree, force bool) error {
 			return fmt.Errorf("cannot remove the worktree of %s: %w", t.Name, err)
 		}
 	case Missing:
-		// Only the stale records of directories that are gone go; a
-		// locked one stays.
-		if _, err := m.git(ctx, m.top, "worktree", "prune"); err != nil {
-			return fmt.Errorf("cannot clean up the worktree of %s: %w", t.Name, err)
+		// git forgets just this one; an older git, which cannot, prunes
+		// the records of every directory that is gone (a locked one stays).
+		if _, err := m.git(ctx, m.top, "worktree", "remove", t.Dir); err != nil {
+			if _, err := m.git(ctx, m.top, "worktree", "prune"); err != nil {
+				return fmt.Errorf("cannot clean up the worktree of %s: %w", t.Name, err)
+			}
 		}
 	}
 	// branch -D deletes the branch's config section, the base with it.

@@ -332,6 +332,23 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	plainGit(t, repo, "checkout", "-q", "--", "b.txt")
 
+	// An untracked file of the user's where the task adds one: git
+	// refuses to overwrite it, and nothing changes.
+	write(t, filepath.Join(tr.Dir, "u.txt"), "the task's\n")
+	if _, err := m.Commit(ctx, tr, "u"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(repo, "u.txt"), "the user's\n")
+	if _, err := m.Merge(ctx, tr, MergeCommit, ""); err == nil {
+		t.Error("a merge over an untracked file of the user's went ahead")
+	}
+	if read(t, filepath.Join(repo, "u.txt")) != "the user's\n" || plainGit(t, repo, "rev-parse", "HEAD") != head {
+		t.Error("the refused merge changed the base")
+	}
+	if err := os.Remove(filepath.Join(repo, "u.txt")); err != nil {
+		t.Fatal(err)
+	}
+
 	plainGit(t, repo, "checkout", "-q", "-b", "other")
 	if _, err := m.Merge(ctx, tr, MergeCommit, ""); !errors.Is(err, ErrNotOnBase) {
 		t.Errorf("on another branch: %v", err)
@@ -485,8 +502,17 @@ func TestVanishedWorktree(t *testing.T) {
 	if err != nil || got.State != OK || read(t, filepath.Join(tr.Dir, "kept.txt")) != "committed\n" {
 		t.Fatalf("Restore: %+v, %v", got, err)
 	}
+	// The user's own worktree, gone too, is not Discard's to forget.
+	users := filepath.Join(t.TempDir(), "users")
+	plainGit(t, repo, "worktree", "add", "-q", "-b", "users", users)
+	if err := os.RemoveAll(users); err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Discard(ctx, vanish(), false); err != nil {
 		t.Fatalf("Discard of a missing worktree: %v", err)
+	}
+	if out := plainGit(t, repo, "worktree", "list", "--porcelain"); !strings.Contains(out, users) {
+		t.Errorf("Discard forgot the user's own worktree:\n%s", out)
 	}
 	if l, err := m.List(ctx); err != nil || len(l) != 0 {
 		t.Errorf("List after Discard: %+v, %v", l, err)
