@@ -448,12 +448,18 @@ func (m *Manager) Restore(ctx context.Context, t Tree) (Tree, error) {
 
 // Discard removes the task's worktree and deletes its branch, with every
 // commit on it. Without force it refuses a worktree with uncommitted
-// changes (ErrUncommitted); pass force only after the user said yes. A
-// locked worktree is refused either way.
+// changes (ErrUncommitted) and a locked one (ErrLocked: fawn locks none,
+// but a git worktree add killed half-way leaves its worktree locked,
+// "initializing"); pass force only after the user said yes.
 func (m *Manager) Discard(ctx context.Context, t Tree, force bool) error {
 	switch t.State {
 	case Locked:
-		return fmt.Errorf("%w (%s): unlock it with git worktree unlock %s, then discard it", ErrLocked, t.Locked, t.Dir)
+		if !force {
+			return fmt.Errorf("%w (%s): discard it anyway, or unlock it with git worktree unlock %s", ErrLocked, t.Locked, t.Dir)
+		}
+		if _, err := m.git(ctx, m.top, "worktree", "remove", "-f", "-f", t.Dir); err != nil {
+			return fmt.Errorf("cannot remove the worktree of %s: %w", t.Name, err)
+		}
 	case OK:
 		if !force {
 			n, err := m.uncommitted(ctx, t)

@@ -553,3 +553,31 @@ func TestNoIdentity(t *testing.T) {
 		t.Fatalf("Commit: %v", err)
 	}
 }
+
+// A worktree left locked (as a git worktree add killed half-way leaves
+// it) is listed Locked with the reason; Discard refuses it without force
+// and removes it with.
+func TestLockedWorktree(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := open(t, repo)
+	tr := create(t, m, "half")
+	plainGit(t, repo, "worktree", "lock", "--reason", "initializing", tr.Dir)
+	got, err := m.Get(ctx, "half")
+	if err != nil || got.State != Locked || got.Locked != "initializing" {
+		t.Fatalf("Get: %+v, %v", got, err)
+	}
+	if err := m.Discard(ctx, got, false); !errors.Is(err, ErrLocked) {
+		t.Errorf("Discard without force: %v", err)
+	}
+	if err := m.Discard(ctx, got, true); err != nil {
+		t.Fatalf("Discard with force: %v", err)
+	}
+	if l, err := m.List(ctx); err != nil || len(l) != 0 {
+		t.Errorf("List: %+v, %v", l, err)
+	}
+	if _, err := os.Stat(tr.Dir); !os.IsNotExist(err) {
+		t.Errorf("the directory is still there: %v", err)
+	}
+}
