@@ -106,6 +106,9 @@ func (m *Manager) Commit(ctx context.Context, t Tree, message string) (string, e
 	if err := m.identity(ctx); err != nil {
 		return "", err
 	}
+	if out, err := m.git(ctx, t.Dir, "symbolic-ref", "-q", "HEAD"); err != nil || strings.TrimSpace(string(out)) != "refs/heads/"+t.Branch {
+		return "", fmt.Errorf("the task's worktree %s is not on %s (someone checked out something else there): check %s out there first", t.Dir, t.Branch, t.Branch)
+	}
 	if _, err := m.git(ctx, t.Dir, "add", "-A"); err != nil {
 		return "", err
 	}

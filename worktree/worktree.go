@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -346,17 +347,20 @@ func (m *Manager) List(ctx context.Context) ([]Tree, error) {
 			continue // a fawn/a/b, or a name fawn would not have made
 		}
 		t := Tree{Name: name, Branch: branchOf(name), Dir: filepath.Join(m.root, name), State: NoWorktree, Base: bases[branchOf(name)]}
-		for _, w := range wts {
-			if w.branch != t.Branch {
-				continue
-			}
+		// Where its branch is checked out, else its directory (whose
+		// shell checked out something else).
+		i := slices.IndexFunc(wts, func(w worktreeEntry) bool { return w.branch == t.Branch })
+		if i < 0 {
+			i = slices.IndexFunc(wts, func(w worktreeEntry) bool { return w.path == t.Dir })
+		}
+		if i >= 0 {
+			w := wts[i]
 			t.Dir, t.State = w.path, OK
 			if _, err := os.Stat(w.path); w.prunable || err != nil {
 				t.State = Missing
 			} else if w.locked {
 				t.State, t.Locked = Locked, w.lockReason
 			}
-			break
 		}
 		t.Project = m.project(t.Dir)
 		trees = append(trees, t)

@@ -581,3 +581,25 @@ func TestLockedWorktree(t *testing.T) {
 		t.Errorf("the directory is still there: %v", err)
 	}
 }
+
+// A task whose worktree was switched to another branch (by its shell) is
+// still found at its directory, and Commit refuses to commit there.
+func TestWorktreeOnAnotherBranch(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := open(t, repo)
+	tr := create(t, m, "moved")
+	plainGit(t, tr.Dir, "checkout", "-q", "-b", "elsewhere")
+	got, err := m.Get(ctx, "moved")
+	if err != nil || got.State != OK || got.Dir != tr.Dir {
+		t.Fatalf("Get: %+v, %v", got, err)
+	}
+	write(t, filepath.Join(tr.Dir, "a.txt"), "x\n")
+	if _, err := m.Commit(ctx, got, "x"); err == nil || !strings.Contains(err.Error(), "not on fawn/moved") {
+		t.Errorf("Commit on another branch: %v", err)
+	}
+	if out := plainGit(t, repo, "rev-parse", "elsewhere"); out != tr.Base.Commit {
+		t.Error("a commit was made on the other branch")
+	}
+}
