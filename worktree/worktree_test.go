@@ -125,36 +125,12 @@ func TestLifecycle(t *testing.T) {
 	if err != nil || len(st.Uncommitted) != 3 || st.Ahead != 0 || st.Behind != 0 {
 		t.Fatalf("Status before the commit: %+v, %v", st, err)
 	}
-	changes, err := m.Diff(ctx, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]Change{
 		"a.txt":   {Status: 'M', Added: 2, Deleted: 1},
 		"b.txt":   {Status: 'D', Deleted: 1},
 		"new.txt": {Status: 'A', Added: 1},
 	}
-	checkChanges(t, changes, want)
-	for _, c := range changes {
-		old, nw, err := m.Content(ctx, tr, c)
-		if err != nil {
-			t.Fatalf("Content %s: %v", c.Path, err)
-		}
-		switch c.Path {
-		case "a.txt":
-			if string(old) != "one\ntwo\nthree\n" || string(nw) != "one\n2\nthree\nfour\n" {
-				t.Errorf("a.txt: %q → %q", old, nw)
-			}
-		case "new.txt":
-			if old != nil || string(nw) != "fresh\n" {
-				t.Errorf("new.txt: %q → %q", old, nw)
-			}
-		case "b.txt":
-			if string(old) != "beta\n" || nw != nil {
-				t.Errorf("b.txt: %q → %q", old, nw)
-			}
-		}
-	}
+	checkReview(t, m, tr, want)
 
 	commit, err := m.Commit(ctx, tr, "fix one")
 	if err != nil {
@@ -171,11 +147,7 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("Status after the commit: %+v, %v", st, err)
 	}
 	// The committed work is the same review.
-	changes, err = m.Diff(ctx, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkChanges(t, changes, want)
+	checkReview(t, m, tr, want)
 
 	// A later run finds it, and its base, from the repository alone.
 	list, err := open(t, repo).List(ctx)
@@ -205,10 +177,50 @@ func TestLifecycle(t *testing.T) {
 	if err := m.Discard(ctx, tr, false); err != nil {
 		t.Fatal(err)
 	}
+	checkDiscarded(t, m, repo, tr)
+}
+
+// checkReview checks the task's review: the changes, and each one's old
+// and new content.
+func checkReview(t *testing.T, m *Manager, tr Tree, want map[string]Change) {
+	t.Helper()
+	ctx := context.Background()
+	changes, err := m.Diff(ctx, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkChanges(t, changes, want)
+	for _, c := range changes {
+		old, nw, err := m.Content(ctx, tr, c)
+		if err != nil {
+			t.Fatalf("Content %s: %v", c.Path, err)
+		}
+		switch c.Path {
+		case "a.txt":
+			if string(old) != "one\ntwo\nthree\n" || string(nw) != "one\n2\nthree\nfour\n" {
+				t.Errorf("a.txt: %q → %q", old, nw)
+			}
+		case "new.txt":
+			if old != nil || string(nw) != "fresh\n" {
+				t.Errorf("new.txt: %q → %q", old, nw)
+			}
+		case "b.txt":
+			if string(old) != "beta\n" || nw != nil {
+				t.Errorf("b.txt: %q → %q", old, nw)
+			}
+		}
+	}
+}
+
+// checkDiscarded checks that the task's worktree, branch and config are
+// gone.
+func checkDiscarded(t *testing.T, m *Manager, repo string, tr Tree) {
+	t.Helper()
+	ctx := context.Background()
 	if _, err := os.Stat(tr.Dir); !os.IsNotExist(err) {
 		t.Errorf("the worktree is still there: %v", err)
 	}
-	if out, err := exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", "fawn/fix-1").Output(); err == nil {
+	if out, err := exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", tr.Branch).Output(); err == nil {
 		t.Errorf("the branch is still there: %s", out)
 	}
 	if out, _ := exec.Command("git", "-C", repo, "config", "--get-regexp", `^branch\.fawn/`).Output(); len(out) > 0 {
