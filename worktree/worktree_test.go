@@ -615,3 +615,36 @@ func TestWorktreeOnAnotherBranch(t *testing.T) {
 		t.Error("a commit was made on the other branch")
 	}
 }
+
+// A renamed file is one change, with its old path; its old content is read
+// from there. The worktree gone, the review is of the branch's commits.
+func TestDiffRename(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := open(t, repo)
+	tr := create(t, m, "mv")
+	plainGit(t, tr.Dir, "mv", "a.txt", "moved.txt")
+	if _, err := m.Commit(ctx, tr, "move"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(tr.Dir); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := m.Get(ctx, "mv")
+	if err != nil || gone.State != Missing {
+		t.Fatalf("Get: %+v, %v", gone, err)
+	}
+	changes, err := m.Diff(ctx, gone)
+	if err != nil || len(changes) != 1 {
+		t.Fatalf("Diff: %+v, %v", changes, err)
+	}
+	c := changes[0]
+	if c.Status != 'R' || c.OldPath != "a.txt" || c.Path != "moved.txt" || c.Added != 0 || c.Deleted != 0 {
+		t.Errorf("change %+v", c)
+	}
+	old, nw, err := m.Content(ctx, gone, c)
+	if err != nil || string(old) != "one\ntwo\nthree\n" || string(nw) != string(old) {
+		t.Errorf("Content: %q → %q, %v", old, nw, err)
+	}
+}
