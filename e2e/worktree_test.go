@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,5 +116,46 @@ func TestWorktreeFlagUsage(t *testing.T) {
 		if cmd.ProcessState.ExitCode() != 2 {
 			t.Errorf("%v: exit %d: %s", args, cmd.ProcessState.ExitCode(), out)
 		}
+	}
+}
+
+// A repository whose config names a file-system monitor, a smudge and
+// clean filter and hooks runs none of them when fawn -p --worktree makes
+// the task's worktree and runs a turn there, trusted or not; plain git
+// making a worktree runs them (the fixture is live).
+func TestHostileGitconfigWorktree(t *testing.T) {
+	f := gitconfigProject(t)
+	writeFile(t, filepath.Join(f.dir, ".gitattributes"), "*.md filter=evil\n")
+	f.git(t, "add", ".gitattributes")
+	f.git(t, "commit", "-q", "-m", "attributes")
+	hooks := t.TempDir()
+	for _, h := range []string{"post-checkout", "reference-transaction", "post-index-change"} {
+		writeFile(t, filepath.Join(hooks, h), "#!/bin/sh\n"+f.mark("hook-"+h)+"\n")
+		if err := os.Chmod(filepath.Join(hooks, h), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.git(t, "config", "core.hooksPath", hooks)
+	f.git(t, "config", "core.fsmonitor", f.mark("fsmonitor")+"; false")
+	f.git(t, "config", "filter.evil.smudge", f.mark("smudge")+"; cat")
+	f.git(t, "config", "filter.evil.clean", f.mark("clean")+"; cat")
+	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "Done."}}})
+	for i, trust := range []string{"", "--trust"} {
+		name := fmt.Sprintf("w%d", i)
+		args := []string{"--base-url", srv.URL(), "--model", "scripted", "-p", "look", "--worktree", name, f.dir}
+		if trust != "" {
+			args = append([]string{trust}, args...)
+		}
+		out, errs, code := runFawn(t, f.home, gitconfigEnv(f.home), args...)
+		if code != 0 || strings.TrimSpace(out) != "Done." || !strings.Contains(errs, "branch fawn/"+name) {
+			t.Fatalf("%s: exit %d, stdout %q, stderr:\n%s", trust, code, out, errs)
+		}
+		if ran := f.ran(t); len(ran) > 0 {
+			t.Fatalf("%s: the repository's programs ran: %v", trust, ran)
+		}
+	}
+	f.git(t, "worktree", "add", "-q", "-b", "plain", filepath.Join(t.TempDir(), "plain"))
+	if ran := strings.Join(f.ran(t), " "); !strings.Contains(ran, "smudge") || !strings.Contains(ran, "hook-post-checkout") {
+		t.Errorf("plain git worktree add did not run the fixture's programs (%s): the test proves nothing", ran)
 	}
 }
