@@ -38,7 +38,7 @@ func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout,
 }
 
 // RunHeadlessOnBranch is RunHeadless for a run in a task's worktree: the
-// JSON result names its branch ("branch").
+// JSON result and stream-json's init line name its branch ("branch").
 func RunHeadlessOnBranch(ctx context.Context, s *Session, prompt, format, branch string, stdout, stderr io.Writer) int {
 	if format == "" {
 		format = FormatText
@@ -58,7 +58,7 @@ func RunHeadlessOnBranch(ctx context.Context, s *Session, prompt, format, branch
 	if format == FormatStreamJSON {
 		// The first line says what runs, so a script can follow the
 		// session from there.
-		line(initLine{Type: "init", SessionID: s.ID(), Model: s.ModelName(), Tools: s.ToolNames(), Cwd: s.env.Root, PermissionMode: string(s.Mode())})
+		line(initLine{Type: "init", SessionID: s.ID(), Model: s.ModelName(), Tools: s.ToolNames(), Cwd: s.env.Root, PermissionMode: string(s.Mode()), Branch: branch})
 	}
 	var answer strings.Builder
 	var end *Event
@@ -215,6 +215,7 @@ type (
 		Tools          []string `json:"tools"`
 		Cwd            string   `json:"cwd"`
 		PermissionMode string   `json:"permission_mode"`
+		Branch         string   `json:"branch,omitempty"` // a task's, in its worktree
 	}
 	textLine struct {
 		Type string `json:"type"`

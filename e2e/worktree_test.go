@@ -46,6 +46,7 @@ func TestHeadlessWorktree(t *testing.T) {
 		{Text: "Done."},
 		{Text: "Reading.", ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"note.txt"}`)}},
 		{Text: "It says so."},
+		{Text: "Streamed."},
 	}})
 	run := func(format string) (string, string) {
 		t.Helper()
@@ -101,6 +102,15 @@ func TestHeadlessWorktree(t *testing.T) {
 	msgs := reqs[len(reqs)-1].Messages
 	if last := msgs[len(msgs)-1]; !strings.Contains(string(last.Content), "from the task") {
 		t.Errorf("the second run did not read the task's file: %+v", last)
+	}
+
+	out, _ = run("stream-json")
+	first, _, _ := strings.Cut(out, "\n")
+	var init struct {
+		Type, Branch, Cwd string
+	}
+	if err := json.Unmarshal([]byte(first), &init); err != nil || init.Type != "init" || init.Branch != "fawn/w1" || init.Cwd != tree {
+		t.Errorf("stream-json's init line %q: %+v, %v", first, init, err)
 	}
 }
 
