@@ -275,10 +275,11 @@ func (m *Manager) head(ctx context.Context) (Base, error) {
 		return Base{}, fmt.Errorf("%s: %w", m.top, ErrNoCommits)
 	}
 	b := Base{Commit: strings.TrimSpace(string(out))}
-	out, err = m.git(ctx, m.top, "symbolic-ref", "-q", "--short", "HEAD")
+	// Not --short: it says heads/main when a tag is called main too.
+	out, err = m.git(ctx, m.top, "symbolic-ref", "-q", "HEAD")
 	switch {
 	case err == nil:
-		b.Branch = strings.TrimSpace(string(out))
+		b.Branch = strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/heads/")
 	case exitCode(err) == 1: // detached
 	default:
 		return Base{}, err
@@ -369,10 +370,22 @@ func (m *Manager) List(ctx context.Context) ([]Tree, error) {
 	return trees, nil
 }
 
-var (
-	hexCommit  = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
-	baseBranch = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/+-]*$`)
-)
+var hexCommit = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// plausibleBranch is a branch name as git allows one, as far as it
+// matters here: fawn only ever gives it to git as refs/heads/NAME, never
+// where it could be read as an option.
+func plausibleBranch(s string) bool {
+	if s == "" || len(s) > 255 || strings.HasPrefix(s, "-") || strings.Contains(s, "..") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == ' ' || r == '~' || r == '^' || r == ':' || r == '\\' {
+			return false
+		}
+	}
+	return true
+}
 
 // bases reads every recorded base, keeping only values that are a
 // plausible branch name and a full commit ID: they come from a file in the
@@ -397,7 +410,7 @@ func (m *Manager) bases(ctx context.Context) (map[string]Base, error) {
 		b := bases[branch]
 		switch variable {
 		case "fawnbase":
-			if baseBranch.MatchString(val) && !strings.Contains(val, "..") {
+			if plausibleBranch(val) {
 				b.Branch = val
 			}
 		case "fawnbasecommit":

@@ -648,3 +648,36 @@ func TestDiffRename(t *testing.T) {
 		t.Errorf("Content: %q → %q, %v", old, nw, err)
 	}
 }
+
+// A base branch whose name is unusual (non-ASCII, '#', '@') or that a tag
+// shares is recorded as it is, read back, and merged into.
+func TestUnusualBaseBranch(t *testing.T) {
+	for _, branch := range []string{"feature/ü#1@x", "main"} {
+		isolate(t)
+		ctx := context.Background()
+		repo := newRepo(t)
+		if branch != "main" {
+			plainGit(t, repo, "checkout", "-q", "-b", branch)
+		}
+		plainGit(t, repo, "tag", branch)
+		m := open(t, repo)
+		tr := create(t, m, "u")
+		if tr.Base.Branch != branch {
+			t.Fatalf("base %q, want %q", tr.Base.Branch, branch)
+		}
+		got, err := open(t, repo).Get(ctx, "u")
+		if err != nil || got.Base != tr.Base {
+			t.Fatalf("read back: %+v, %v", got, err)
+		}
+		write(t, filepath.Join(tr.Dir, "a.txt"), "u\n")
+		if _, err := m.Commit(ctx, got, "u"); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := m.Merge(ctx, got, MergeCommit, ""); err != nil || !res.FastForward {
+			t.Fatalf("%s: Merge: %+v, %v", branch, res, err)
+		}
+		if plainGit(t, repo, "rev-parse", "refs/heads/"+branch) != plainGit(t, tr.Dir, "rev-parse", "HEAD") {
+			t.Errorf("%s did not move", branch)
+		}
+	}
+}
