@@ -203,3 +203,13 @@ type WebSearch struct {
 
 // WebSearchTypes are the accepted web.search.type values.
 var WebSearchTypes = []string{"", "searxng", "brave"}
+
+// ACPAgent is an agent fawn hosts over the Agent Client Protocol (agents.NAME;
+// fawn --agent NAME): the program and its arguments, and the environment
+// variables it gets on top of fawn's own minus the model keys. A model key
+// reaches it only when env names it (ANTHROPIC_API_KEY: ${ANTHROPIC_API_KEY}).
+type ACPAgent struct {
+	Command string            `mapstructure:"command" yaml:"command,omitempty"`
+	Args    []string          `mapstructure:"args" yaml:"args,omitempty"`
+	Env     map[string]string `mapstructure:"env" yaml:"env,omitempty"`
+}

@@ -1,0 +1,222 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/tools"
+)
+
+// Options configure a Host.
+type Options struct {
+	// Name is the agent's name in the configuration (agents.NAME).
+	Name string
+	// Agent is its command, arguments and the environment it adds.
+	Agent config.ACPAgent
+	// Environ is the environment the agent starts from: fawn's own minus
+	// the model keys (config.CleanEnv). Agent.Env is added to it.
+	Environ []string
+	// Root is the project directory (absolute, symlinks resolved): the
+	// agent's working directory and session, and the only place its file
+	// requests reach.
+	Root string
+	// LogPath is the file the agent's stderr is appended to; "" discards it.
+	LogPath string
+	// Permissions are the permission mode and rules the agent's requests
+	// are answered by before anyone is asked.
+	Permissions config.Permissions
+	// Trusted says the project is trusted (rules.Call.Untrusted otherwise).
+	Trusted bool
+	// Interactive says someone can answer a permission request (Approve);
+	// headless, what the rules and mode do not allow is refused.
+	Interactive bool
+	// SaveRule keeps an "allow always" answer's rule (as agent.Options.SaveRule).
+	SaveRule func(effect, rule string) (where string, err error)
+	// Buffer, when set, returns the editor's text of an open file (unsaved
+	// edits included) for fs/read_text_file; ok is false for a file not open.
+	Buffer func(path string) (text []byte, ok bool)
+	// Shell, when set, runs terminal/* commands visibly in fawn's shared
+	// terminal; nil leaves the terminal capability out.
+	Shell Shell
+	// MCPServers are passed to session/new (the stdio ones; an agent that
+	// takes HTTP servers gets those too).
+	MCPServers map[string]config.MCPServer
+	// StartTimeout bounds starting the agent and opening its session
+	// (default one minute: npx may unpack a package first).
+	StartTimeout time.Duration
+	// CancelGrace is how long a cancelled turn waits for the agent to
+	// answer (default five seconds); then the agent is stopped.
+	CancelGrace time.Duration
+}
+
+// Shell runs a command in fawn's shared terminal (*terminal.Terminal).
+type Shell interface {
+	Run(ctx context.Context, c terminal.Command, onOutput func(chunk string)) (terminal.Result, error)
+}
+
+// Host is an ACP agent as a fawn agent backend (backend.Agent).
+type Host struct {
+	opts Options
+
+	mu      sync.Mutex
+	proc    *agentProc // nil until the first turn, and after the agent ended
+	session string     // the ACP session; "" until opened, and after Clear
+	running bool
+	turn    *turn // the turn running, nil between turns
+	mode    agent.Mode
+	rules   *rules.Set
+	grants  map[grant]bool
+	todos   []tools.Todo
+	usage   agent.Usage
+	// asks are the permission requests waiting for Approve, by call ID.
+	asks map[string]chan agent.Answer
+	// seq numbers what fawn names itself: plans, writes and terminals
+	// that no tool call names.
+	seq int
+	// terms are the terminals terminal/create started, by ID.
+	terms map[string]*term
+	wg    sync.WaitGroup
+}
+
+// New returns a Host for the agent opts describe. The agent starts with the
+// first turn, so that fawn opens at once and a broken command shows where
+// the user looks: in that turn's error.
+func New(opts Options) (*Host, error) {
+	if opts.Agent.Command == "" {
+		return nil, fmt.Errorf("agent %q has no command: set agents.%s.command in your config", opts.Name, opts.Name)
+	}
+	if opts.Root == "" {
+		return nil, fmt.Errorf("agent %q: no project directory", opts.Name)
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = time.Minute
+	}
+	if opts.CancelGrace <= 0 {
+		opts.CancelGrace = 5 * time.Second
+	}
+	set, err := newRules(opts.Permissions)
+	if err != nil {
+		return nil, err
+	}
+	mode := agent.Mode(opts.Permissions.Mode)
+	if mode == "" {
+		mode = agent.ModeAsk
+	}
+	return &Host{opts: opts, mode: mode, rules: set, grants: map[grant]bool{},
+		asks: map[string]chan agent.Answer{}, terms: map[string]*term{}}, nil
+}
+
+// newRules reads the configured permission rules, as fawn's own agent does.
+func newRules(p config.Permissions) (*rules.Set, error) {
+	set := &rules.Set{}
+	for _, l := range []struct {
+		raw    []string
+		effect rules.Effect
+		name   string
+	}{{p.Allow, rules.Allow, "allow"}, {p.Ask, rules.Ask, "ask"}, {p.Deny, rules.Deny, "deny"}} {
+		if errs := set.Add(l.raw, l.effect, func(r string) string { return p.RuleSources[l.name+" "+r] }); len(errs) > 0 {
+			return nil, errs[0]
+		}
+	}
+	return set, nil
+}
+
+// Close stops the agent and whatever it started, and waits for the turn
+// running to end.
+func (h *Host) Close() {
+	h.mu.Lock()
+	p := h.proc
+	h.proc = nil
+	h.mu.Unlock()
+	if p != nil {
+		p.stop()
+	}
+	h.wg.Wait()
+}
+
+// Mode is the permission mode the agent's requests are answered in.
+func (h *Host) Mode() agent.Mode {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.mode
+}
+
+// SetMode changes the permission mode.
+func (h *Host) SetMode(m agent.Mode) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.mode = m
+}
+
+// ModelName names the agent for the status bar: "acp/NAME".
+func (h *Host) ModelName() string { return "acp/" + h.opts.Name }
+
+// Clear forgets the conversation: the next turn opens a new ACP session.
+func (h *Host) Clear() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.session = ""
+	h.todos = nil
+	h.usage = agent.Usage{}
+}
+
+// Todos is the agent's last plan.
+func (h *Host) Todos() []tools.Todo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]tools.Todo(nil), h.todos...)
+}
+
+// Usage is what the agent reported of its tokens, and fawn's count of
+// turns and calls.
+func (h *Host) Usage() agent.Usage {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.usage
+}
+
+// ToolNames is empty: the agent's tools are its own and it does not list
+// them; its calls show under its own titles.
+func (h *Host) ToolNames() []string { return nil }
+
+// ID is the ACP session's ID ("" before the first turn).
+func (h *Host) ID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.session
+}
+
+// SaveError is nil: the conversation is the agent's to keep.
+func (h *Host) SaveError() error { return nil }
+
+// Approve answers the permission request of call id; the first answer wins.
+func (h *Host) Approve(id string, a agent.Answer) {
+	h.mu.Lock()
+	ch, ok := h.asks[id]
+	delete(h.asks, id)
+	h.mu.Unlock()
+	if ok {
+		ch <- a // buffered, sent once: the entry is gone
+	}
+}
+
+// logFile opens the agent's stderr log for appending, with a line saying
+// which start of which command follows.
+func (h *Host) logFile() (*os.File, error) {
+	if h.opts.LogPath == "" {
+		return nil, nil
+	}
+	f, err := os.OpenFile(h.opts.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("the agent's log %s: %w", h.opts.LogPath, err)
+	}
+	fmt.Fprintf(f, "\n--- %s: fawn starts %s (%s)\n", time.Now().Format(time.RFC3339), h.opts.Name, h.opts.Agent.Command)
+	return f, nil
+}

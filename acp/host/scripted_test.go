@@ -1,0 +1,251 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// The scripted agent: the test binary run again with FAWN_ACP_SCRIPT set
+// speaks ACP on its stdin and stdout, playing the scenario the variable
+// names. What it learns of fawn's answers it appends to FAWN_ACP_REPORT.
+
+type scripted struct {
+	conn     *acp.AgentSideConnection
+	scenario string
+	report   string
+	out      *os.File
+	mu       sync.Mutex
+	cwd      string
+	prompts  int
+}
+
+func runScripted() {
+	a := &scripted{scenario: os.Getenv("FAWN_ACP_SCRIPT"), report: os.Getenv("FAWN_ACP_REPORT"), out: os.Stdout}
+	a.conn = acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	fmt.Fprintln(os.Stderr, "scripted agent up:", a.scenario)
+	<-a.conn.Done()
+}
+
+func (a *scripted) note(format string, args ...any) {
+	if a.report == "" {
+		return
+	}
+	f, err := os.OpenFile(a.report, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, format+"\n", args...)
+}
+
+func (a *scripted) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+func (a *scripted) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
+	a.note("init fs=%v/%v terminal=%v", p.ClientCapabilities.Fs.ReadTextFile, p.ClientCapabilities.Fs.WriteTextFile, p.ClientCapabilities.Terminal)
+	if a.scenario == "hang-init" {
+		select {}
+	}
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{}}, nil
+}
+
+func (a *scripted) Cancel(context.Context, acp.CancelNotification) error {
+	a.note("cancel")
+	return nil
+}
+
+func (a *scripted) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, nil
+}
+
+func (a *scripted) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, nil
+}
+
+func (a *scripted) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	a.mu.Lock()
+	a.cwd = p.Cwd
+	a.mu.Unlock()
+	var names []string
+	for _, s := range p.McpServers {
+		if s.Stdio != nil {
+			names = append(names, s.Stdio.Name)
+		}
+	}
+	a.note("session cwd=%s mcp=%s env-key=%q", p.Cwd, strings.Join(names, ","), os.Getenv("FAWN_TEST_SECRET_KEY"))
+	return acp.NewSessionResponse{SessionId: "s1"}, nil
+}
+
+func (a *scripted) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, nil
+}
+
+func (a *scripted) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, nil
+}
+
+func (a *scripted) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, nil
+}
+
+func (a *scripted) send(u acp.SessionUpdate) {
+	_ = a.conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: "s1", Update: u})
+}
+
+func (a *scripted) path(rel string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return filepath.Join(a.cwd, rel)
+}
+
+var endTurn = acp.PromptResponse{StopReason: acp.StopReasonEndTurn}
+
+func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	a.mu.Lock()
+	a.prompts++
+	n := a.prompts
+	a.mu.Unlock()
+	a.note("prompt %d: %s", n, p.Prompt[0].Text.Text)
+	switch a.scenario {
+	case "edit":
+		return a.edit()
+	case "outoforder":
+		return a.outOfOrder()
+	case "write":
+		return a.write(ctx)
+	case "permcancel":
+		return a.permCancel(ctx)
+	case "crash":
+		if b, _ := os.ReadFile(a.report); !strings.Contains(string(b), "crashing") {
+			a.note("crashing")
+			a.send(acp.UpdateAgentMessageText("working on it"))
+			a.send(acp.StartToolCall("c1", "Run make", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+				acp.WithStartRawInput(map[string]any{"command": "make"})))
+			time.Sleep(100 * time.Millisecond)
+			fmt.Fprintln(os.Stderr, "panic: the scripted agent fell over")
+			os.Exit(3)
+		}
+		a.send(acp.UpdateAgentMessageText("back again"))
+		return endTurn, nil
+	case "garbage":
+		a.send(acp.UpdateAgentMessageText("about to babble"))
+		time.Sleep(100 * time.Millisecond)
+		fmt.Fprintln(a.out, "this is not json")
+		select {} // and never answers
+	case "hang":
+		a.send(acp.UpdateAgentMessageText("thinking for ever"))
+		select {} // deaf to session/cancel too
+	case "read":
+		r, err := a.conn.ReadTextFile(context.Background(), acp.ReadTextFileRequest{SessionId: "s1", Path: a.path("notes.txt"), Line: acp.Ptr(2), Limit: acp.Ptr(1)})
+		a.note("read %q %v", r.Content, err)
+		_, err = a.conn.ReadTextFile(context.Background(), acp.ReadTextFileRequest{SessionId: "s1", Path: "/etc/passwd"})
+		a.note("read outside: %v", err)
+		return endTurn, nil
+	case "permission":
+		r, err := a.conn.RequestPermission(context.Background(), acp.RequestPermissionRequest{SessionId: "s1",
+			ToolCall: acp.ToolCallUpdate{ToolCallId: "p1", Title: acp.Ptr("Run rm -rf build"), Kind: acp.Ptr(acp.ToolKindExecute),
+				RawInput: map[string]any{"command": "rm -rf build"}},
+			Options: []acp.PermissionOption{
+				{OptionId: "yes", Name: "Allow", Kind: acp.PermissionOptionKindAllowOnce},
+				{OptionId: "no", Name: "Reject", Kind: acp.PermissionOptionKindRejectOnce},
+			}})
+		a.note("permission %s %v", outcome(r), err)
+		a.send(acp.UpdateToolCall("p1", acp.WithUpdateStatus(acp.ToolCallStatusFailed)))
+		return endTurn, nil
+	}
+	return endTurn, nil
+}
+
+func outcome(r acp.RequestPermissionResponse) string {
+	switch {
+	case r.Outcome.Cancelled != nil:
+		return "cancelled"
+	case r.Outcome.Selected != nil:
+		return "selected:" + string(r.Outcome.Selected.OptionId)
+	}
+	return "none"
+}
+
+// edit: words and a thought, a plan, and an edit the agent makes itself
+// (as Claude Code does), announced with its diff and location.
+func (a *scripted) edit() (acp.PromptResponse, error) {
+	a.send(acp.UpdateAgentThoughtText("the greeting is wrong"))
+	a.send(acp.UpdateAgentMessageText("I will fix "))
+	a.send(acp.UpdateAgentMessageText("the greeting."))
+	a.send(acp.UpdatePlan(
+		acp.PlanEntry{Content: "fix the greeting", Status: acp.PlanEntryStatusInProgress, Priority: acp.PlanEntryPriorityHigh},
+		acp.PlanEntry{Content: "run the tests", Status: acp.PlanEntryStatusPending, Priority: acp.PlanEntryPriorityMedium},
+	))
+	p := a.path("hello.txt")
+	a.send(acp.StartToolCall("e1", "Edit hello.txt", acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusPending),
+		acp.WithStartLocations([]acp.ToolCallLocation{{Path: p}}),
+		acp.WithStartContent([]acp.ToolCallContent{acp.ToolDiffContent(p, "hello, world", "hello, wrld")})))
+	a.send(acp.UpdateToolCall("e1", acp.WithUpdateStatus(acp.ToolCallStatusInProgress)))
+	_ = os.WriteFile(p, []byte("one\nhello, world\nthree\n"), 0o644)
+	a.send(acp.UpdateToolCall("e1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	a.send(acp.StartToolCall("x1", "Run go test", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+		acp.WithStartRawInput(map[string]any{"command": "go test ./..."})))
+	a.send(acp.UpdateToolCall("x1", acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("ok  \tpkg\n"))})))
+	a.send(acp.UpdateToolCall("x1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("ok  \tpkg\nPASS\n"))})))
+	a.send(acp.UpdateAgentMessageText("Done."))
+	return endTurn, nil
+}
+
+// outOfOrder: an update before its call's announcement, a status going
+// back, an update after the end, and an update for a call never announced.
+func (a *scripted) outOfOrder() (acp.PromptResponse, error) {
+	a.send(acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusInProgress)))
+	a.send(acp.StartToolCall("t1", "Search for TODO", acp.WithStartKind(acp.ToolKindSearch), acp.WithStartStatus(acp.ToolCallStatusPending)))
+	a.send(acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("3 matches"))})))
+	a.send(acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("late"))})))
+	a.send(acp.UpdateToolCall("ghost", acp.WithUpdateTitle("Fetch the docs"), acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	a.send(acp.StartToolCall("open", "Think it over", acp.WithStartKind(acp.ToolKindThink), acp.WithStartStatus(acp.ToolCallStatusInProgress)))
+	a.send(acp.UpdateAgentMessageText("all done"))
+	return endTurn, nil
+}
+
+// write: fs/write_text_file inside the project (under an edit call that
+// names the file) and outside it.
+func (a *scripted) write(ctx context.Context) (acp.PromptResponse, error) {
+	inside := a.path("src/new.txt")
+	a.send(acp.StartToolCall("w1", "Write src/new.txt", acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+		acp.WithStartLocations([]acp.ToolCallLocation{{Path: inside}})))
+	_, err := a.conn.WriteTextFile(context.Background(), acp.WriteTextFileRequest{SessionId: "s1", Path: inside, Content: "fresh\n"})
+	a.note("write inside: %v", err)
+	a.send(acp.UpdateToolCall("w1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	outside := filepath.Join(filepath.Dir(a.path("")), "escaped.txt")
+	_, err = a.conn.WriteTextFile(context.Background(), acp.WriteTextFileRequest{SessionId: "s1", Path: outside, Content: "nope\n"})
+	a.note("write outside: %v", err)
+	return endTurn, nil
+}
+
+// permCancel: a permission request the user cancels the turn under, then
+// one sent after the cancel.
+func (a *scripted) permCancel(ctx context.Context) (acp.PromptResponse, error) {
+	ask := func(id string) string {
+		r, err := a.conn.RequestPermission(context.Background(), acp.RequestPermissionRequest{SessionId: "s1",
+			ToolCall: acp.ToolCallUpdate{ToolCallId: acp.ToolCallId(id), Title: acp.Ptr("Run make deploy"), Kind: acp.Ptr(acp.ToolKindExecute),
+				RawInput: map[string]any{"command": "make deploy"}},
+			Options: []acp.PermissionOption{{OptionId: "yes", Name: "Allow", Kind: acp.PermissionOptionKindAllowOnce},
+				{OptionId: "no", Name: "Reject", Kind: acp.PermissionOptionKindRejectOnce}}})
+		if err != nil {
+			return "error " + err.Error()
+		}
+		return outcome(r)
+	}
+	a.note("first %s", ask("k1"))
+	<-ctx.Done() // session/cancel arrived
+	a.note("second %s", ask("k2"))
+	return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+}
