@@ -24,6 +24,9 @@ type Config struct {
 	// set it (a project's file cannot choose where fawn sends queries or
 	// which private hosts it may reach).
 	Web Web `mapstructure:"web" yaml:"web"`
+	// Agents are the agents fawn can host over ACP instead of its own
+	// (fawn --agent NAME); a project's apply only once it is trusted.
+	Agents map[string]ACPAgent `mapstructure:"agents" yaml:"agents"`
 
 	// Paths, filled by Load (not keys of the file).
 	ProjectDir string `mapstructure:"-" yaml:"-"`

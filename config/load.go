@@ -739,12 +739,17 @@ func decode(values map[string]any, cfg *Config) error {
 			// Action names hold dots (editor.save), which viper would
 			// read as nested keys and drop: decoded by hand below.
 			continue
+		case "agents":
+			// viper lower-cases map keys: an agent's environment variable
+			// names must stay as written. Decoded by hand below.
+			continue
 		}
 		v.Set(k, x)
 	}
 	if err := v.Unmarshal(cfg); err != nil {
 		return err
 	}
+	cfg.Agents = decodeAgents(values["agents"])
 	keys, _ := values["ui.keys"].(map[string]any)
 	for name, raw := range keys {
 		var list []string
@@ -764,6 +769,34 @@ func decode(values map[string]any, cfg *Config) error {
 		cfg.UI.Keys[name] = list
 	}
 	return nil
+}
+
+// decodeAgents reads the agents entries (checked by checkAgents) with their
+// names and environment variables as written.
+func decodeAgents(v any) map[string]ACPAgent {
+	m, _ := v.(map[string]any)
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]ACPAgent, len(m))
+	for name, e := range m {
+		a, _ := e.(map[string]any)
+		var ag ACPAgent
+		ag.Command, _ = a["command"].(string)
+		if args, ok := a["args"].([]any); ok {
+			for _, x := range args {
+				ag.Args = append(ag.Args, fmt.Sprint(x))
+			}
+		}
+		if env, ok := a["env"].(map[string]any); ok {
+			ag.Env = make(map[string]string, len(env))
+			for k, x := range env {
+				ag.Env[k] = fmt.Sprint(x)
+			}
+		}
+		out[name] = ag
+	}
+	return out
 }
 
 // namedDurations reads the timeouts of models.named entries as the

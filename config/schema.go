@@ -139,6 +139,7 @@ func schema() []field {
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 		{key: "hooks", kind: kMap, def: map[string]any{}, check: checkHooks},
 		{key: "lsp", kind: kMap, def: map[string]any{}, check: checkLSP},
+		{key: "agents", kind: kMap, def: map[string]any{}, check: checkAgents},
 		{key: "agent.auto_compact", kind: kInt, def: 85, check: between(0, 99)},
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
@@ -352,6 +353,43 @@ func envName(v any) string {
 	for i, r := range s {
 		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
 			return "the name of an environment variable, such as BRAVE_SEARCH_API_KEY (not its value)"
+		}
+	}
+	return ""
+}
+
+// agentKeys are the keys an agents entry may have.
+var agentKeys = []string{"command", "args", "env"}
+
+func checkAgents(v any) string {
+	m, _ := v.(map[string]any)
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a, ok := m[name].(map[string]any)
+		if !ok {
+			return fmt.Sprintf("agent %q to be a mapping with command (and args, env)", name)
+		}
+		for k := range a {
+			if !slices.Contains(agentKeys, k) {
+				return fmt.Sprintf("agent %q keys to be command, args or env (not %q)", name, k)
+			}
+		}
+		if cmd, _ := a["command"].(string); strings.TrimSpace(cmd) == "" {
+			return fmt.Sprintf("agent %q to name its command (command: npx, args: [-y, @zed-industries/claude-agent-acp])", name)
+		}
+		if args, ok := a["args"]; ok {
+			if _, ok := args.([]any); !ok {
+				return fmt.Sprintf("agent %q args to be a list of strings", name)
+			}
+		}
+		if env, ok := a["env"]; ok {
+			if _, ok := env.(map[string]any); !ok {
+				return fmt.Sprintf("agent %q env to be a mapping of variables to values", name)
+			}
 		}
 	}
 	return ""

@@ -41,6 +41,7 @@ var trustKeys = map[string]string{
 	"permissions.allow":             trust.KindPermission,
 	"hooks":                         trust.KindHook,
 	"lsp":                           trust.KindLSP,
+	"agents":                        trust.KindACPAgent,
 }
 
 // modeRank orders the permission modes from the most to the least careful.
@@ -96,9 +97,11 @@ func secretPlace(key string) bool {
 	if isAPIKeyKey(key) {
 		return true
 	}
-	if rest, ok := strings.CutPrefix(key, "tools.mcp_servers."); ok {
-		parts := strings.SplitN(rest, ".", 3)
-		return len(parts) >= 2 && (parts[1] == "command" || parts[1] == "args" || parts[1] == "env")
+	for _, prefix := range []string{"tools.mcp_servers.", "agents."} {
+		if rest, ok := strings.CutPrefix(key, prefix); ok {
+			parts := strings.SplitN(rest, ".", 3)
+			return len(parts) >= 2 && (parts[1] == "command" || parts[1] == "args" || parts[1] == "env")
+		}
 	}
 	return false
 }
@@ -429,7 +432,7 @@ func sameHost(host, want string) bool {
 func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.Item {
 	at := func(line int) string { return fmt.Sprintf("%s:%d", src.File, line) }
 	switch key {
-	case "tools.mcp_servers", "models.named", "lsp":
+	case "tools.mcp_servers", "models.named", "lsp", "agents":
 		var out []trust.Item
 		if vn.Kind != yaml.MappingNode {
 			return []trust.Item{{Kind: kind, Name: key, Source: at(src.Line), Detail: detailValue(v)}}
@@ -443,6 +446,8 @@ func projectItems(kind, key string, v any, vn *yaml.Node, src Source) []trust.It
 				out = append(out, trust.Item{Kind: kind, Name: name, Source: at(vn.Content[i].Line), Detail: mcpDetail(entry)})
 			case "lsp":
 				out = append(out, trust.Item{Kind: kind, Name: "lsp." + name, Source: at(vn.Content[i].Line), Detail: detailValue(entry)})
+			case "agents":
+				out = append(out, trust.Item{Kind: kind, Name: "agents." + name, Source: at(vn.Content[i].Line), Detail: mcpDetail(entry)})
 			default:
 				out = append(out, trust.Item{Kind: kind, Name: key + "." + name, Source: at(vn.Content[i].Line), Detail: modelDetail(entry)})
 			}

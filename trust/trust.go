@@ -97,6 +97,8 @@ const (
 	// KindGitHook is an executable hook in the repository's .git/hooks
 	// that is not one of git's samples.
 	KindGitHook = "git-hook"
+	// KindACPAgent starts an agent fawn hosts over ACP (fawn --agent).
+	KindACPAgent = "acp-agent"
 )
 
 var labels = map[string]string{
@@ -112,6 +114,7 @@ var labels = map[string]string{
 	KindShellEnv:      "remove from the shell's environment:",
 	KindGitConfig:     "let git run the program its configuration names in",
 	KindGitHook:       "let git run the hook",
+	KindACPAgent:      "start an agent (fawn --agent)",
 }
 
 // Label says in a few words what an Item of kind makes fawn do, for the

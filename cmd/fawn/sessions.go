@@ -112,6 +112,11 @@ func secrets(cfg *config.Config) []string {
 			out = append(out, v)
 		}
 	}
+	for _, a := range cfg.Agents {
+		for _, v := range a.Env {
+			out = append(out, v)
+		}
+	}
 	return out
 }
 
