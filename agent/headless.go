@@ -27,19 +27,45 @@ const (
 	FormatStreamJSON = "stream-json"
 )
 
+// Headless is what RunHeadless runs a turn of: fawn's own *Session, or an
+// agent fawn hosts.
+type Headless interface {
+	Run(ctx context.Context, prompt string) <-chan Event
+	// ID is the session's, for a script to go on with ("" for none).
+	ID() string
+	// SaveError is why the session could not be kept, or nil.
+	SaveError() error
+	// What stream-json's init line says runs.
+	ModelName() string
+	ToolNames() []string
+	Mode() Mode
+}
+
+// headlessDir is the project s works in: fawn's own session's, or what a
+// hosted agent says (Root).
+func headlessDir(s Headless) string {
+	switch x := s.(type) {
+	case *Session:
+		return x.env.Root
+	case interface{ Root() string }:
+		return x.Root()
+	}
+	return ""
+}
+
 // RunHeadless runs one turn of s to its end without a screen and prints it
 // in format: "text" (the final answer on stdout), "json" (one object at the
 // end) or "stream-json" (one object per line as events happen). Notices and
 // errors go to stderr; in text mode nothing but the answer goes to stdout.
 // It returns the exit code: 0 ok, 1 the turn failed or the session could
 // not be saved, 2 a bad format, 130 interrupted (ctx cancelled).
-func RunHeadless(ctx context.Context, s *Session, prompt, format string, stdout, stderr io.Writer) int {
+func RunHeadless(ctx context.Context, s Headless, prompt, format string, stdout, stderr io.Writer) int {
 	return RunHeadlessOnBranch(ctx, s, prompt, format, "", stdout, stderr)
 }
 
 // RunHeadlessOnBranch is RunHeadless for a run in a task's worktree: the
 // JSON result and stream-json's init line name its branch ("branch").
-func RunHeadlessOnBranch(ctx context.Context, s *Session, prompt, format, branch string, stdout, stderr io.Writer) int {
+func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch string, stdout, stderr io.Writer) int {
 	if format == "" {
 		format = FormatText
 	}
@@ -58,7 +84,7 @@ func RunHeadlessOnBranch(ctx context.Context, s *Session, prompt, format, branch
 	if format == FormatStreamJSON {
 		// The first line says what runs, so a script can follow the
 		// session from there.
-		line(initLine{Type: "init", SessionID: s.ID(), Model: s.ModelName(), Tools: s.ToolNames(), Cwd: s.env.Root, PermissionMode: string(s.Mode()), Branch: branch})
+		line(initLine{Type: "init", SessionID: s.ID(), Model: s.ModelName(), Tools: s.ToolNames(), Cwd: headlessDir(s), PermissionMode: string(s.Mode()), Branch: branch})
 	}
 	var answer strings.Builder
 	var end *Event

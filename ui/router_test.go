@@ -309,3 +309,32 @@ func TestRouterRetryReplacesTheBrokenAnswer(t *testing.T) {
 		t.Errorf("the broken stream's reasoning is still shown:\n%s", text)
 	}
 }
+
+// A hosted agent's own command shows as a command card but does not bring
+// the terminal forward (it did not run there); its other calls show their
+// titles.
+func TestRouterHostedAgentCalls(t *testing.T) {
+	a, s := newDrawnApp(t, Options{Root: "/proj"}, 120, 40)
+	a.task.strip.Show(panes.Todo)
+	handleAll(a,
+		agent.Event{Type: agent.EventTurnStarted},
+		ev(agent.EventToolCallStarted, "x1", "execute"),
+		agent.Event{Type: agent.EventToolCallReady, ID: "x1", Name: "execute", Args: `{"command":"go test ./...","title":"Run the tests"}`},
+		ev(agent.EventToolRunStarted, "x1", "execute"),
+		agent.Event{Type: agent.EventToolOutput, ID: "x1", Text: "ok  pkg\n", Data: tools.Output{Text: "ok  pkg\n"}},
+		agent.Event{Type: agent.EventToolRunEnded, ID: "x1", Result: "ok  pkg\n"},
+		ev(agent.EventToolCallStarted, "s1", "search"),
+		agent.Event{Type: agent.EventToolCallReady, ID: "s1", Name: "search", Args: `{"title":"Find the callers of Run"}`},
+		agent.Event{Type: agent.EventToolRunEnded, ID: "s1", Result: "3 callers"},
+	)
+	if a.task.strip.Active() != panes.Todo {
+		t.Errorf("a hosted agent's own command brought the terminal forward")
+	}
+	a.draw()
+	text := screenText(s)
+	for _, want := range []string{"❯ $ go test ./...", "ok  pkg", "Find the callers of Run"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q:\n%s", want, text)
+		}
+	}
+}

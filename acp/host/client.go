@@ -16,11 +16,13 @@ type client struct {
 var _ acp.Client = (*client)(nil)
 
 func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	defer c.p.noteDone()
 	c.h.update(n)
 	return nil
 }
 
 func (c *client) RequestPermission(ctx context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	c.p.caughtUp()
 	return c.h.requestPermission(ctx, p)
 }
 
@@ -29,10 +31,12 @@ func (c *client) ReadTextFile(_ context.Context, p acp.ReadTextFileRequest) (acp
 }
 
 func (c *client) WriteTextFile(ctx context.Context, p acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	c.p.caughtUp()
 	return c.h.writeTextFile(ctx, p)
 }
 
 func (c *client) CreateTerminal(ctx context.Context, p acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	c.p.caughtUp()
 	return c.h.createTerminal(ctx, p)
 }
 

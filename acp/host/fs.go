@@ -93,6 +93,11 @@ func (h *Host) writeTextFile(ctx context.Context, p acp.WriteTextFileRequest) (a
 	if t == nil || t.isCancelled() {
 		return acp.WriteTextFileResponse{}, errors.New("no turn is running (it was cancelled): fawn writes files only while the agent works on a message")
 	}
+	if h.opts.Guard != nil {
+		if err := h.opts.Guard.CheckEdit(real); err != nil {
+			return acp.WriteTextFileResponse{}, err
+		}
+	}
 	before, exists, err := readCapped(real)
 	if err != nil {
 		return acp.WriteTextFileResponse{}, err

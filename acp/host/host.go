@@ -42,6 +42,9 @@ type Options struct {
 	// Buffer, when set, returns the editor's text of an open file (unsaved
 	// edits included) for fs/read_text_file; ok is false for a file not open.
 	Buffer func(path string) (text []byte, ok bool)
+	// Guard, when set, may refuse a write (the user has unsaved changes in
+	// that file), as it refuses fawn's own agent's edits.
+	Guard tools.EditGuard
 	// Shell, when set, runs terminal/* commands visibly in fawn's shared
 	// terminal; nil leaves the terminal capability out.
 	Shell Shell
@@ -185,6 +188,9 @@ func (h *Host) Usage() agent.Usage {
 // ToolNames is empty: the agent's tools are its own and it does not list
 // them; its calls show under its own titles.
 func (h *Host) ToolNames() []string { return nil }
+
+// Root is the project the agent works in.
+func (h *Host) Root() string { return h.opts.Root }
 
 // ID is the ACP session's ID ("" before the first turn).
 func (h *Host) ID() string {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fawn-ide/fawn/acp/acptest"
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
@@ -16,8 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("FAWN_ACP_SCRIPT") != "" {
-		runScripted()
+	if acptest.Serve() {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -40,6 +40,62 @@ type agentProc struct {
 	log   *os.File
 	caps  acp.AgentCapabilities
 	stdin io.Closer
+
+	// The SDK handles a request of the agent's on a goroutine of its own,
+	// beside the one that delivers its updates in order, so a request can
+	// overtake the update sent just before it (a tool call, then the write
+	// it makes). Counting the updates read and handled lets a request wait
+	// until those before it are in.
+	notesMu   sync.Mutex
+	notesCond *sync.Cond
+	notesRead int
+	notesDone int
+}
+
+// noteRead counts an update read off the agent's stdout.
+func (p *agentProc) noteRead() {
+	p.notesMu.Lock()
+	p.notesRead++
+	p.notesMu.Unlock()
+}
+
+// noteDone counts an update handled.
+func (p *agentProc) noteDone() {
+	p.notesMu.Lock()
+	p.notesDone++
+	p.notesCond.Broadcast()
+	p.notesMu.Unlock()
+}
+
+// caughtUp waits until every update read so far has been handled (the
+// updates are handled on their own without blocking, so this is short; a
+// connection that ends stops it).
+func (p *agentProc) caughtUp() {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-p.conn.Done():
+		case <-time.After(5 * time.Second):
+		case <-stop:
+			return
+		}
+		p.notesMu.Lock()
+		p.notesCond.Broadcast()
+		p.notesMu.Unlock()
+	}()
+	p.notesMu.Lock()
+	defer p.notesMu.Unlock()
+	target := p.notesRead
+	deadline := time.Now().Add(5 * time.Second)
+	for p.notesDone < target && time.Now().Before(deadline) {
+		select {
+		case <-p.conn.Done():
+			return
+		default:
+		}
+		p.notesCond.Wait()
+	}
 }
 
 // start runs the agent's program and initializes the protocol.
@@ -50,6 +106,7 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 	cmd.Dir = h.opts.Root
 	cmd.Env = agentEnv(h.opts.Environ, a.Env)
 	p := &agentProc{cmd: cmd, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
+	p.notesCond = sync.NewCond(&p.notesMu)
 	log, err := h.logFile()
 	if err != nil {
 		return nil, err
@@ -313,6 +370,9 @@ func (l *lineCheck) Read(b []byte) (int, error) {
 			l.fail(fmt.Errorf("the agent wrote something that is not JSON-RPC on its stdout: %q", clip(string(t), 120)))
 			continue
 		}
+		if isUpdate(line) {
+			l.p.noteRead()
+		}
 		l.left = line
 		if err != nil {
 			l.err = err
@@ -321,6 +381,18 @@ func (l *lineCheck) Read(b []byte) (int, error) {
 	n := copy(b, l.left)
 	l.left = l.left[n:]
 	return n, nil
+}
+
+// isUpdate reports whether a message is a session/update notification.
+func isUpdate(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"session/update"`)) {
+		return false
+	}
+	var m struct {
+		ID     *json.RawMessage `json:"id"`
+		Method string           `json:"method"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.ID == nil && m.Method == "session/update"
 }
 
 func (l *lineCheck) fail(err error) {

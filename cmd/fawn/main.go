@@ -182,6 +182,7 @@ type cli struct {
 	model          string
 	baseURL        string
 	permissionMode string
+	agent          string // --agent: the ACP agent to host instead of fawn's own
 	trust          bool
 	showVersion    bool
 	help           bool
@@ -234,6 +235,7 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	fs.StringVar(&c.model, "model", "", "model name (models.chat_model.model)")
 	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.StringVar(&c.permissionMode, "permission-mode", "", "ask | accept-edits | plan | yolo")
+	fs.StringVar(&c.agent, "agent", "", "host the ACP agent NAME of your config's agents (Claude Code, Gemini CLI, opencode…) instead of fawn's own")
 	fs.BoolVar(&c.trust, "trust", false, "trust the project's files for this run: use the MCP servers and model settings of its .fawn/config.yaml without asking")
 	fs.BoolVar(&c.check, "check", false, "with fawn config: validate and exit 0, or 2 listing every problem")
 	c.sess.add(fs)
@@ -267,6 +269,12 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	}
 	if c.sub == "acp" && c.printSet {
 		return nil, fs, errors.New("-p/--print does not go with `fawn acp`: the client sends the prompts")
+	}
+	if c.sub == "acp" && c.agent != "" {
+		return nil, fs, errors.New("--agent does not go with `fawn acp`: fawn serves its own agent there")
+	}
+	if c.agent != "" && (c.sess.cont || c.sess.resumeSet) {
+		return nil, fs, errors.New("--continue and --resume reopen fawn's own sessions; a hosted agent (--agent) keeps its conversations itself")
 	}
 	if c.printSet && strings.TrimSpace(c.prompt) == "" {
 		return nil, fs, errors.New("-p/--print needs a prompt (-p - reads it from standard input)")

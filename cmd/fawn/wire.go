@@ -110,6 +110,9 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		return exitFailure
 	}
 	defer ws.Close()
+	if c.agent != "" {
+		return headlessHosted(ctx, c, cfg, d, ws, stdout, stderr)
+	}
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
 	if len(cfg.Tools.MCPServers) > 0 {
@@ -184,24 +187,44 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg, red)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
-	if err != nil {
-		fmt.Fprintf(stderr, "fawn: %v\n", err)
-		return exitUsage
-	}
-	defer sess.Close()
-	res, resumeNotes, pick, err := resumeFlags(c, sess, false)
-	if err != nil {
-		fmt.Fprintf(stderr, "fawn: %v\n", err)
-		return exitUsage
+	// The agent behind the panes: fawn's own (sess), or the ACP agent
+	// --agent names, which offers no services of fawn's own agent.
+	var (
+		sess        *agent.Session
+		backendImpl backend.Agent
+		services    backend.Services
+		res         *agent.Resumed
+		resumeNotes []string
+		pick        bool
+	)
+	if c.agent != "" {
+		h, err := hostedAgent(cfg, c.agent, decision, ws, true, ed)
+		if err != nil {
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitUsage
+		}
+		defer h.Close()
+		backendImpl = h
+	} else {
+		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
+		if err != nil {
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitUsage
+		}
+		defer sess.Close()
+		if res, resumeNotes, pick, err = resumeFlags(c, sess, false); err != nil {
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitUsage
+		}
+		backendImpl, services = sess, backend.SessionServices(sess)
 	}
 	if err := c.script.addRules(sess); err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
 	opts := ui.Options{
-		Agent:       sess,
-		Services:    backend.SessionServices(sess),
+		Agent:       backendImpl,
+		Services:    services,
 		Config:      cfg,
 		Root:        cfg.ProjectDir,
 		Editor:      ed,
@@ -231,7 +254,8 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	ed.SetRedraw(app.RequestDraw)
 	defer wireLSP(app, ed, ws)()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
-	if len(cfg.Tools.MCPServers) > 0 {
+	if len(cfg.Tools.MCPServers) > 0 && sess != nil {
+		// A hosted agent starts them itself (session/new names them).
 		// Subscribed before the servers start, so that no change is
 		// missed; ended before they are stopped, whose last changes are
 		// for nobody.

@@ -61,7 +61,29 @@ func NewRegistry() *Registry {
 	r.Register("ask_user", askKind())
 	r.Register("web_fetch", webFetchKind())
 	r.Register("web_search", webSearchKind())
+	// The calls of an agent fawn hosts (ACP) that show in the chat only:
+	// its own commands, which ran outside fawn's terminal, and what it
+	// names by its kind alone, shown by their titles.
+	r.Register("execute", hostedCommandKind())
+	for _, k := range []string{"search", "fetch", "think", "switch_mode", "other"} {
+		r.Register(k, titledKind())
+	}
 	return r
+}
+
+// hostedCommandKind is a hosted agent's own command: a bash card that
+// drives no pane.
+func hostedCommandKind() *ToolKind {
+	k := bashKind()
+	k.Drives = panes.Chat
+	return k
+}
+
+// titledKind is a hosted agent's call shown by the title it gave it.
+func titledKind() *ToolKind {
+	k := genericKind()
+	k.Summary = func(c *Card, _ *Ctx) string { return c.arg("title") }
+	return k
 }
 
 // Register sets the kind of the tool called name (replacing any).

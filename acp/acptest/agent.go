@@ -1,4 +1,11 @@
-package host_test
+// Package acptest is a scripted ACP agent for tests: Serve speaks the
+// agent side of the protocol on stdin and stdout and plays a scenario (an
+// edit, out-of-order updates, writes, permission requests, a crash,
+// garbage on stdout, a hang), noting what fawn answered in a report file.
+// cmd/acpscript is it as a program, for fawn's end-to-end tests.
+//
+// Imports nothing of fawn; acp/host's tests and e2e use it.
+package acptest
 
 import (
 	"context"
@@ -12,9 +19,16 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// The scripted agent: the test binary run again with FAWN_ACP_SCRIPT set
-// speaks ACP on its stdin and stdout, playing the scenario the variable
-// names. What it learns of fawn's answers it appends to FAWN_ACP_REPORT.
+// Serve plays the scenario FAWN_ACP_SCRIPT names on stdin and stdout until
+// fawn closes the connection, appending what it learns of fawn's answers
+// to the file FAWN_ACP_REPORT names. It reports whether a scenario was set.
+func Serve() bool {
+	if os.Getenv("FAWN_ACP_SCRIPT") == "" {
+		return false
+	}
+	runScripted()
+	return true
+}
 
 type scripted struct {
 	conn     *acp.AgentSideConnection

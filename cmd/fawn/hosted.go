@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fawn-ide/fawn/acp/host"
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
+)
+
+// hostedAgent is the ACP agent --agent names, hosted in ws: it works in the
+// project, runs terminal/* commands in the shared shell, and is answered by
+// the configured permission rules and mode. Its stderr goes to
+// DATA/agents/NAME.log.
+func hostedAgent(cfg *config.Config, name string, d *trust.Decision, ws *workspace, interactive bool, guard tools.EditGuard) (*host.Host, error) {
+	a, ok := cfg.Agents[name]
+	if !ok {
+		names := make([]string, 0, len(cfg.Agents))
+		for n := range cfg.Agents {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		have := "none is configured"
+		if len(names) > 0 {
+			have = "configured: " + strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("--agent %s: no such agent (%s); add it under agents: in your config (see config.example.yaml)", name, have)
+	}
+	logPath := ""
+	if cfg.DataDir != "" {
+		dir := filepath.Join(cfg.DataDir, "agents")
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			logPath = filepath.Join(dir, name+".log")
+		}
+	}
+	return host.New(host.Options{
+		Name:        name,
+		Agent:       a,
+		Environ:     ws.environ,
+		Root:        ws.env.Root,
+		LogPath:     logPath,
+		Permissions: cfg.Permissions,
+		Trusted:     d.Trusted(),
+		Interactive: interactive,
+		SaveRule:    ruleSaver(cfg),
+		Guard:       guard,
+		Shell:       ws.term,
+		MCPServers:  cfg.Tools.MCPServers,
+	})
+}
+
+// headlessHosted runs one turn of the hosted agent, printed as fawn's own
+// are (agent.RunHeadless).
+func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, ws *workspace, stdout, stderr io.Writer) int {
+	h, err := hostedAgent(cfg, c.agent, d, ws, false, nil)
+	restoreGC()
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	defer h.Close()
+	prompt, err := customCommand(cfg, c.prompt)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	code := agent.RunHeadless(ctx, h, prompt, c.outputFormat, stdout, stderr)
+	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
+		return sc
+	}
+	return code
+}
