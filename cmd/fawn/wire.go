@@ -197,7 +197,12 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		resumeNotes []string
 		pick        bool
 	)
+	noticeCfg := cfg
 	if c.agent != "" {
+		// The demo model's notice is about fawn's own agent.
+		cp := *cfg
+		cp.Models.Chat.Demo = false
+		noticeCfg = &cp
 		h, err := hostedAgent(cfg, c.agent, decision, ws, true, ed)
 		if err != nil {
 			fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -231,7 +236,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		Watcher:     watch,
 		Terminal:    tv,
 		Keys:        keys,
-		Notices:     append(append(resumeNotes, notices(cfg, rep, decision)...), extra...),
+		Notices:     append(append(resumeNotes, notices(noticeCfg, rep, decision)...), extra...),
 		Resumed:     res,
 		PickSession: pick,
 		Cwd:         ws.term.Cwd,

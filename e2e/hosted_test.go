@@ -1,0 +1,131 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// acpscript builds the scripted ACP agent (acp/acptest) once.
+var acpscript = sync.OnceValues(func() (string, error) {
+	out := filepath.Join(filepath.Dir(binary), "acpscript")
+	_, here, _, _ := runtime.Caller(0)
+	build := exec.Command("go", "build", "-o", out, "./acp/acptest/cmd/acpscript")
+	build.Dir = filepath.Join(filepath.Dir(here), "..")
+	if b, err := build.CombinedOutput(); err != nil {
+		return "", &buildError{err, string(b)}
+	}
+	return out, nil
+})
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// acpConfig writes a config file that makes the scripted agent, playing
+// scenario, the agent "scripted"; it returns the file and the report path.
+func acpConfig(t *testing.T, scenario string) (file, report string) {
+	t.Helper()
+	prog, err := acpscript()
+	if err != nil {
+		t.Fatalf("building acpscript: %v", err)
+	}
+	dir := t.TempDir()
+	report = filepath.Join(dir, "report")
+	file = filepath.Join(dir, "config.yaml")
+	writeFile(t, file, "agents:\n  scripted:\n    command: "+prog+"\n    env:\n      FAWN_ACP_SCRIPT: "+scenario+"\n      FAWN_ACP_REPORT: "+report+"\n")
+	return file, report
+}
+
+// TestACPHeadless: fawn -p --agent runs one turn of the hosted agent with
+// fawn's output formats: the answer after the last call as text, the calls
+// and their results in stream-json, their files changed by the agent.
+func TestACPHeadless(t *testing.T) {
+	cfg, _ := acpConfig(t, "edit")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "hello.txt"), "one\nhello, wrld\nthree\n")
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(binary, append(append([]string{"--config", cfg, "--agent", "scripted"}, args...), dir)...)
+		cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir(), "OPENAI_API_KEY=")
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		_ = cmd.Run()
+		return o.String(), e.String(), cmd.ProcessState.ExitCode()
+	}
+	out, errs, code := run("-p", "fix the greeting")
+	if code != 0 || strings.TrimSpace(out) != "Done." {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt")); string(b) != "one\nhello, world\nthree\n" {
+		t.Errorf("hello.txt = %q", b)
+	}
+	out, errs, code = run("-p", "fix it again", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var names []string
+	var end map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		switch m["type"] {
+		case "tool_call":
+			names = append(names, m["id"].(string)+":"+m["name"].(string))
+		case "turn_end":
+			end = m
+		}
+	}
+	if strings.Join(names, " ") != "plan-1:todo_write e1:text_editor x1:execute" {
+		t.Errorf("tool calls %v\n%s", names, out)
+	}
+	if end == nil || end["is_error"] != false {
+		t.Errorf("turn_end %v", end)
+	}
+
+	// An unknown agent is a usage error naming the configured ones.
+	_, errs, code = run("-p", "hi", "--agent", "nobody")
+	if code != 2 || !strings.Contains(errs, "no such agent") || !strings.Contains(errs, "scripted") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestACPCrashHeadless: an agent dying mid-turn fails the run (exit 1) with
+// the reason on stderr; nothing hangs.
+func TestACPCrashHeadless(t *testing.T) {
+	cfg, _ := acpConfig(t, "crash")
+	cmd := exec.Command(binary, "--config", cfg, "--agent", "scripted", "-p", "build", t.TempDir())
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir(), "OPENAI_API_KEY=")
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	_ = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(e.String(), "status 3") || !strings.Contains(e.String(), "fell over") {
+		t.Errorf("exit %d: %s", code, e.String())
+	}
+}
+
+// TestACPEditorTab: in the IDE, the hosted agent's edit of a file opens its
+// tab with the new text, its card shows the edit, its command shows as a
+// card, its plan fills the to-do view.
+func TestACPEditorTab(t *testing.T) {
+	cfg, _ := acpConfig(t, "edit")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "hello.txt"), "one\nhello, wrld\nthree\n")
+	tm := Start(t, 140, 40, dir, nil, "--config", cfg, "--agent", "scripted")
+	tm.WaitFor("acp/scripted")
+	tm.Keys("fix the greeting", "Enter")
+	tm.WaitFor("Edit hello.txt", "+1 −1", "hello, world", "$ go test ./...", "Done.")
+	if s := tm.WaitFor("To-do 0/2"); strings.Contains(s, "demo model") {
+		t.Errorf("the demo model's notice shows with a hosted agent:\n%s", s)
+	}
+}
