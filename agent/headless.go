@@ -89,6 +89,9 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 	var answer strings.Builder
 	var end *Event
 	names := map[string]string{} // call ID → tool name
+	// A hosted agent may send a call's arguments again as they change:
+	// its tool_call line is the first.
+	called := map[string]bool{}
 	for ev := range s.Run(ctx, prompt) {
 		switch ev.Type {
 		case EventText:
@@ -104,6 +107,12 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 			end = &e
 		}
 		if format == FormatStreamJSON {
+			if ev.Type == EventToolCallReady {
+				if called[ev.ID] {
+					continue
+				}
+				called[ev.ID] = true
+			}
 			if obj := streamObject(ev, names, s.ID()); obj != nil {
 				line(obj)
 			}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
 )
 
 // acpscript builds the scripted ACP agent (acp/acptest) once.
@@ -127,5 +129,57 @@ func TestACPEditorTab(t *testing.T) {
 	tm.WaitFor("Edit hello.txt", "+1 −1", "hello, world", "$ go test ./...", "Done.")
 	if s := tm.WaitFor("To-do 0/2"); strings.Contains(s, "demo model") {
 		t.Errorf("the demo model's notice shows with a hosted agent:\n%s", s)
+	}
+}
+
+// agentBin finds a program of the ACP agents the tests host for real
+// (.ci/run installs them, pinned, under ~/.cache/fawn-test-npm-acp or
+// $ACP_TEST_PACKAGES_DIR, from .ci/npm-acp-agents).
+func agentBin(t *testing.T, name string) string {
+	t.Helper()
+	dir := os.Getenv("ACP_TEST_PACKAGES_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "fawn-test-npm-acp")
+	}
+	p := filepath.Join(dir, "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not installed: .ci/run installs the agents of .ci/npm-acp-agents under %s", name, dir)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed (apt-get install -y nodejs)")
+	}
+	return p
+}
+
+// TestACPClaudeCode: Claude Code, through its ACP adapter, on the scripted
+// Anthropic server: it reads a file (the tab opens), edits it (the tab
+// shows the edit, marked, and the card its diff) and runs a command (its
+// card shows the output). Offline: the adapter is told the server's URL.
+func TestACPClaudeCode(t *testing.T) {
+	prog := agentBin(t, "claude-agent-acp")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hello.txt")
+	writeFile(t, p, "one\nhello, wrld\nthree\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Reading it first.", ToolCalls: []llmtest.ToolCall{call("Read", `{"file_path": "`+p+`"}`)}},
+		{Text: "Fixing the typo.", ToolCalls: []llmtest.ToolCall{call("Edit", `{"file_path": "`+p+`", "old_string": "wrld", "new_string": "world"}`)}},
+		{Text: "Checking.", ToolCalls: []llmtest.ToolCall{call("Bash", `{"command": "cat hello.txt | wc -l", "description": "Count the lines"}`)}},
+		{Text: "The greeting is fixed."},
+	}})
+	home := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "agents:\n  claude:\n    command: "+prog+"\n    env:\n"+
+		"      ANTHROPIC_BASE_URL: "+strings.TrimSuffix(srv.URL(), "/v1")+"\n"+
+		"      ANTHROPIC_API_KEY: sk-ant-scripted\n      IS_SANDBOX: \"1\"\n      HOME: "+home+"\n      TMPDIR: "+t.TempDir()+"\n"+
+		"      DISABLE_TELEMETRY: \"1\"\n      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: \"1\"\n"+
+		"permissions:\n  allow: [\"bash(cat hello.txt)\", \"bash(wc -l)\"]\n")
+	tm := Start(t, 160, 45, dir, nil, "--config", cfg, "--agent", "claude", "--permission-mode", "accept-edits")
+	tm.WaitFor("acp/claude")
+	tm.Keys("fix the greeting", "Enter")
+	tm.WaitFor("Edit hello.txt", "+1 −1", "2 + hello, world", "agent edit", "The greeting is fixed.")
+	tm.WaitFor("$ cat hello.txt | wc -l", "3")
+	if b, _ := os.ReadFile(p); string(b) != "one\nhello, world\nthree\n" {
+		t.Errorf("hello.txt = %q", b)
 	}
 }

@@ -230,6 +230,7 @@ func (h *Host) requestPermission(ctx context.Context, p acp.RequestPermissionReq
 	var name string
 	var act tools.Action
 	if c != nil {
+		t.ready(c)
 		name, act = c.name, c.action(h)
 	}
 	t.mu.Unlock()

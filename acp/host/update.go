@@ -228,13 +228,15 @@ func (t *turn) apply(p patch) {
 		t.emit(agent.Event{Type: agent.EventToolCallStarted, ID: c.id, Name: c.name})
 	}
 	t.snapshot(c)
-	if a := c.argsJSON(t.h); a != c.args {
-		c.args = a
-		t.emit(agent.Event{Type: agent.EventToolCallReady, ID: c.id, Name: c.name, Args: a})
-	}
 	st := c.status
 	if p.status != nil && rank(*p.status) > rank(st) {
 		st = *p.status
+	}
+	if st != acp.ToolCallStatusPending || c.args != "" {
+		// A pending call's arguments are still being written (an agent
+		// streams them into updates): they are sent once it is asked
+		// about or runs, and again when they change after.
+		t.ready(c)
 	}
 	if st != acp.ToolCallStatusPending && !c.running {
 		t.runStarted(c)
@@ -258,8 +260,17 @@ func (t *turn) apply(p patch) {
 	}
 }
 
+// ready sends the call's arguments if they changed since last sent.
+func (t *turn) ready(c *call) {
+	if a := c.argsJSON(t.h); a != c.args {
+		c.args = a
+		t.emit(agent.Event{Type: agent.EventToolCallReady, ID: c.id, Name: c.name, Args: a})
+	}
+}
+
 // runStarted says the call runs.
 func (t *turn) runStarted(c *call) {
+	t.ready(c)
 	c.running = true
 	c.started = time.Now()
 	act := c.action(t.h)
