@@ -183,3 +183,37 @@ func TestACPClaudeCode(t *testing.T) {
 		t.Errorf("hello.txt = %q", b)
 	}
 }
+
+// TestACPOpencode: opencode on the scripted OpenAI-compatible server (its
+// title requests on a second one) writes a file, which opens in a tab, and
+// runs a command, whose card shows the output.
+func TestACPOpencode(t *testing.T) {
+	prog := agentBin(t, "opencode")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hello.txt")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Writing it.", ToolCalls: []llmtest.ToolCall{call("write", `{"filePath": "`+p+`", "content": "hello from opencode\n"}`)}},
+		{Text: "Listing.", ToolCalls: []llmtest.ToolCall{call("bash", `{"command": "ls", "description": "List the files"}`)}},
+		{Text: "The file is written."},
+	}})
+	titles := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "A title"}}})
+	home := t.TempDir()
+	provider := func(name, url, model string) string {
+		return `"` + name + `": {"npm": "@ai-sdk/openai-compatible", "name": "` + name + `", "options": {"baseURL": "` + url + `", "apiKey": "scripted"}, "models": {"` + model + `": {"name": "` + model + `"}}}`
+	}
+	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), `{"provider": {`+provider("scripted", srv.URL(), "m")+`, `+provider("titles", titles.URL(), "t")+
+		`}, "model": "scripted/m", "small_model": "titles/t", "share": "disabled", "autoupdate": false}`)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "agents:\n  opencode:\n    command: "+prog+"\n    args: [acp]\n    env:\n"+
+		"      HOME: "+home+"\n      TMPDIR: "+t.TempDir()+"\n      XDG_CONFIG_HOME: "+filepath.Join(home, ".config")+"\n"+
+		"      XDG_DATA_HOME: "+filepath.Join(home, ".local", "share")+"\n      XDG_CACHE_HOME: "+filepath.Join(home, ".cache")+"\n"+
+		"permissions:\n  allow: [\"bash(ls)\"]\n")
+	tm := Start(t, 160, 45, dir, nil, "--config", cfg, "--agent", "opencode", "--permission-mode", "accept-edits")
+	tm.WaitFor("acp/opencode")
+	tm.Keys("write hello.txt", "Enter")
+	tm.WaitFor("hello.txt", "hello from opencode", "agent edit", "The file is written.")
+	tm.WaitFor("$ ls")
+	if b, _ := os.ReadFile(p); string(b) != "hello from opencode\n" {
+		t.Errorf("hello.txt = %q", b)
+	}
+}

@@ -133,6 +133,8 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 		return a.edit()
 	case "outoforder":
 		return a.outOfOrder()
+	case "late":
+		return a.late()
 	case "write":
 		return a.write(ctx)
 	case "permcancel":
@@ -262,4 +264,18 @@ func (a *scripted) permCancel(ctx context.Context) (acp.PromptResponse, error) {
 	<-ctx.Done() // session/cancel arrived
 	a.note("second %s", ask("k2"))
 	return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+}
+
+// late: edits announced only after the agent made them (as opencode does):
+// a file it created, and a file it changed, neither with a diff.
+func (a *scripted) late() (acp.PromptResponse, error) {
+	created, changed := a.path("new.txt"), a.path("old.txt")
+	_ = os.WriteFile(created, []byte("born\n"), 0o644)
+	_ = os.WriteFile(changed, []byte("changed\n"), 0o644)
+	for id, p := range map[string]string{"n1": created, "o1": changed} {
+		a.send(acp.StartToolCall(acp.ToolCallId(id), "write", acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusPending)))
+		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress), acp.WithUpdateLocations([]acp.ToolCallLocation{{Path: p}})))
+		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	}
+	return endTurn, nil
 }

@@ -536,3 +536,36 @@ func TestEnvironment(t *testing.T) {
 		t.Errorf("a variable fawn did not pass reached the agent: %q", r)
 	}
 }
+
+// TestLateEdits: an edit announced after it was made (no snapshot, no
+// diff) shows a file born in the turn as created, and opens a file that
+// existed before as it is now, claiming no change fawn did not see.
+func TestLateEdits(t *testing.T) {
+	f := newFixture(t, "late", nil)
+	if err := os.WriteFile(filepath.Join(f.root, "old.txt"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, f.h.Run(context.Background(), "go"))
+	checkStream(t, evs)
+	var created *tools.FileChanged
+	for _, e := range ofCall(evs, "n1") {
+		if d, ok := e.Data.(tools.FileChanged); ok {
+			created = &d
+		}
+	}
+	if created == nil || created.Before != nil || string(created.After) != "born\n" || created.Command != "create" {
+		t.Errorf("the file born in the turn: %+v", created)
+	}
+	var viewed *tools.FileViewed
+	for _, e := range ofCall(evs, "o1") {
+		switch d := e.Data.(type) {
+		case tools.FileChanged:
+			t.Errorf("a change fawn did not see is claimed: %+v", d)
+		case tools.FileViewed:
+			viewed = &d
+		}
+	}
+	if viewed == nil || viewed.Path != filepath.Join(f.root, "old.txt") {
+		t.Errorf("the changed file opens as it is: %+v", viewed)
+	}
+}

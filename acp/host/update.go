@@ -509,19 +509,25 @@ func (t *turn) showFiles(c *call) {
 // when the agent had written it already, what the call's diff says it held.
 func (t *turn) showChange(c *call, p string) {
 	before, known := c.before[p]
-	if !known {
-		return
-	}
 	after, exists, err := readCapped(p)
-	if err != nil {
+	if err != nil || !project.Within(t.h.opts.Root, p) {
 		return
 	}
 	if !exists {
 		after = nil
 	}
-	if bytes.Equal(before, after) && (before == nil) == (after == nil) {
+	if !known || (bytes.Equal(before, after) && (before == nil) == (after == nil)) {
+		// The agent wrote the file before fawn learnt its name: what it
+		// held comes from the call's diff, or was nothing if it was born
+		// in this turn; else fawn only shows the file as it is now.
 		before, known = c.diffBefore(p, after)
+		if !known && after != nil && bornSince(p, t.start) {
+			before, known = nil, true
+		}
 		if !known {
+			if after != nil {
+				t.emit(agent.Event{Type: agent.EventToolUpdate, ID: c.id, Name: c.name, Data: tools.FileViewed{Path: p, Start: 1, End: -1}})
+			}
 			return
 		}
 	}
