@@ -135,6 +135,8 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 		return a.outOfOrder()
 	case "late":
 		return a.late()
+	case "terminal":
+		return a.terminal()
 	case "write":
 		return a.write(ctx)
 	case "permcancel":
@@ -277,5 +279,31 @@ func (a *scripted) late() (acp.PromptResponse, error) {
 		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress), acp.WithUpdateLocations([]acp.ToolCallLocation{{Path: p}})))
 		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
 	}
+	return endTurn, nil
+}
+
+// terminal: a command run through terminal/* (create, a call showing it,
+// wait, output, release), then one fawn refuses.
+func (a *scripted) terminal() (acp.PromptResponse, error) {
+	ctx := context.Background()
+	tm, err := a.conn.CreateTerminal(ctx, acp.CreateTerminalRequest{SessionId: "s1", Command: "printf", Args: []string{"%s\\n", "hello from the shared shell"}})
+	if err != nil {
+		a.note("create: %v", err)
+		return endTurn, nil
+	}
+	a.send(acp.StartToolCall("r1", "Say hello", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+		acp.WithStartContent([]acp.ToolCallContent{acp.ToolTerminalRef(tm.TerminalId)})))
+	ex, err := a.conn.WaitForTerminalExit(ctx, acp.WaitForTerminalExitRequest{SessionId: "s1", TerminalId: tm.TerminalId})
+	code := -1
+	if ex.ExitCode != nil {
+		code = *ex.ExitCode
+	}
+	out, _ := a.conn.TerminalOutput(ctx, acp.TerminalOutputRequest{SessionId: "s1", TerminalId: tm.TerminalId})
+	a.note("exit %d %v output %q", code, err, out.Output)
+	_, err = a.conn.ReleaseTerminal(ctx, acp.ReleaseTerminalRequest{SessionId: "s1", TerminalId: tm.TerminalId})
+	a.note("release %v", err)
+	a.send(acp.UpdateToolCall("r1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	_, err = a.conn.CreateTerminal(ctx, acp.CreateTerminalRequest{SessionId: "s1", Command: "rm", Args: []string{"-rf", "/"}})
+	a.note("refused: %v", err)
 	return endTurn, nil
 }

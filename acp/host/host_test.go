@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 )
 
@@ -567,5 +568,43 @@ func TestLateEdits(t *testing.T) {
 	}
 	if viewed == nil || viewed.Path != filepath.Join(f.root, "old.txt") {
 		t.Errorf("the changed file opens as it is: %+v", viewed)
+	}
+}
+
+// TestTerminal: terminal/create runs the command in fawn's shared shell
+// (a real bash in a pty), its output reaches the call that shows the
+// terminal, and wait, output and release answer; a command a deny rule
+// names is refused.
+func TestTerminal(t *testing.T) {
+	f := newFixture(t, "terminal", func(o *host.Options) {
+		term, err := terminal.Start(terminal.Options{Dir: o.Root, Env: []string{"HOME=" + t.TempDir()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = term.Close() })
+		o.Shell = term
+		o.Permissions.Mode = "yolo"
+		o.Permissions.Deny = []string{"bash(rm:*)"}
+	})
+	evs := collect(t, f.h.Run(context.Background(), "say hello"))
+	checkStream(t, evs)
+	r := f.reportText(t)
+	for _, want := range []string{"terminal=true", `exit 0 <nil> output "hello from the shared shell`, "release <nil>", "refused:", "bash(rm:*)"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("report lacks %q: %q", want, r)
+		}
+	}
+	call := ofCall(evs, "r1")
+	if len(call) == 0 || call[0].Name != "bash" {
+		t.Fatalf("a call showing a terminal is a bash call: %v", types(call))
+	}
+	var out string
+	for _, e := range call {
+		if e.Type == agent.EventToolOutput {
+			out += e.Text
+		}
+	}
+	if !strings.Contains(out, "hello from the shared shell") {
+		t.Errorf("the terminal's output did not reach its call: %q", out)
 	}
 }
