@@ -1,8 +1,10 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -42,6 +45,9 @@ type Options struct {
 	// Buffer, when set, returns the editor's text of an open file (unsaved
 	// edits included) for fs/read_text_file; ok is false for a file not open.
 	Buffer func(path string) (text []byte, ok bool)
+	// Redactor hides the secrets fawn knows (the agent's own keys among
+	// them) in what the agent writes to its log and in the errors shown.
+	Redactor *secret.Redactor
 	// Guard, when set, may refuse a write (the user has unsaved changes in
 	// that file), as it refuses fawn's own agent's edits.
 	Guard tools.EditGuard
@@ -225,4 +231,39 @@ func (h *Host) logFile() (*os.File, error) {
 	}
 	fmt.Fprintf(f, "\n--- %s: fawn starts %s (%s)\n", time.Now().Format(time.RFC3339), h.opts.Name, h.opts.Agent.Command)
 	return f, nil
+}
+
+// redactWriter writes to w what is written to it, line by line, with the
+// secrets r knows hidden.
+type redactWriter struct {
+	r   *secret.Redactor
+	w   io.Writer
+	buf []byte
+}
+
+func (rw *redactWriter) Write(p []byte) (int, error) {
+	rw.buf = append(rw.buf, p...)
+	for {
+		i := bytes.IndexByte(rw.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if _, err := io.WriteString(rw.w, rw.r.String(string(rw.buf[:i+1]))); err != nil {
+			return len(p), err
+		}
+		rw.buf = rw.buf[i+1:]
+	}
+	if len(rw.buf) > 64<<10 { // a line without end: written as it is so far
+		_, _ = io.WriteString(rw.w, rw.r.String(string(rw.buf)))
+		rw.buf = nil
+	}
+	return len(p), nil
+}
+
+// flush writes what is left of an unfinished line.
+func (rw *redactWriter) flush() {
+	if len(rw.buf) > 0 {
+		_, _ = io.WriteString(rw.w, rw.r.String(string(rw.buf)))
+		rw.buf = nil
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -409,17 +410,23 @@ func TestPermissionDuringCancel(t *testing.T) {
 // says how it ended, what it said and how to go on; its open call ends;
 // the next message starts it again.
 func TestCrash(t *testing.T) {
-	f := newFixture(t, "crash", nil)
+	f := newFixture(t, "crash", func(o *host.Options) {
+		o.Agent.Env["FAWN_TEST_AGENT_KEY"] = "sk-agent-secret"
+		o.Redactor = secret.NewRedactor("sk-agent-secret")
+	})
 	evs := collect(t, f.h.Run(context.Background(), "build"))
 	checkStream(t, evs)
 	err := last(evs).Err
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"status 3", "fell over", "next message starts it again", f.log} {
+	for _, want := range []string{"status 3", "fell over", "[redacted]", "next message starts it again", f.log} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error %q does not say %q", err, want)
 		}
+	}
+	if b, _ := os.ReadFile(f.log); strings.Contains(err.Error(), "sk-agent-secret") || strings.Contains(string(b), "sk-agent-secret") || !strings.Contains(string(b), "fell over") {
+		t.Errorf("the agent's key is not hidden in the error and the log: %v\n%s", err, b)
 	}
 	if e := last(ofCall(evs, "c1")); e.Type != agent.EventToolRunEnded || !e.IsError {
 		t.Errorf("the open call ends: %+v", e)

@@ -20,6 +20,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/fawn-ide/fawn/internal/proc"
+	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/secret"
 )
 
 // maxLine bounds one JSON-RPC message from the agent (the SDK's own bound).
@@ -34,12 +36,16 @@ type agentProc struct {
 	err    error
 	// bad is set when the agent wrote a line that is not JSON-RPC: the
 	// connection is closed at that line.
-	badMu sync.Mutex
-	bad   error
-	tail  *tailBuffer
-	log   *os.File
-	caps  acp.AgentCapabilities
-	stdin io.Closer
+	badMu   sync.Mutex
+	bad     error
+	tail    *tailBuffer
+	log     *os.File
+	logw    *redactWriter
+	loglock *locked
+	// redact hides secrets in what the agent said, before it is shown.
+	redact *secret.Redactor
+	caps   acp.AgentCapabilities
+	stdin  io.Closer
 
 	// The SDK handles a request of the agent's on a goroutine of its own,
 	// beside the one that delivers its updates in order, so a request can
@@ -112,11 +118,18 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 		return nil, err
 	}
 	p.log = log
+	var lw io.Writer = io.Discard
 	if log != nil {
-		cmd.Stderr = io.MultiWriter(log, p.tail)
+		// The agent's stderr and the SDK's notes share the file, secrets
+		// hidden, one writer at a time.
+		p.logw = &redactWriter{r: h.opts.Redactor, w: log}
+		p.loglock = &locked{w: p.logw}
+		lw = p.loglock
+		cmd.Stderr = io.MultiWriter(lw, p.tail)
 	} else {
 		cmd.Stderr = p.tail
 	}
+	p.redact = h.opts.Redactor
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		p.closeLog()
@@ -140,11 +153,7 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 	}()
 	p.conn = acp.NewClientSideConnection(&client{h: h, p: p}, stdin, &lineCheck{r: bufio.NewReaderSize(stdout, 64<<10), p: p})
 	// The SDK's diagnostics go to the agent's log, never the screen.
-	var lw io.Writer = io.Discard
-	if log != nil {
-		lw = log
-	}
-	p.conn.SetLogger(slog.New(slog.NewTextHandler(lockedWriter(lw), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	p.conn.SetLogger(slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
 	ictx, cancel := context.WithTimeout(ctx, h.opts.StartTimeout)
 	defer cancel()
@@ -268,7 +277,7 @@ func (p *agentProc) exitReason() string {
 // lastWords is the end of what the agent wrote to stderr, for a message.
 func (p *agentProc) lastWords() string {
 	if t := p.tail.String(); t != "" {
-		return "; it said: " + t
+		return "; it said: " + safetext.Line(p.redact.String(t))
 	}
 	return ""
 }
@@ -295,6 +304,11 @@ func (p *agentProc) badLine() error {
 }
 
 func (p *agentProc) closeLog() {
+	if p.loglock != nil {
+		p.loglock.mu.Lock()
+		p.logw.flush()
+		p.loglock.mu.Unlock()
+	}
 	if p.log != nil {
 		_ = p.log.Close()
 	}
@@ -367,7 +381,7 @@ func (l *lineCheck) Read(b []byte) (int, error) {
 			line = append([]byte(nil), line...)
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 && (t[0] != '{' || !json.Valid(t)) {
-			l.fail(fmt.Errorf("the agent wrote something that is not JSON-RPC on its stdout: %q", clip(string(t), 120)))
+			l.fail(fmt.Errorf("the agent wrote something that is not JSON-RPC on its stdout: %q", l.p.redact.String(clip(string(t), 120))))
 			continue
 		}
 		if isUpdate(line) {
@@ -441,10 +455,8 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// lockedWriter serialises writes to w (slog's handler and the child's
-// stderr share the log file).
-func lockedWriter(w io.Writer) io.Writer { return &locked{w: w} }
-
+// locked serialises writes to w (slog's handler and the child's stderr
+// share the log file).
 type locked struct {
 	mu sync.Mutex
 	w  io.Writer

@@ -201,6 +201,7 @@ func (h *Host) endTurn(t *turn, usage agent.Usage, cutOff string, err error) {
 	h.running = false
 	h.turn = nil
 	h.mu.Unlock()
+	err = h.opts.Redactor.Error(err)
 	if err != nil && !errors.Is(err, agent.ErrCancelled) {
 		t.emit(agent.Event{Type: agent.EventError, Err: err})
 	}

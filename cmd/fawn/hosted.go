@@ -12,6 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -20,7 +21,7 @@ import (
 // project, runs terminal/* commands in the shared shell, and is answered by
 // the configured permission rules and mode. Its stderr goes to
 // DATA/agents/NAME.log.
-func hostedAgent(cfg *config.Config, name string, d *trust.Decision, ws *workspace, interactive bool, guard tools.EditGuard) (*host.Host, error) {
+func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret.Redactor, ws *workspace, interactive bool, guard tools.EditGuard) (*host.Host, error) {
 	a, ok := cfg.Agents[name]
 	if !ok {
 		names := make([]string, 0, len(cfg.Agents))
@@ -51,6 +52,7 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, ws *workspa
 		Trusted:     d.Trusted(),
 		Interactive: interactive,
 		SaveRule:    ruleSaver(cfg),
+		Redactor:    red,
 		Guard:       guard,
 		Shell:       ws.term,
 		MCPServers:  cfg.Tools.MCPServers,
@@ -59,8 +61,8 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, ws *workspa
 
 // headlessHosted runs one turn of the hosted agent, printed as fawn's own
 // are (agent.RunHeadless).
-func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, ws *workspace, stdout, stderr io.Writer) int {
-	h, err := hostedAgent(cfg, c.agent, d, ws, false, nil)
+func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, ws *workspace, stdout, stderr io.Writer) int {
+	h, err := hostedAgent(cfg, c.agent, d, red, ws, false, nil)
 	restoreGC()
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)

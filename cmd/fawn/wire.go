@@ -111,7 +111,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	}
 	defer ws.Close()
 	if c.agent != "" {
-		return headlessHosted(ctx, c, cfg, d, ws, stdout, stderr)
+		return headlessHosted(ctx, c, cfg, d, red, ws, stdout, stderr)
 	}
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
@@ -203,7 +203,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		cp := *cfg
 		cp.Models.Chat.Demo = false
 		noticeCfg = &cp
-		h, err := hostedAgent(cfg, c.agent, decision, ws, true, ed)
+		h, err := hostedAgent(cfg, c.agent, decision, red, ws, true, ed)
 		if err != nil {
 			fmt.Fprintf(stderr, "fawn: %v\n", err)
 			return exitUsage
