@@ -25,6 +25,7 @@
 // The protocol library is github.com/coder/acp-go-sdk (both sides; fawn's
 // own ACP agent, package acp/serve, uses its agent side).
 //
-// Imports from fawn: agent, config, internal/proc, project, rules,
-// terminal, tools. Imported by: cmd/fawn.
+// Imports from fawn: agent, backend, config, internal/proc,
+// internal/safetext, project, rules, secret, terminal, tools. Imported by:
+// cmd/fawn.
 package host

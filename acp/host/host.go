@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/secret"
@@ -69,6 +70,11 @@ type Options struct {
 type Shell interface {
 	Run(ctx context.Context, c terminal.Command, onOutput func(chunk string)) (terminal.Result, error)
 }
+
+// Host is an ACP agent as a fawn agent backend. It offers none of the
+// services of fawn's own agent (backend.Services): its conversation,
+// compaction and models are the agent's own.
+var _ backend.Agent = (*Host)(nil)
 
 // Host is an ACP agent as a fawn agent backend (backend.Agent).
 type Host struct {
