@@ -48,10 +48,10 @@ func acpConfig(t *testing.T, scenario string) (file, report string) {
 	return file, report
 }
 
-// TestACPHeadless: fawn -p --agent runs one turn of the hosted agent with
+// TestHostedHeadless: fawn -p --agent runs one turn of the hosted agent with
 // fawn's output formats: the answer after the last call as text, the calls
 // and their results in stream-json, their files changed by the agent.
-func TestACPHeadless(t *testing.T) {
+func TestHostedHeadless(t *testing.T) {
 	cfg, _ := acpConfig(t, "edit")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "hello.txt"), "one\nhello, wrld\nthree\n")
@@ -102,9 +102,9 @@ func TestACPHeadless(t *testing.T) {
 	}
 }
 
-// TestACPCrashHeadless: an agent dying mid-turn fails the run (exit 1) with
+// TestHostedCrash: an agent dying mid-turn fails the run (exit 1) with
 // the reason on stderr; nothing hangs.
-func TestACPCrashHeadless(t *testing.T) {
+func TestHostedCrash(t *testing.T) {
 	cfg, _ := acpConfig(t, "crash")
 	cmd := exec.Command(binary, "--config", cfg, "--agent", "scripted", "-p", "build", t.TempDir())
 	cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir(), "OPENAI_API_KEY=")
@@ -116,10 +116,10 @@ func TestACPCrashHeadless(t *testing.T) {
 	}
 }
 
-// TestACPEditorTab: in the IDE, the hosted agent's edit of a file opens its
+// TestHostedEditorTab: in the IDE, the hosted agent's edit of a file opens its
 // tab with the new text, its card shows the edit, its command shows as a
 // card, its plan fills the to-do view.
-func TestACPEditorTab(t *testing.T) {
+func TestHostedEditorTab(t *testing.T) {
 	cfg, _ := acpConfig(t, "edit")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "hello.txt"), "one\nhello, wrld\nthree\n")
@@ -152,11 +152,11 @@ func agentBin(t *testing.T, name string) string {
 	return p
 }
 
-// TestACPClaudeCode: Claude Code, through its ACP adapter, on the scripted
+// TestHostedClaudeCode: Claude Code, through its ACP adapter, on the scripted
 // Anthropic server: it reads a file (the tab opens), edits it (the tab
 // shows the edit, marked, and the card its diff) and runs a command (its
 // card shows the output). Offline: the adapter is told the server's URL.
-func TestACPClaudeCode(t *testing.T) {
+func TestHostedClaudeCode(t *testing.T) {
 	prog := agentBin(t, "claude-agent-acp")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "hello.txt")
@@ -184,10 +184,10 @@ func TestACPClaudeCode(t *testing.T) {
 	}
 }
 
-// TestACPOpencode: opencode on the scripted OpenAI-compatible server (its
+// TestHostedOpencode: opencode on the scripted OpenAI-compatible server (its
 // title requests on a second one) writes a file, which opens in a tab, and
 // runs a command, whose card shows the output.
-func TestACPOpencode(t *testing.T) {
+func TestHostedOpencode(t *testing.T) {
 	prog := agentBin(t, "opencode")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "hello.txt")
