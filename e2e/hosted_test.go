@@ -217,3 +217,27 @@ func TestHostedOpencode(t *testing.T) {
 		t.Errorf("hello.txt = %q", b)
 	}
 }
+
+// TestHostedTypeScriptAgent: an agent on the TypeScript SDK
+// (testdata/acp/agent.mjs) reads a file through fawn (fs/read_text_file),
+// writes it through fawn's write path (the tab shows the edit, marked) and
+// runs a command through terminal/*, which fawn types into its shared
+// terminal, where the user sees it run.
+func TestHostedTypeScriptAgent(t *testing.T) {
+	sdk := npmPackage(t, "@agentclientprotocol/sdk")
+	script, _ := filepath.Abs("testdata/acp/agent.mjs")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes.txt"), "a draft\nsecond line\n")
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "agents:\n  ts:\n    command: node\n    args: ["+script+", "+sdk+"]\n"+
+		"permissions:\n  allow: [\"bash(echo:*)\"]\n")
+	tm := Start(t, 160, 45, dir, nil, "--config", cfg, "--agent", "ts", "--permission-mode", "accept-edits")
+	tm.WaitFor("acp/ts")
+	tm.Keys("tidy the notes", "Enter")
+	tm.WaitFor("Edit notes.txt", "+1 −1", "a final", "agent edit", `ts agent read "a draft\nsecond line"; exit 0, output`, `"from-the-ts-agent"`)
+	// The command ran in the shared terminal: its line and output are there.
+	tm.WaitFor("$ echo from-the-ts-agent", "# echo from-the-ts-agent")
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(b) != "a final\nsecond line\n" {
+		t.Errorf("notes.txt = %q", b)
+	}
+}
