@@ -130,6 +130,21 @@ func TestHostedEditorTab(t *testing.T) {
 	if s := tm.WaitFor("To-do 0/2"); strings.Contains(s, "demo model") {
 		t.Errorf("the demo model's notice shows with a hosted agent:\n%s", s)
 	}
+	// Its edit is in the checkpoints: /diff lists it, /rewind puts the
+	// file back (the files only: the conversation is the agent's).
+	tm.Keys("/diff", "Enter")
+	tm.WaitFor("Changed in this session", "hello.txt  +1 −1 · agent tool")
+	tm.Keys("Escape")
+	tm.WaitUntil("the picker closes", func(s string) bool { return !strings.Contains(s, "Changed in this session") })
+	tm.Keys("/rewind", "Enter")
+	tm.WaitFor("fix the greeting")
+	tm.Keys("Enter")
+	tm.WaitFor("files only")
+	tm.Keys("f")
+	tm.WaitFor("2 hello, wrld", "rewind: restored hello.txt")
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt")); string(b) != "one\nhello, wrld\nthree\n" {
+		t.Errorf("after /rewind: %q", b)
+	}
 }
 
 // agentBin finds a program of the ACP agents the tests host for real

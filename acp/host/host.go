@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/rules"
 	"github.com/fawn-ide/fawn/secret"
@@ -58,6 +60,11 @@ type Options struct {
 	// MCPServers are passed to session/new (the stdio ones; an agent that
 	// takes HTTP servers gets those too).
 	MCPServers map[string]config.MCPServer
+	// Checkpoints, when set, records each change fawn sees the agent make
+	// to a file (with its content before and after), one checkpoint per
+	// prompt: /diff, the Changes tab and /rewind (its files) cover them.
+	// What the agent's own commands change is not in it.
+	Checkpoints *checkpoint.Book
 	// StartTimeout bounds starting the agent and opening its session
 	// (default one minute: npx may unpack a package first).
 	StartTimeout time.Duration
@@ -71,10 +78,23 @@ type Shell interface {
 	Run(ctx context.Context, c terminal.Command, onOutput func(chunk string)) (terminal.Result, error)
 }
 
-// Host is an ACP agent as a fawn agent backend. It offers none of the
-// services of fawn's own agent (backend.Services): its conversation,
-// compaction and models are the agent's own.
-var _ backend.Agent = (*Host)(nil)
+// Host is an ACP agent as a fawn agent backend. Of the services of fawn's
+// own agent (backend.Services) it offers the checkpoints of its edits
+// (Rewind, when Options.Checkpoints is set); its conversation, compaction
+// and models are the agent's own.
+var (
+	_ backend.Agent    = (*Host)(nil)
+	_ backend.Rewinder = (*Host)(nil)
+)
+
+// ErrOwnConversation: a hosted agent's conversation cannot be rewound.
+var ErrOwnConversation = errors.New("the hosted agent keeps its own conversation, which fawn cannot rewind: rewind the files only")
+
+// Checkpoints is the book of the agent's edits (nil when none is kept).
+func (h *Host) Checkpoints() *checkpoint.Book { return h.opts.Checkpoints }
+
+// RewindConversation fails: the conversation is the agent's (ErrOwnConversation).
+func (h *Host) RewindConversation(int, string) error { return ErrOwnConversation }
 
 // Host is an ACP agent as a fawn agent backend (backend.Agent).
 type Host struct {

@@ -12,8 +12,10 @@ import (
 	"github.com/fawn-ide/fawn/acp/acptest"
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -613,5 +615,46 @@ func TestTerminal(t *testing.T) {
 	}
 	if !strings.Contains(out, "hello from the shared shell") {
 		t.Errorf("the terminal's output did not reach its call: %q", out)
+	}
+}
+
+// TestCheckpoints: the agent's edit is recorded in the checkpoint book
+// with its content before and after, under the prompt's checkpoint, so
+// /rewind puts the file back; the conversation is the agent's and is not
+// rewound.
+func TestCheckpoints(t *testing.T) {
+	data := t.TempDir()
+	var book *checkpoint.Book
+	f := newFixture(t, "edit", func(o *host.Options) {
+		st, err := session.New(data, o.Root, session.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := session.NewID()
+		if book, err = checkpoint.Open(filepath.Join(st.Dir(), id), o.Root, st.Blobs(id), checkpoint.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		o.Checkpoints = book
+	})
+	p := filepath.Join(f.root, "hello.txt")
+	if err := os.WriteFile(p, []byte("one\nhello, wrld\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	collect(t, f.h.Run(context.Background(), "fix the greeting"))
+	turns := book.Turns()
+	if len(turns) != 1 || turns[0].Prompt != "fix the greeting" || len(turns[0].Changes) != 1 {
+		t.Fatalf("turns: %+v", turns)
+	}
+	if c := turns[0].Changes[0]; c.Path != "hello.txt" || !c.Before.Kept || !c.After.Kept {
+		t.Errorf("change: %+v", c)
+	}
+	if _, err := book.Rewind(turns[0].ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one\nhello, wrld\nthree\n" {
+		t.Errorf("after the rewind: %q", b)
+	}
+	if err := f.h.RewindConversation(0, "fix the greeting"); !errors.Is(err, host.ErrOwnConversation) {
+		t.Errorf("RewindConversation: %v", err)
 	}
 }

@@ -86,6 +86,9 @@ func (h *Host) runTurn(ctx context.Context, t *turn, prompt string) {
 	t.mu.Lock()
 	t.emit(agent.Event{Type: agent.EventTurnStarted, Text: prompt})
 	t.mu.Unlock()
+	if b := h.opts.Checkpoints; b != nil && strings.TrimSpace(prompt) != "" {
+		b.Begin(prompt, 0)
+	}
 	var (
 		usage  agent.Usage
 		cutOff string

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -560,8 +561,12 @@ func (c *call) diffBefore(p string, after []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// fileChanged emits the change of a file under call id. The caller holds t.mu.
+// fileChanged records the change of a file in the checkpoints and emits it
+// under call id. The caller holds t.mu.
 func (h *Host) fileChanged(id, name, p string, before, after []byte, cmd string, t *turn) {
+	if b := h.opts.Checkpoints; b != nil {
+		b.Changed(context.Background(), p, before, after)
+	}
 	t.emit(agent.Event{Type: agent.EventToolUpdate, ID: id, Name: name, Data: tools.FileChanged{Path: p, Before: before, After: after, Command: cmd}})
 }
 

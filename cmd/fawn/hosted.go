@@ -11,8 +11,10 @@ import (
 
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -42,7 +44,8 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 			logPath = filepath.Join(dir, name+".log")
 		}
 	}
-	return host.New(host.Options{
+	book := hostedCheckpoints(cfg, name, ws.env.Root, red)
+	h, err := host.New(host.Options{
 		Name:        name,
 		Agent:       a,
 		Environ:     ws.environ,
@@ -56,7 +59,39 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 		Guard:       guard,
 		Shell:       ws.term,
 		MCPServers:  cfg.Tools.MCPServers,
+		Checkpoints: book,
 	})
+	if err != nil && book != nil {
+		_ = book.Close()
+	}
+	return h, err
+}
+
+// hostedCheckpoints is the checkpoint book of a run of the hosted agent,
+// kept apart from fawn's own sessions (DATA/agents/NAME/sessions/…); nil
+// without a data directory.
+func hostedCheckpoints(cfg *config.Config, name, root string, red *secret.Redactor) *checkpoint.Book {
+	if cfg.DataDir == "" {
+		return nil
+	}
+	st, err := session.New(filepath.Join(cfg.DataDir, "agents", name), root, session.Options{Secrets: red.Values(), Fawn: version})
+	if err != nil {
+		return nil
+	}
+	id := session.NewID()
+	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), root, st.Blobs(id), checkpoint.Options{})
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// closeHosted stops the hosted agent and closes its checkpoint book.
+func closeHosted(h *host.Host) {
+	h.Close()
+	if b := h.Checkpoints(); b != nil {
+		_ = b.Close()
+	}
 }
 
 // headlessHosted runs one turn of the hosted agent, printed as fawn's own
@@ -68,7 +103,7 @@ func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.De
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
-	defer h.Close()
+	defer closeHosted(h)
 	prompt, err := customCommand(cfg, c.prompt)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)

@@ -208,8 +208,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 			fmt.Fprintf(stderr, "fawn: %v\n", err)
 			return exitUsage
 		}
-		defer h.Close()
+		defer closeHosted(h)
 		backendImpl = h
+		if h.Checkpoints() != nil {
+			services.Rewind = h // the checkpoints of its edits
+		}
 	} else {
 		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
 		if err != nil {
