@@ -95,7 +95,11 @@ func (a *scripted) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.N
 		}
 	}
 	a.note("session cwd=%s mcp=%s env-key=%q", p.Cwd, strings.Join(names, ","), os.Getenv("FAWN_TEST_SECRET_KEY"))
-	return acp.NewSessionResponse{SessionId: "s1"}, nil
+	// Claude Code's modes.
+	modes := &acp.SessionModeState{CurrentModeId: "default", AvailableModes: []acp.SessionMode{
+		{Id: "default", Name: "Default"}, {Id: "acceptEdits", Name: "Accept Edits"},
+		{Id: "plan", Name: "Plan Mode"}, {Id: "bypassPermissions", Name: "Bypass Permissions"}}}
+	return acp.NewSessionResponse{SessionId: "s1", Modes: modes}, nil
 }
 
 func (a *scripted) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
@@ -106,7 +110,8 @@ func (a *scripted) SetSessionConfigOption(context.Context, acp.SetSessionConfigO
 	return acp.SetSessionConfigOptionResponse{}, nil
 }
 
-func (a *scripted) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+func (a *scripted) SetSessionMode(_ context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	a.note("set_mode %s", p.ModeId)
 	return acp.SetSessionModeResponse{}, nil
 }
 

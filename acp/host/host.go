@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	acp "github.com/coder/acp-go-sdk"
+
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/checkpoint"
@@ -115,6 +117,10 @@ type Host struct {
 	// seq numbers what fawn names itself: plans, writes and terminals
 	// that no tool call names.
 	seq int
+	// modes are the session modes the agent offers, agentMode the one it
+	// is in (see modes.go).
+	modes     []acp.SessionMode
+	agentMode acp.SessionModeId
 	// terms are the terminals terminal/create started, by ID.
 	terms map[string]*term
 	wg    sync.WaitGroup
@@ -183,11 +189,20 @@ func (h *Host) Mode() agent.Mode {
 	return h.mode
 }
 
-// SetMode changes the permission mode.
+// SetMode changes the permission mode, and the agent's session mode to
+// the one that matches, where it offers one.
 func (h *Host) SetMode(m agent.Mode) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.mode = m
+	p, sid := h.proc, h.session
+	h.mu.Unlock()
+	if p != nil && sid != "" {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.syncMode(p, sid)
+		}()
+	}
 }
 
 // ModelName names the agent for the status bar: "acp/NAME".

@@ -658,3 +658,26 @@ func TestCheckpoints(t *testing.T) {
 		t.Errorf("RewindConversation: %v", err)
 	}
 }
+
+// TestModes: the agent's session mode follows fawn's permission mode where
+// it offers a matching one: at the session's start, and when the user
+// changes fawn's mode.
+func TestModes(t *testing.T) {
+	f := newFixture(t, "edit", func(o *host.Options) { o.Permissions.Mode = "plan" })
+	collect(t, f.h.Run(context.Background(), "plan it"))
+	if r := f.reportText(t); !strings.Contains(r, "set_mode plan") {
+		t.Fatalf("the session did not start in plan mode: %q", r)
+	}
+	waitReport := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(f.reportText(t), want); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the report never said %q: %q", want, f.reportText(t))
+			}
+		}
+	}
+	f.h.SetMode(agent.ModeYolo)
+	waitReport("set_mode bypassPermissions")
+	f.h.SetMode(agent.ModeAsk)
+	waitReport("set_mode default")
+}

@@ -182,6 +182,11 @@ func (h *Host) newSession(ctx context.Context, p *agentProc) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the agent %s did not open a session: %s", h.opts.Name, p.failure(err, sctx))
 	}
+	if resp.Modes != nil {
+		h.mu.Lock()
+		h.modes, h.agentMode = resp.Modes.AvailableModes, resp.Modes.CurrentModeId
+		h.mu.Unlock()
+	}
 	return string(resp.SessionId), nil
 }
 

@@ -252,6 +252,7 @@ func (h *Host) connect(ctx context.Context, t *turn) (*agentProc, string, error)
 		h.mu.Lock()
 		h.session = sid
 		h.mu.Unlock()
+		h.syncMode(p, sid)
 	}
 	return p, sid, nil
 }

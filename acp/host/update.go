@@ -93,6 +93,13 @@ func (h *Host) update(n acp.SessionNotification) {
 		h.plan(u.Plan.Entries)
 		return
 	}
+	if u.CurrentModeUpdate != nil {
+		// The agent changed its own mode; fawn's stays what the user set.
+		h.mu.Lock()
+		h.agentMode = u.CurrentModeUpdate.CurrentModeId
+		h.mu.Unlock()
+		return
+	}
 	if u.UsageUpdate != nil {
 		h.mu.Lock()
 		h.usage.ContextTokens = u.UsageUpdate.Used
