@@ -153,7 +153,10 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 			a.send(acp.StartToolCall("c1", "Run make", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusInProgress),
 				acp.WithStartRawInput(map[string]any{"command": "make"})))
 			time.Sleep(100 * time.Millisecond)
-			fmt.Fprintln(os.Stderr, "panic: the scripted agent fell over holding", os.Getenv("FAWN_TEST_AGENT_KEY"))
+			fmt.Fprintln(os.Stderr, "Error: the scripted agent fell over holding", os.Getenv("FAWN_TEST_AGENT_KEY"))
+			for i := range 5 {
+				fmt.Fprintf(os.Stderr, "   %d: frame\n", i)
+			}
 			os.Exit(3)
 		}
 		a.send(acp.UpdateAgentMessageText("back again"))

@@ -168,7 +168,7 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 	if err != nil {
 		why := p.failure(err, ictx)
 		p.stop()
-		return nil, fmt.Errorf("the agent %s did not start: %s", h.opts.Name, why)
+		return nil, fmt.Errorf("the agent %s did not start: %s (its log: %s)", h.opts.Name, why, h.logName())
 	}
 	p.caps = resp.AgentCapabilities
 	return p, nil
@@ -441,15 +441,28 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String is the last few lines kept, on one line.
+// String is the last few lines kept, on one line; a line that speaks of an
+// error before them (a program's message above its stack trace) comes
+// first.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	var first string
 	if len(lines) > 3 {
+		for _, l := range lines[:len(lines)-3] {
+			if strings.Contains(strings.ToLower(l), "error") {
+				first = strings.TrimSpace(l)
+				break
+			}
+		}
 		lines = lines[len(lines)-3:]
 	}
-	return clip(strings.Join(lines, " | "), 300)
+	s := strings.Join(lines, " | ")
+	if first != "" {
+		s = clip(first, 200) + " … " + s
+	}
+	return clip(s, 400)
 }
 
 func clip(s string, n int) string {

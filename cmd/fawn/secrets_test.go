@@ -37,3 +37,14 @@ func TestDropKeys(t *testing.T) {
 		t.Errorf("redacted: %q", got)
 	}
 }
+
+// A hosted agent's keys are secrets; the rest of its environment (its
+// HOME, its directories) is not, or its messages would come out garbled.
+func TestAgentSecrets(t *testing.T) {
+	cfg := &config.Config{Agents: map[string]config.ACPAgent{"claude": {Command: "claude-agent-acp",
+		Env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-agent-0123456789", "HOME": "/tmp/agent-home"}}}}
+	red := dropKeys(nil, cfg, &bytes.Buffer{})
+	if got := red.String("sk-ant-agent-0123456789 in /tmp/agent-home/config.toml"); got != "[redacted] in /tmp/agent-home/config.toml" {
+		t.Errorf("redacted: %q", got)
+	}
+}

@@ -113,8 +113,12 @@ func secrets(cfg *config.Config) []string {
 		}
 	}
 	for _, a := range cfg.Agents {
-		for _, v := range a.Env {
-			out = append(out, v)
+		// An agent's entry also sets HOME, directories and switches, which
+		// redacted would garble its messages: only its keys are secrets.
+		for k, v := range a.Env {
+			if secret.LooksSecret(k) {
+				out = append(out, v)
+			}
 		}
 	}
 	return out
