@@ -188,7 +188,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 
 	store := newStore(cfg, red)
 	// The agent behind the panes: fawn's own (sess), or the ACP agent
-	// --agent names, which offers no services of fawn's own agent.
+	// --agent names, whose only service is the checkpoints of its edits.
 	var (
 		sess        *agent.Session
 		backendImpl backend.Agent
