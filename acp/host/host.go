@@ -234,7 +234,7 @@ func (h *Host) Usage() agent.Usage {
 
 // ToolNames is empty: the agent's tools are its own and it does not list
 // them; its calls show under its own titles.
-func (h *Host) ToolNames() []string { return nil }
+func (h *Host) ToolNames() []string { return []string{} }
 
 // Root is the project the agent works in.
 func (h *Host) Root() string { return h.opts.Root }
