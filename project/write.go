@@ -38,41 +38,28 @@ const keptMode = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 // since a checked-out repository can plant one. An existing target that is
 // not a regular file (a directory, a FIFO, a device) is refused too.
 func WriteFile(root, path string, data []byte, o WriteOptions) (fs.FileInfo, error) {
-	root = realRoot(root)
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
-	target, err := Real(filepath.Clean(path))
+	target, old, err := writeTarget(root, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !Within(root, target) {
-		return nil, fmt.Errorf("%s leads to %s, outside the project %s: fawn writes only inside the project; remove the symlink or write the file where it lives", path, target, root)
+		return nil, err
 	}
 	mode := o.Mode & keptMode
 	uid, gid := -1, -1
 	dir := filepath.Dir(target)
-	old, err := os.Stat(target)
 	switch {
-	case err == nil:
-		if !old.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file (%s): fawn writes only regular files", path, old.Mode().Type())
-		}
+	case old != nil:
 		if mode == 0 {
 			mode = old.Mode() & keptMode
 		}
 		if st, ok := old.Sys().(*syscall.Stat_t); ok {
 			uid, gid = int(st.Uid), int(st.Gid)
 		}
-	case errors.Is(err, fs.ErrNotExist):
+	default:
 		if mode == 0 {
 			mode = 0o644
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".fawn-*")
 	if err != nil {
@@ -112,4 +99,42 @@ func WriteFile(root, path string, data []byte, o WriteOptions) (fs.FileInfo, err
 	}
 	committed = true
 	return os.Stat(target)
+}
+
+// WriteTarget checks, without writing, that WriteFile(root, path, …)
+// would be allowed to write, and returns the file it would write (path
+// with every symlink resolved): inside the project, not through a symlink
+// out of it, and a regular file when it exists. It is for a write made
+// elsewhere (an editor that holds the file), which must obey the same
+// rules.
+func WriteTarget(root, path string) (string, error) {
+	target, _, err := writeTarget(root, path)
+	return target, err
+}
+
+// writeTarget is WriteFile's checks: the file path leads to and its info
+// (nil when it does not exist yet).
+func writeTarget(root, path string) (string, fs.FileInfo, error) {
+	root = realRoot(root)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	target, err := Real(filepath.Clean(path))
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !Within(root, target) {
+		return "", nil, fmt.Errorf("%s leads to %s, outside the project %s: fawn writes only inside the project; remove the symlink or write the file where it lives", path, target, root)
+	}
+	old, err := os.Stat(target)
+	switch {
+	case err == nil:
+		if !old.Mode().IsRegular() {
+			return "", nil, fmt.Errorf("%s is not a regular file (%s): fawn writes only regular files", path, old.Mode().Type())
+		}
+		return target, old, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return target, nil, nil
+	}
+	return "", nil, err
 }
