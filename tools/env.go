@@ -43,6 +43,10 @@ type Env struct {
 	// Web is how web_fetch and web_search reach the web (nil: fetches with
 	// the defaults, no search backend).
 	Web *WebAccess
+	// Buffers, when set, holds the content of the project's files instead
+	// of the disk (an editor's buffers, unsaved changes included):
+	// text_editor reads and writes through it. nil: the disk.
+	Buffers Buffers
 }
 
 // ChangeRecorder keeps what the agent changes in the project (a checkpoint

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/cloudwego/eino/components/tool"
@@ -127,7 +128,7 @@ func (t *TextEditor) Plan(ctx context.Context, argsJSON string) (Action, error) 
 		}
 		return Action{Kind: KindRead, Summary: sum, Path: abs}, nil
 	}
-	e, err := t.prepare(a, abs)
+	e, err := t.prepare(ctx, a, abs)
 	if err != nil {
 		return Action{}, err
 	}
@@ -146,7 +147,7 @@ func (t *TextEditor) InvokableRun(ctx context.Context, argsJSON string, _ ...too
 		}
 		return t.view(ctx, abs, a.ViewRange)
 	}
-	e, err := t.prepare(a, abs)
+	e, err := t.prepare(ctx, a, abs)
 	if err != nil {
 		return "", err
 	}
@@ -194,12 +195,13 @@ func (e *edit) summary() string {
 	return fmt.Sprintf("%s %s +%d −%d", verb, e.rel, add, del)
 }
 
-// prepare computes an edit from the file as it is on disk now.
-func (t *TextEditor) prepare(a editorArgs, abs string) (*edit, error) {
+// prepare computes an edit from the file as it is now (on disk, or in
+// the editor's buffer when Env.Buffers is set).
+func (t *TextEditor) prepare(ctx context.Context, a editorArgs, abs string) (*edit, error) {
 	rel := t.env.Rel(abs)
 	e := &edit{command: a.Command, abs: abs, rel: rel}
 	if a.Command == "undo_edit" {
-		return t.prepareUndo(e)
+		return t.prepareUndo(ctx, e)
 	}
 	if a.Command == "create" {
 		if a.FileText == nil {
@@ -219,7 +221,7 @@ func (t *TextEditor) prepare(a editorArgs, abs string) (*edit, error) {
 			return nil, fmt.Errorf("%s is a directory: give create a file path", rel)
 		}
 	}
-	f, err := readForEdit(abs, rel)
+	f, err := t.env.readForEdit(ctx, abs, rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s does not exist: use create to make a new file", rel)
@@ -327,12 +329,12 @@ func (t *TextEditor) insert(e *edit, a editorArgs, text string, form textForm) e
 	return nil
 }
 
-func (t *TextEditor) prepareUndo(e *edit) (*edit, error) {
+func (t *TextEditor) prepareUndo(ctx context.Context, e *edit) (*edit, error) {
 	rec, n, ok := t.env.Edits.Last(e.abs)
 	if !ok {
 		return nil, fmt.Errorf("there is no edit of %s to undo: undo_edit reverts the agent's own edits made in this session", e.rel)
 	}
-	cur, err := os.ReadFile(e.abs)
+	cur, err := t.env.readContent(ctx, e.abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s no longer exists, so its last edit cannot be undone", e.rel)
@@ -362,7 +364,8 @@ func (t *TextEditor) prepareUndo(e *edit) (*edit, error) {
 }
 
 // checkFresh insists the agent has read the file and that it has not
-// changed on disk since.
+// changed since: on disk, or in the editor's buffer, where the agent read
+// it, when Env.Buffers is set.
 func (t *TextEditor) checkFresh(abs, rel string, hash [32]byte) error {
 	st, ok := t.env.Files.Get(abs)
 	if !ok {
@@ -396,12 +399,12 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		Emit(ctx, FileChanged{Path: e.abs, Before: e.before, After: nil, Command: e.command})
 		return e.result, nil
 	}
-	info, err := project.WriteFile(t.env.Root, e.abs, e.after, project.WriteOptions{})
+	stamp, err := t.write(ctx, e)
 	if err != nil {
 		return "", fmt.Errorf("writing %s failed, the file is unchanged: %w", e.rel, err)
 	}
-	hash := sha256.Sum256(e.after)
-	t.env.Files.Set(e.abs, FileStamp{ModTime: info.ModTime(), Size: info.Size(), Hash: hash})
+	hash := stamp.Hash
+	t.env.Files.Set(e.abs, stamp)
 	if e.command == "undo_edit" {
 		t.env.Edits.Pop(e.abs)
 	} else {
@@ -418,6 +421,33 @@ func (t *TextEditor) apply(ctx context.Context, e *edit) (string, error) {
 		}
 	}
 	return e.result, nil
+}
+
+// write writes an edit: to the disk with project.WriteFile, or, with
+// Env.Buffers, to the editor once project.WriteFile's rules (inside the
+// project, no symlink out of it, a regular file) allow it.
+func (t *TextEditor) write(ctx context.Context, e *edit) (FileStamp, error) {
+	hash := sha256.Sum256(e.after)
+	if t.env.Buffers == nil {
+		info, err := project.WriteFile(t.env.Root, e.abs, e.after, project.WriteOptions{})
+		if err != nil {
+			return FileStamp{}, err
+		}
+		return FileStamp{ModTime: info.ModTime(), Size: info.Size(), Hash: hash}, nil
+	}
+	target, err := project.WriteTarget(t.env.Root, e.abs)
+	if err != nil {
+		return FileStamp{}, err
+	}
+	// Missing directories are made, as project.WriteFile makes them: the
+	// editor is asked to write a file, not a tree.
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return FileStamp{}, err
+	}
+	if err := t.env.Buffers.WriteFile(ctx, e.abs, e.after); err != nil {
+		return FileStamp{}, fmt.Errorf("the editor did not write it: %w", err)
+	}
+	return FileStamp{ModTime: time.Now(), Size: int64(len(e.after)), Hash: hash}, nil
 }
 
 // view shows a file's lines or a directory's entries.
@@ -444,7 +474,7 @@ func (t *TextEditor) view(ctx context.Context, abs string, rng []int) (string, e
 		return "", err
 	}
 
-	f, err := os.Open(abs)
+	f, err := t.env.openText(ctx, abs, info.Size())
 	if err != nil {
 		return "", pathError(rel, err)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -86,9 +87,10 @@ type diskFile struct {
 	hash [32]byte
 }
 
-// readForEdit reads the file at abs whole, refusing directories, binary
-// files and files too large to edit. A missing file returns fs.ErrNotExist.
-func readForEdit(abs, rel string) (*diskFile, error) {
+// readForEdit reads the file at abs whole (its content from Buffers when
+// set), refusing directories, binary files and files too large to edit. A
+// missing file returns fs.ErrNotExist.
+func (e *Env) readForEdit(ctx context.Context, abs, rel string) (*diskFile, error) {
 	info, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
@@ -103,7 +105,22 @@ func readForEdit(abs, rel string) (*diskFile, error) {
 		return nil, fmt.Errorf("%s is %s; text_editor edits files up to %s: use bash (sed, patch) for this one",
 			rel, humanSize(info.Size()), humanSize(maxEditSize))
 	}
-	raw, err := os.ReadFile(abs)
+	if e.Buffers != nil {
+		// A binary file is refused as such before the editor is asked.
+		f, err := os.Open(abs)
+		if err != nil {
+			return nil, err
+		}
+		head, bin, err := binaryOnDisk(f)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if bin {
+			return nil, binaryError(rel, info.Size(), head[:min(len(head), 512)])
+		}
+	}
+	raw, err := e.readContent(ctx, abs)
 	if err != nil {
 		return nil, err
 	}
