@@ -30,16 +30,29 @@ const (
 	bashFallbackTimeout = 120 * time.Second
 )
 
+// Runner runs the agent's commands. *terminal.Terminal, the shared shell
+// the user sees, is the one everywhere but in fawn acp with a client that
+// offers terminals, where each command runs in a terminal of the editor's.
+type Runner interface {
+	// Run runs c and returns how it ended (see terminal.Terminal.Run);
+	// onOutput receives the output as it comes.
+	Run(ctx context.Context, c terminal.Command, onOutput func(chunk string)) (terminal.Result, error)
+	// Cwd is the directory the next command starts in ("" not known yet).
+	Cwd() string
+	// Root is the project's directory, where ResetCwd goes.
+	Root() string
+}
+
 // bashTool runs the agent's commands in the terminal the user sees.
 type bashTool struct {
 	env  *Env
-	term *terminal.Terminal
+	term Runner
 }
 
-// NewBash returns the bash tool: commands typed into t, the terminal pane's
-// shell. The default timeout is env.BashTimeout.
-func NewBash(env *Env, t *terminal.Terminal) Tool {
-	return &bashTool{env: env, term: t}
+// NewBash returns the bash tool: commands run by r, usually the terminal
+// pane's shell. The default timeout is env.BashTimeout.
+func NewBash(env *Env, r Runner) Tool {
+	return &bashTool{env: env, term: r}
 }
 
 func (b *bashTool) Name() string { return "bash" }

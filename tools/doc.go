@@ -26,6 +26,13 @@
 // results put what came from the web between <web_content> markers that
 // say it is untrusted.
 //
+// Two seams let fawn acp hand work to the editor that hosts it, and are
+// left empty everywhere else: [Env.Buffers], where text_editor reads and
+// writes file content (the editor's buffers) under the same freshness,
+// confinement and checkpoint rules as on disk, and the [Runner] the bash
+// tool runs commands with (the shared shell, *terminal.Terminal, or the
+// editor's terminals).
+//
 // It imports project, skills, terminal and web; agent, lsp, mcp, ui, ui/editor,
 // ui/panes and cmd/fawn import it.
 package tools

@@ -54,6 +54,13 @@ type CommandDone struct {
 	ExitCode     int
 }
 
+// CommandTerminal: the command runs in a terminal an editor made for it
+// (fawn acp, a client that offers terminals), known there as ID. The
+// editor shows its output live.
+type CommandTerminal struct {
+	ID string
+}
+
 type emitterKey struct{}
 
 // Emitter receives a tool's progress events.
