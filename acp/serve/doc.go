@@ -12,9 +12,15 @@
 // session/load replays a stored session before the agent carries on from
 // it. Nothing of the agent is forked here.
 //
+// What the client offers in initialize reaches the tools through Client:
+// with fs/read_text_file and fs/write_text_file, text_editor reads and
+// writes the editor's buffers (tools.Buffers); with terminal/*, the bash
+// tool runs each command in a terminal of the editor's (tools.Runner),
+// embedded in its tool call. Without them, the disk and fawn's own shell.
+//
 // The protocol library is github.com/coder/acp-go-sdk, the one fawn uses
 // on both sides.
 //
-// Imports from fawn: agent, backend, commands, session, tools. Imported by
-// cmd/fawn.
+// Imports from fawn: agent, backend, commands, session, terminal, tools.
+// Imported by cmd/fawn.
 package serve

@@ -40,8 +40,9 @@ type Project struct {
 // Options configure Serve.
 type Options struct {
 	// Open builds the Project of a new session in dir, the client's
-	// working directory (absolute). Required.
-	Open func(ctx context.Context, dir string) (*Project, error)
+	// working directory (absolute), with what the client offers its tools
+	// (file buffers, terminals). Required.
+	Open func(ctx context.Context, dir string, client *Client) (*Project, error)
 	// List lists the stored sessions of the project at dir, newest first
 	// (nil: session/list is not offered).
 	List func(dir string) ([]session.Info, error)
@@ -93,6 +94,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[acp.SessionId]*sessionState
+	// caps are the client's capabilities, as initialize said them.
+	caps acp.ClientCapabilities
 }
 
 var (
@@ -104,6 +107,8 @@ var (
 type sessionState struct {
 	id acp.SessionId
 	p  *Project
+	// peer is what the session's tools call the client with.
+	peer *peerSession
 	// turn is held while a prompt runs: a second prompt waits for the
 	// first, which the SDK has cancelled, to end.
 	turn sync.Mutex
@@ -113,10 +118,13 @@ type sessionState struct {
 
 // Initialize agrees on the protocol version (fawn speaks version 1; a
 // client asking for another is answered with 1, as the protocol says) and
-// says what fawn can do. The client's fs and terminal capabilities are
-// not used: fawn's tools read and write the disk and run commands in
-// fawn's own shell.
-func (s *Server) Initialize(_ context.Context, _ acp.InitializeRequest) (acp.InitializeResponse, error) {
+// says what fawn can do. It keeps the client's capabilities: the sessions
+// opened after it read and write files through the client's fs/* methods
+// and run commands in its terminals when it offers them (see Client).
+func (s *Server) Initialize(_ context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
+	s.mu.Lock()
+	s.caps = req.ClientCapabilities
+	s.mu.Unlock()
 	version := s.opts.Version
 	if version == "" {
 		version = "dev"
@@ -193,14 +201,15 @@ func (s *Server) open(ctx context.Context, cwd string) (*sessionState, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", cwd)})
 	}
-	p, err := s.opts.Open(ctx, filepath.Clean(cwd))
+	client := s.newClient()
+	p, err := s.opts.Open(ctx, filepath.Clean(cwd), client)
 	if err != nil {
 		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	if p.Root == "" {
 		p.Root = filepath.Clean(cwd)
 	}
-	return &sessionState{p: p}, nil
+	return &sessionState{p: p, peer: client.peer}, nil
 }
 
 // afterOpen tells the client the session's slash commands.
@@ -212,6 +221,7 @@ func (s *Server) afterOpen(ss *sessionState) {
 
 func (s *Server) add(id acp.SessionId, ss *sessionState) {
 	ss.id = id
+	ss.peer.setID(id)
 	s.mu.Lock()
 	old := s.sessions[id]
 	s.sessions[id] = ss
@@ -230,6 +240,13 @@ func (s *Server) drop(id acp.SessionId) {
 	if ss != nil {
 		ss.close()
 	}
+}
+
+// clientCaps are the client's capabilities.
+func (s *Server) clientCaps() acp.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
 }
 
 func (s *Server) session(id acp.SessionId) (*sessionState, error) {

@@ -113,6 +113,12 @@ type fixture struct {
 	mode agent.Mode
 	// vision: the model takes images.
 	vision bool
+	// editor, when set, is the client the connection serves instead of
+	// cl (which still records updates), advertising caps in initialize.
+	editor acp.Client
+	caps   acp.ClientCapabilities
+	// project is the last Project opened.
+	project *Project
 }
 
 func newFixture(t *testing.T, script llmtest.Script, mode agent.Mode) *fixture {
@@ -150,14 +156,19 @@ func (f *fixture) connect() {
 			t.Error("Serve did not return")
 		}
 	})
-	f.conn = acp.NewClientSideConnection(f.cl, toAgentW, toClientR)
+	var impl acp.Client = f.cl
+	if f.editor != nil {
+		impl = f.editor
+	}
+	f.conn = acp.NewClientSideConnection(impl, toAgentW, toClientR)
 }
 
-func (f *fixture) open(ctx context.Context, dir string) (*Project, error) {
+func (f *fixture) open(ctx context.Context, dir string, client *Client) (*Project, error) {
 	env, err := tools.NewEnv(dir)
 	if err != nil {
 		return nil, err
 	}
+	env.Buffers = client.Buffers
 	env.BashTimeout = time.Minute
 	term, err := terminal.Start(terminal.Options{Dir: env.Root, Env: []string{"HOME=" + f.t.TempDir()}})
 	if err != nil {
@@ -175,15 +186,20 @@ func (f *fixture) open(ctx context.Context, dir string) (*Project, error) {
 		ConfigDir:   f.t.TempDir(),
 		ProjectDir:  env.Root,
 	}
-	s, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: env, Tools: append(tools.Builtin(env), tools.NewBash(env, term)),
+	var runner tools.Runner = term
+	if r := client.Runner(env.Root, []string{"PAGER=cat"}); r != nil {
+		runner = r
+	}
+	s, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: env, Tools: append(tools.Builtin(env), tools.NewBash(env, runner)),
 		Interactive: true, Store: st, AskUser: true, RetryBaseDelay: 5 * time.Millisecond})
 	if err != nil {
 		term.Close()
 		return nil, err
 	}
-	return &Project{Agent: s, Services: backend.SessionServices(s), Root: env.Root, Notices: []string{"a notice"},
+	f.project = &Project{Agent: s, Services: backend.SessionServices(s), Root: env.Root, Notices: []string{"a notice"},
 		Commands: commands.Load(cfg.ConfigDir, env.Root),
-		Close:    func() { s.Close(); _ = term.Close() }}, nil
+		Close:    func() { s.Close(); _ = term.Close() }}
+	return f.project, nil
 }
 
 func (f *fixture) ctx() context.Context {
@@ -194,7 +210,7 @@ func (f *fixture) ctx() context.Context {
 
 func (f *fixture) newSession() acp.SessionId {
 	f.t.Helper()
-	if _, err := f.conn.Initialize(f.ctx(), acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+	if _, err := f.conn.Initialize(f.ctx(), acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: f.caps}); err != nil {
 		f.t.Fatal(err)
 	}
 	resp, err := f.conn.NewSession(f.ctx(), acp.NewSessionRequest{Cwd: f.root, McpServers: []acp.McpServer{}})

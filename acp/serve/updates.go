@@ -43,6 +43,9 @@ type callState struct {
 	// content is the call's content as last sent (a diff, an output).
 	content []acp.ToolCallContent
 	ended   bool
+	// terminal is the client's terminal the command runs in (""
+	// when it runs in fawn's shell): the client shows its output.
+	terminal string
 }
 
 func newMapper(root string) *mapper {
@@ -83,6 +86,10 @@ func (m *mapper) event(ev agent.Event) []acp.SessionUpdate {
 		return append(ups, acp.SessionUpdate{ToolCallUpdate: &u})
 	case agent.EventToolOutput:
 		c, ups := m.ensure(ev.ID, ev.Name, ev.Agent)
+		if c.terminal != "" {
+			// The client shows its terminal's output itself.
+			return ups
+		}
 		if !slices.Contains(m.dirty, ev.ID) {
 			m.dirty = append(m.dirty, ev.ID)
 		}
@@ -185,8 +192,22 @@ func (m *mapper) toolUpdate(ev agent.Event) []acp.SessionUpdate {
 		return append(ups, acp.UpdateToolCall(id, acp.WithUpdateLocations([]acp.ToolCallLocation{loc})))
 	case tools.TodosChanged:
 		return append(ups, planUpdate(d.Items))
+	case tools.CommandTerminal:
+		// The command runs in the client's terminal: the call embeds it,
+		// as the protocol has it, and the client shows it live.
+		m.undirty(ev.ID)
+		c.terminal = d.ID
+		c.content = []acp.ToolCallContent{acp.ToolTerminalRef(d.ID)}
+		return append(ups, acp.UpdateToolCall(id, acp.WithUpdateContent(c.content)))
 	case tools.CommandDone:
 		m.undirty(ev.ID)
+		if c.terminal != "" {
+			// The terminal stays embedded (the client shows it after
+			// release too); the output and exit code as fawn read them
+			// go in rawOutput.
+			return append(ups, acp.UpdateToolCall(id, acp.WithUpdateContent(c.content),
+				acp.WithUpdateRawOutput(map[string]any{"exitCode": d.ExitCode, "output": tail(d.Output, maxLiveOutput)})))
+		}
 		c.content = []acp.ToolCallContent{outputContent(d.Output, d.ExitCode)}
 		return append(ups, acp.UpdateToolCall(id, acp.WithUpdateContent(c.content)))
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/terminal"
+	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
 
@@ -40,11 +42,11 @@ func acpCommand(ctx context.Context, c *cli, environ []string, stdin io.Reader, 
 	err = serve.Serve(ctx, stdin, proto, serve.Options{
 		Version: version,
 		Log:     log,
-		Open: func(ctx context.Context, dir string) (*serve.Project, error) {
+		Open: func(ctx context.Context, dir string, client *serve.Client) (*serve.Project, error) {
 			if c.dir != "" {
 				dir = c.dir
 			}
-			return openACP(ctx, c, environ, dir, stderr)
+			return openACP(ctx, c, environ, dir, client, stderr)
 		},
 		List: func(dir string) ([]session.Info, error) {
 			if c.dir != "" {
@@ -87,8 +89,10 @@ func guardStdout() (*os.File, error) {
 // before (and nothing changed since) or when fawn acp runs with --trust;
 // otherwise what its files would run or widen (MCP servers, model
 // settings, language servers, hooks, its git configuration's programs) is
-// ignored, and the first prompt's answer says so.
-func openACP(ctx context.Context, c *cli, environ []string, dir string, stderr io.Writer) (*serve.Project, error) {
+// ignored, and the first prompt's answer says so. What the client offers
+// (its buffers, its terminals) replaces the disk and fawn's shell for the
+// agent's tools.
+func openACP(ctx context.Context, c *cli, environ []string, dir string, client *serve.Client, stderr io.Writer) (*serve.Project, error) {
 	dir, err := projectDir(dir)
 	if err != nil {
 		return nil, err
@@ -115,6 +119,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, stderr i
 	if err != nil {
 		return nil, err
 	}
+	useClient(ws, client, clientEnv(environ, cfg, decision))
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: newStore(cfg, red),
 		Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
 	if err != nil {
@@ -148,6 +153,41 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, stderr i
 			}
 		},
 	}, nil
+}
+
+// useClient has the workspace's tools use what the client offers: its
+// buffers for text_editor's file content, its terminals for bash (whose
+// commands start with env set). The shell fawn started stays, unused by
+// the agent.
+func useClient(ws *workspace, client *serve.Client, env []string) {
+	ws.env.Buffers = client.Buffers
+	r := client.Runner(ws.env.Root, env)
+	if r == nil {
+		return
+	}
+	for i, t := range ws.tools {
+		if t.Name() == "bash" {
+			ws.tools[i] = tools.NewBash(ws.env, r)
+		}
+	}
+}
+
+// clientEnv is what a command in the client's terminal gets set over the
+// editor's environment, which fawn does not choose: what fawn's own shell
+// sets for the agent's commands (no pager; in a project fawn does not
+// trust, git that runs nothing its configuration names), and every
+// variable fawn keeps from its shell (the model keys, shell.unset_env)
+// emptied.
+func clientEnv(environ []string, cfg *config.Config, d *trust.Decision) []string {
+	env := []string{"PAGER=cat", "GIT_PAGER=cat"}
+	if !d.Trusted() {
+		env = append(env, terminal.GitGuardEnv(environ)...)
+	}
+	_, removed := config.CleanEnv(environ, cfg.Shell)
+	for _, name := range removed {
+		env = append(env, name+"=")
+	}
+	return env
 }
 
 // listACP lists the stored sessions of the project at dir. Listing runs

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // TestGuardStdout runs guardStdout in a child test process and writes to
@@ -44,5 +47,27 @@ func TestGuardStdout(t *testing.T) {
 		if !strings.Contains(errb.String(), "stray: "+s) {
 			t.Errorf("stderr lacks the stray print of %s:\n%s", s, errb.String())
 		}
+	}
+}
+
+// TestClientEnv: a command in the editor's terminal gets what fawn's own
+// shell gives the agent's commands (no pager, the git guard in a project
+// fawn does not trust) and the model keys emptied.
+func TestClientEnv(t *testing.T) {
+	environ := []string{"PATH=/bin", "OPENAI_API_KEY=sk-1", "MY_KEY=k", "HOME=/h"}
+	cfg := &config.Config{Shell: config.Shell{UnsetEnv: config.DefaultUnsetEnv(), KeyVars: []string{"MY_KEY"}}}
+	items := []trust.Item{{Kind: "git", Name: "core.fsmonitor", Source: "/p/.git/config", Detail: "x"}}
+	untrusted := strings.Join(clientEnv(environ, cfg, trust.Deny("/p", items, trust.Untrusted)), " ")
+	for _, want := range []string{"PAGER=cat", "GIT_PAGER=cat", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_COUNT=3", "OPENAI_API_KEY= ", "MY_KEY="} {
+		if !strings.Contains(untrusted+" ", want) {
+			t.Errorf("untrusted: %s lacks %s", untrusted, want)
+		}
+	}
+	if strings.Contains(untrusted, "sk-1") || strings.Contains(untrusted, "PATH") || strings.Contains(untrusted, "HOME") {
+		t.Errorf("untrusted: %s", untrusted)
+	}
+	trusted := strings.Join(clientEnv(environ, cfg, trust.Allow("/p", items, trust.Untrusted, "test")), " ")
+	if strings.Contains(trusted, "GIT_CONFIG") || !strings.Contains(trusted, "OPENAI_API_KEY=") {
+		t.Errorf("trusted: %s", trusted)
 	}
 }
