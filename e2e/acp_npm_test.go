@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,19 @@ func acpScript() llmtest.Script {
 	}}
 }
 
+// editorScript views and edits a file and runs a command (through the
+// client's fs/* and terminal/* when it offers them), answers, then (for a
+// second prompt) streams a story that stalls until the client cancels.
+func editorScript() llmtest.Script {
+	return llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Reading.", ToolCalls: []llmtest.ToolCall{{ID: "v1", Name: "text_editor", Arguments: `{"command":"view","path":"notes.txt"}`}}},
+		{ToolCalls: []llmtest.ToolCall{{ID: "e1", Name: "text_editor", Arguments: `{"command":"str_replace","path":"notes.txt","old_str":"unsaved","new_str":"edited"}`}}},
+		{ToolCalls: []llmtest.ToolCall{{ID: "b1", Name: "bash", Arguments: `{"command":"echo ran-$((2+3)) in $(basename \"$PWD\")"}`}}},
+		{Text: "Done."},
+		{Text: "Once upon a time there was a story that went on and on.", Fault: &llmtest.Fault{Kind: llmtest.Stall, After: 2}},
+	}}
+}
+
 // update is the part of a session update the tests look at.
 type update struct {
 	SessionUpdate string          `json:"sessionUpdate"`
@@ -31,6 +45,7 @@ type update struct {
 	Status        string          `json:"status"`
 	Kind          string          `json:"kind"`
 	Content       json.RawMessage `json:"content"`
+	RawOutput     json.RawMessage `json:"rawOutput"`
 }
 
 // checkToolCalls fails unless every update of a call follows the call's
@@ -62,16 +77,22 @@ func checkToolCalls(t *testing.T, ups []update, ids ...string) {
 }
 
 // TestACPTypeScriptClient drives `fawn acp` with a client on the
-// TypeScript SDK (testdata/acp/client.mjs): a turn that edits and runs a
-// command with its permission requests answered, a turn cancelled while
-// the model streams, and the session loaded in a second connection.
+// TypeScript SDK (testdata/acp/client.mjs), an editor that offers fs/* and
+// terminal/*: a turn that views and edits a file in the editor's unsaved
+// buffer and runs a command in the editor's terminal, with its permission
+// requests answered; a turn cancelled while the model streams; the session
+// loaded in a second connection.
 func TestACPTypeScriptClient(t *testing.T) {
 	sdk := npmPackage(t, "@agentclientprotocol/sdk")
-	srv := llmtest.Start(t, acpScript())
+	srv := llmtest.Start(t, editorScript())
 	dir, home := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("saved words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	client, _ := filepath.Abs("testdata/acp/client.mjs")
 	cmd := exec.Command("node", client, sdk, dir, "--", binary, "acp", "--base-url", srv.URL(), "--model", "scripted")
-	cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "HOME="+home, "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL=")
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "HOME="+home, "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENAI_BASE_URL=",
+		`ACP_CLIENT_BUFFERS={"notes.txt":"unsaved words\n"}`)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -88,6 +109,20 @@ func TestACPTypeScriptClient(t *testing.T) {
 		Asks            []string `json:"asks"`
 		Turn1           []update `json:"turn1"`
 		Replay          []update `json:"replay"`
+		FS              struct {
+			Reads  []string `json:"reads"`
+			Writes []string `json:"writes"`
+		} `json:"fs"`
+		Terminals struct {
+			Created []struct {
+				ID      string   `json:"id"`
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+				Cwd     string   `json:"cwd"`
+			} `json:"created"`
+			Released []string `json:"released"`
+		} `json:"terminals"`
+		Buffers map[string]string `json:"buffers"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("client output: %v\n%s\n%s", err, stdout.String(), stderr.String())
@@ -98,14 +133,32 @@ func TestACPTypeScriptClient(t *testing.T) {
 	if out.Stop1 != "end_turn" || strings.Join(out.Asks, ",") != "e1,b1" {
 		t.Errorf("first turn: stop %q, permission requests %v", out.Stop1, out.Asks)
 	}
-	checkToolCalls(t, out.Turn1, "e1", "b1")
-	var diff, console bool
-	for _, u := range out.Turn1 {
-		diff = diff || (u.ToolCallID == "e1" && strings.Contains(string(u.Content), `"type":"diff"`))
-		console = console || (u.ToolCallID == "b1" && strings.Contains(string(u.Content), "ran-5"))
+	checkToolCalls(t, out.Turn1, "v1", "e1", "b1")
+	// The file was viewed and edited in the editor's buffer, through fs/*:
+	// the agent saw the unsaved text, the editor has the edit, the disk
+	// is as the user saved it.
+	if !slices.Contains(out.FS.Reads, "notes.txt") || strings.Join(out.FS.Writes, ",") != "notes.txt" {
+		t.Errorf("fs/* calls: %+v", out.FS)
 	}
-	if !diff || !console {
-		t.Errorf("the edit's diff (%v) or the command's output (%v) is missing", diff, console)
+	if got := out.Buffers["notes.txt"]; got != "edited words\n" {
+		t.Errorf("the editor's buffer of notes.txt: %q", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "saved words\n" {
+		t.Errorf("notes.txt on disk: %q, %v", b, err)
+	}
+	var diff, term, exit bool
+	for _, u := range out.Turn1 {
+		diff = diff || (u.ToolCallID == "e1" && strings.Contains(string(u.Content), `"type":"diff"`) && strings.Contains(string(u.Content), "unsaved words"))
+		term = term || (u.ToolCallID == "b1" && strings.Contains(string(u.Content), `"type":"terminal"`) && strings.Contains(string(u.Content), `"terminalId":"term-1"`))
+		exit = exit || (u.ToolCallID == "b1" && strings.Contains(string(u.RawOutput), `"exitCode":0`) && strings.Contains(string(u.RawOutput), "ran-5 in "+filepath.Base(dir)))
+	}
+	if !diff || !term || !exit {
+		t.Errorf("the edit's diff of the buffer (%v), the command's terminal (%v) or its output and exit code (%v) is missing", diff, term, exit)
+	}
+	// The command ran in the editor's terminal, in the project, and the
+	// terminal was released.
+	if c := out.Terminals.Created; len(c) != 1 || c[0].Command != "bash" || c[0].Cwd != realDir(t, dir) || strings.Join(out.Terminals.Released, ",") != "term-1" {
+		t.Errorf("terminals: %+v", out.Terminals)
 	}
 	if out.Stop2 != "cancelled" {
 		t.Errorf("the cancelled turn stopped with %q", out.Stop2)
@@ -114,12 +167,19 @@ func TestACPTypeScriptClient(t *testing.T) {
 	for _, u := range out.Replay {
 		kinds = append(kinds, u.SessionUpdate)
 	}
-	if got := strings.Join(kinds, ","); !strings.HasPrefix(got, "user_message_chunk,agent_message_chunk,tool_call,tool_call_update,tool_call_update,tool_call,tool_call_update,tool_call_update,agent_message_chunk,user_message_chunk") {
+	if got := strings.Join(kinds, ","); !strings.HasPrefix(got, "user_message_chunk,agent_message_chunk,"+strings.Repeat("tool_call,tool_call_update,tool_call_update,", 3)+"agent_message_chunk,user_message_chunk") {
 		t.Errorf("the loaded session replayed %s", got)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "alpha\n" {
-		t.Errorf("a.txt: %q, %v", b, err)
+}
+
+// realDir is dir with its symlinks resolved, as fawn names the project.
+func realDir(t *testing.T, dir string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return real
 }
 
 // TestACPAcpx drives `fawn acp` with acpx, the command-line ACP client:
@@ -140,6 +200,7 @@ func TestACPAcpx(t *testing.T) {
 	}
 	var ups []update
 	var stop string
+	var used []string
 	asks := 0
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -161,6 +222,10 @@ func TestACPAcpx(t *testing.T) {
 			ups = append(ups, m.Params.Update)
 		case "session/request_permission":
 			asks++
+		case "fs/write_text_file", "terminal/create":
+			// acpx offers fs/* and terminal/*: the edit and the
+			// command go through them.
+			used = append(used, m.Method)
 		}
 		if m.Result.StopReason != "" {
 			stop = m.Result.StopReason
@@ -170,6 +235,9 @@ func TestACPAcpx(t *testing.T) {
 		t.Errorf("stop reason %q, %d permission requests; want end_turn and 2\n%s", stop, asks, stdout.String())
 	}
 	checkToolCalls(t, ups, "e1", "b1")
+	if got := strings.Join(used, ","); got != "fs/write_text_file,terminal/create" {
+		t.Errorf("acpx was asked %s; want the edit written and the command run through it", got)
+	}
 	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "alpha\n" {
 		t.Errorf("a.txt: %q, %v", b, err)
 	}
