@@ -288,7 +288,8 @@ func TestClientBuffersWriteOutsideIsRefusedFirst(t *testing.T) {
 func TestClientTerminalRunsTheCommand(t *testing.T) {
 	f, ed := editorFixture(t, llmtest.Script{Responses: []llmtest.Response{
 		{ToolCalls: []llmtest.ToolCall{call("b1", "bash", `{"command":"mkdir -p sub && cd sub && echo from-$((6*7)) pager=$PAGER && exit 3"}`)}},
-		{ToolCalls: []llmtest.ToolCall{call("b2", "bash", `{"command":"pwd"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("b2", "bash", `{"command":"pwd; cd /"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("b3", "bash", `{"command":"pwd"}`)}},
 		{Text: "Ran."},
 	}}, agent.ModeYolo)
 	sid := f.newSession()
@@ -305,10 +306,15 @@ func TestClientTerminalRunsTheCommand(t *testing.T) {
 	ed.mu.Lock()
 	created, released := slices.Clone(ed.created), slices.Clone(ed.released)
 	ed.mu.Unlock()
-	if len(created) != 2 || created[0].Command != "bash" || *created[0].Cwd != f.project.Root || *created[1].Cwd != sub {
+	// A command that ends outside the project leaves the next to start in
+	// its root.
+	if len(created) != 3 || created[0].Command != "bash" || *created[0].Cwd != f.project.Root || *created[1].Cwd != sub || *created[2].Cwd != f.project.Root {
 		t.Fatalf("terminals created: %+v", created)
 	}
-	if strings.Join(released, ",") != "term-1,term-2" {
+	if !strings.Contains(res["b2"], "cwd /]") {
+		t.Errorf("the result of a command that ended in /: %q", res["b2"])
+	}
+	if strings.Join(released, ",") != "term-1,term-2,term-3" {
 		t.Errorf("terminals released: %v", released)
 	}
 	// The call embeds the terminal; its end says the exit code and output.

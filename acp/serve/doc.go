@@ -21,6 +21,7 @@
 // The protocol library is github.com/coder/acp-go-sdk, the one fawn uses
 // on both sides.
 //
-// Imports from fawn: agent, backend, commands, session, terminal, tools.
+// Imports from fawn: agent, backend, commands, project, session, terminal,
+// tools.
 // Imported by cmd/fawn.
 package serve

@@ -12,6 +12,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -30,8 +31,9 @@ const (
 
 // clientRunner is tools.Runner on the client's terminal/* methods: every
 // command is `bash -c` in a terminal of the editor's, started in the
-// directory the previous command ended in (a command's cd carries over,
-// as in fawn's shell; its variables do not). Commands run one at a time.
+// directory the previous command ended in when that is in the project (a
+// command's cd carries over, as in fawn's shell; its variables do not).
+// Commands run one at a time.
 type clientRunner struct {
 	p    *peerSession
 	root string
@@ -195,17 +197,29 @@ wait:
 	if ex.err != nil && !res.Interrupted && !res.TimedOut {
 		shaped.Output += fmt.Sprintf("\n[fawn: the editor did not say how the command ended: %v]\n", requestError(ex.err))
 	}
-	if b, err := os.ReadFile(f.Name()); err == nil {
+	shaped.Cwd = r.ended(f.Name(), cwd)
+	shaped.Duration = time.Since(begin)
+	return shaped, nil
+}
+
+// ended returns the directory a command that started in cwd ended in, as
+// its exit trap wrote it in file (cwd when it wrote nothing: it was
+// killed), and has the next command start there when that is inside the
+// project, else in the root, as fawn's shell has the agent's commands do.
+func (r *clientRunner) ended(file, cwd string) string {
+	if b, err := os.ReadFile(file); err == nil {
 		if d := strings.TrimSpace(string(b)); filepath.IsAbs(d) {
 			cwd = d
 		}
 	}
+	next := cwd
+	if !project.Within(r.root, cwd) {
+		next = r.root
+	}
 	r.mu.Lock()
-	r.cwd = cwd
+	r.cwd = next
 	r.mu.Unlock()
-	shaped.Cwd = cwd
-	shaped.Duration = time.Since(begin)
-	return shaped, nil
+	return cwd
 }
 
 // newOutput is what the terminal printed since it showed seen: the rest of
