@@ -43,6 +43,13 @@ type Runner interface {
 	Root() string
 }
 
+// RunnerNote is a Runner whose commands do not run in one persistent
+// shell: Note says how they do run, and is added to the bash tool's
+// description, which describes the shared shell.
+type RunnerNote interface {
+	Note() string
+}
+
 // bashTool runs the agent's commands in the terminal the user sees.
 type bashTool struct {
 	env  *Env
@@ -58,9 +65,13 @@ func NewBash(env *Env, r Runner) Tool {
 func (b *bashTool) Name() string { return "bash" }
 
 func (b *bashTool) Info(context.Context) (*schema.ToolInfo, error) {
+	desc := strings.TrimSpace(bashDescription)
+	if n, ok := b.term.(RunnerNote); ok {
+		desc += "\n\n" + n.Note()
+	}
 	return &schema.ToolInfo{
 		Name: "bash",
-		Desc: strings.TrimSpace(bashDescription),
+		Desc: desc,
 		ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
 			"command": {
 				Type:     schema.String,

@@ -295,6 +295,15 @@ func TestClientTerminalRunsTheCommand(t *testing.T) {
 	sid := f.newSession()
 	f.prompt(sid, "run it")
 
+	var desc string
+	for _, tool := range f.srv.ChatRequests()[0].Tools {
+		if tool.Function.Name == "bash" {
+			desc = tool.Function.Description
+		}
+	}
+	if !strings.Contains(desc, "each command runs in a new bash in a terminal of the editor's") {
+		t.Errorf("the bash tool's description does not say how commands run here: %q", desc)
+	}
 	res := toolResults(f.srv)
 	if !strings.Contains(res["b1"], "from-42 pager=cat") || !strings.Contains(res["b1"], "exit code 3") {
 		t.Errorf("the command's result: %q", res["b1"])

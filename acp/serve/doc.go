@@ -22,6 +22,5 @@
 // on both sides.
 //
 // Imports from fawn: agent, backend, commands, project, session, terminal,
-// tools.
-// Imported by cmd/fawn.
+// tools. Imported by cmd/fawn.
 package serve

@@ -53,7 +53,19 @@ func newClientRunner(p *peerSession, root string, env []string) *clientRunner {
 	return r
 }
 
-var _ tools.Runner = (*clientRunner)(nil)
+var (
+	_ tools.Runner     = (*clientRunner)(nil)
+	_ tools.RunnerNote = (*clientRunner)(nil)
+)
+
+// Note tells the model how its commands run here, unlike in the shared
+// shell the bash tool's description speaks of.
+func (r *clientRunner) Note() string {
+	return "Here, in the user's editor, each command runs in a new bash in a terminal of the editor's instead: " +
+		"the working directory carries over from one command to the next (inside the project), but exported variables, " +
+		"functions and activated environments do not, and nobody types into it. Chain what belongs together in one command " +
+		"(`source .venv/bin/activate && pytest`). On timeout or interruption the command is killed."
+}
 
 func (r *clientRunner) Root() string { return r.root }
 
