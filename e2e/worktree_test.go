@@ -169,3 +169,47 @@ func TestHostileGitconfigWorktree(t *testing.T) {
 		t.Errorf("plain git worktree add did not run the fixture's programs (%s): the test proves nothing", ran)
 	}
 }
+
+// In the IDE, /task new NAME PROMPT opens a task on branch fawn/NAME in its
+// own worktree: its edit lands there, not in the project, its terminal
+// starts there, the task bar shows both tasks, and Alt-, goes back to the
+// project's task, whose chat never saw the other's work.
+func TestTaskNewInTheIDE(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "Writing the note.", ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"note.txt","file_text":"from the task\n"}`)}},
+		{Text: "The note is written."},
+	}})
+	tm := Start(t, 200, 45, repo, nil, "--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "accept-edits")
+	tm.WaitFor("Ask fawn")
+	tm.Type("/task new notes write the note")
+	tm.Keys("Enter")
+	tm.WaitFor("The note is written.", "task notes works on branch fawn/notes", "1 project", "notes")
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); err == nil {
+		t.Error("the task's edit landed in the project")
+	}
+	out, err := exec.Command("git", "-C", repo, "worktree", "list", "--porcelain").CombinedOutput()
+	if err != nil {
+		t.Fatalf("git worktree list: %v\n%s", err, out)
+	}
+	var wt string
+	for _, l := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok && p != repo && !strings.HasPrefix(repo, p) {
+			wt = p
+		}
+	}
+	if wt == "" {
+		t.Fatalf("no worktree for the task:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(wt, "note.txt")); err != nil || string(b) != "from the task\n" {
+		t.Errorf("the task's note in its worktree: %q, %v", b, err)
+	}
+	tm.Keys("M-,")
+	screen := tm.WaitUntil("the project's task shown", func(s string) bool { return !strings.Contains(s, "The note is written.") })
+	if !strings.Contains(screen, "notes") {
+		t.Errorf("the task bar lost the task:\n%s", screen)
+	}
+}

@@ -197,7 +197,7 @@ func (a *App) Picker() *picker.Picker {
 func (a *App) Tasks() []commands.TaskInfo {
 	out := make([]commands.TaskInfo, len(a.tasks))
 	for i, t := range a.tasks {
-		out[i] = commands.TaskInfo{Name: t.name, Root: t.root, State: t.state().String(), Shown: t == a.task}
+		out[i] = commands.TaskInfo{Name: t.name, Root: t.root, Branch: t.opts.Branch, State: t.state().String(), Shown: t == a.task}
 	}
 	return out
 }
@@ -234,7 +234,11 @@ func (a *App) NewTask(name, prompt string) {
 			o.Name = name
 			t := a.newTask(o)
 			t.todos.SetItems(o.Agent.Todos())
-			t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("task %s works in %s; its edits, shell and session are its own", name, o.Root)})
+			where := o.Root
+			if o.Branch != "" {
+				where = "branch " + o.Branch + " in " + o.Root
+			}
+			t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("task %s works on %s; its edits, shell and session are its own (Alt-. and Alt-, switch tasks)", name, where)})
 			a.switchTo(t)
 			if prompt != "" {
 				t.submit(prompt)

@@ -29,6 +29,8 @@ import (
 type TaskOptions struct {
 	// Name is the task's name in the task bar; "" is the project's.
 	Name string
+	// Branch is the git branch the task works on, when it has its own.
+	Branch string
 	// Agent runs the task's turns; required.
 	Agent backend.Agent
 	// Services are what the agent offers beyond turns; nil ones are not

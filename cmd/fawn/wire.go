@@ -254,11 +254,18 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		opts.Recovery = store.Recovery()
 	}
 	opts.FirstFrame = restoreGC
+	// /task new opens tasks in worktrees of the project, on fawn's own
+	// agent (a hosted agent's tasks are not built yet).
+	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watch: watch}
+	if c.agent == "" {
+		opts.NewTask = kit.newTask
+	}
 	app, err := ui.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
+	kit.app = app
 	ed.SetRedraw(app.RequestDraw)
 	defer wireLSP(app, ed, ws)()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()

@@ -35,13 +35,35 @@ func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trus
 	if name == "" {
 		return "", nil
 	}
+	dir, err := worktreesDir(cfg)
+	if err != nil {
+		return "", err
+	}
+	t, verb, err := taskTree(ctx, name, cfg.ProjectDir, dir, d)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(stderr, "fawn: task %s on branch %s (%s %s)\n", t.Name, t.Branch, verb, safetext.Line(t.Dir))
+	cfg.ProjectDir = t.Project
+	return t.Branch, nil
+}
+
+// worktreesDir is where tasks' worktrees are made.
+func worktreesDir(cfg *config.Config) (string, error) {
 	dir := cfg.WorktreesDir()
 	if dir == "" {
 		return "", errors.New("fawn has no data directory to make worktrees in: set worktrees.dir in your config")
 	}
-	m, err := worktree.Open(ctx, cfg.ProjectDir, dir)
+	return dir, nil
+}
+
+// taskTree finds task name's worktree of the project, making it at HEAD
+// when it is new and checking it out again when its directory is gone;
+// verb says which ("new, in", "checked out again in", "in").
+func taskTree(ctx context.Context, name, project, dir string, d *trust.Decision) (worktree.Tree, string, error) {
+	m, err := worktree.Open(ctx, project, dir)
 	if err != nil {
-		return "", err
+		return worktree.Tree{}, "", err
 	}
 	m.UserFilters = d.Trusted()
 	t, err := m.Get(ctx, name)
@@ -54,10 +76,5 @@ func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trus
 		t, err = m.Restore(ctx, t)
 		verb = "checked out again in"
 	}
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(stderr, "fawn: task %s on branch %s (%s %s)\n", t.Name, t.Branch, verb, safetext.Line(t.Dir))
-	cfg.ProjectDir = t.Project
-	return t.Branch, nil
+	return t, verb, err
 }

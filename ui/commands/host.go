@@ -94,10 +94,11 @@ type Host interface {
 
 // TaskInfo is a task as /task lists it.
 type TaskInfo struct {
-	Name  string // "" for the project's own
-	Root  string // its directory: the project, or its worktree
-	State string // "working", "waiting for you", "done", "failed", "idle"
-	Shown bool
+	Name   string // "" for the project's own
+	Root   string // its directory: the project, or its worktree
+	Branch string // its own git branch, "" for the project's
+	State  string // "working", "waiting for you", "done", "failed", "idle"
+	Shown  bool
 }
 
 // Choice is one answer of a question (Host.Ask): a key, say "o" or "esc",

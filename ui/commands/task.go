@@ -36,7 +36,11 @@ func pickTask(h Host) {
 		if name == "" {
 			name = "project"
 		}
-		items = append(items, picker.Item{Label: fmt.Sprintf("%d %s", i+1, name), Detail: t.State + " · " + t.Root, Current: t.Shown, Value: i})
+		where := t.Root
+		if t.Branch != "" {
+			where = t.Branch + " · " + t.Root
+		}
+		items = append(items, picker.Item{Label: fmt.Sprintf("%d %s", i+1, name), Detail: t.State + " · " + where, Current: t.Shown, Value: i})
 	}
 	h.Pick("Tasks (/task new NAME starts one)", items, func(it picker.Item) { h.ShowTask(it.Value.(int)) })
 }

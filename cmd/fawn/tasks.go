@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/ui"
+	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/termview"
+	"github.com/fawn-ide/fawn/ui/theme"
+	"github.com/fawn-ide/fawn/worktree"
+)
+
+// taskKit is what every task of the IDE shares: the configuration, trust
+// and redaction of the project (a task in a worktree works under the
+// project's rules), the theme and key tables, the one watcher, and the App
+// once it exists.
+type taskKit struct {
+	cfg              *config.Config
+	decision         *trust.Decision
+	red              *secret.Redactor
+	th               theme.Theme
+	edKeys, termKeys *keymap.Table
+	watch            *project.Watcher
+	app              *ui.App // set once the App is built, before any task opens
+}
+
+// newTask is /task new NAME: task NAME's git worktree of the project
+// (branch fawn/NAME, made at HEAD when new), and in it a task's parts.
+func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, error) {
+	if err := worktree.CheckName(name); err != nil {
+		return ui.TaskOptions{}, err
+	}
+	dir, err := worktreesDir(k.cfg)
+	if err != nil {
+		return ui.TaskOptions{}, err
+	}
+	t, _, err := taskTree(ctx, name, k.cfg.ProjectDir, dir, k.decision)
+	if err != nil {
+		return ui.TaskOptions{}, err
+	}
+	o, err := k.open(ctx, t.Project)
+	o.Branch = t.Branch
+	return o, err
+}
+
+// open makes the parts of a task that works in dir, as the first task has
+// them in the project: a workspace (its shell, tools, language servers),
+// an editor, a terminal view and a session in dir's own store. Close stops
+// them all.
+func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) {
+	c := *k.cfg
+	c.ProjectDir = dir
+	ws, err := newWorkspace(&c, k.decision)
+	if err != nil {
+		return ui.TaskOptions{}, err
+	}
+	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(k.watch))
+	ws.env.Guard = ed
+	tv := termview.New(ws.term, k.th, k.termKeys)
+	tv.SetBorder(false)
+	store := newStore(&c, k.red)
+	sess, err := agent.NewSession(ctx, agent.Options{Config: &c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(&c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision})
+	if err != nil {
+		ed.Close()
+		ws.Close()
+		return ui.TaskOptions{}, fmt.Errorf("cannot start its session: %w", err)
+	}
+	app := k.app
+	endLSP := wireEditorLSP(app, ed, ws)
+	endRedraw := ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })
+	o := ui.TaskOptions{
+		Agent:       sess,
+		Services:    backend.SessionServices(sess),
+		Root:        dir,
+		Editor:      ed,
+		Terminal:    tv,
+		Watcher:     k.watch,
+		Cwd:         ws.term.Cwd,
+		Chdir:       func(d string) { go ws.restoreCwd(ctx, d) },
+		NewTerminal: userTerminal(&c, ws, k.th, k.termKeys),
+		LSP:         ws.lsp,
+		Close: func() {
+			endRedraw()
+			endLSP()
+			sess.Close()
+			ed.Close()
+			ws.Close()
+		},
+	}
+	if store != nil {
+		o.Recovery = store.Recovery()
+	}
+	return o, nil
+}
