@@ -197,7 +197,7 @@ func TestTaskNewStartsATaskAndItsFirstTurn(t *testing.T) {
 	r.typeText("/task new fix make the tests pass")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("fixing in the worktree")
-	r.waitScreen("task fix works in /worktrees/fix")
+	r.waitScreen("task fix works on /worktrees/fix")
 	r.waitScreen("2 ✓ fix")
 	if got := agFix.promptList(); len(got) != 1 || got[0] != "make the tests pass" {
 		t.Errorf("the task's first prompt was %q", got)
