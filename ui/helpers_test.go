@@ -186,6 +186,9 @@ func (r *running) resize(w, h int) {
 		_, sw, sh := r.screen.GetContents()
 		return r.app.frames.Load() > before && sw == w && sh == h
 	})
+	// A frame begun before SetSize may end after it, drawn at the old
+	// size: the frame drawn once the resize event is handled is the one.
+	r.sync()
 }
 
 // key injects a key and waits until it has been handled and drawn.
