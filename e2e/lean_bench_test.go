@@ -136,7 +136,27 @@ func BenchmarkFirstFrameRSS(b *testing.B) {
 // BenchmarkBinary: the size of fawn as make build builds it (stripped),
 // and the modules linked into it, beside micro's binary.
 func BenchmarkBinary(b *testing.B) {
-	bin := plainFawn(b)
+	size, mods := binaryFigures(b, plainFawn(b))
+	for i := 0; i < b.N; i++ {
+		// Nothing to repeat: the figures are the binary's.
+	}
+	b.ReportMetric(size, "fawn-MiB")
+	b.ReportMetric(float64(mods), "modules")
+	if ref := micro(b); ref != "" {
+		if real, err := filepath.EvalSymlinks(ref); err == nil {
+			ref = real
+		}
+		if mst, err := os.Stat(ref); err == nil {
+			msize := float64(mst.Size()) / (1 << 20)
+			b.ReportMetric(msize, "micro-MiB")
+			b.ReportMetric(size/msize, "fawn/micro")
+		}
+	}
+}
+
+// binaryFigures is the size of the fawn binary bin (MiB) and the number of
+// modules linked into it.
+func binaryFigures(b *testing.B, bin string) (float64, int) {
 	st, err := os.Stat(bin)
 	if err != nil {
 		b.Fatal(err)
@@ -151,20 +171,7 @@ func BenchmarkBinary(b *testing.B) {
 			mods++
 		}
 	}
-	for i := 0; i < b.N; i++ {
-		// Nothing to repeat: the figures are the binary's.
-	}
-	b.ReportMetric(float64(st.Size())/(1<<20), "fawn-MiB")
-	b.ReportMetric(float64(mods), "modules")
-	if ref := micro(b); ref != "" {
-		if real, err := filepath.EvalSymlinks(ref); err == nil {
-			ref = real
-		}
-		if mst, err := os.Stat(ref); err == nil {
-			b.ReportMetric(float64(mst.Size())/(1<<20), "micro-MiB")
-			b.ReportMetric(float64(st.Size())/float64(mst.Size()), "fawn/micro")
-		}
-	}
+	return float64(st.Size()) / (1 << 20), mods
 }
 
 // turnMemoryTurns is how many short turns BenchmarkTurnMemory runs.

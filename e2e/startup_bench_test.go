@@ -34,6 +34,7 @@ func plainFawn(b *testing.B) string {
 			plainErr = err
 			return
 		}
+		benchDirs.add(dir)
 		plainBinary = filepath.Join(dir, "fawn")
 		_, here, _, _ := runtime.Caller(0)
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", plainBinary, "./cmd/fawn")
@@ -54,6 +55,13 @@ func plainFawn(b *testing.B) string {
 // until the output contained marker, then ends it by closing the pty.
 func timeToFirstFrame(b *testing.B, env []string, marker string, argv ...string) time.Duration {
 	b.Helper()
+	return timeToScreen(b, env, []string{marker}, argv...)
+}
+
+// timeToScreen is timeToFirstFrame until the output contained every one of
+// markers (the chat's input line and the shell's prompt, say).
+func timeToScreen(b *testing.B, env []string, markers []string, argv ...string) time.Duration {
+	b.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
 	start := time.Now()
@@ -69,16 +77,25 @@ func timeToFirstFrame(b *testing.B, env []string, marker string, argv ...string)
 		f.SetReadDeadline(deadline)
 		n, err := f.Read(buf)
 		seen.Write(buf[:n])
-		if bytes.Contains(seen.Bytes(), []byte(marker)) {
+		if containsAll(seen.Bytes(), markers) {
 			took = time.Since(start)
 		} else if err != nil {
-			b.Fatalf("%v: no %q in the output (%v)", argv, marker, err)
+			b.Fatalf("%v: not all of %q in the output (%v)", argv, markers, err)
 		}
 	}
 	_ = cmd.Process.Kill()
 	f.Close()
 	_ = cmd.Wait()
 	return took
+}
+
+func containsAll(p []byte, markers []string) bool {
+	for _, m := range markers {
+		if !bytes.Contains(p, []byte(m)) {
+			return false
+		}
+	}
+	return true
 }
 
 // BenchmarkStartup: from exec to the first frame of the IDE (the chat's

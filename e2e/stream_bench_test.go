@@ -157,6 +157,42 @@ func (r *ptyRun) stop() {
 	<-r.done
 }
 
+// streamRun is what streamIDE measured.
+type streamRun struct {
+	cpu     time.Duration // the IDE's CPU from the prompt sent until the screen is quiet
+	written int64         // the bytes it wrote to the terminal meanwhile
+	// rssStart and rssEnd are its resident memory (MiB) at the first
+	// frame and once the answer is drawn.
+	rssStart, rssEnd float64
+}
+
+// streamIDE runs argv (fawn with a scripted model) in a 120×40 pty, sends
+// one prompt and measures its answer until the screen is quiet, for at
+// least streamFor. gentle ends fawn with SIGTERM, as a user would, so that
+// the profiles FAWN_CPUPROFILE asks for get written.
+func streamIDE(b *testing.B, env, argv []string, streamFor time.Duration, gentle bool) streamRun {
+	b.Helper()
+	r := startPty(b, env, argv...)
+	r.waitFor(b, "Ask fawn")
+	var run streamRun
+	run.rssStart = rssMiB(r.cmd.Process.Pid)
+	time.Sleep(300 * time.Millisecond) // let the start-up settle (the shell pane, git)
+	cpu0, bytes0 := procCPU(r.cmd.Process.Pid), r.bytes.Load()
+	if _, err := r.f.Write([]byte("explain\r")); err != nil {
+		b.Fatal(err)
+	}
+	r.waitQuiet(b, streamFor, 700*time.Millisecond)
+	run.cpu = procCPU(r.cmd.Process.Pid) - cpu0
+	run.written = r.bytes.Load() - bytes0
+	run.rssEnd = rssMiB(r.cmd.Process.Pid)
+	if gentle {
+		_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		r.waitExit(b, 10*time.Second)
+	}
+	r.stop()
+	return run
+}
+
 // BenchmarkStreamingTerminal reports, for one long answer: the bytes fawn
 // wrote to the terminal per byte of answer text, the CPU the IDE used, and
 // that CPU over the CPU of the same turn headless.
@@ -187,23 +223,9 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 	var ideCPU, headCPU time.Duration
 	var written int64
 	for i := 0; i < b.N; i++ {
-		r := startPty(b, profiled(env, fmt.Sprintf("ide-%d.prof", i)), append(append([]string{bin}, args...), project)...)
-		r.waitFor(b, "Ask fawn")
-		time.Sleep(300 * time.Millisecond) // let the start-up settle (the shell pane, git)
-		cpu0, bytes0 := procCPU(r.cmd.Process.Pid), r.bytes.Load()
-		if _, err := r.f.Write([]byte("explain\r")); err != nil {
-			b.Fatal(err)
-		}
-		r.waitQuiet(b, streamFor, 700*time.Millisecond)
-		ideCPU += procCPU(r.cmd.Process.Pid) - cpu0
-		written += r.bytes.Load() - bytes0
-		if profDir != "" {
-			// The profile is written as fawn ends: end it as a user's
-			// SIGTERM would, not with stop's kill.
-			_ = r.cmd.Process.Signal(syscall.SIGTERM)
-			r.waitExit(b, 10*time.Second)
-		}
-		r.stop()
+		run := streamIDE(b, profiled(env, fmt.Sprintf("ide-%d.prof", i)), append(append([]string{bin}, args...), project), streamFor, profDir != "")
+		ideCPU += run.cpu
+		written += run.written
 
 		cmd := exec.Command(bin, append(append(args, "-p", "explain"), project)...)
 		cmd.Env = profiled(env, fmt.Sprintf("head-%d.prof", i))
