@@ -3,9 +3,11 @@
 // sets a goal for, the reference measured in the same run (vim, micro,
 // tmux, a bare pty, headless fawn), their ratio, the goal and whether it
 // is met. With -o it also writes the table to a file, so that the next
-// measurement is one command. `make bench` pipes the benchmarks through it:
+// measurement is one command. With -baseline REV the table also has the rows
+// of BenchmarkBaseline: today's fawn beside fawn at the commit REV, built and
+// measured in the same run. `make bench` pipes the benchmarks through it:
 //
-//	go test -run '^$' -bench . ./... | go run ./internal/benchsum -o bin/bench-summary.md
+//	go test -run '^$' -bench . ./... | go run ./internal/benchsum -baseline df36f05 -o bin/bench-summary.md
 package main
 
 import (
@@ -21,9 +23,10 @@ import (
 
 func main() {
 	out := flag.String("o", "", "also write the table to this file")
+	baseline := flag.String("baseline", "", "the commit BenchmarkBaseline measured today's fawn against (its rows are left out without it)")
 	flag.Parse()
-	results := read(os.Stdin, os.Stdout)
-	table := render(results)
+	results, skipped := read(os.Stdin, os.Stdout)
+	table := render(results, skipped, *baseline)
 	fmt.Print("\n" + table)
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(table), 0o644); err != nil {
@@ -38,16 +41,26 @@ func main() {
 // suffix), its metrics by unit.
 type results map[string]map[string]float64
 
-var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+var (
+	benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+	// go test prints a skipped benchmark's log only with -v: a benchmark
+	// whose rows the table should explain prints this line itself.
+	skipLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)? (skipped: .*)$`)
+)
 
-// read copies r to w and collects the benchmark lines.
-func read(r io.Reader, w io.Writer) results {
-	res := results{}
+// read copies r to w and collects the benchmark lines, and the reasons the
+// benchmarks that skipped gave (their "BenchmarkX skipped: why" lines).
+func read(r io.Reader, w io.Writer) (results, map[string]string) {
+	res, skipped := results{}, map[string]string{}
 	s := bufio.NewScanner(r)
 	s.Buffer(make([]byte, 1<<20), 1<<20)
 	for s.Scan() {
 		line := s.Text()
 		fmt.Fprintln(w, line)
+		if m := skipLine.FindStringSubmatch(line); m != nil {
+			skipped[m[1]] = m[3]
+			continue
+		}
 		m := benchLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -61,7 +74,7 @@ func read(r io.Reader, w io.Writer) results {
 		}
 		res[m[1]] = metrics
 	}
-	return res
+	return res, skipped
 }
 
 // row is one measure of the table.
@@ -77,6 +90,9 @@ type row struct {
 	// met says whether the goal is met, from fawn's figure and the
 	// ratio (0 without a reference).
 	met func(fawn, ratio float64) bool
+	// zeroes: a reference of 0 is a figure, not a missing one (idle
+	// CPU): fawn's 0 beside it meets the goal, anything more does not.
+	zeroes bool
 }
 
 var rows = []row{
@@ -121,15 +137,47 @@ var rows = []row{
 	{measure: "an edit's write → its diagnostics (gopls)", bench: "BenchmarkEditToDiagnostics", fawn: "ns/op", unit: "ms", scale: 1e-6},
 }
 
-// render formats the table in Markdown.
-func render(res results) string {
+// baselineGoal is the most today's fawn may spend beside fawn at the
+// baseline commit, on every measure of BenchmarkBaseline.
+const baselineGoal = 1.10
+
+// baselineRows are BenchmarkBaseline's rows: today's fawn beside fawn at
+// the commit rev.
+func baselineRows(rev string) []row {
+	ref := "fawn@" + rev
+	vs := ": fawn vs " + ref
+	goal := fmt.Sprintf("≤ %.2f×", baselineGoal)
+	met := func(_, r float64) bool { return r <= baselineGoal }
+	return []row{
+		{measure: "exec → first frame, shell prompt drawn" + vs, bench: "BenchmarkBaseline", fawn: "now-frame-ms", ref: "base-frame-ms", refName: ref, unit: "ms", goal: goal, met: met},
+		{measure: "RSS at the first frame" + vs, bench: "BenchmarkBaseline", fawn: "now-rss-start-MiB", ref: "base-rss-start-MiB", refName: ref, unit: "MiB", goal: goal, met: met},
+		{measure: "RSS after a streamed answer" + vs, bench: "BenchmarkBaseline", fawn: "now-rss-streamed-MiB", ref: "base-rss-streamed-MiB", refName: ref, unit: "MiB", goal: goal, met: met},
+		{measure: "binary (stripped)" + vs, bench: "BenchmarkBaseline", fawn: "now-bin-MiB", ref: "base-bin-MiB", refName: ref, unit: "MiB", goal: goal, met: met},
+		{measure: "modules linked" + vs, bench: "BenchmarkBaseline", fawn: "now-modules", ref: "base-modules", refName: ref, unit: ""},
+		{measure: "CPU streaming a long answer" + vs, bench: "BenchmarkBaseline", fawn: "now-stream-cpu-s", ref: "base-stream-cpu-s", refName: ref, unit: "s", goal: goal, met: met},
+		{measure: "CPU while idle" + vs, bench: "BenchmarkBaseline", fawn: "now-idle-cpu-ms", ref: "base-idle-cpu-ms", refName: ref, unit: "ms per 10 s", goal: goal, met: met, zeroes: true},
+		{measure: "bytes to the terminal while idle" + vs, bench: "BenchmarkBaseline", fawn: "now-idle-bytes", ref: "base-idle-bytes", refName: ref, unit: "B per 10 s", zeroes: true},
+	}
+}
+
+// render formats the table in Markdown; with a baseline commit, the rows of
+// BenchmarkBaseline follow.
+func render(res results, skipped map[string]string, baseline string) string {
 	var b strings.Builder
 	b.WriteString("| measure | fawn | reference, same run | ratio | goal | met |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
-	for _, r := range rows {
+	all := rows
+	if baseline != "" {
+		all = append(append([]row(nil), rows...), baselineRows(baseline)...)
+	}
+	for _, r := range all {
 		m, ok := res[r.bench]
 		if !ok {
-			fmt.Fprintf(&b, "| %s | not run (%s) | | | %s | |\n", r.measure, r.bench, r.goal)
+			notRun := "not run (" + r.bench + ")"
+			if why, ok := skipped[r.bench]; ok {
+				notRun = "not run (" + r.bench + ": " + strings.ReplaceAll(why, "|", "\\|") + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s | | | %s | |\n", r.measure, notRun, r.goal)
 			continue
 		}
 		scale := r.scale
@@ -143,12 +191,23 @@ func render(res results) string {
 		}
 		f *= scale
 		refCell, ratioCell, ratio := "", "", 0.0
+		zeroMet := ""
 		if r.ref != "" {
-			if v, ok := m[r.ref]; ok && v > 0 {
+			if v, ok := m[r.ref]; ok && v == 0 && r.zeroes {
+				refCell = r.refName + " " + figure(0, r.unit)
+				if f == 0 {
+					ratioCell, zeroMet = "both 0", "yes"
+				} else {
+					ratioCell, zeroMet = "more than 0", "**no**"
+				}
+			} else if ok && v > 0 {
 				v *= scale
 				refCell = r.refName + " " + figure(v, r.unit)
 				ratio = f / v
 				ratioCell = fmt.Sprintf("%.2f×", ratio)
+				if r.zeroes && f == 0 {
+					zeroMet = "yes"
+				}
 			} else {
 				refCell = r.refName + ": not measured"
 			}
@@ -161,6 +220,8 @@ func render(res results) string {
 			frames := m["frames/10s"]
 			fawnCell += fmt.Sprintf(", %.0f frames", frames)
 			met = yesNo(frames == 0)
+		case zeroMet != "" && r.goal != "":
+			met = zeroMet
 		case r.met != nil && (!relative || ratio > 0):
 			met = yesNo(r.met(f, ratio))
 		}

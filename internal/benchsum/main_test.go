@@ -15,11 +15,11 @@ func TestTableFromBenchOutput(t *testing.T) {
 		"BenchmarkVersion-2 1 1 ns/op 8.5 fawn-ms\n" +
 		"PASS\n"
 	var out bytes.Buffer
-	res := read(strings.NewReader(in), &out)
+	res, skipped := read(strings.NewReader(in), &out)
 	if out.String() != in {
 		t.Fatalf("the output is not copied:\n%s", out.String())
 	}
-	table := render(res)
+	table := render(res, skipped, "")
 	for _, want := range []string{
 		"| exec → first frame | 50.0 ms | vim 15.0 ms | 3.33× | ≤ 3× vim | **no** |",
 		"| exec → first frame, beside micro | 50.0 ms | micro 200 ms | 0.25× | ≤ 0.5× micro | yes |",
@@ -33,5 +33,40 @@ func TestTableFromBenchOutput(t *testing.T) {
 		if !strings.Contains(table, want) {
 			t.Errorf("no line %q in:\n%s", want, table)
 		}
+	}
+}
+
+func TestBaselineRows(t *testing.T) {
+	in := "BenchmarkBaseline-2 \t 3 \t 1 ns/op \t 120 now-frame-ms \t 100 base-frame-ms \t 20 now-rss-start-MiB \t 20 base-rss-start-MiB" +
+		" \t 0 now-idle-cpu-ms \t 0 base-idle-cpu-ms \t 30 now-idle-bytes \t 0 base-idle-bytes \t 0.5 now-stream-cpu-s \t 0 base-stream-cpu-s\n"
+	res, skipped := read(strings.NewReader(in), &bytes.Buffer{})
+	table := render(res, skipped, "df36f05")
+	for _, want := range []string{
+		"| exec → first frame, shell prompt drawn: fawn vs fawn@df36f05 | 120 ms | fawn@df36f05 100 ms | 1.20× | ≤ 1.10× | **no** |",
+		"| RSS at the first frame: fawn vs fawn@df36f05 | 20.0 MiB | fawn@df36f05 20.0 MiB | 1.00× | ≤ 1.10× | yes |",
+		// Idle CPU is 0 on both sides: that is a figure, and the goal is met.
+		"| CPU while idle: fawn vs fawn@df36f05 | 0.00 ms per 10 s | fawn@df36f05 0.00 ms per 10 s | both 0 | ≤ 1.10× | yes |",
+		"| bytes to the terminal while idle: fawn vs fawn@df36f05 | 30.0 B per 10 s | fawn@df36f05 0.00 B per 10 s | more than 0 |  |  |",
+		// Elsewhere a 0 is a figure that was not measured.
+		"| CPU streaming a long answer: fawn vs fawn@df36f05 | 0.50 s | fawn@df36f05: not measured |  | ≤ 1.10× |  |",
+		"| RSS after a streamed answer: fawn vs fawn@df36f05 | no now-rss-streamed-MiB in BenchmarkBaseline |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("no line %q in:\n%s", want, table)
+		}
+	}
+	if strings.Contains(render(res, skipped, ""), "fawn@") {
+		t.Error("rows against a baseline without -baseline")
+	}
+}
+
+func TestBaselineSkipped(t *testing.T) {
+	in := "BenchmarkBaseline skipped: the baseline commit df36f05 is not in this clone (a shallow clone?)\n" +
+		"PASS\n"
+	res, skipped := read(strings.NewReader(in), &bytes.Buffer{})
+	table := render(res, skipped, "df36f05")
+	want := "| binary (stripped): fawn vs fawn@df36f05 | not run (BenchmarkBaseline: skipped: the baseline commit df36f05 is not in this clone (a shallow clone?)) | | | ≤ 1.10× | |"
+	if !strings.Contains(table, want) {
+		t.Errorf("no line %q in:\n%s", want, table)
 	}
 }
