@@ -1,0 +1,38 @@
+// Package sandbox owns the operating-system sandbox of the shared shell:
+// the policy (sandbox.mode, sandbox.network, sandbox.writable and
+// sandbox.deny_read, checked here with errors that say what to write),
+// the words that describe it on the terminal pane's title and in /sandbox,
+// the hidden entry through which fawn re-executes itself to confine a new
+// shell before it becomes bash, and the reading of a failed command's
+// output as a refusal of the sandbox.
+//
+// On Linux the confinement is Landlock (github.com/landlock-lsm/go-landlock)
+// plus a seccomp filter (github.com/elastic/go-seccomp-bpf). Landlock binds
+// a process and everything it starts, needs no privilege, no user namespace
+// and no setuid helper, so it works in an unprivileged container and under
+// Ubuntu 24.04's AppArmor restriction of user namespaces, where bubblewrap
+// (which Codex and Claude Code use) fails to start. Its TCP rules close
+// connect and bind; the seccomp filter closes what they cannot express:
+// other socket families, UDP and raw sockets, Multipath TCP and io_uring
+// (whose socket operations do not pass through the socket system call).
+//
+// Landlock grants rights by subtree and only ever adds them, so a path
+// that must stay read-only inside a writable one (.git, .fawn, .claude in
+// the project) or unreadable inside a readable one (~/.ssh) is carved out:
+// the rights go to each sibling on the way down instead of to the parent.
+// What that costs: the project's own top directory takes no new entries
+// (its subdirectories and its existing files are writable), and entries
+// created later directly in a carved directory (a new dotfile in ~) are
+// not readable until the next shell.
+//
+// A shell starts as Command describes: fawn's own executable with argv[0]
+// set to ExecName and the policy in an environment variable; cmd/fawn calls
+// Main first thing, which confines the process and executes bash, or fails
+// with a message — it never runs the shell unconfined. Available says,
+// before that, whether this kernel can confine at all; where it cannot,
+// the caller says so and keeps asking before every command.
+//
+// It imports nothing of fawn; config, terminal's callers in cmd/fawn, the
+// agent (for the permission policy), ui/commands (/sandbox) and cmd/fawn
+// import it.
+package sandbox

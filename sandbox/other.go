@@ -1,0 +1,21 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"runtime"
+)
+
+// Available says whether this system can confine a shell: fawn's sandbox
+// is Linux's Landlock; elsewhere it says so and fawn keeps asking.
+func Available() error {
+	return errors.New("fawn has no sandbox on " + runtime.GOOS + " (Linux only: Landlock)")
+}
+
+func selfExe() (string, error) { return os.Executable() }
+
+func restrict(spec) error { return Available() }
+
+func execve(string, []string, []string) error { return Available() }

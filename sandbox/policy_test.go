@@ -1,0 +1,49 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSettingsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Mode: "strict"}, "expected one of off, workspace-write, read-only"},
+		{Settings{Mode: "off", Network: "example.com"}, "expected host:port"},
+		{Settings{Mode: "off", Network: []any{"example.com:0"}}, "port must be a number from 1 to 65535"},
+		{Settings{Mode: "off", Network: 3}, "expected false, true or a list"},
+		{Settings{Mode: "off", Writable: []string{"cache"}}, "sandbox.writable entry \"cache\": expected an absolute path"},
+		{Settings{Mode: "off", DenyRead: []string{"$HOME/.ssh"}}, "sandbox.deny_read entry"},
+	} {
+		_, err := New(c.s, "/p", "/h", nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Mode: "workspace-write", Network: false}, "sandboxed: project, no network"},
+		{Settings{Mode: "workspace-write", Network: true}, "sandboxed: project, network"},
+		{Settings{Mode: "read-only", Network: []string{"a.example:443", "b.example:443", "c:8080"}}, "sandboxed: read-only, network: port 443, 8080"},
+		{Settings{Mode: "off"}, "not sandboxed"},
+	} {
+		p, err := New(c.s, "/p", "/h", []string{"GOCACHE=/c/go-build", "TMPDIR=/t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Describe(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+	p, _ := New(Settings{Mode: "workspace-write", Writable: []string{"~/.cache"}, DenyRead: []string{"~/.ssh"}}, "/p", "/h", []string{"GOCACHE=/c/go-build", "TMPDIR=/t"})
+	if strings.Join(p.Writable, " ") != "/h/.cache /c/go-build" || p.Temp != "/t" || p.DenyRead[0] != "/h/.ssh" {
+		t.Errorf("paths: %+v", p)
+	}
+}

@@ -1,0 +1,223 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	Main() // the re-executed test binary confines itself here
+	os.Exit(m.Run())
+}
+
+// box is a project, a home and a temp directory of their own, and a
+// policy over them.
+type box struct {
+	project, home, tmp string
+	policy             Policy
+	env                []string
+}
+
+func newBox(t *testing.T, s Settings) *box {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	root := t.TempDir()
+	b := &box{project: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp")}
+	for _, d := range []string{b.project, filepath.Join(b.home, ".ssh"), b.tmp, filepath.Join(b.project, "src")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(b.home, ".bashrc"), "# rc\n")
+	write(t, filepath.Join(b.home, ".ssh", "id_ed25519"), "SECRET KEY\n")
+	b.env = []string{"HOME=" + b.home, "TMPDIR=" + b.tmp, "PATH=" + os.Getenv("PATH"), "LANG=C"}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
+		if v, ok := os.LookupEnv(k); ok {
+			b.env = append(b.env, k+"="+v)
+		}
+	}
+	if s.Mode == "" {
+		s.Mode = string(WorkspaceWrite)
+	}
+	if s.Writable == nil {
+		s.Writable = DefaultWritable()
+	}
+	if s.DenyRead == nil {
+		s.DenyRead = DefaultDenyRead()
+	}
+	p, err := New(s, b.project, b.home, b.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.policy = p
+	return b
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run runs script in bash in the box's project, confined.
+func (b *box) run(t *testing.T, script string) (string, int) {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	cmd := exec.Command(bash, "-c", script)
+	cmd.Args[0] = "bash"
+	cmd.Dir = b.project
+	cmd.Env = b.env
+	if err := b.policy.Confine(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), code
+}
+
+func (b *box) refused(t *testing.T, script string) string {
+	t.Helper()
+	out, code := b.run(t, script)
+	if code == 0 {
+		t.Fatalf("%s: succeeded in the sandbox:\n%s", script, out)
+	}
+	if _, ok := b.policy.Refusal(out); !ok {
+		t.Errorf("%s: failed (%d) but not read as a sandbox refusal:\n%s", script, code, out)
+	}
+	return out
+}
+
+func TestWritesStayInTheProject(t *testing.T) {
+	b := newBox(t, Settings{})
+	if out, code := b.run(t, "echo hi > src/a.txt && mkdir -p src/d && touch src/d/b && echo t > $TMPDIR/t && cat src/a.txt"); code != 0 || !strings.Contains(out, "hi") {
+		t.Fatalf("writing inside the project: %d\n%s", code, out)
+	}
+	b.refused(t, "touch ../outside")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(b.project), "outside")); err == nil {
+		t.Error("../outside was created")
+	}
+	b.refused(t, "echo x >> ~/.bashrc")
+	if data, _ := os.ReadFile(filepath.Join(b.home, ".bashrc")); string(data) != "# rc\n" {
+		t.Errorf("~/.bashrc changed: %q", data)
+	}
+}
+
+func TestSecretsAreNotReadable(t *testing.T) {
+	b := newBox(t, Settings{})
+	out := b.refused(t, "cat ~/.ssh/id_ed25519")
+	if strings.Contains(out, "SECRET") {
+		t.Fatalf("the key was read:\n%s", out)
+	}
+	if out, code := b.run(t, "cat ~/.bashrc && ls ~"); code != 0 || !strings.Contains(out, "# rc") {
+		t.Fatalf("reading the rest of home: %d\n%s", code, out)
+	}
+}
+
+func TestGitConfigStaysReadOnly(t *testing.T) {
+	b := newBox(t, Settings{})
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	git := exec.Command("git", "init", "-q", b.project)
+	git.Env = b.env
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	before, _ := os.ReadFile(filepath.Join(b.project, ".git", "config"))
+	b.refused(t, "git config core.fsmonitor x")
+	after, _ := os.ReadFile(filepath.Join(b.project, ".git", "config"))
+	if !bytes.Equal(before, after) || bytes.Contains(after, []byte("fsmonitor")) {
+		t.Fatalf(".git/config changed:\n%s", after)
+	}
+	entries, _ := os.ReadDir(filepath.Join(b.project, ".git"))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".lock") {
+			t.Errorf("left behind: .git/%s", e.Name())
+		}
+	}
+	b.refused(t, "echo 'echo pwned' > .git/hooks/pre-commit")
+	b.refused(t, "mkdir -p .claude && echo '{}' > .claude/settings.json")
+	b.refused(t, "mkdir .fawn")
+	for _, p := range []string{".git/hooks/pre-commit", ".claude", ".fawn"} {
+		if _, err := os.Stat(filepath.Join(b.project, p)); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+}
+
+func TestNetworkIsClosed(t *testing.T) {
+	b := newBox(t, Settings{})
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			got <- struct{}{}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	b.refused(t, fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", port))
+	if _, err := exec.LookPath("curl"); err == nil {
+		b.refused(t, fmt.Sprintf("curl -sS --max-time 5 http://127.0.0.1:%d/", port))
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		// UDP and Multipath TCP, which Landlock's TCP rules miss.
+		b.refused(t, `python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'`)
+		b.refused(t, `python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)'`)
+	}
+	select {
+	case <-got:
+		t.Fatal("the listener was reached from the sandbox")
+	case <-time.After(100 * time.Millisecond):
+	}
+	// An allowed port opens.
+	b2 := newBox(t, Settings{Network: []string{fmt.Sprintf("localhost:%d", port)}})
+	if out, code := b2.run(t, fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", port)); code != 0 {
+		t.Fatalf("an allowed port: %d\n%s", code, out)
+	}
+}
+
+func TestGoTestInsideTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	b := newBox(t, Settings{})
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go")
+	}
+	write(t, filepath.Join(b.project, "src", "go.mod"), "module fixture\n\ngo 1.22\n")
+	write(t, filepath.Join(b.project, "src", "a_test.go"), "package fixture\n\nimport (\"os\"; \"testing\")\n\nfunc TestA(t *testing.T) { if err := os.WriteFile(t.TempDir()+\"/x\", nil, 0o644); err != nil { t.Fatal(err) } }\n")
+	if out, code := b.run(t, "cd src && GOFLAGS=-mod=mod go test -count=1 ./..."); code != 0 {
+		t.Fatalf("go test in the sandbox: %d\n%s", code, out)
+	}
+}

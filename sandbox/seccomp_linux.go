@@ -1,0 +1,67 @@
+//go:build linux
+
+package sandbox
+
+import (
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/sys/unix"
+)
+
+// closeNetwork loads the seccomp filter for what Landlock's TCP rules
+// cannot say. Local (AF_UNIX) sockets stay open. IP sockets may only be
+// plain TCP, which Landlock then filters by port (when tcpRules; without
+// them no IP socket at all), or UDP when udp (DNS for an allowed host);
+// every other family, raw and datagram sockets, Multipath TCP and SCTP
+// fail with EPERM, and so does io_uring, whose socket operations would
+// pass beside the filter.
+func closeNetwork(tcpRules, udp bool) error {
+	const (
+		family = 0
+		typ    = 1
+		proto  = 2
+	)
+	var deny []seccomp.NameWithConditions
+	add := func(conds ...seccomp.Condition) {
+		deny = append(deny, seccomp.NameWithConditions{Name: "socket", Conditions: conds})
+	}
+	is := func(arg uint32, v uint64) seccomp.Condition {
+		return seccomp.Condition{Argument: arg, Operation: seccomp.Equal, Value: v}
+	}
+	not := func(arg uint32, v uint64) seccomp.Condition {
+		return seccomp.Condition{Argument: arg, Operation: seccomp.NotEqual, Value: v}
+	}
+	bits := func(op seccomp.Operation, v uint64) seccomp.Condition {
+		return seccomp.Condition{Argument: typ, Operation: op, Value: v}
+	}
+	if !tcpRules {
+		add(not(family, unix.AF_UNIX))
+	} else {
+		add(not(family, unix.AF_UNIX), not(family, unix.AF_INET), not(family, unix.AF_INET6))
+		for _, f := range []uint64{unix.AF_INET, unix.AF_INET6} {
+			// The socket type is its low four bits (SOCK_STREAM 1,
+			// SOCK_DGRAM 2); above them are SOCK_NONBLOCK and SOCK_CLOEXEC.
+			if udp {
+				add(is(family, f), bits(seccomp.BitsSet, 0xc))
+				add(is(family, f), bits(seccomp.BitsSet, 1), bits(seccomp.BitsSet, 2))
+				add(is(family, f), bits(seccomp.BitsNotSet, 3))
+				add(is(family, f), not(proto, 0), not(proto, unix.IPPROTO_TCP), not(proto, unix.IPPROTO_UDP))
+			} else {
+				add(is(family, f), bits(seccomp.BitsSet, 0xe))
+				add(is(family, f), bits(seccomp.BitsNotSet, 1))
+				add(is(family, f), not(proto, 0), not(proto, unix.IPPROTO_TCP))
+			}
+		}
+	}
+	filter := seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls: []seccomp.SyscallGroup{
+				{Action: seccomp.ActionErrno, NamesWithCondtions: deny},
+				{Action: seccomp.ActionErrno, Names: []string{"io_uring_setup"}},
+			},
+		},
+	}
+	return seccomp.LoadFilter(filter)
+}
