@@ -14,6 +14,7 @@ type Config struct {
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
 	Worktrees   Worktrees   `mapstructure:"worktrees" yaml:"worktrees"`
+	Sandbox     Sandbox     `mapstructure:"sandbox" yaml:"sandbox"`
 	// Hooks are the hook commands by event (package hooks parses them); a
 	// project's apply only once its directory is trusted.
 	Hooks map[string]any `mapstructure:"hooks" yaml:"hooks"`
@@ -113,6 +114,17 @@ type Shell struct {
 	// KeyVars are the environment variables fawn read a model key from
 	// (OPENAI_API_KEY, a ${VAR} in an api_key): removed like UnsetEnv's.
 	KeyVars []string `mapstructure:"-" yaml:"-"`
+}
+
+// Sandbox configures the operating-system sandbox of the shared shell
+// (package sandbox reads it): what the shell may write, reach and read.
+// Only the user's own layers set it; a project file cannot.
+type Sandbox struct {
+	Mode string `mapstructure:"mode" yaml:"mode"` // off | workspace-write | read-only
+	// Network is false, true, or a list of host:port.
+	Network  any      `mapstructure:"network" yaml:"network"`
+	Writable []string `mapstructure:"writable" yaml:"writable"`
+	DenyRead []string `mapstructure:"deny_read" yaml:"deny_read"`
 }
 
 // UI configures the screen.

@@ -586,6 +586,15 @@ func coerce(k kind, v any) (any, bool) {
 		case string:
 			return []string{x}, true
 		}
+	case kSwitchOrList:
+		switch x := v.(type) {
+		case bool:
+			return x, true
+		case string:
+			return x, true // sandbox.ParseNetwork reads "true", "false" or "host:port,…"
+		case []any:
+			return coerce(kStringList, x)
+		}
 	case kMap:
 		switch x := v.(type) {
 		case map[string]any:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/rules"
+	"github.com/fawn-ide/fawn/sandbox"
 )
 
 // kind is the type a key's value must have.
@@ -22,11 +23,12 @@ const (
 	kInt
 	kDuration
 	kStringList
-	kMap // free-form: its contents are not checked key by key
+	kMap          // free-form: its contents are not checked key by key
+	kSwitchOrList // false, true or a list of strings (sandbox.network)
 )
 
 func (k kind) String() string {
-	return [...]string{"a string", "a number", "a whole number", "a duration such as 90s or 2m", "a list of strings", "a mapping"}[k]
+	return [...]string{"a string", "a number", "a whole number", "a duration such as 90s or 2m", "a list of strings", "a mapping", "false, true or a list of strings"}[k]
 }
 
 // field is one known key: its type, its default and what values it accepts.
@@ -150,6 +152,29 @@ func schema() []field {
 		{key: "web.search.url", kind: kString, def: "", check: httpURL},
 		{key: "web.search.api_key_env", kind: kString, def: "BRAVE_SEARCH_API_KEY", check: envName},
 		{key: "worktrees.dir", kind: kString, def: "", check: absDir},
+		{key: "sandbox.mode", kind: kString, def: string(sandbox.WorkspaceWrite), check: oneOf(sandbox.Modes()...)},
+		{key: "sandbox.network", kind: kSwitchOrList, def: false, check: checkNetwork},
+		{key: "sandbox.writable", kind: kStringList, def: sandbox.DefaultWritable(), check: checkPaths("sandbox.writable")},
+		{key: "sandbox.deny_read", kind: kStringList, def: sandbox.DefaultDenyRead(), check: checkPaths("sandbox.deny_read")},
+	}
+}
+
+// checkNetwork checks sandbox.network.
+func checkNetwork(v any) string {
+	if _, err := sandbox.ParseNetwork(v); err != nil {
+		return "false, true or a list of host:port such as [proxy.golang.org:443] (" + err.Error() + ")"
+	}
+	return ""
+}
+
+// checkPaths checks a list of sandbox paths.
+func checkPaths(key string) func(any) string {
+	return func(v any) string {
+		list, _ := v.([]string)
+		if err := sandbox.CheckPaths(key, list); err != nil {
+			return "absolute paths or paths under ~/ (" + err.Error() + ")"
+		}
+		return ""
 	}
 }
 

@@ -162,6 +162,12 @@ func (l *loader) projectValue(key string, v any, vn *yaml.Node, src Source) (any
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: where fawn searches and which private hosts it may fetch from are yours to choose, in your own config"})
 		return nil, false
 	}
+	if strings.HasPrefix(key, "sandbox.") {
+		// A repository that opens the network or its own .git to the
+		// commands that then run without asking has widened them.
+		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored in a project file: the sandbox is yours to set, in your own config"})
+		return nil, false
+	}
 	if !l.opts.Trusted && hasVar(v) {
 		l.warn(Problem{File: src.File, Line: src.Line, Key: key, Msg: "ignored: it names an environment variable, and fawn expands none in the files of a directory you have not trusted"})
 		return nil, false
