@@ -63,6 +63,12 @@ type Options struct {
 	// with git status), runs no monitor or hook the repository's own
 	// configuration names and takes up no bare repository it carries.
 	GuardGit bool
+	// Confine, when set, rewrites each shell's command just before it
+	// starts, environment and all (the sandbox: fawn re-executed, which
+	// confines itself and then becomes bash). Consulted at every start,
+	// so a shell started again follows what it says then. An error stops
+	// that shell from starting.
+	Confine func(cmd *exec.Cmd) error
 }
 
 // Terminal is one persistent bash in a pty, shared by the user (through a
@@ -213,6 +219,12 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 	cmd.Env = shellEnv(base, t.opts.Env, dir, nonce)
 	if t.opts.GuardGit {
 		cmd.Env = append(cmd.Env, "FAWN_GIT_GUARD=1")
+	}
+	if t.opts.Confine != nil {
+		if err := t.opts.Confine(cmd); err != nil {
+			os.Remove(rcPath)
+			return nil, err
+		}
 	}
 	t.scr.setNonce(nonce)
 	cols, rows := t.scr.size()
