@@ -127,6 +127,15 @@ func (ap *approver) answer(id string, a Answer) bool {
 	return true
 }
 
+// shellSandboxed says whether the shared shell, where the bash tool's
+// commands run, is confined now (a subagent's runs in its parent's).
+func (s *Session) shellSandboxed() bool {
+	if s.parent != nil {
+		return s.parent.shellSandboxed()
+	}
+	return s.sandboxed != nil && s.sandboxed()
+}
+
 // verdict is what the permission check decided for one call.
 type verdict struct {
 	allow  bool
@@ -174,6 +183,10 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		return verdict{allow: true, answer: &a}
 	case eff == rules.Ask:
 		// Asks whatever the mode (but yolo) and the session's grants say.
+	case act.Kind == tools.KindExec && name == tools.BashName && s.shellSandboxed():
+		a := Answer{Decision: AllowOnce, Auto: true, Note: "runs in the sandbox"}
+		s.answered(t, id, name, a)
+		return verdict{allow: true, answer: &a}
 	case mode == ModeAcceptEdits && act.Kind == tools.KindEdit && !protected:
 		return verdict{allow: true}
 	}

@@ -78,6 +78,11 @@ type Options struct {
 	// shows or records (nil: the keys of Config, and what looks like a
 	// key).
 	Redactor *secret.Redactor
+	// Sandboxed says whether the shared shell is confined by the OS
+	// sandbox right now (nil: never). While it is, the commands the bash
+	// tool types there run without asking, unless a rule asks or denies:
+	// the sandbox, not a dialog, bounds what they can do.
+	Sandboxed func() bool
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -90,6 +95,7 @@ type Session struct {
 	toolByName  map[string]tools.Tool
 	names       []string
 	interactive bool
+	sandboxed   func() bool // Options.Sandboxed
 	// trusted is Options.Trust.Trusted(): git may read the project's files.
 	trusted bool
 
@@ -177,6 +183,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 		store:        o.Store,
 		env:          o.Env,
 		interactive:  o.Interactive,
+		sandboxed:    o.Sandboxed,
 		trusted:      o.Trust.Trusted(),
 		toolByName:   map[string]tools.Tool{},
 		conv:         &conversation{},

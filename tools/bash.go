@@ -62,7 +62,10 @@ func NewBash(env *Env, r Runner) Tool {
 	return &bashTool{env: env, term: r}
 }
 
-func (b *bashTool) Name() string { return "bash" }
+// BashName is the bash tool's name, whose commands run in the shared shell.
+const BashName = "bash"
+
+func (b *bashTool) Name() string { return BashName }
 
 func (b *bashTool) Info(context.Context) (*schema.ToolInfo, error) {
 	desc := strings.TrimSpace(bashDescription)
