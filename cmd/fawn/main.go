@@ -28,6 +28,7 @@ import (
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/sandbox"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
@@ -47,6 +48,9 @@ const (
 )
 
 func main() {
+	// fawn re-executed to confine a shell (sandbox.Confine) becomes that
+	// shell here, before anything else runs; any other start goes on.
+	sandbox.Main()
 	relaxGC()
 	// The first SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels ctx with the
 	// signal as its cause (fawn exits 128+N); a second one kills at once.

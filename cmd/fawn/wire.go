@@ -19,6 +19,7 @@ import (
 	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/sandbox"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/skills"
@@ -52,6 +53,8 @@ type workspace struct {
 	// lsp is the project's language servers (always set; env.Code and the
 	// code tools only when one may run).
 	lsp *lsp.Manager
+	// sandbox confines the shared shell (term), when it is on.
+	sandbox *sandbox.Shell
 }
 
 func (w *workspace) Close() {
@@ -69,6 +72,9 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	env.Web = webAccess(cfg.Web)
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
 	w := &workspace{env: env, environ: environ, topics: newTopics()}
+	if w.sandbox, err = newSandbox(cfg, env.Root, environ); err != nil {
+		return nil, err
+	}
 	th := theme.Get(cfg.UI.Theme)
 	term, err := terminal.Start(terminal.Options{
 		Dir:        env.Root,
@@ -77,6 +83,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
 		// The agent's git must not run what an untrusted .git/config names.
 		GuardGit: !d.Trusted(),
+		Confine:  w.sandbox.Confine,
 		OnDamage: func() { w.topics.redraw.Publish(struct{}{}) },
 	})
 	if err != nil {
@@ -98,6 +105,29 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	return w, nil
 }
 
+// newSandbox builds the shared shell's sandbox from the configuration:
+// the user's secrets and fawn's own directories stay unreadable.
+func newSandbox(cfg *config.Config, root string, environ []string) (*sandbox.Shell, error) {
+	home, _ := os.UserHomeDir()
+	s := cfg.Sandbox
+	p, err := sandbox.New(sandbox.Settings{Mode: s.Mode, Network: s.Network, Writable: s.Writable, DenyRead: s.DenyRead},
+		root, home, environ, cfg.ConfigDir, cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w (check the sandbox section of your config)", err)
+	}
+	return sandbox.NewShell(p), nil
+}
+
+// sandboxNotice says, at the start, that the configured sandbox cannot
+// confine the shell here, so its commands ask; "" when there is nothing
+// to say.
+func sandboxNotice(sb *sandbox.Shell) string {
+	if err := sb.Missing(); err != nil {
+		return fmt.Sprintf("The shell is not sandboxed: %v. The agent's commands ask before they run, as the permission mode says (sandbox.mode: off in your config stops this notice).", err)
+	}
+	return ""
+}
+
 func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {
 	branch, err := enterWorktree(ctx, c.worktree, cfg, d, stderr)
 	if err != nil {
@@ -110,6 +140,9 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		return exitFailure
 	}
 	defer ws.Close()
+	if n := sandboxNotice(ws.sandbox); n != "" {
+		fmt.Fprintln(stderr, "fawn:", n)
+	}
 	if c.agent != "" {
 		return headlessHosted(ctx, c, cfg, d, red, ws, stdout, stderr)
 	}
@@ -126,7 +159,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		}
 		toolset = append(toolset, m.Tools()...)
 	}
-	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg, red), Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: d})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: toolset, Interactive: false, Store: newStore(cfg, red), Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: d, Sandboxed: ws.sandbox.On})
 	restoreGC() // the start-up is over: the turn runs at the usual pace
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -184,6 +217,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	termKeys := termview.DefaultKeys()
 	tv := termview.New(ws.term, th, termKeys)
 	tv.SetBorder(false) // the app frames every pane and shows the view's live title
+	tv.SetTag(ws.sandbox.Describe)
 	keys := []*keymap.Table{edKeys, termKeys}
 
 	store := newStore(cfg, red)
@@ -214,7 +248,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 			services.Rewind = h // the checkpoints of its edits
 		}
 	} else {
-		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
+		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})
 		if err != nil {
 			fmt.Fprintf(stderr, "fawn: %v\n", err)
 			return exitUsage
@@ -239,7 +273,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		Watcher:     watch,
 		Terminal:    tv,
 		Keys:        keys,
-		Notices:     append(append(resumeNotes, notices(noticeCfg, rep, decision)...), extra...),
+		Notices:     append(append(resumeNotes, notices(noticeCfg, rep, decision, ws.sandbox)...), extra...),
 		Resumed:     res,
 		PickSession: pick,
 		Cwd:         ws.term.Cwd,
@@ -248,7 +282,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	if res != nil {
 		// The resume's own notes are shown with the session it restores.
-		opts.Notices = append(notices(cfg, rep, decision), extra...)
+		opts.Notices = append(notices(cfg, rep, decision, ws.sandbox), extra...)
 	}
 	if store != nil {
 		opts.Recovery = store.Recovery()
@@ -328,8 +362,11 @@ func mcpNotices(app *ui.App, sess *agent.Session) func(mcp.Change) {
 }
 
 // notices are shown in the chat when the IDE opens.
-func notices(cfg *config.Config, rep *config.Report, decision *trust.Decision) []string {
+func notices(cfg *config.Config, rep *config.Report, decision *trust.Decision, sb *sandbox.Shell) []string {
 	var out []string
+	if n := sandboxNotice(sb); n != "" {
+		out = append(out, n)
+	}
 	if n := ignoredNotice(decision, false); n != "" {
 		out = append(out, n)
 	}

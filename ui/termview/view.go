@@ -73,10 +73,15 @@ type View struct {
 	onCopy     func(text string)
 	onLink     func(url string)
 	name       string // "Terminal", "Terminal 2"…
+	tag        func() string
 }
 
 // SetName names the view on its tab ("Terminal" by default).
 func (v *View) SetName(name string) { v.name = name }
+
+// SetTag sets what the title says after the name, read at every draw
+// (the shell's sandbox: "Terminal · sandboxed: project, no network").
+func (v *View) SetTag(fn func() string) { v.tag = fn }
 
 // SetOnLink sets what opens a hyperlink the user asks for.
 func (v *View) SetOnLink(fn func(url string)) { v.onLink = fn }
@@ -196,6 +201,11 @@ func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
 // shell's program set.
 func (v *View) Title() string {
 	title := v.name
+	if v.tag != nil {
+		if tag := v.tag(); tag != "" {
+			title += " · " + tag
+		}
+	}
 	if cmd := v.term.AgentCommand(); cmd != "" {
 		title += " — running: " + oneLine(cmd, 60)
 	} else if t := v.term.Title(); t != "" {

@@ -750,3 +750,16 @@ func TestDrawsAndTakesKeysWhileTheEmulatorIsBusy(t *testing.T) {
 	h.typeText(" ; echo after-the-hold\n") // after the x typed during the hold
 	h.waitLine("after-the-hold")
 }
+
+func TestTitleSaysTheSandbox(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	state := "sandboxed: project, no network"
+	h.view.SetTag(func() string { return state })
+	if rows := h.rows(); !strings.Contains(rows[0], "Terminal · sandboxed: project, no network") {
+		t.Fatalf("border title: %q", rows[0])
+	}
+	state = "" // nothing to say: the name alone
+	if got := h.view.Title(); got != "Terminal" {
+		t.Fatalf("title %q", got)
+	}
+}

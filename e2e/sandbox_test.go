@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/sandbox"
+)
+
+// sandboxed is the environment that turns the shell's sandbox on (the
+// default, which TestMain turns off for the other tests).
+var sandboxed = []string{"FAWN_SANDBOX_MODE=workspace-write"}
+
+func needSandbox(t *testing.T) {
+	t.Helper()
+	if err := sandbox.Available(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+}
+
+// Headless -p gets the same sandbox: in ask mode, where nobody could
+// answer a dialog, the agent's commands run, confined.
+func TestHeadlessCommandsRunSandboxed(t *testing.T) {
+	needSandbox(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "src", "keep.txt"), "x\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo inside > src/made.txt; touch ../outside; echo status=$?"}`)}},
+		{Text: "Done."},
+	}})
+	cmd := exec.Command(binary, "--base-url", srv.URL(), "--model", "scripted", "-p", "go", proj)
+	cmd.Env = append(os.Environ(), append([]string{"FAWN_HOME=" + t.TempDir(), "OPENAI_API_KEY="}, sandboxed...)...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	_ = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "outside")); err == nil {
+		t.Error("../outside was created")
+	}
+	if data, err := os.ReadFile(filepath.Join(proj, "src", "made.txt")); err != nil || string(data) != "inside\n" {
+		t.Errorf("the command did not run in the project: %q %v", data, err)
+	}
+	msgs := srv.ChatRequests()[1].Messages
+	if last := msgs[len(msgs)-1]; !strings.Contains(string(last.Content), "Permission denied") || !strings.Contains(string(last.Content), "status=1") {
+		t.Errorf("tool result: %s", last.Content)
+	}
+}
