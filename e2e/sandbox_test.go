@@ -53,3 +53,31 @@ func TestHeadlessCommandsRunSandboxed(t *testing.T) {
 		t.Errorf("tool result: %s", last.Content)
 	}
 }
+
+// startSandboxed opens the IDE on proj with the sandbox on and a home of
+// its own (FAWN_HOME, which the sandbox keeps unreadable, is elsewhere).
+func startSandboxed(t *testing.T, srv *llmtest.Server, proj string) *Term {
+	t.Helper()
+	env := append([]string{"HOME=" + t.TempDir()}, sandboxed...)
+	tm := Start(t, 150, 42, proj, env, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Chat", "Editor", "Terminal", "To-do", "Ask fawn")
+	return tm
+}
+
+// The pane's title says the sandbox, and the user's own typing in the
+// shared shell is confined as the agent's commands are.
+func TestSandboxedShellInTheIDE(t *testing.T) {
+	needSandbox(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "src", "keep.txt"), "x\n")
+	srv := llmtest.Start(t, llmtest.Script{})
+	tm := startSandboxed(t, srv, proj)
+	tm.WaitFor("Terminal · sandboxed: project, no network")
+	tm.Keys("M-t")
+	tm.run("touch ../outside-user; echo rc=$?")
+	tm.WaitFor("Permission denied", "rc=1")
+	if _, err := os.Stat(filepath.Join(root, "outside-user")); err == nil {
+		t.Error("the user's command wrote outside the project")
+	}
+}
