@@ -127,6 +127,28 @@ func (ap *approver) answer(id string, a Answer) bool {
 	return true
 }
 
+// askReason says why a call asks, for the dialog.
+func askReason(v rules.Verdict, act tools.Action, what string, mode Mode) string {
+	switch {
+	case act.Outside:
+		return "the sandbox refused it: run it once outside the sandbox, in a shell of its own?"
+	case act.Kind == tools.KindEdit && act.Protected != "":
+		return fmt.Sprintf("this edit always asks: %s", act.Protected)
+	case v.Effect == rules.Ask:
+		return "the rule ask " + v.Rule.Raw + ruleFrom(v.Rule) + " asks for it"
+	case v.Caution != "":
+		// No allow rule lets it through: say why it asks.
+		return "this command always asks: " + v.Caution
+	}
+	return fmt.Sprintf("%s ask in %s mode", what, mode)
+}
+
+// runsSandboxed says whether a call is a command the bash tool types into
+// the shared shell while the sandbox confines it.
+func (s *Session) runsSandboxed(name string, act tools.Action) bool {
+	return act.Kind == tools.KindExec && name == tools.BashName && !act.Outside && s.shellSandboxed()
+}
+
 // shellSandboxed says whether the shared shell, where the bash tool's
 // commands run, is confined now (a subagent's runs in its parent's).
 func (s *Session) shellSandboxed() bool {
@@ -170,8 +192,9 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	// mode does, rather than refusing it.
 	plan := mode == ModePlan && act.Kind != tools.KindFetch
 	// A protected path asks in every mode but yolo, session grants and
-	// accept-edits notwithstanding.
-	protected := act.Kind == tools.KindEdit && act.Protected != ""
+	// accept-edits notwithstanding; so does a command to run once outside
+	// the shell's sandbox, allow rules notwithstanding.
+	protected := (act.Kind == tools.KindEdit && act.Protected != "") || act.Outside
 	switch {
 	case mode == ModeYolo:
 		return verdict{allow: true}
@@ -183,7 +206,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		return verdict{allow: true, answer: &a}
 	case eff == rules.Ask:
 		// Asks whatever the mode (but yolo) and the session's grants say.
-	case act.Kind == tools.KindExec && name == tools.BashName && s.shellSandboxed():
+	case s.runsSandboxed(name, act):
 		a := Answer{Decision: AllowOnce, Auto: true, Note: "runs in the sandbox"}
 		s.answered(t, id, name, a)
 		return verdict{allow: true, answer: &a}
@@ -203,16 +226,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		s.answered(t, id, name, a)
 		return verdict{allow: true, answer: &a}
 	}
-	reason := fmt.Sprintf("%s ask in %s mode", what, mode)
-	if eff == rules.Ask {
-		reason = "the rule ask " + rule.Raw + ruleFrom(rule) + " asks for it"
-	} else if v.Caution != "" {
-		// No allow rule lets it through: say why it asks.
-		reason = "this command always asks: " + v.Caution
-	}
-	if protected {
-		reason = fmt.Sprintf("this edit always asks: %s", act.Protected)
-	}
+	reason := askReason(v, act, what, mode)
 	if !s.interactive {
 		how := fmt.Sprintf("allow it with the rule %q in permissions.allow of your config, or with --permission-mode (accept-edits, yolo)", rules.Suggest(call))
 		switch {

@@ -49,3 +49,34 @@ func TestSandboxedCommandsDoNotAsk(t *testing.T) {
 		})
 	}
 }
+
+// A command to run once outside the sandbox asks, whatever the sandbox,
+// the allow rules and the session's grants say; headless, it is refused.
+func TestOutsideTheSandboxAlwaysAsks(t *testing.T) {
+	script := func() llmtest.Script {
+		return llmtest.Script{Responses: []llmtest.Response{
+			{ToolCalls: []llmtest.ToolCall{{ID: "o", Name: "bash", Arguments: `{"command":"echo out","outside_sandbox":true}`}}},
+			{ToolCalls: []llmtest.ToolCall{{ID: "p", Name: "bash", Arguments: `{"command":"echo out","outside_sandbox":true}`}}},
+			text("done"),
+		}}
+	}
+	sandboxed := func(o *Options) {
+		o.Sandboxed = func() bool { return true }
+		o.Config.Permissions.Allow = []string{"bash(echo:*)"}
+	}
+	h := newHarness(t, script(), ModeAcceptEdits, sandboxed)
+	evs := runChecked(t, h, context.Background(), "go", func(ev Event) {
+		if ev.Type == EventPermissionAsked {
+			h.s.Approve(ev.ID, Answer{Decision: AllowSession})
+		}
+	})
+	o := outcomes(evs)
+	if !o["o"].asked || !o["o"].ran || !o["p"].asked || !o["p"].ran {
+		t.Errorf("outside the sandbox: first %+v, second (after allow-session) %+v; both must ask", o["o"], o["p"])
+	}
+	h = newHarness(t, script(), ModeAsk, sandboxed, func(o *Options) { o.Interactive = false })
+	evs = runChecked(t, h, context.Background(), "go", nil)
+	if o := outcomes(evs); o["o"].ran {
+		t.Errorf("headless ran a command outside the sandbox: %+v", o["o"])
+	}
+}

@@ -132,7 +132,8 @@ func bashTool(root string) tools.Tool {
 		params: map[string]*schema.ParameterInfo{"command": {Type: schema.String, Required: true}},
 		plan: func(m map[string]any) (tools.Action, error) {
 			c := str(m, "command")
-			return tools.Action{Kind: tools.KindExec, Summary: "$ " + c, Command: c, Cwd: root}, nil
+			out, _ := m["outside_sandbox"].(bool)
+			return tools.Action{Kind: tools.KindExec, Summary: "$ " + c, Command: c, Cwd: root, Outside: out}, nil
 		},
 		run: func(ctx context.Context, m map[string]any) (string, error) {
 			cmd := exec.Command("bash", "-c", str(m, "command"))

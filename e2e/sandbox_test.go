@@ -81,3 +81,37 @@ func TestSandboxedShellInTheIDE(t *testing.T) {
 		t.Error("the user's command wrote outside the project")
 	}
 }
+
+// A refused command's card says so; the agent asks to run it once outside
+// the sandbox, the dialog names it, it runs once, and the next command is
+// confined again.
+func TestRunOnceOutsideTheSandbox(t *testing.T) {
+	needSandbox(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "src", "keep.txt"), "x\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"touch ../escalated"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"touch ../escalated","outside_sandbox":true}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"touch ../again"}`)}},
+		{Text: "All done."},
+	}})
+	tm := startSandboxed(t, srv, proj)
+	tm.prompt("make the file")
+	tm.WaitFor("refused by the sandbox", "the agent may ask to run it once outside", "Run once outside the sandbox: $ touch ../escalated", "y allow once")
+	if _, err := os.Stat(filepath.Join(root, "escalated")); err == nil {
+		t.Fatal("the refused command wrote outside before the user allowed it")
+	}
+	tm.Keys("y")
+	tm.WaitFor("ran once outside the sandbox", "All done.")
+	if _, err := os.Stat(filepath.Join(root, "escalated")); err != nil {
+		t.Errorf("the command allowed outside did not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "again")); err == nil {
+		t.Error("the next command was not confined")
+	}
+	msgs := srv.ChatRequests()[3].Messages
+	if last := msgs[len(msgs)-1]; !strings.Contains(string(last.Content), "the sandbox refused this") {
+		t.Errorf("the third command's result: %s", last.Content)
+	}
+}

@@ -90,6 +90,10 @@ func (b *bashTool) Info(context.Context) (*schema.ToolInfo, error) {
 				Type: schema.Boolean,
 				Desc: "Run from the project root instead of the shell's current directory.",
 			},
+			"outside_sandbox": {
+				Type: schema.Boolean,
+				Desc: "Only after the sandbox refused this very command and it needs what was refused: ask the user to run it once outside the sandbox.",
+			},
 		}),
 	}, nil
 }
@@ -105,6 +109,7 @@ type bashCall struct {
 	command  string
 	timeout  time.Duration
 	resetCwd bool
+	outside  bool // outside_sandbox, and the shell is sandboxed
 }
 
 // parse decodes and checks a call's arguments.
@@ -158,6 +163,14 @@ func (b *bashTool) parse(argsJSON string) (bashCall, error) {
 		}
 		c.resetCwd = v
 	}
+	if or, ok := raw["outside_sandbox"]; ok && string(or) != "null" {
+		v, err := bashBool(or)
+		if err != nil {
+			return bashCall{}, errors.New("outside_sandbox must be true or false")
+		}
+		// Without a sandbox on, every command runs outside one anyway.
+		c.outside = v && b.env != nil && b.env.Sandbox != nil && b.env.Sandbox.On()
+	}
 	return c, nil
 }
 
@@ -172,12 +185,17 @@ func (b *bashTool) Plan(_ context.Context, argsJSON string) (Action, error) {
 	if c.resetCwd || b.outside(cwd) {
 		cwd = b.term.Root()
 	}
-	return Action{
+	a := Action{
 		Kind:    KindExec,
 		Summary: "$ " + bashSummary(c.command),
 		Command: c.command,
 		Cwd:     cwd,
-	}, nil
+		Outside: c.outside,
+	}
+	if c.outside {
+		a.Summary = "Run once outside the sandbox: " + a.Summary
+	}
+	return a, nil
 }
 
 // bashSummary is the command's first line, shortened, with "…" when there
@@ -231,20 +249,45 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 			ended()
 		}
 	}()
-	res, err := b.term.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}, func(chunk string) {
+	onOutput := func(chunk string) {
 		// The terminal starts a chunk with "…" on a line of its own when
 		// it left lines out of the live view.
 		rest, skipped := strings.CutPrefix(chunk, "…\n")
 		Emit(ctx, Output{Text: rest, Skipped: skipped})
-	})
+	}
+	cmd := terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}
+	var res terminal.Result
+	if c.outside {
+		// Once, in a shell of its own: the shared one stays confined.
+		dir := userCwd
+		if cmd.ResetCwd || dir == "" {
+			dir = b.term.Root()
+		}
+		away = false
+		res, err = b.env.Sandbox.RunOutside(ctx, dir, cmd, onOutput)
+	} else {
+		res, err = b.term.Run(ctx, cmd, onOutput)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("interrupted by the user before the command started")
 		}
 		return "", err
 	}
-	Emit(ctx, commandDone(res))
+	d := commandDone(res)
+	d.Outside = c.outside
+	if !c.outside && res.ExitCode > 0 && b.env != nil && b.env.Sandbox != nil {
+		d.Refused, _ = b.env.Sandbox.Refusal(res.Output)
+	}
+	Emit(ctx, d)
 	out := bashResult(res, c.timeout)
+	switch {
+	case c.outside:
+		out += "\n[this ran once outside the sandbox, as the user allowed; the next command runs in the sandbox again]"
+	case d.Refused != "":
+		out += fmt.Sprintf("\n[the sandbox refused this: %s. Writes outside the project, its .git, .fawn and .claude, the user's secrets and the network are closed to the shell. "+
+			"Work within that if you can; if the command truly needs it, call bash again with the same command and outside_sandbox: true, and the user is asked to run it once outside the sandbox]", d.Refused)
+	}
 	done = true
 	if changed := ended(); len(changed) > 0 && b.env.Code != nil {
 		// The language servers hear of the files the command changed,

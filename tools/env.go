@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/terminal"
 )
 
 // Env is what the tools of one session share. Build it with NewEnv; the
@@ -47,6 +48,22 @@ type Env struct {
 	// of the disk (an editor's buffers, unsaved changes included):
 	// text_editor reads and writes through it. nil: the disk.
 	Buffers Buffers
+	// Sandbox, when set, is the shared shell's OS sandbox: the bash tool
+	// reads a failed command's output for its refusal and, when the user
+	// lets it, runs a command once outside it.
+	Sandbox Sandbox
+}
+
+// Sandbox is what the bash tool needs of the shell's sandbox.
+type Sandbox interface {
+	// On says whether the shared shell is confined now.
+	On() bool
+	// Refusal reads a failed command's output for the sandbox's refusal
+	// and returns the line that says it.
+	Refusal(output string) (string, bool)
+	// RunOutside runs one command in a shell of its own, not confined,
+	// in dir, streaming its output to onOutput.
+	RunOutside(ctx context.Context, dir string, c terminal.Command, onOutput func(chunk string)) (terminal.Result, error)
 }
 
 // ChangeRecorder keeps what the agent changes in the project (a checkpoint

@@ -52,6 +52,11 @@ type CommandDone struct {
 	HeadLines    int
 	Binary       bool
 	ExitCode     int
+	// Refused is the line of the output by which the OS sandbox refused
+	// the command ("touch: cannot touch '../x': Permission denied"), or "".
+	Refused string
+	// Outside: the command ran once outside the sandbox, as the user let it.
+	Outside bool
 }
 
 // CommandTerminal: the command runs in a terminal an editor made for it

@@ -68,4 +68,7 @@ type Action struct {
 	// Domain is the host a web call reaches (grants and rules for
 	// web_fetch are per domain).
 	Domain string
+	// Outside: the command is to run once outside the shared shell's
+	// sandbox, which always asks.
+	Outside bool
 }

@@ -76,16 +76,18 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 		return nil, err
 	}
 	th := theme.Get(cfg.UI.Theme)
-	term, err := terminal.Start(terminal.Options{
+	shellOpts := terminal.Options{
 		Dir:        env.Root,
 		BaseEnv:    environ,
 		Scrollback: cfg.Tools.Bash.Scrollback,
 		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
 		// The agent's git must not run what an untrusted .git/config names.
 		GuardGit: !d.Trusted(),
-		Confine:  w.sandbox.Confine,
 		OnDamage: func() { w.topics.redraw.Publish(struct{}{}) },
-	})
+	}
+	env.Sandbox = &shellSandbox{Shell: w.sandbox, opts: shellOpts}
+	shellOpts.Confine = w.sandbox.Confine
+	term, err := terminal.Start(shellOpts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the shell: %w", err)
 	}
@@ -103,29 +105,6 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 		w.tools = append(w.tools, tools.CodeTools(env)...)
 	}
 	return w, nil
-}
-
-// newSandbox builds the shared shell's sandbox from the configuration:
-// the user's secrets and fawn's own directories stay unreadable.
-func newSandbox(cfg *config.Config, root string, environ []string) (*sandbox.Shell, error) {
-	home, _ := os.UserHomeDir()
-	s := cfg.Sandbox
-	p, err := sandbox.New(sandbox.Settings{Mode: s.Mode, Network: s.Network, Writable: s.Writable, DenyRead: s.DenyRead},
-		root, home, environ, cfg.ConfigDir, cfg.DataDir)
-	if err != nil {
-		return nil, fmt.Errorf("%w (check the sandbox section of your config)", err)
-	}
-	return sandbox.NewShell(p), nil
-}
-
-// sandboxNotice says, at the start, that the configured sandbox cannot
-// confine the shell here, so its commands ask; "" when there is nothing
-// to say.
-func sandboxNotice(sb *sandbox.Shell) string {
-	if err := sb.Missing(); err != nil {
-		return fmt.Sprintf("The shell is not sandboxed: %v. The agent's commands ask before they run, as the permission mode says (sandbox.mode: off in your config stops this notice).", err)
-	}
-	return ""
 }
 
 func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {

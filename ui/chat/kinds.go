@@ -379,9 +379,30 @@ func bashKind() *ToolKind {
 			if c.Status.finished() && c.exit != nil && *c.exit > 0 {
 				lines = append(lines, render.Line{{Text: "exit code " + strconv.Itoa(*c.exit), Style: st.Foreground(rc.Th.Error)}})
 			}
+			lines = append(lines, sandboxLines(c, rc)...)
 			return append(lines, codeLines(c.Code, rc)...)
 		},
 	}
+}
+
+// sandboxLines say in words what the shell's sandbox did to a command: it
+// refused it (and the agent may ask to run it once outside), or the user
+// let it run once outside.
+func sandboxLines(c *Card, rc *Ctx) []render.Line {
+	if c.cmd == nil {
+		return nil
+	}
+	st := rc.style()
+	switch {
+	case c.cmd.Outside:
+		return []render.Line{{{Text: "ran once outside the sandbox", Style: st.Foreground(rc.Th.Dim).Italic(true)}}}
+	case c.cmd.Refused != "":
+		return []render.Line{
+			{{Text: "refused by the sandbox", Style: st.Foreground(rc.Th.Error)}},
+			{{Text: "the agent may ask to run it once outside", Style: st.Foreground(rc.Th.Dim).Italic(true)}},
+		}
+	}
+	return nil
 }
 
 // --- search and listings ---------------------------------------------------
