@@ -115,3 +115,35 @@ func TestRunOnceOutsideTheSandbox(t *testing.T) {
 		t.Errorf("the third command's result: %s", last.Content)
 	}
 }
+
+// /sandbox shows the policy; /sandbox off asks, then the shell starts
+// again unconfined and says so; /sandbox on confines it again.
+func TestSandboxCommand(t *testing.T) {
+	needSandbox(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "src", "keep.txt"), "x\n")
+	srv := llmtest.Start(t, llmtest.Script{})
+	tm := startSandboxed(t, srv, proj)
+	tm.prompt("/sandbox")
+	tm.WaitFor("Shell: sandboxed: project, no network.", "Network: closed", "/sandbox off turns it off")
+	tm.prompt("/sandbox off")
+	tm.WaitFor("Turn the sandbox off?", "y turn it off")
+	tm.Keys("y")
+	tm.WaitFor("Terminal · not sandboxed: off for this session", "started again")
+	tm.Keys("M-t")
+	tm.run("touch ../free; echo rc=$?")
+	tm.WaitFor("rc=0")
+	if _, err := os.Stat(filepath.Join(root, "free")); err != nil {
+		t.Fatalf("the shell is still confined after /sandbox off: %v", err)
+	}
+	tm.Keys("M-c")
+	tm.prompt("/sandbox on")
+	tm.WaitFor("Terminal · sandboxed: project, no network", "Shell: sandboxed: project, no network (the shell")
+	tm.Keys("M-t")
+	tm.run("touch ../boxed; echo rc=$?")
+	tm.WaitFor("rc=1")
+	if _, err := os.Stat(filepath.Join(root, "boxed")); err == nil {
+		t.Fatal("the shell is not confined after /sandbox on")
+	}
+}

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
 	"sync/atomic"
 )
@@ -29,6 +31,21 @@ func (s *Shell) Policy() Policy { return s.policy }
 // Missing says why the configured sandbox cannot be enforced on this
 // system (nil when it can, or when none is configured).
 func (s *Shell) Missing() error { return s.missing }
+
+// Configured says why the sandbox cannot be turned on here: nil when
+// the configuration sets one this system enforces.
+func (s *Shell) Configured() error {
+	if s.policy.Mode == Off {
+		return errors.New("sandbox.mode is off in your config: set it to workspace-write or read-only to have one")
+	}
+	if s.missing != nil {
+		return fmt.Errorf("no sandbox here: %w", s.missing)
+	}
+	return nil
+}
+
+// Explain says the policy in full, for /sandbox.
+func (s *Shell) Explain() string { return s.policy.Explain() }
 
 // On says whether a shell started now is confined.
 func (s *Shell) On() bool {

@@ -450,6 +450,19 @@ func (t *Terminal) shellEnded(sh *shell) {
 	t.restart(dir)
 }
 
+// Restart ends the shell and all it started; a new one starts in the
+// same directory, as after a shell that exited, and Options.Confine is
+// asked again (the sandbox turned on or off). An agent command in flight
+// ends with the old shell. It returns once the old shell was told to end.
+func (t *Terminal) Restart() {
+	t.mu.Lock()
+	sh := t.sh
+	t.mu.Unlock()
+	if sh != nil {
+		t.killShell(sh)
+	}
+}
+
 // restart starts a new shell in dir; t.mu is held.
 func (t *Terminal) restart(dir string) {
 	nsh, err := t.spawn(dir)

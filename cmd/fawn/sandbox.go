@@ -55,3 +55,15 @@ func (s *shellSandbox) RunOutside(ctx context.Context, dir string, c terminal.Co
 	c.ResetCwd = false
 	return t.Run(ctx, c, onOutput)
 }
+
+// sandboxSwitch is /sandbox's hold on the shared shell's sandbox: turning
+// it on or off starts the shell again, under the new state.
+type sandboxSwitch struct {
+	*sandbox.Shell
+	term *terminal.Terminal
+}
+
+func (s sandboxSwitch) SetOn(on bool) {
+	s.SetOff(!on)
+	s.term.Restart()
+}

@@ -28,6 +28,7 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
+	uicommands "github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/termview"
@@ -280,6 +281,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	kit.app = app
 	ed.SetRedraw(app.RequestDraw)
+	app.AddCommand(uicommands.Sandbox(sandboxSwitch{Shell: ws.sandbox, term: ws.term}))
 	defer wireLSP(app, ed, ws)()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
 	if len(cfg.Tools.MCPServers) > 0 && sess != nil {
