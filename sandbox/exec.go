@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -35,19 +36,31 @@ func (p Policy) Confine(cmd *exec.Cmd) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: find fawn's own executable to confine the shell: %w", err)
 	}
-	data, err := json.Marshal(spec{Policy: p})
-	if err != nil {
-		return err
-	}
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	clean := make([]string, 0, len(env)+1)
+	clean := make([]string, 0, len(env)+2)
 	for _, kv := range env {
 		if !strings.HasPrefix(kv, EnvVar+"=") {
 			clean = append(clean, kv)
 		}
+	}
+	if within(p.Temp, p.Project) {
+		clean = slices.DeleteFunc(clean, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") })
+		// The temp directory holds the project, so it is carved (its
+		// .git stays read-only) and takes no new entries: the shell gets
+		// a temp directory of its own beside the project.
+		dir, err := os.MkdirTemp(p.Temp, "fawn-sandbox-tmp-")
+		if err != nil {
+			return fmt.Errorf("sandbox: make the shell's temp directory: %w", err)
+		}
+		p.Writable = append(p.Writable, dir)
+		clean = append(clean, "TMPDIR="+dir)
+	}
+	data, err := json.Marshal(spec{Policy: p})
+	if err != nil {
+		return err
 	}
 	cmd.Env = append(clean, EnvVar+"="+string(data))
 	cmd.Args = append([]string{ExecName, cmd.Path}, cmd.Args...)
@@ -85,4 +98,10 @@ func fail(err error) {
 	fmt.Fprintf(os.Stderr, "fawn: the sandbox could not confine the shell, so it does not start: %v\n"+
 		"Run /sandbox off for this session, or set sandbox.mode: off in your config.\n", err)
 	os.Exit(126)
+}
+
+// within reports whether path is dir or lies beneath it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

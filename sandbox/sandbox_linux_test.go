@@ -221,3 +221,28 @@ func TestGoTestInsideTheSandbox(t *testing.T) {
 		t.Fatalf("go test in the sandbox: %d\n%s", code, out)
 	}
 }
+
+// A project inside the temp directory carves it (the project's .git stays
+// read-only), so the shell gets a temp directory of its own beside it.
+func TestProjectInsideTheTempDirectory(t *testing.T) {
+	b := newBox(t, Settings{})
+	b.env = append(b.env[:0:0], b.env...)
+	for i, kv := range b.env {
+		if strings.HasPrefix(kv, "TMPDIR=") {
+			b.env[i] = "TMPDIR=" + filepath.Dir(b.project) // the project's parent
+		}
+	}
+	p, err := New(Settings{Mode: string(WorkspaceWrite)}, b.project, b.home, b.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.policy = p
+	if err := os.MkdirAll(filepath.Join(b.project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := b.run(t, `f=$(mktemp) && echo ok > "$f" && cat "$f"`); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("mktemp in the sandbox: %d\n%s", code, out)
+	}
+	b.refused(t, "touch .git/x")
+	b.refused(t, "touch ../beside")
+}
