@@ -58,7 +58,10 @@ func restrict(s spec) error {
 	p := s.Policy
 	deny := resolveAll(p.DenyRead)
 	var rules []landlock.Rule
-	rules = append(rules, carve("/", readRights, passRights, deny)...)
+	// /dev is not read whole: fawn may run as root, to whom the disks
+	// there are open.
+	rules = append(rules, carve("/", readRights, passRights, append(slices.Clone(deny), "/dev"))...)
+	rules = append(rules, devRules()...)
 	write := []string{p.Temp, "/dev/shm"}
 	if p.Mode == WorkspaceWrite {
 		write = append(write, p.Project)
@@ -79,9 +82,6 @@ func restrict(s spec) error {
 	for _, w := range resolveAll(write) {
 		rules = append(rules, carve(w, readRights|writeOnly, 0, holes)...)
 	}
-	// The terminal and /dev/null: written, and their ioctls (a program
-	// that opens /dev/tty sets its modes).
-	rules = append(rules, landlock.PathAccess(readRights|writeOnly|llsys.AccessFSIoctlDev, "/dev").IgnoreIfMissing())
 	cfg := landlock.V7.BestEffort()
 	if p.Network.All {
 		cfg.HandledAccessNet = 0
@@ -93,13 +93,26 @@ func restrict(s spec) error {
 	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if !p.Network.All {
-		// Landlock closes TCP from ABI 4; below, seccomp closes IP.
-		if err := closeNetwork(abi >= 4, len(p.Network.Allow) > 0); err != nil {
-			return fmt.Errorf("seccomp: %w", err)
-		}
+	// Landlock closes TCP from ABI 4; below, seccomp closes IP.
+	if err := loadFilter(!p.Network.All, abi >= 4, len(p.Network.Allow) > 0); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
 	}
 	return nil
+}
+
+// devRules open the devices programs need: the terminals (their ioctls
+// too: a program that opens /dev/tty sets its modes), /dev/null and the
+// like; /dev itself is listed.
+func devRules() []landlock.Rule {
+	dev := landlock.AccessFSSet((readRights | llsys.AccessFSWriteFile | llsys.AccessFSTruncate | llsys.AccessFSIoctlDev) & fileMask)
+	rules := []landlock.Rule{
+		landlock.PathAccess(passRights, "/dev").IgnoreIfMissing(),
+		landlock.PathAccess(dev, "/dev/pts").IgnoreIfMissing(),
+	}
+	for _, name := range []string{"null", "zero", "full", "random", "urandom", "tty", "ptmx"} {
+		rules = append(rules, landlock.PathAccess(dev, "/dev/"+name).IgnoreIfMissing())
+	}
+	return rules
 }
 
 // carve grants rights on root's tree except the holes and what is beneath

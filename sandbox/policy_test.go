@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -45,5 +47,33 @@ func TestDescribe(t *testing.T) {
 	p, _ := New(Settings{Mode: "workspace-write", Writable: []string{"~/.cache"}, DenyRead: []string{"~/.ssh"}}, "/p", "/h", []string{"GOCACHE=/c/go-build", "TMPDIR=/t"})
 	if strings.Join(p.Writable, " ") != "/h/.cache /c/go-build" || p.Temp != "/t" || p.DenyRead[0] != "/h/.ssh" {
 		t.Errorf("paths: %+v", p)
+	}
+}
+
+// Where the kernel cannot confine, the shell is never said to be
+// sandboxed, starts as it is (Confine changes nothing) and /sandbox on
+// says why not; the commands then ask, as On is false.
+func TestNoKernelSupport(t *testing.T) {
+	p, err := New(Settings{Mode: "workspace-write"}, "/p", "/h", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Shell{policy: p, missing: errors.New("this kernel offers no Landlock")}
+	if s.On() {
+		t.Error("On without kernel support")
+	}
+	if got := s.Describe(); got != "not sandboxed: no kernel support, commands ask" {
+		t.Errorf("Describe = %q", got)
+	}
+	if err := s.Configured(); err == nil || !strings.Contains(err.Error(), "no Landlock") {
+		t.Errorf("Configured = %v", err)
+	}
+	cmd := exec.Command("/bin/bash")
+	if err := s.Confine(cmd); err != nil || cmd.Path != "/bin/bash" || cmd.Env != nil {
+		t.Errorf("Confine changed the command: %v %+v", err, cmd)
+	}
+	s.SetOff(true)
+	if s.On() {
+		t.Error("On after SetOff")
 	}
 }

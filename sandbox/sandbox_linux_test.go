@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -245,4 +246,25 @@ func TestProjectInsideTheTempDirectory(t *testing.T) {
 	}
 	b.refused(t, "touch .git/x")
 	b.refused(t, "touch ../beside")
+}
+
+// What fawn's user may reach as root stays closed: the disks in /dev,
+// and typing into another terminal with TIOCSTI (its request with high
+// bits set too, which the kernel reads as the same request).
+func TestDevicesAndTerminalInjection(t *testing.T) {
+	b := newBox(t, Settings{})
+	if _, err := os.Stat("/dev/loop0"); err == nil {
+		b.refused(t, "exec 3</dev/loop0")
+	}
+	if out, code := b.run(t, "echo x > /dev/null && head -c1 /dev/urandom >/dev/null && ls /dev >/dev/null"); code != 0 {
+		t.Fatalf("the usual devices: %d\n%s", code, out)
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		b.refused(t, `python3 -c 'import pty, fcntl, termios; m, s = pty.openpty(); fcntl.ioctl(s, termios.TIOCSTI, b"x")'`)
+	}
+	if _, err := exec.LookPath("perl"); err == nil && runtime.GOARCH == "amd64" {
+		// ioctl (16) on stdin, no terminal: the filter answers EPERM
+		// before the kernel could say ENOTTY.
+		b.refused(t, `perl -e 'my $c = "x"; syscall(16, 0, 0x100005412, $c) == -1 or exit 0; print "$!\n"; exit 1'`)
+	}
 }

@@ -7,14 +7,51 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// closeNetwork loads the seccomp filter for what Landlock's TCP rules
-// cannot say. Local (AF_UNIX) sockets stay open. IP sockets may only be
-// plain TCP, which Landlock then filters by port (when tcpRules; without
-// them no IP socket at all), or UDP when udp (DNS for an allowed host);
-// every other family, raw and datagram sockets, Multipath TCP and SCTP
-// fail with EPERM, and so does io_uring, whose socket operations would
-// pass beside the filter.
-func closeNetwork(tcpRules, udp bool) error {
+// loadFilter loads the seccomp filter for what Landlock cannot say.
+//
+// Always: no TIOCSTI or TIOCLINUX ioctl, which would type into a terminal
+// outside the sandbox (another of the user's ptys, the console).
+//
+// With closeNet: local (AF_UNIX) sockets stay open. IP sockets may only
+// be plain TCP, which Landlock then filters by port (when tcpRules;
+// without them no IP socket at all), or UDP when udp (DNS for an allowed
+// host); every other family, raw and datagram sockets, Multipath TCP and
+// SCTP fail with EPERM, and so does io_uring, whose socket operations
+// would pass beside the filter.
+func loadFilter(closeNet, tcpRules, udp bool) error {
+	groups := []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{
+		{Name: "ioctl", Conditions: request(unix.TIOCSTI)},
+		{Name: "ioctl", Conditions: request(unix.TIOCLINUX)},
+	}}}
+	if closeNet {
+		groups = append(groups,
+			seccomp.SyscallGroup{Action: seccomp.ActionErrno, NamesWithCondtions: socketRules(tcpRules, udp)},
+			seccomp.SyscallGroup{Action: seccomp.ActionErrno, Names: []string{"io_uring_setup"}})
+	}
+	return seccomp.LoadFilter(seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy:     seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups},
+	})
+}
+
+// request matches an ioctl request by its low 32 bits only, as the kernel
+// reads it (an unsigned int): a request with high bits set is the same
+// request, and must not slip past a 64-bit comparison.
+func request(code uint64) seccomp.ArgumentConditions {
+	// Bits not in code: none set; each bit of code: set. With the high
+	// word of the value 0, both tests look at the low word alone.
+	conds := seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.BitsNotSet, Value: 0xffffffff &^ code}}
+	for bit := uint64(1); bit <= 0x80000000; bit <<= 1 {
+		if code&bit != 0 {
+			conds = append(conds, seccomp.Condition{Argument: 1, Operation: seccomp.BitsSet, Value: bit})
+		}
+	}
+	return conds
+}
+
+// socketRules are the socket(2) calls the closed network refuses.
+func socketRules(tcpRules, udp bool) []seccomp.NameWithConditions {
 	const (
 		family = 0
 		typ    = 1
@@ -52,16 +89,5 @@ func closeNetwork(tcpRules, udp bool) error {
 			}
 		}
 	}
-	filter := seccomp.Filter{
-		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls: []seccomp.SyscallGroup{
-				{Action: seccomp.ActionErrno, NamesWithCondtions: deny},
-				{Action: seccomp.ActionErrno, Names: []string{"io_uring_setup"}},
-			},
-		},
-	}
-	return seccomp.LoadFilter(filter)
+	return deny
 }
