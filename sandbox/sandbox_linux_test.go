@@ -268,3 +268,20 @@ func TestDevicesAndTerminalInjection(t *testing.T) {
 		b.refused(t, `perl -e 'my $c = "x"; syscall(16, 0, 0x100005412, $c) == -1 or exit 0; print "$!\n"; exit 1'`)
 	}
 }
+
+func TestNpmTestInsideTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs npm")
+	}
+	b := newBox(t, Settings{})
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("no npm (apt-get install -y npm)")
+	}
+	write(t, filepath.Join(b.project, "src", "package.json"), `{"name": "fixture", "version": "1.0.0", "scripts": {"test": "node test.js"}}`+"\n")
+	write(t, filepath.Join(b.project, "src", "test.js"), "const fs = require('fs'), os = require('os'), path = require('path');\n"+
+		"const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 't-')), 'x');\nfs.writeFileSync(f, 'ok');\n"+
+		"if (fs.readFileSync(f, 'utf8') !== 'ok') { process.exit(1); }\nconsole.log('tests pass');\n")
+	if out, code := b.run(t, "cd src && npm test"); code != 0 || !strings.Contains(out, "tests pass") {
+		t.Fatalf("npm test in the sandbox: %d\n%s", code, out)
+	}
+}
