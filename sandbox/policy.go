@@ -212,6 +212,18 @@ func New(s Settings, project, home string, env []string, extraDeny ...string) (P
 			p.Temp = filepath.Clean(v) // the shell's programs write there
 		}
 	}
+	// The shell's history is written back when the shell exits: what the
+	// user typed is kept as outside the sandbox (only an existing file:
+	// the home takes no new entries).
+	hist := filepath.Join(home, ".bash_history")
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HISTFILE="); ok && filepath.IsAbs(v) {
+			hist = v
+		}
+	}
+	if st, err := os.Stat(hist); home != "" && err == nil && st.Mode().IsRegular() {
+		writable = append(writable, hist)
+	}
 	p.Writable = expand(writable)
 	p.DenyRead = expand(append(slices.Clone(s.DenyRead), extraDeny...))
 	for _, name := range []string{".git", ".fawn", ".claude"} {

@@ -285,3 +285,22 @@ func TestNpmTestInsideTheSandbox(t *testing.T) {
 		t.Fatalf("npm test in the sandbox: %d\n%s", code, out)
 	}
 }
+
+// The shell's history file is written back; the rest of home is not.
+func TestHistoryIsKept(t *testing.T) {
+	b := newBox(t, Settings{})
+	hist := filepath.Join(b.home, ".bash_history")
+	write(t, hist, "ls\n")
+	p, err := New(Settings{Mode: string(WorkspaceWrite)}, b.project, b.home, b.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.policy = p
+	if out, code := b.run(t, "echo 'go test' >> ~/.bash_history"); code != 0 {
+		t.Fatalf("appending to the history: %d\n%s", code, out)
+	}
+	if data, _ := os.ReadFile(hist); string(data) != "ls\ngo test\n" {
+		t.Errorf("history: %q", data)
+	}
+	b.refused(t, "echo x >> ~/.profile")
+}
