@@ -12,6 +12,10 @@
 // knows no widget: user intent comes back through Session methods (Run,
 // Cancel via the run's context, Approve).
 //
+// While the shared shell is in the OS sandbox (Options.Sandboxed), the
+// bash tool's commands run without a dialog unless a rule asks or denies;
+// a command to run once outside the sandbox always asks.
+//
 // It imports agent/provider, checkpoint, config, hooks, pricing, rules,
 // secret, session, skills, subagent, tools, trust, internal/gitcmd and
 // internal/words, never ui;

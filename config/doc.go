@@ -4,6 +4,6 @@
 // names the file, the key and the bad value; and a printable, redacted view
 // that says where each value came from.
 //
-// It imports hooks, rules, secret and trust; agent, agent/provider, mcp,
-// pricing, ui and cmd/fawn import it.
+// It imports hooks, rules, sandbox, secret and trust; agent, agent/provider,
+// mcp, pricing, ui and cmd/fawn import it.
 package config

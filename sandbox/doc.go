@@ -23,16 +23,24 @@
 // What that costs: the project's own top directory takes no new entries
 // (its subdirectories and its existing files are writable), and entries
 // created later directly in a carved directory (a new dotfile in ~) are
-// not readable until the next shell.
+// not readable until the next shell. A project inside the temp directory
+// carves that too, so such a shell gets a temp directory of its own. Of
+// /dev only the terminals and the usual devices are open (fawn may run as
+// root, to whom the disks there are), and the seccomp filter refuses the
+// ioctls that type into another terminal.
 //
-// A shell starts as Command describes: fawn's own executable with argv[0]
+// What Landlock does not restrict at all: changing a file's mode, owner
+// or times (chmod, chown, touch on an existing file), and writing to
+// another terminal of the user in /dev/pts.
+//
+// A shell starts as Policy.Confine arranges: fawn's own executable with argv[0]
 // set to ExecName and the policy in an environment variable; cmd/fawn calls
 // Main first thing, which confines the process and executes bash, or fails
 // with a message — it never runs the shell unconfined. Available says,
 // before that, whether this kernel can confine at all; where it cannot,
-// the caller says so and keeps asking before every command.
+// Shell says so and the caller keeps asking before every command.
 //
-// It imports nothing of fawn; config, terminal's callers in cmd/fawn, the
-// agent (for the permission policy), ui/commands (/sandbox) and cmd/fawn
-// import it.
+// It imports nothing of fawn; config (to check the keys) and cmd/fawn
+// (which builds the Shell and hands its parts to the terminal, the agent,
+// the bash tool and /sandbox) import it.
 package sandbox
