@@ -86,8 +86,10 @@ func restrict(s spec) error {
 	if p.Network.All {
 		cfg.HandledAccessNet = 0
 	} else {
+		// A listed port may be reached and listened on (a dev server the
+		// agent starts, then asks).
 		for _, port := range p.Network.ports() {
-			rules = append(rules, landlock.ConnectTCP(port))
+			rules = append(rules, landlock.ConnectTCP(port), landlock.BindTCP(port))
 		}
 	}
 	if err := cfg.Restrict(rules...); err != nil {

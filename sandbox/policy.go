@@ -279,13 +279,13 @@ func (p Policy) Explain() string {
 	case p.Network.All:
 		b.WriteString("Network: open (sandbox.network: true).\n")
 	case len(p.Network.Allow) == 0:
-		b.WriteString("Network: closed (sandbox.network: false); local sockets work.\n")
+		b.WriteString("Network: closed (sandbox.network: false), localhost too (a test server cannot listen); Unix sockets work.\n")
 	default:
 		var hs []string
 		for _, hp := range p.Network.Allow {
 			hs = append(hs, hp.String())
 		}
-		fmt.Fprintf(&b, "Network: TCP to %s (the kernel filters by port: any host on those ports), and DNS.\n", strings.Join(hs, ", "))
+		fmt.Fprintf(&b, "Network: TCP to and listening on %s (the kernel filters by port: any host on those ports), and DNS.\n", strings.Join(hs, ", "))
 	}
 	b.WriteString("Not sandboxed: hooks, MCP servers, language servers, and fawn itself (its edits follow the permission mode).")
 	return b.String()

@@ -62,7 +62,7 @@ func TestNoKernelSupport(t *testing.T) {
 	if s.On() {
 		t.Error("On without kernel support")
 	}
-	if got := s.Describe(); got != "not sandboxed: no kernel support, commands ask" {
+	if got := s.Describe(); got != "not sandboxed: unavailable here, commands ask" {
 		t.Errorf("Describe = %q", got)
 	}
 	if err := s.Configured(); err == nil || !strings.Contains(err.Error(), "no Landlock") {

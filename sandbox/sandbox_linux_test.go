@@ -304,3 +304,24 @@ func TestHistoryIsKept(t *testing.T) {
 	}
 	b.refused(t, "echo x >> ~/.profile")
 }
+
+// With the network closed nothing listens; a listed port may be listened
+// on and reached, from inside.
+func TestListenOnAListedPort(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // a free port, most likely still free below
+	serve := fmt.Sprintf(`python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", %d)); s.listen(); c = socket.create_connection(("127.0.0.1", %d)); print("served")'`, port, port)
+	b := newBox(t, Settings{})
+	b.refused(t, serve)
+	open := newBox(t, Settings{Network: []string{fmt.Sprintf("localhost:%d", port)}})
+	if out, code := open.run(t, serve); code != 0 || !strings.Contains(out, "served") {
+		t.Fatalf("a listed port: %d\n%s", code, out)
+	}
+}

@@ -72,7 +72,7 @@ func (s *Shell) Describe() string {
 	case s.policy.Mode == Off:
 		return "not sandboxed"
 	case s.missing != nil:
-		return "not sandboxed: no kernel support, commands ask"
+		return "not sandboxed: unavailable here, commands ask"
 	}
 	return "not sandboxed: off for this session"
 }
