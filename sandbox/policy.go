@@ -162,6 +162,8 @@ type Policy struct {
 	Writable []string
 	ReadOnly []string
 	DenyRead []string
+
+	home string // for Explain, which says ~ for it
 }
 
 // New builds the policy of the project at project from the settings;
@@ -183,7 +185,7 @@ func New(s Settings, project, home string, env []string, extraDeny ...string) (P
 	if err := CheckPaths("sandbox.deny_read", s.DenyRead); err != nil {
 		return Policy{}, err
 	}
-	p := Policy{Mode: mode, Network: netw, Project: filepath.Clean(project)}
+	p := Policy{Mode: mode, Network: netw, Project: filepath.Clean(project), home: home}
 	expand := func(list []string) []string {
 		var out []string
 		for _, e := range list {
@@ -271,10 +273,10 @@ func (p Policy) Explain() string {
 	case ReadOnly:
 		b.WriteString("Writes: the system temp directory only (sandbox.mode: read-only).\n")
 	default:
-		fmt.Fprintf(&b, "Writes: the project (%s), the system temp directory, and %s.\n", p.Project, strings.Join(p.Writable, ", "))
-		fmt.Fprintf(&b, "Read-only inside the project: %s; the project's top directory takes no new entries.\n", strings.Join(p.ReadOnly, ", "))
+		fmt.Fprintf(&b, "Writes: the project (%s), the system temp directory, and %s.\n", p.short(p.Project), p.shortList(p.Writable))
+		b.WriteString("Read-only inside the project: .git, .fawn, .claude; the project's top directory takes no new entries.\n")
 	}
-	fmt.Fprintf(&b, "Not readable: %s.\n", strings.Join(p.DenyRead, ", "))
+	fmt.Fprintf(&b, "Not readable: %s.\n", p.shortList(p.DenyRead))
 	switch {
 	case p.Network.All:
 		b.WriteString("Network: open (sandbox.network: true).\n")
@@ -289,4 +291,22 @@ func (p Policy) Explain() string {
 	}
 	b.WriteString("Not sandboxed: hooks, MCP servers, language servers, and fawn itself (its edits follow the permission mode).")
 	return b.String()
+}
+
+// short says path with ~ for the home directory.
+func (p Policy) short(path string) string {
+	if p.home != "" {
+		if rel, err := filepath.Rel(p.home, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return path
+}
+
+func (p Policy) shortList(paths []string) string {
+	out := make([]string, len(paths))
+	for i, path := range paths {
+		out[i] = p.short(path)
+	}
+	return strings.Join(out, ", ")
 }

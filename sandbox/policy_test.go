@@ -77,3 +77,16 @@ func TestNoKernelSupport(t *testing.T) {
 		t.Error("On after SetOff")
 	}
 }
+
+func TestExplainSaysHomeAsTilde(t *testing.T) {
+	p, err := New(Settings{Mode: "workspace-write", Writable: []string{"~/.cache"}, DenyRead: []string{"~/.ssh", "/etc/secret"}}, "/h/src/p", "/h", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Explain()
+	for _, want := range []string{"Writes: the project (~/src/p), the system temp directory, and ~/.cache.", "Not readable: ~/.ssh, /etc/secret.", "Network: closed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Explain lacks %q:\n%s", want, got)
+		}
+	}
+}
