@@ -227,7 +227,11 @@ func New(s Settings, project, home string, env []string, extraDeny ...string) (P
 		writable = append(writable, hist)
 	}
 	p.Writable = expand(writable)
-	p.DenyRead = expand(append(slices.Clone(s.DenyRead), extraDeny...))
+	// An entry that holds the project (fawn's directories set to the
+	// home, say) is left out: the shell must read the project.
+	p.DenyRead = slices.DeleteFunc(expand(append(slices.Clone(s.DenyRead), extraDeny...)), func(d string) bool {
+		return within(d, p.Project)
+	})
 	for _, name := range []string{".git", ".fawn", ".claude"} {
 		p.ReadOnly = append(p.ReadOnly, filepath.Join(p.Project, name))
 	}

@@ -90,3 +90,13 @@ func TestExplainSaysHomeAsTilde(t *testing.T) {
 		}
 	}
 }
+
+func TestDenyReadNeverHoldsTheProject(t *testing.T) {
+	p, err := New(Settings{Mode: "workspace-write", DenyRead: []string{"~/.ssh"}}, "/h/src/p", "/h", nil, "/h", "/h/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(p.DenyRead, " ") != "/h/.ssh" {
+		t.Errorf("DenyRead = %v", p.DenyRead)
+	}
+}
