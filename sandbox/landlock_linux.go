@@ -79,8 +79,15 @@ func restrict(s spec) error {
 			holes = append(holes, realPath(ro))
 		}
 	}
+	writeRights := landlock.AccessFSSet(readRights | writeOnly)
+	if abi < 2 {
+		// A rule asking for "refer", which ABI 1 lacks, would make
+		// go-landlock's best effort restrict nothing at all; without
+		// it, files just cannot move between directories.
+		writeRights &^= llsys.AccessFSRefer
+	}
 	for _, w := range resolveAll(write) {
-		rules = append(rules, carve(w, readRights|writeOnly, 0, holes)...)
+		rules = append(rules, carve(w, writeRights, 0, holes)...)
 	}
 	cfg := landlock.V7.BestEffort()
 	if p.Network.All {
