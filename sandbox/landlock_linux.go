@@ -72,12 +72,16 @@ func restrict(s spec) error {
 		write = append(write, p.Writable...)
 	}
 	holes := append(slices.Clone(deny), resolveAll(p.ReadOnly)...)
-	if p.Mode == WorkspaceWrite {
+	switch p.Mode {
+	case WorkspaceWrite:
 		// The project's read-only parts are holes even before they exist:
 		// the top directory is then carved, so none can be created.
 		for _, ro := range p.ReadOnly {
 			holes = append(holes, realPath(ro))
 		}
+	case ReadOnly:
+		// All of it, should it lie in the temp directory.
+		holes = append(holes, realPath(p.Project))
 	}
 	writeRights := landlock.AccessFSSet(readRights | writeOnly)
 	if abi < 2 {
@@ -101,6 +105,14 @@ func restrict(s spec) error {
 	}
 	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
+	}
+	// The best effort may have restricted nothing (a kernel that refuses
+	// quietly): the project's top directory takes no new entry in any
+	// mode, so one that can be made says the sandbox did not take.
+	probe := filepath.Join(p.Project, ".fawn-sandbox-probe")
+	if err := os.Mkdir(probe, 0o700); err == nil {
+		os.Remove(probe)
+		return errors.New("the project's top directory is still writable, so the rules do not hold (a kernel that does not enforce them, or a sandbox.writable entry that holds the project)")
 	}
 	// Landlock closes TCP from ABI 4; below, seccomp closes IP.
 	if err := loadFilter(!p.Network.All, abi >= 4, len(p.Network.Allow) > 0); err != nil {

@@ -325,3 +325,23 @@ func TestListenOnAListedPort(t *testing.T) {
 		t.Fatalf("a listed port: %d\n%s", code, out)
 	}
 }
+
+// Read-only writes nothing of the project, even one inside the temp
+// directory, whose other entries stay writable.
+func TestReadOnlyInsideTheTempDirectory(t *testing.T) {
+	b := newBox(t, Settings{})
+	for i, kv := range b.env {
+		if strings.HasPrefix(kv, "TMPDIR=") {
+			b.env[i] = "TMPDIR=" + filepath.Dir(b.project)
+		}
+	}
+	p, err := New(Settings{Mode: string(ReadOnly)}, b.project, b.home, b.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.policy = p
+	b.refused(t, "touch src/x")
+	if out, code := b.run(t, `f=$(mktemp) && echo ok > "$f" && cat "$f"`); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("mktemp in the read-only sandbox: %d\n%s", code, out)
+	}
+}
