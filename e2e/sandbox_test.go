@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/sandbox"
@@ -145,5 +149,45 @@ func TestSandboxCommand(t *testing.T) {
 	tm.WaitFor("rc=1")
 	if _, err := os.Stat(filepath.Join(root, "boxed")); err == nil {
 		t.Fatal("the shell is not confined after /sandbox on")
+	}
+}
+
+// fawn acp gets the same sandbox: the editor is asked about the edit, not
+// about the command, which runs confined.
+func TestACPCommandsRunSandboxed(t *testing.T) {
+	needSandbox(t)
+	t.Setenv("FAWN_SANDBOX_MODE", "workspace-write")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"note.txt","file_text":"hi\n"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"cat note.txt; touch ../outside-acp; echo rc=$?"}`)}},
+		{Text: "Done."},
+	}})
+	root := t.TempDir()
+	dir := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(dir, "src", "keep.txt"), "x\n")
+	conn, cl, _, stderr := startACP(t, srv, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr)
+	}
+	sess, err := conn.NewSession(ctx, acp.NewSessionRequest{Cwd: dir, McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatalf("session/new: %v\n%s", err, stderr)
+	}
+	if resp, err := conn.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("go")}}); err != nil || resp.StopReason != acp.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v\n%s", resp, err, stderr)
+	}
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if len(cl.asks) != 1 {
+		t.Errorf("%d permission requests, want 1 (the edit; the command runs in the sandbox)", len(cl.asks))
+	}
+	if _, err := os.Stat(filepath.Join(root, "outside-acp")); err == nil {
+		t.Error("the command wrote outside the project")
+	}
+	msgs := srv.ChatRequests()[2].Messages
+	if last := msgs[len(msgs)-1]; !strings.Contains(string(last.Content), "hi") || !strings.Contains(string(last.Content), "rc=1") {
+		t.Errorf("the command's result: %s", last.Content)
 	}
 }

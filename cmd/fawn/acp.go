@@ -121,7 +121,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 	}
 	useClient(ws, client, clientEnv(environ, cfg, decision))
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: newStore(cfg, red),
-		Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision})
+		Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})
 	if err != nil {
 		ws.Close()
 		return nil, err
@@ -146,7 +146,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 		Services: backend.SessionServices(sess),
 		Root:     ws.env.Root,
 		Commands: commands.Load(cfg.ConfigDir, cfg.ProjectDir),
-		Notices:  acpNotices(cfg, rep, decision),
+		Notices:  append(acpNotices(cfg, rep, decision), sandboxNotices(ws.sandbox)...),
 		Close: func() {
 			for _, f := range closers {
 				f()

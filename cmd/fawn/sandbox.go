@@ -33,6 +33,15 @@ func sandboxNotice(sb *sandbox.Shell) string {
 	return ""
 }
 
+// sandboxNotices is sandboxNotice as a list, empty when there is nothing
+// to say.
+func sandboxNotices(sb *sandbox.Shell) []string {
+	if n := sandboxNotice(sb); n != "" {
+		return []string{n}
+	}
+	return nil
+}
+
 // shellSandbox is the shared shell's sandbox as the bash tool sees it
 // (tools.Sandbox): its state, the reading of refusals, and a shell of its
 // own, not confined, where a command the user lets out runs once.
