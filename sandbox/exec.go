@@ -1,13 +1,17 @@
 package sandbox
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // ExecName is argv[0] of fawn re-executed to confine a shell; with the
@@ -51,7 +55,7 @@ func (p Policy) Confine(cmd *exec.Cmd) error {
 		// The temp directory holds the project, so it is carved (its
 		// .git stays read-only) and takes no new entries: the shell gets
 		// a temp directory of its own beside the project.
-		dir, err := os.MkdirTemp(p.Temp, "fawn-sandbox-tmp-")
+		dir, err := privateTemp(p.Temp, p.Project)
 		if err != nil {
 			return fmt.Errorf("sandbox: make the shell's temp directory: %w", err)
 		}
@@ -104,4 +108,24 @@ func fail(err error) {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// privateTemp is the temp directory of the shells of one project: one
+// per user and project, made once and used again (a shell started again
+// finds its files), and only if it is a directory of this user's that no
+// one else may enter, since the name is known to anyone.
+func privateTemp(temp, project string) (string, error) {
+	sum := sha256.Sum256([]byte(project))
+	dir := filepath.Join(temp, fmt.Sprintf("fawn-sandbox-%d-%x", os.Getuid(), sum[:6]))
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); !st.IsDir() || st.Mode().Perm() != 0o700 || !ok || int(sys.Uid) != os.Getuid() {
+		return "", fmt.Errorf("%s is not a directory of yours that only you may enter", dir)
+	}
+	return dir, nil
 }

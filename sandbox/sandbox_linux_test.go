@@ -345,3 +345,27 @@ func TestReadOnlyInsideTheTempDirectory(t *testing.T) {
 		t.Fatalf("mktemp in the read-only sandbox: %d\n%s", code, out)
 	}
 }
+
+// The shell's own temp directory has a name anyone can know: one that
+// someone else made first (here, one others may enter) is not used.
+func TestPrivateTempIsNotTakenOver(t *testing.T) {
+	temp := t.TempDir()
+	project := filepath.Join(temp, "proj")
+	dir, err := privateTemp(temp, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := privateTemp(temp, project); err != nil || again != dir {
+		t.Fatalf("a shell started again: %q %v, want %q", again, err, dir)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(Settings{Mode: string(WorkspaceWrite)}, project, t.TempDir(), []string{"TMPDIR=" + temp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Confine(exec.Command("bash")); err == nil || !strings.Contains(err.Error(), "only you may enter") {
+		t.Fatalf("Confine with a squatted temp directory: %v", err)
+	}
+}
