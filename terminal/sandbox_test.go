@@ -26,11 +26,14 @@ func TestConfinedShell(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(project, "src"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := sandbox.New(sandbox.Settings{Mode: "workspace-write"}, project, t.TempDir(), nil)
+	// A temp directory beside the project, as on a machine whose projects
+	// are not in /tmp.
+	env := []string{"TMPDIR=" + t.TempDir()}
+	p, err := sandbox.New(sandbox.Settings{Mode: "workspace-write"}, project, t.TempDir(), env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	term := startTerm(t, Options{Dir: project, Confine: p.Confine})
+	term := startTerm(t, Options{Dir: project, Env: env, Confine: p.Confine})
 	res := mustRun(t, term, "touch ../outside-agent")
 	if res.ExitCode == 0 {
 		t.Fatalf("the agent's command wrote outside the project: %+v", res)
