@@ -20,6 +20,14 @@ import (
 // default, which TestMain turns off for the other tests).
 var sandboxed = []string{"FAWN_SANDBOX_MODE=workspace-write"}
 
+// sandboxEnv is sandboxed with a temp directory of the test's own beside
+// the project (both are the test's temp directories, in /tmp), as on a
+// machine whose projects are not in /tmp: the shell then makes no temp
+// directory of its own in /tmp that would outlive the test.
+func sandboxEnv(t *testing.T) []string {
+	return append([]string{"TMPDIR=" + t.TempDir()}, sandboxed...)
+}
+
 func needSandbox(t *testing.T) {
 	t.Helper()
 	if err := sandbox.Available(); err != nil {
@@ -39,7 +47,7 @@ func TestHeadlessCommandsRunSandboxed(t *testing.T) {
 		{Text: "Done."},
 	}})
 	cmd := exec.Command(binary, "--base-url", srv.URL(), "--model", "scripted", "-p", "go", proj)
-	cmd.Env = append(os.Environ(), append([]string{"FAWN_HOME=" + t.TempDir(), "OPENAI_API_KEY="}, sandboxed...)...)
+	cmd.Env = append(os.Environ(), append([]string{"FAWN_HOME=" + t.TempDir(), "OPENAI_API_KEY="}, sandboxEnv(t)...)...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	_ = cmd.Run()
@@ -62,7 +70,7 @@ func TestHeadlessCommandsRunSandboxed(t *testing.T) {
 // its own (FAWN_HOME, which the sandbox keeps unreadable, is elsewhere).
 func startSandboxed(t *testing.T, srv *llmtest.Server, proj string) *Term {
 	t.Helper()
-	env := append([]string{"HOME=" + t.TempDir()}, sandboxed...)
+	env := append([]string{"HOME=" + t.TempDir()}, sandboxEnv(t)...)
 	tm := Start(t, 150, 42, proj, env, "--base-url", srv.URL(), "--model", "scripted")
 	tm.WaitFor("Chat", "Editor", "Terminal", "To-do", "Ask fawn")
 	return tm
@@ -156,7 +164,10 @@ func TestSandboxCommand(t *testing.T) {
 // about the command, which runs confined.
 func TestACPCommandsRunSandboxed(t *testing.T) {
 	needSandbox(t)
-	t.Setenv("FAWN_SANDBOX_MODE", "workspace-write")
+	for _, kv := range sandboxEnv(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
 		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"create","path":"note.txt","file_text":"hi\n"}`)}},
 		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"cat note.txt; touch ../outside-acp; echo rc=$?"}`)}},
