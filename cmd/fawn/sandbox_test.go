@@ -16,9 +16,20 @@ import (
 // TestMain serves the sandbox's hidden entry, as fawn's main does: a
 // shell confined by these tests starts as this test binary re-executed,
 // which must become bash rather than run the tests again.
+//
+// The tests' temp directories are in one of their own, removed at the
+// end: a sandboxed shell whose project lies in the temp directory makes
+// a directory of its own beside it, which would outlive the tests in /tmp.
 func TestMain(m *testing.M) {
 	sandbox.Main()
-	os.Exit(m.Run())
+	tmp, err := os.MkdirTemp("", "fawn-cmd-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 // The workspace's shell is sandboxed by default and refuses what the
