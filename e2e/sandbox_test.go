@@ -179,7 +179,10 @@ func TestACPCommandsRunSandboxed(t *testing.T) {
 	conn, cl, _, stderr := startACP(t, srv, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if _, err := conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+	// The client offers terminals: a sandboxed shell keeps the agent's
+	// commands all the same (the editor's terminals are not sandboxed, and
+	// sandboxed commands run without a request).
+	if _, err := conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: acp.ClientCapabilities{Terminal: true}}); err != nil {
 		t.Fatalf("initialize: %v\n%s", err, stderr)
 	}
 	sess, err := conn.NewSession(ctx, acp.NewSessionRequest{Cwd: dir, McpServers: []acp.McpServer{}})

@@ -158,9 +158,14 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 // useClient has the workspace's tools use what the client offers: its
 // buffers for text_editor's file content, its terminals for bash (whose
 // commands start with env set). The shell fawn started stays, unused by
-// the agent.
+// the agent — unless it is sandboxed: then the agent's commands stay in
+// it, since commands in a sandboxed shell run without a request, and the
+// editor's terminals are not sandboxed.
 func useClient(ws *workspace, client *serve.Client, env []string) {
 	ws.env.Buffers = client.Buffers
+	if ws.sandbox.On() {
+		return
+	}
 	r := client.Runner(ws.env.Root, env)
 	if r == nil {
 		return
