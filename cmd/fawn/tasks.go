@@ -66,8 +66,9 @@ func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) 
 	ws.env.Guard = ed
 	tv := termview.New(ws.term, k.th, k.termKeys)
 	tv.SetBorder(false)
+	tv.SetTag(ws.sandbox.Describe)
 	store := newStore(&c, k.red)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: &c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(&c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision})
+	sess, err := agent.NewSession(ctx, agent.Options{Config: &c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(&c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision, Sandboxed: ws.sandbox.On})
 	if err != nil {
 		ed.Close()
 		ws.Close()
