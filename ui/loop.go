@@ -457,9 +457,13 @@ func (a *App) draw() {
 	a.frames.Add(1)
 }
 
-// handleKey dispatches a key: Ctrl-Q first, then an open dialog or the help,
+// handleKey dispatches a key: to a pane that captures keys (the terminal)
+// first, then Ctrl-Q, then an open dialog or the help,
 // then the global table, then the focused pane. It returns false to quit.
 func (a *App) handleKey(ev *tcell.EventKey) bool {
+	if a.captured(ev) {
+		return true
+	}
 	action := a.keys.global.Action(ev)
 	if action == actAppQuit {
 		if a.ask.Visible() {

@@ -68,13 +68,16 @@ func TestUserOpensAndClosesTheirOwnTerminal(t *testing.T) {
 	if focused != panes.Terminal || !strings.Contains(r.text(), "Terminal │ Terminal 2") {
 		t.Fatalf("focus %v, screen:\n%s", focused, r.text())
 	}
-	// Alt-T: the agent's terminal; again: back to Terminal 2.
+	// Ctrl-\ Alt-T: the agent's terminal (the pane's keys are its
+	// program's but for the escape key); again: back to Terminal 2.
+	r.key(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl)
 	r.key(tcell.KeyRune, 't', tcell.ModAlt)
 	r.onUI(func() {
 		if !main.HasFocus() {
-			t.Error("Alt-T from Terminal 2 did not focus the agent's terminal")
+			t.Error("Ctrl-\\ Alt-T from Terminal 2 did not focus the agent's terminal")
 		}
 	})
+	r.key(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl)
 	r.key(tcell.KeyRune, 't', tcell.ModAlt)
 	r.typeText("exit\n")
 	deadline := time.Now().Add(20 * time.Second)
@@ -91,5 +94,45 @@ func TestUserOpensAndClosesTheirOwnTerminal(t *testing.T) {
 	})
 	if len(started) != 1 {
 		t.Fatalf("%d terminals started", len(started))
+	}
+}
+
+// While the terminal has focus the global keys are its program's (F6,
+// Alt-C, Ctrl-Q); after the escape key they are fawn's again, and once
+// the focus is elsewhere they work as ever.
+func TestTerminalTakesGlobalKeysButTheEscape(t *testing.T) {
+	dir := t.TempDir()
+	var live atomic.Pointer[App]
+	main, term := realTerminal(t, dir, "Terminal", func() {
+		if a := live.Load(); a != nil {
+			a.RequestDraw()
+		}
+	}, nil)
+	r := startApp(t, Options{Agent: newScriptAgent(), Root: dir, Terminal: main}, 120, 30)
+	live.Store(r.app)
+	r.key(tcell.KeyRune, 't', tcell.ModAlt)
+	r.waitScreen("$")
+	r.typeText("stty -ixon -echo; echo rea''dy; cat -v\n")
+	r.waitScreen("ready")
+	r.key(tcell.KeyF6, 0, tcell.ModNone)
+	r.key(tcell.KeyRune, 'c', tcell.ModAlt)
+	r.key(tcell.KeyCtrlQ, 'q', tcell.ModCtrl)
+	r.key(tcell.KeyEnter, 0, tcell.ModNone)
+	waitFor(t, "the keys in the terminal", func() bool { return strings.Contains(term.ScreenText(), "^[[17~^[c^Q") })
+	focused := func() (p panes.Pane) {
+		r.onUI(func() { p = r.app.focusedPane() })
+		return p
+	}
+	if p := focused(); p != panes.Terminal {
+		t.Fatalf("focus went to %v", p)
+	}
+	r.key(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl)
+	r.key(tcell.KeyRune, 'c', tcell.ModAlt)
+	if p := focused(); p != panes.Chat {
+		t.Fatalf("Ctrl-\\ Alt-C: focus on %v, not the chat", p)
+	}
+	r.key(tcell.KeyF6, 0, tcell.ModNone)
+	if p := focused(); p != panes.Editor {
+		t.Fatalf("F6 from the chat: focus on %v, not the editor", p)
 	}
 }

@@ -125,6 +125,12 @@ func FromEvent(ev *tcell.EventKey) Key {
 		// tcell sets ModCtrl on these; the key itself says Ctrl.
 		k.Mods &^= tcell.ModCtrl
 	}
+	if k.K >= tcell.KeyCtrlBackslash && k.K <= tcell.KeyCtrlUnderscore {
+		// Ctrl-\ Ctrl-] Ctrl-^ Ctrl-_ (0x1c-0x1f) arrive as these keys
+		// from a legacy terminal and as the rune with Ctrl from one with
+		// extended key reporting; Parse gives the rune.
+		return Key{K: tcell.KeyRune, R: rune('\\' + k.K - tcell.KeyCtrlBackslash), Mods: k.Mods | tcell.ModCtrl}
+	}
 	return k
 }
 

@@ -87,3 +87,27 @@ func TestCapitalLettersAreTheirOwnKeys(t *testing.T) {
 		}
 	}
 }
+
+// Ctrl-\ and its neighbours arrive from a legacy terminal as tcell's
+// KeyCtrlBackslash…KeyCtrlUnderscore and from one with extended key
+// reporting as the rune with Ctrl; "ctrl+\" matches both.
+func TestCtrlPunctuationMatchesBothForms(t *testing.T) {
+	tb := New("Test",
+		Binding{Action: "escape", Keys: []string{"ctrl+\\"}},
+		Binding{Action: "under", Keys: []string{"ctrl+_"}},
+	)
+	cases := []struct {
+		ev   *tcell.EventKey
+		want Action
+	}{
+		{tcell.NewEventKey(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl), "escape"},
+		{tcell.NewEventKey(tcell.KeyRune, '\\', tcell.ModCtrl), "escape"},
+		{tcell.NewEventKey(tcell.KeyCtrlUnderscore, 0, tcell.ModCtrl), "under"},
+		{tcell.NewEventKey(tcell.KeyRune, '\\', tcell.ModNone), ""},
+	}
+	for _, c := range cases {
+		if got := tb.Action(c.ev); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.ev.Name(), got, c.want)
+		}
+	}
+}

@@ -3,11 +3,14 @@
 // to its shell when focused, scrolls its scrollback, resizes its pty with
 // the pane and titles itself with what the agent runs in it.
 //
-// Keys: everything that reaches the view's input handler goes to the shell
-// (xterm encodings, application cursor mode, modifiers), including Ctrl-C,
-// except the bindings of its key table (scrolling) and Ctrl-Q, fawn's quit
-// key, which is never sent (the application's input capture sees Ctrl-Q
-// first anyway; tview cannot hand a key back, so the view just drops it).
+// Keys: while the pane has focus every key goes to its program (xterm
+// encodings, application cursor mode, modifiers) — F1, F6, Alt-letters,
+// Ctrl-Q included — but the escape key (terminal.escape, Ctrl-\): the key
+// after it is fawn's (the host's global keys, then the pane's own table:
+// scrolling, search, selection). The host asks CaptureKey before its own
+// tables (see escape.go); a host that gives keys only to the input handler
+// gets the old behaviour: the table's bindings act, Ctrl-Q is dropped, the
+// rest is sent.
 //
 // It imports terminal, ui/keymap and ui/theme, never ui; cmd/fawn imports it
 // and hands it to ui as the terminal pane.
@@ -35,13 +38,15 @@ const (
 	ActionFind       keymap.Action = "terminal.find"
 	ActionOpenLink   keymap.Action = "terminal.open_link"
 	ActionSelect     keymap.Action = "terminal.select"
+	ActionEscape     keymap.Action = "terminal.escape"
 )
 
 // DefaultKeys returns the terminal pane's key table.
 func DefaultKeys() *keymap.Table {
-	return keymap.New("Terminal",
-		keymap.Binding{Action: ActionScrollUp, Keys: []string{"shift+pgup"}, Help: "Scroll back"},
-		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn"}, Help: "Scroll forward"},
+	return keymap.New("Terminal (every key goes to the program; the keys below and the global ones act after the escape key)",
+		keymap.Binding{Action: ActionEscape, Keys: []string{"ctrl+\\"}, Help: "The escape key: the next key is fawn's (F6, Alt-C, Ctrl-Q, PgUp…); pressed twice it is sent to the program"},
+		keymap.Binding{Action: ActionScrollUp, Keys: []string{"shift+pgup", "pgup"}, Help: "Scroll back"},
+		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn", "pgdn"}, Help: "Scroll forward"},
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
 		keymap.Binding{Action: ActionOpenLink, Keys: []string{"alt+l"}, Help: "Open the last hyperlink on the screen (OSC 8; Ctrl-click opens the one clicked)"},
 		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
@@ -74,6 +79,9 @@ type View struct {
 	onLink     func(url string)
 	name       string // "Terminal", "Terminal 2"…
 	tag        func() string
+	// escaped: the escape key was pressed, the next key is fawn's;
+	// afterEscape: the host is handling that key (see CaptureKey).
+	escaped, afterEscape bool
 }
 
 // SetName names the view on its tab ("Terminal" by default).
@@ -293,6 +301,7 @@ func (v *View) Draw(screen tcell.Screen) {
 			}
 		}
 	}
+	v.drawEscapeHint(screen, x, y+h, w)
 	tag := ""
 	if v.ksel != nil {
 		tag = v.keySelectHint()
@@ -461,6 +470,8 @@ func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 			v.selectKey(ev)
 			return
 		}
+		own := v.afterEscape
+		v.afterEscape = false
 		switch v.keys.Action(ev) {
 		case ActionSelect:
 			v.startKeySelect()
@@ -482,13 +493,10 @@ func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.
 			_, _ = v.term.Write([]byte{0x03})
 			return
 		}
-		if isQuitKey(ev) {
-			return
+		if own || isQuitKey(ev) {
+			return // after the escape key only fawn's keys act
 		}
-		if b := encodeKey(ev, v.term.Modes()); b != nil {
-			v.back, v.sel = 0, nil
-			_, _ = v.term.Write(b)
-		}
+		v.sendKey(ev)
 	})
 }
 
