@@ -47,7 +47,7 @@ func TestHostileVTEscapeSequencesInTheTerminalPane(t *testing.T) {
 	tm.run("cat evil.txt; echo vt-hostile-$((20+22))")
 	// The UI answers at once: focus goes to the chat and what is typed
 	// there shows, however long the pane takes.
-	tm.Keys("M-c")
+	tm.Keys(`C-\`, "M-c")
 	tm.Type("typed while the pane works")
 	tm.WaitFor("typed while the pane works")
 	tm.WaitFor("vt-hostile-42")

@@ -14,7 +14,7 @@ func startTerminal(t *testing.T) *Term {
 	srv := llmtest.Start(t, llmtest.Script{})
 	tm := startIDE(t, srv, "")
 	tm.Keys("M-t")
-	tm.Keys("M-m")
+	tm.Keys(`C-\`, "M-m") // in the terminal the escape key first: Alt-M is fawn's
 	tm.WaitUntil("the zoomed terminal", func(s string) bool { return !strings.Contains(s, "Chat") })
 	return tm
 }

@@ -536,16 +536,17 @@ type unsavedEditor interface {
 	SaveAll() error
 }
 
-// requestQuit quits, first asking what to do with unsaved editor files.
+// requestQuit quits, first asking when that would end programs running in
+// a terminal or lose unsaved editor files.
 // It reports whether the app stops now.
 func (a *App) requestQuit() bool {
+	running := a.runningPrograms()
+	var files []string
 	ed, ok := a.task.editor.(unsavedEditor)
-	if !ok {
-		a.Stop()
-		return true
+	if ok {
+		files = ed.Unsaved()
 	}
-	files := ed.Unsaved()
-	if len(files) == 0 {
+	if len(files) == 0 && running == "" {
 		a.Stop()
 		return true
 	}
@@ -553,11 +554,15 @@ func (a *App) requestQuit() bool {
 	for i, f := range files {
 		names[i] = render.RelPath(a.task.root, f)
 	}
-	what := "1 file has"
-	if len(files) > 1 {
-		what = fmt.Sprintf("%d files have", len(files))
+	title, text := quitQuestion(running, names)
+	if len(files) == 0 {
+		a.ask.Ask(title, text,
+			dialogs.Choice{Key: "q", Label: "quit and end them", Do: a.Stop},
+			dialogs.Choice{Key: "esc", Label: "stay", Do: func() {}},
+		)
+		return false
 	}
-	a.ask.Ask("Unsaved changes", fmt.Sprintf("%s unsaved changes: %s.", what, strings.Join(names, ", ")),
+	a.ask.Ask(title, text,
 		dialogs.Choice{Key: "s", Label: "save all and quit", Do: func() {
 			if err := ed.SaveAll(); err != nil {
 				a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not save: " + err.Error() + " — fawn stays open; fix it or quit without saving"})

@@ -136,3 +136,44 @@ func TestTerminalTakesGlobalKeysButTheEscape(t *testing.T) {
 		t.Fatalf("F6 from the chat: focus on %v, not the editor", p)
 	}
 }
+
+// Quitting while a program runs in a terminal asks first, naming it and
+// its terminal — from the terminal pane through the escape key too; Esc
+// stays, q quits.
+func TestQuitAsksWhileAProgramRuns(t *testing.T) {
+	dir := t.TempDir()
+	var live atomic.Pointer[App]
+	main, term := realTerminal(t, dir, "Terminal", func() {
+		if a := live.Load(); a != nil {
+			a.RequestDraw()
+		}
+	}, nil)
+	r := startApp(t, Options{Agent: newScriptAgent(), Root: dir, Terminal: main}, 120, 30)
+	live.Store(r.app)
+	r.key(tcell.KeyRune, 't', tcell.ModAlt)
+	r.waitScreen("$")
+	r.typeText("sleep 100\n")
+	waitFor(t, "sleep to run", func() bool { return len(term.Running()) > 0 })
+	r.key(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl)
+	r.screen.InjectKey(tcell.KeyCtrlQ, 'q', tcell.ModCtrl)
+	r.waitScreen("Quitting ends what runs in the terminals: sleep (Terminal).")
+	r.key(tcell.KeyEscape, 0, 0)
+	if strings.Contains(r.text(), "Quitting ends") {
+		t.Fatal("Esc did not close the question")
+	}
+	select {
+	case err := <-r.done:
+		t.Fatalf("fawn quit with sleep running: %v", err)
+	default:
+	}
+	r.key(tcell.KeyRune, 'c', tcell.ModAlt) // Alt-C: the program's, not fawn's
+	r.key(tcell.KeyCtrlBackslash, 0, tcell.ModCtrl)
+	r.key(tcell.KeyRune, 'c', tcell.ModAlt)
+	r.screen.InjectKey(tcell.KeyCtrlQ, 'q', tcell.ModCtrl)
+	r.waitScreen("quit and end them")
+	r.screen.InjectKey(tcell.KeyRune, 'q', 0)
+	if err := <-r.done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r.done <- nil
+}

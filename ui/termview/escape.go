@@ -104,3 +104,4 @@ func (v *View) drawEscapeHint(screen tcell.Screen, x, y, w int) {
 		col++
 	}
 }
+

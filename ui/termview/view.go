@@ -225,6 +225,10 @@ func (v *View) Title() string {
 	return title
 }
 
+// Running names the programs running in the pane's shell, which would end
+// with it (terminal.Terminal.Running).
+func (v *View) Running() []string { return v.term.Running() }
+
 // BellMark is added to the title while a bell the user has not seen
 // rang: one rung while the pane did not have focus.
 const BellMark = "🔔"
