@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
 )
@@ -26,9 +25,11 @@ func TestQuitAsksWithCatRunningAndUnsavedWork(t *testing.T) {
 	tm.WaitFor("UNSAVED alpha")
 
 	tm.Keys("M-t")
-	tm.run("cat")
-	time.Sleep(300 * time.Millisecond) // cat is started (no output to wait for)
-	tm.Keys("C-q")                      // cat's (XON): fawn stays
+	// Once ready shows, the shell has given the tty back to cooked mode:
+	// what is typed next is echoed and read by cat.
+	tm.run("echo rea''dy; cat")
+	tm.WaitFor("ready")
+	tm.Keys("C-q") // the program's (XON, which the tty takes): fawn stays
 	tm.Type("still-here")
 	tm.Keys("Enter")
 	tm.WaitUntil("cat's echo of the line", func(s string) bool { return strings.Count(s, "still-here") >= 2 })

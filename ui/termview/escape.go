@@ -104,4 +104,3 @@ func (v *View) drawEscapeHint(screen tcell.Screen, x, y, w int) {
 		col++
 	}
 }
-
