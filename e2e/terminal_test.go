@@ -59,3 +59,27 @@ func TestFullScreenProgramsOneAfterAnother(t *testing.T) {
 		t.Fatalf("mc's page stayed behind:\n%s", s)
 	}
 }
+
+// Keys fawn binds elsewhere reach the program in the terminal pane as
+// xterm sends them: F1, F6, Alt-C, Ctrl-H (0x08, not DEL), Shift-PgUp and
+// the keypad in application mode (KP5: ESC O u), as cat -v shows them.
+func TestKeysReachTheProgramInTheTerminal(t *testing.T) {
+	tm := startTerminal(t)
+	tm.run("stty -echo -icanon; printf '\\033='; echo key''pad; cat -v")
+	tm.WaitFor("keypad")
+	tm.Keys("F1", "F6", "M-c", "C-h", "BSpace", "S-PPage", "KP5", "Enter")
+	tm.WaitFor("^[OP^[[17~^[c^H^?^[[5;2~^[Ou")
+}
+
+// htop gets its F6 (the sort menu) in the terminal pane.
+func TestHtopGetsF6(t *testing.T) {
+	if _, err := exec.LookPath("htop"); err != nil {
+		t.Skip("htop is not installed (apt-get install -y htop)")
+	}
+	tm := startTerminal(t)
+	tm.run("htop")
+	tm.WaitFor("PID USER", "F6SortBy")
+	tm.Keys("F6")
+	tm.WaitFor("Sort by")
+	tm.Keys("Escape", "q")
+}

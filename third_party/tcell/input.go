@@ -404,12 +404,6 @@ var ss3Keys = map[rune]Key{
 	'Q': KeyF2,
 	'R': KeyF3,
 	'S': KeyF4,
-	't': KeyF5,
-	'u': KeyF6,
-	'v': KeyF7,
-	'l': KeyF8,
-	'w': KeyF9,
-	'x': KeyF10,
 }
 
 // linux terminal uses these non ECMA keys prefixed by CSI-[
@@ -442,8 +436,12 @@ func (ip *inputProcessor) scan() {
 				}
 			case '\t':
 				ip.post(NewEventKey(KeyTab, 0, ModNone))
-			case '\b', '\x7F':
+			case '\x7F':
 				ip.post(NewEventKey(KeyBackspace, 0, ModNone))
+			case '\b':
+				// fawn: Ctrl-H (and Ctrl-Backspace in xterm), which
+				// the Backspace key (DEL) is not.
+				ip.post(NewEventKey(KeyBackspace, 0, ModCtrl))
 			case '\r':
 				ip.post(NewEventKey(KeyEnter, 0, ModNone))
 			default:
@@ -534,6 +532,8 @@ func (ip *inputProcessor) scan() {
 					ip.expire = time.Now().Add(time.Millisecond * 50)
 					ip.timer = time.AfterFunc(time.Millisecond*60, ip.escTimeout)
 				}
+			} else if ev := keypadKey(r); ev != nil {
+				ip.post(ev)
 			} else if k, ok := ss3Keys[r]; ok {
 				ip.post(NewEventKey(k, 0, ModNone))
 			}

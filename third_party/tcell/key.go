@@ -43,10 +43,11 @@ import (
 // overly much on availability of modifiers, or the availability of any
 // specific keys.
 type EventKey struct {
-	t   time.Time
-	mod ModMask
-	key Key
-	ch  rune
+	t      time.Time
+	mod    ModMask
+	key    Key
+	ch     rune
+	keypad byte // fawn: the letter of a keypad key's ESC O code (keypad.go)
 }
 
 // When returns the time when this Event was created, which should closely

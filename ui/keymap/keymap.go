@@ -121,6 +121,12 @@ func FromEvent(ev *tcell.EventKey) Key {
 		}
 		return k
 	}
+	if k.K == tcell.KeyBackspace {
+		// tcell reports the Backspace key (DEL) as KeyBackspace, and
+		// 0x08 (Ctrl-H, Ctrl-Backspace in xterm) as KeyBackspace with
+		// Ctrl; Parse reads "backspace" as KeyBackspace2.
+		k.K = tcell.KeyBackspace2
+	}
 	if k.K >= tcell.KeyCtrlA && k.K <= tcell.KeyCtrlZ {
 		// tcell sets ModCtrl on these; the key itself says Ctrl.
 		k.Mods &^= tcell.ModCtrl

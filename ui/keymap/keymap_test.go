@@ -111,3 +111,28 @@ func TestCtrlPunctuationMatchesBothForms(t *testing.T) {
 		}
 	}
 }
+
+// tcell reports the Backspace key as KeyBackspace (whatever it was
+// created with) and 0x08 as KeyBackspace with Ctrl: "backspace",
+// "ctrl+backspace" and "alt+backspace" match them.
+func TestBackspaceMatches(t *testing.T) {
+	tb := New("Test",
+		Binding{Action: "back", Keys: []string{"backspace"}},
+		Binding{Action: "word", Keys: []string{"ctrl+backspace"}},
+		Binding{Action: "alt", Keys: []string{"alt+backspace"}},
+	)
+	cases := []struct {
+		ev   *tcell.EventKey
+		want Action
+	}{
+		{tcell.NewEventKey(tcell.KeyBackspace2, 0, tcell.ModNone), "back"},
+		{tcell.NewEventKey(tcell.KeyBackspace, 0, tcell.ModNone), "back"},
+		{tcell.NewEventKey(tcell.KeyBackspace, 0, tcell.ModCtrl), "word"},
+		{tcell.NewEventKey(tcell.KeyBackspace2, 0, tcell.ModAlt), "alt"},
+	}
+	for _, c := range cases {
+		if got := tb.Action(c.ev); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.ev.Name(), got, c.want)
+		}
+	}
+}
