@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
 )
@@ -82,4 +83,23 @@ func TestHtopGetsF6(t *testing.T) {
 	tm.Keys("F6")
 	tm.WaitFor("Sort by")
 	tm.Keys("Escape", "q")
+}
+
+// A program's OSC 52 copy in the focused terminal pane reaches the outer
+// tmux's buffer, as tmux passes a copy on from its active pane.
+func TestProgramsCopyReachesTheOuterTmux(t *testing.T) {
+	tm := startTerminal(t)
+	tm.run(`printf '\033]52;c;%s\a' "$(printf copied-by-a-program | base64)"`)
+	tm.WaitFor("copied 1 line")
+	buffer := func() string {
+		out, _ := exec.Command("tmux", "-S", tm.socket, "show-buffer").Output() // no buffer yet: an error
+		return string(out)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(buffer(), "copied-by-a-program") {
+		if time.Now().After(deadline) {
+			t.Fatalf("tmux's buffer: %q", buffer())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -45,6 +45,7 @@ type screen struct {
 	damaged   func()        // asks for a draw (nil in tests)
 	freezeBuf []uv.Cell     // the frozen cells, kept for the next update
 	bells     uint64        // BEL characters the programs rang
+	clip      Clipboard     // the last OSC 52 write
 	shape     int           // the cursor shape the program set (DECSCUSR: 0 the user's own … 6 steady bar)
 	light     bool          // the pane's colours are light: the colour-scheme query hears so
 	reply     func([]byte)
@@ -82,6 +83,7 @@ type published struct {
 	modes      Modes
 	title      string
 	bells      uint64
+	clip       Clipboard
 	cols, rows int
 }
 
@@ -90,7 +92,7 @@ func (s *screen) publish() {
 	m := s.modes
 	m.AltScreen = s.emu.IsAltScreen()
 	s.pubMu.Lock()
-	s.pub = published{modes: m, title: s.title, bells: s.bells, cols: s.emu.Width(), rows: s.emu.Height()}
+	s.pub = published{modes: m, title: s.title, bells: s.bells, clip: s.clip, cols: s.emu.Width(), rows: s.emu.Height()}
 	s.pubMu.Unlock()
 }
 
@@ -211,6 +213,11 @@ func (s *screen) newEmulator(cols, rows int) {
 	})
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title: func(t string) { s.title = t },
+		Clipboard: func(_, data string) {
+			if !s.internal {
+				s.clip = clipboardWrite(s.clip, data)
+			}
+		},
 		Bell: func() {
 			if !s.internal {
 				s.bells++
@@ -628,6 +635,8 @@ func (s *screen) size() (cols, rows int) {
 func (s *screen) getModes() Modes { return s.published().modes }
 
 func (s *screen) getBells() uint64 { return s.published().bells }
+
+func (s *screen) getClipboard() Clipboard { return s.published().clip }
 
 func (s *screen) getTitle() string { return s.published().title }
 

@@ -60,4 +60,10 @@ type Callbacks struct {
 	// DisableMode callback. When set, this function is called when a mode is
 	// disabled.
 	DisableMode func(mode ansi.Mode)
+
+	// Clipboard callback. When set, this function is called when a program
+	// writes a selection with OSC 52: the selection parameter as sent ("c",
+	// "p", "" …) and the data, base64 as sent. A query ("?") never reaches
+	// it: the emulator does not give the host's clipboard away.
+	Clipboard func(selection, data string)
 }

@@ -327,6 +327,12 @@ func (e *Emulator) registerDefaultOscHandlers() {
 		return true
 	})
 
+	e.RegisterOscHandler(52, func(data []byte) bool {
+		// Set the clipboard [ansi.SetClipboard]; queries are not answered.
+		e.handleClipboard(data)
+		return true
+	})
+
 	for _, cmd := range []int{
 		10,  // Set/Query foreground color
 		11,  // Set/Query background color

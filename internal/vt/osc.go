@@ -134,3 +134,15 @@ func (e *Emulator) handleHyperlink(cmd int, data []byte) {
 	e.scr.cur.Link.Params = string(parts[1])
 	e.scr.cur.Link.URL = string(parts[2])
 }
+
+// handleClipboard passes an OSC 52 write ("52;c;aGk=") to the Clipboard
+// callback; a query ("52;c;?") is ignored.
+func (e *Emulator) handleClipboard(data []byte) {
+	parts := bytes.SplitN(data, []byte{';'}, 3)
+	if len(parts) != 3 || string(parts[2]) == "?" {
+		return
+	}
+	if e.cb.Clipboard != nil {
+		e.cb.Clipboard(string(parts[1]), string(parts[2]))
+	}
+}

@@ -46,3 +46,16 @@ func TestHandleHyperlink_StoresURLAndParamsInCorrectFields(t *testing.T) {
 		}
 	})
 }
+
+// OSC 52 writes reach the Clipboard callback with the selection and the
+// data as sent; a query does not reach it.
+func TestClipboardWrites(t *testing.T) {
+	term := newTestTerminal(t, 80, 24)
+	var got [][2]string
+	term.SetCallbacks(Callbacks{Clipboard: func(sel, data string) { got = append(got, [2]string{sel, data}) }})
+	_, _ = term.Write([]byte("\x1b]52;c;aGVsbG8=\x07\x1b]52;;d29ybGQ=\x1b\\\x1b]52;c;?\x07"))
+	want := [][2]string{{"c", "aGVsbG8="}, {"", "d29ybGQ="}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("Clipboard got %q, want %q", got, want)
+	}
+}

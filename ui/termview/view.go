@@ -82,6 +82,7 @@ type View struct {
 	// escaped: the escape key was pressed, the next key is fawn's;
 	// afterEscape: the host is handling that key (see CaptureKey).
 	escaped, afterEscape bool
+	clipSeen             uint64 // the terminal's Clipboard.Seq last looked at
 }
 
 // SetName names the view on its tab ("Terminal" by default).
@@ -285,6 +286,7 @@ func (v *View) Draw(screen tcell.Screen) {
 	base := tcell.StyleDefault.Foreground(v.theme.Foreground).Background(v.theme.Background)
 	d := v.term.DrawTo(screen, x, y, w, h, terminal.DrawOptions{ScrollBack: v.back, Anchor: v.anchor, Style: base})
 	v.back, v.anchor, v.lines = d.ScrollBack, d.Pushed, d.Lines
+	v.takeClipboard()
 	v.pushed = d.Pushed
 	v.curX, v.curY = d.CursorX, d.CursorY
 	if v.ksel != nil {
