@@ -70,10 +70,15 @@ type BusyError struct {
 	Program string
 	// Continued: the user left an unfinished command line (a PS2 prompt).
 	Continued bool
+	// Replaced names what replaced the shell with exec ("zsh"): it has no
+	// fawn markers, the terminal cannot run the agent's commands.
+	Replaced string
 }
 
 func (e *BusyError) Error() string {
 	switch {
+	case e.Replaced != "":
+		return fmt.Sprintf("the terminal's shell was replaced by %s (exec), which has no fawn prompt markers: commands cannot be run in it until the user exits it", e.Replaced)
 	case e.Continued:
 		return "the terminal is busy: the user has an unfinished command line in it; try again later or ask the user to finish it"
 	case e.Program != "":
@@ -293,8 +298,8 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 			case state == stateContinued:
 				return nil, &BusyError{Continued: true}
 			}
-			be := &BusyError{}
-			if sh != nil {
+			be := &BusyError{Replaced: t.Replaced()}
+			if sh != nil && be.Replaced == "" {
 				if pg, err := foregroundPgrp(sh.pty); err == nil && pg != sh.pid {
 					be.Program = processName(pg)
 				}

@@ -132,6 +132,7 @@ type shell struct {
 	started time.Time
 	slow    *time.Timer // notices a shell that is slow to show its prompt
 	rcPath  string      // its rc file, removed once bash has read it
+	cmdline string      // /proc/PID/cmdline of the bash fawn started (lost.go)
 }
 
 // Start starts bash in a pty in opts.Dir and returns at once; Run waits for
@@ -242,6 +243,7 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		out:     newWriter(f),
 		exited:  make(chan struct{}),
 		started: time.Now(),
+		cmdline: cmdline(cmd.Process.Pid),
 	}
 	t.setState(stateStarting)
 	sh.slow = time.AfterFunc(slowStart, func() {

@@ -1,0 +1,45 @@
+package terminal
+
+import (
+	"os"
+	"strconv"
+)
+
+// A shell that replaced itself (`exec zsh`, `exec bash`) keeps its pid and
+// its pty, but what now runs there never prints fawn's prompt markers: the
+// terminal would wait for a prompt that never comes and take the user for
+// busy. Its command line (/proc/PID/cmdline) tells: it is no longer the
+// one fawn started.
+
+// cmdline is the command line of process pid as /proc has it, or "".
+func cmdline(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Replaced names the program that replaced the terminal's shell with exec
+// ("zsh"), which has none of fawn's markers: the agent cannot run its
+// commands there. It is "" while fawn's own bash runs (or none does).
+func (t *Terminal) Replaced() string {
+	t.mu.Lock()
+	sh := t.sh
+	t.mu.Unlock()
+	if sh == nil || sh.cmdline == "" {
+		return ""
+	}
+	select {
+	case <-sh.exited:
+		return ""
+	default:
+	}
+	if now := cmdline(sh.pid); now == "" || now == sh.cmdline {
+		return ""
+	}
+	if n := processName(sh.pid); n != "" {
+		return n
+	}
+	return "another program"
+}
