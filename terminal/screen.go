@@ -149,6 +149,7 @@ func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *s
 func (s *screen) newEmulator(cols, rows int) {
 	colors := s.colors
 	s.emu = vt.NewEmulator(cols, rows)
+	s.emu.SetTerminalName("fawn") // what XTVERSION answers
 	if colors.Foreground != nil {
 		s.emu.SetDefaultForegroundColor(colors.Foreground)
 	}

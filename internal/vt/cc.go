@@ -8,6 +8,7 @@ import (
 // handleControl handles a control character.
 func (e *Emulator) handleControl(r byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling control codes.
+	e.lastChar = 0    // REP repeats only a character just before it
 	if !e.handleCc(r) {
 		e.logf("unhandled sequence: ControlCode %q", r)
 	}

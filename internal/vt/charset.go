@@ -7,7 +7,7 @@ type CharSet map[byte]string
 // Character sets.
 var (
 	UK = CharSet{
-		'$': "£", // U+00A3
+		'#': "£", // U+00A3; the VT100's British set replaces #, not $
 	}
 	SpecialDrawing = CharSet{
 		'`': "◆", // U+25C6

@@ -10,6 +10,11 @@ import (
 
 func (e *Emulator) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	e.flushGrapheme() // Flush any pending grapheme before handling CSI sequences.
+	if cmd != 'b' {
+		// REP repeats only a character just before it (or before
+		// another REP), as tmux and xterm do.
+		defer func() { e.lastChar = 0 }()
+	}
 	if !e.handlers.handleCsi(cmd, params) {
 		e.logf("unhandled sequence: CSI %q", paramsString(cmd, params))
 	}

@@ -5,6 +5,7 @@ import "github.com/charmbracelet/x/ansi"
 // handleDcs handles a DCS escape sequence.
 func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling DCS sequences.
+	e.lastChar = 0    // REP repeats only a character just before it
 	if !e.handlers.handleDcs(cmd, params, data) {
 		e.logf("unhandled sequence: DCS %q %q", paramsString(cmd, params), data)
 	}
@@ -13,6 +14,7 @@ func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 // handleApc handles an APC escape sequence.
 func (e *Emulator) handleApc(data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling APC sequences.
+	e.lastChar = 0    // REP repeats only a character just before it
 	if !e.handlers.handleApc(data) {
 		e.logf("unhandled sequence: APC %q", data)
 	}

@@ -52,6 +52,8 @@ type Emulator struct {
 
 	// The terminal's icon name and title.
 	iconName, title string
+	// name is what XTVERSION answers ("" answers "x/vt").
+	name string
 	// The current reported working directory. This is not validated.
 	cwd string
 

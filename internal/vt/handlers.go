@@ -257,6 +257,16 @@ func (e *Emulator) registerDefaultCcHandlers() {
 				e.carriageReturn()
 				return true
 			})
+		case ansi.SO: // Shift Out [ansi.SO]: a C0 control (0x0e)
+			e.registerCcHandler(i, func() bool {
+				e.gl = 1
+				return true
+			})
+		case ansi.SI: // Shift In [ansi.SI]: a C0 control (0x0f)
+			e.registerCcHandler(i, func() bool {
+				e.gl = 0
+				return true
+			})
 		}
 	}
 
@@ -270,16 +280,6 @@ func (e *Emulator) registerDefaultCcHandlers() {
 		case ansi.RI: // Reverse Index [ansi.RI]
 			e.registerCcHandler(i, func() bool {
 				e.reverseIndex()
-				return true
-			})
-		case ansi.SO: // Shift Out [ansi.SO]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 1
-				return true
-			})
-		case ansi.SI: // Shift In [ansi.SI]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 0
 				return true
 			})
 		case ansi.IND: // Index [ansi.IND]
@@ -571,10 +571,12 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		case 2: // erase screen
 			// Save screen content to scrollback before clearing
 			e.scr.ClearWithScrollback()
+			e.eraseScreenBackground()
 		case 3: // erase display (including scrollback in some terminals)
 			// For ED 3, we clear the screen but also clear scrollback
 			// This matches xterm behavior where ESC[3J clears scrollback
 			e.scr.Clear()
+			e.eraseScreenBackground()
 			if sb := e.scr.Scrollback(); sb != nil {
 				sb.Clear()
 			}
@@ -807,7 +809,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		case 5: // Operating Status
 			// We're always ready ;)
 			// See: https://vt100.net/docs/vt510-rm/DSR-OS.html
-			_, _ = io.WriteString(e.pw, ansi.DeviceStatusReport(ansi.DECStatusReport(0)))
+			// "CSI 0 n": the ANSI form (ansi.DECStatusReport gives
+			// the DEC private "CSI ? 0 n", the answer to CSI ? 5 n).
+			_, _ = io.WriteString(e.pw, "\x1b[0n")
 		case 6: // Cursor Position Report [ansi.CPR]
 			x, y := e.scr.CursorPosition()
 			_, _ = io.WriteString(e.pw, ansi.CursorPositionReport(y+1, x+1))
@@ -844,6 +848,28 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler(ansi.Command('?', '$', 'p'), func(params ansi.Params) bool {
 		// Request Mode [ansi.DECRQM] - DEC
 		e.handleRequestMode(params, false)
+		return true
+	})
+
+	e.RegisterCsiHandler(ansi.Command('>', 0, 'q'), func(params ansi.Params) bool {
+		// Report the terminal's name and version [ansi.XTVERSION].
+		if n, _, _ := params.Param(0, 0); n != 0 {
+			return false
+		}
+		_, _ = io.WriteString(e.pw, "\x1bP>|"+e.terminalName()+"\x1b\\")
+		return true
+	})
+
+	e.RegisterCsiHandler('t', func(params ansi.Params) bool {
+		// Window operations [ansi.WindowOp]: the sizes in characters.
+		switch n, _, _ := params.Param(0, 0); n {
+		case 18: // the text area
+			_, _ = io.WriteString(e.pw, ansi.WindowOp(8, e.Height(), e.Width()))
+		case 19: // the screen
+			_, _ = io.WriteString(e.pw, ansi.WindowOp(9, e.Height(), e.Width()))
+		default:
+			return false
+		}
 		return true
 	})
 

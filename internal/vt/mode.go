@@ -24,6 +24,10 @@ func (e *Emulator) resetModes() {
 		ansi.ModeSaveCursor:          ansi.ModeReset, // ?1048
 		ansi.ModeAltScreenSaveCursor: ansi.ModeReset, // ?1049
 		ansi.ModeBracketedPaste:      ansi.ModeReset, // ?2004
+		// A host carries these out through the mode callbacks: the urxvt
+		// mouse encoding and synchronized output.
+		ansi.ModeMouseExtUrxvt:      ansi.ModeReset, // ?1015
+		ansi.ModeSynchronizedOutput: ansi.ModeReset, // ?2026
 	}
 
 	// Set mode effects.
