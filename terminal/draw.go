@@ -185,6 +185,9 @@ func (s *screen) render(scr cellSetter, w, h int, o DrawOptions) Drawn {
 				st = st.Underline(true) // an OSC 8 hyperlink
 			}
 			r, comb := splitContent(c.Content)
+			if c.Style.Attrs&uv.AttrConceal != 0 {
+				r, comb = ' ', nil // hidden (SGR 8): drawn as blanks, as xterm does
+			}
 			scr.SetContent(x+col, y+row, r, comb, st)
 			width := max(c.Width, 1)
 			for k := 1; k < width && col+k < w; k++ {
@@ -271,15 +274,33 @@ func cellStyle(c *uv.Cell, base tcell.Style) tcell.Style {
 		st = st.Bold(a&uv.AttrBold != 0).Dim(a&uv.AttrFaint != 0).Italic(a&uv.AttrItalic != 0).
 			Blink(a&(uv.AttrBlink|uv.AttrRapidBlink) != 0).Reverse(a&uv.AttrReverse != 0).
 			StrikeThrough(a&uv.AttrStrikethrough != 0)
-		if a&uv.AttrConceal != 0 {
-			_, bg, _ := st.Decompose()
-			st = st.Foreground(bg)
+	}
+	if u := underline(cs.Underline); u != tcell.UnderlineStyleNone {
+		// tcell draws the styles and colours of underlines that
+		// terminals which know them (kitty, WezTerm, foot, VTE) show.
+		st = st.Underline(u)
+		if cs.UnderlineColor != nil {
+			st = st.Underline(tcellColor(cs.UnderlineColor))
 		}
 	}
-	if cs.Underline != uv.UnderlineStyleNone {
-		st = st.Underline(true)
-	}
 	return st
+}
+
+// underline is tcell's underline style for vt's (SGR 4:n).
+func underline(u uv.UnderlineStyle) tcell.UnderlineStyle {
+	switch u {
+	case uv.UnderlineStyleNone:
+		return tcell.UnderlineStyleNone
+	case uv.UnderlineStyleDouble:
+		return tcell.UnderlineStyleDouble
+	case uv.UnderlineStyleCurly:
+		return tcell.UnderlineStyleCurly
+	case uv.UnderlineStyleDotted:
+		return tcell.UnderlineStyleDotted
+	case uv.UnderlineStyleDashed:
+		return tcell.UnderlineStyleDashed
+	}
+	return tcell.UnderlineStyleSolid
 }
 
 // tcellColor keeps palette colours as palette colours, so the user's

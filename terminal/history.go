@@ -121,6 +121,9 @@ func (h *history) compact(line uv.Line) histLine {
 	for i := range line {
 		c := &line[i]
 		content := c.Content
+		if c.Style.Attrs&uv.AttrConceal != 0 && content != "" {
+			content = " " // hidden (SGR 8): kept as a blank, as drawn
+		}
 		if !ascii {
 			l.offs[i] = uint32(sb.Len())
 			l.wide[i] = uint8(min(c.Width, 255))
