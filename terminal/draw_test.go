@@ -38,3 +38,16 @@ func TestHiddenTextAndUnderlineStyles(t *testing.T) {
 		t.Fatalf("scrollback %q: hidden text drawn", rows)
 	}
 }
+
+// The urxvt mouse encoding (1015) is a mode the view encodes with.
+func TestMouseURXVTMode(t *testing.T) {
+	s := newTestScreen(t, 10, 2, 10)
+	s.write([]byte("\x1b[?1000h\x1b[?1015h"))
+	if m := s.getModes(); !m.MouseURXVT || m.Mouse != 1000 {
+		t.Fatalf("modes %+v", m)
+	}
+	s.write([]byte("\x1b[?1015l"))
+	if s.getModes().MouseURXVT {
+		t.Fatal("1015 stays on")
+	}
+}

@@ -129,7 +129,9 @@ type Modes struct {
 	// only), 1000 press/release, 1002 + drag, 1003 any motion.
 	Mouse    int
 	MouseSGR bool // SGR (1006) encoding instead of X10 bytes
-	Focus    bool // focus in/out reports (1004)
+	// MouseURXVT: urxvt's (1015) decimal encoding, when SGR is not on.
+	MouseURXVT bool
+	Focus      bool // focus in/out reports (1004)
 }
 
 func newScreen(cols, rows, scrollback int, colors Colors, reply func([]byte)) *screen {
@@ -374,6 +376,8 @@ func (s *screen) setMode(m ansi.Mode, on bool) {
 		}
 	case ansi.ModeMouseExtSgr:
 		s.modes.MouseSGR = on
+	case ansi.ModeMouseExtUrxvt:
+		s.modes.MouseURXVT = on
 	case ansi.ModeFocusEvent:
 		s.modes.Focus = on
 	case ansi.ModeSynchronizedOutput:

@@ -192,6 +192,10 @@ func encodeMouse(btn mouseButton, release, motion bool, x, y int, mods tcell.Mod
 	if release {
 		code = 3 | code&^3 // X10 reports every release as button 3
 	}
+	if m.MouseURXVT {
+		// urxvt's: X10's codes in decimal, without its 223-cell limit.
+		return []byte("\x1b[" + strconv.Itoa(32+code) + ";" + strconv.Itoa(x+1) + ";" + strconv.Itoa(y+1) + "M")
+	}
 	if x+1+32 > 255 || y+1+32 > 255 {
 		return nil // beyond what the byte encoding can say
 	}

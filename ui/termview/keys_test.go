@@ -86,6 +86,9 @@ func TestEncodeMouse(t *testing.T) {
 		{"x10 too far", 0, false, false, 300, 0, 0, x10, ""},
 		{"mode 9 no release", 0, true, false, 0, 0, 0, terminal.Modes{Mouse: 9}, ""},
 		{"off", 0, false, false, 0, 0, 0, terminal.Modes{}, ""},
+		{"urxvt press", 0, false, false, 4, 2, 0, terminal.Modes{Mouse: 1000, MouseURXVT: true}, "\x1b[32;5;3M"},
+		{"urxvt release far", 2, true, false, 300, 2, 0, terminal.Modes{Mouse: 1000, MouseURXVT: true}, "\x1b[35;301;3M"},
+		{"sgr wins over urxvt", 0, false, false, 4, 2, 0, terminal.Modes{Mouse: 1000, MouseSGR: true, MouseURXVT: true}, "\x1b[<0;5;3M"},
 	}
 	for _, c := range cases {
 		if got := string(encodeMouse(c.btn, c.release, c.motion, c.x, c.y, c.mods, c.m)); got != c.want {
