@@ -185,6 +185,9 @@ func (s *screen) render(scr cellSetter, w, h int, o DrawOptions) Drawn {
 				st = st.Underline(true) // an OSC 8 hyperlink
 			}
 			r, comb := splitContent(c.Content)
+			if c.Width == 1 {
+				comb = narrowComb(comb)
+			}
 			if c.Style.Attrs&uv.AttrConceal != 0 {
 				r, comb = ' ', nil // hidden (SGR 8): drawn as blanks, as xterm does
 			}
@@ -239,12 +242,36 @@ func (s *screen) drawHistLine(scr cellSetter, x, y, w int, l *histLine, base tce
 			continue
 		}
 		r, comb := splitContent(content)
+		if width == 1 {
+			comb = narrowComb(comb)
+		}
 		scr.SetContent(x+col, y, r, comb, st)
 		for k := 1; k < width && col+k < w; k++ {
 			scr.SetContent(x+col+k, y, ' ', nil, st)
 		}
 		col += max(width, 1)
 	}
+}
+
+// narrowComb drops VS16 (U+FE0F) from the marks of a cell one column wide
+// ("❤️", which the emulator gives the width readline assumes): with it,
+// tcell and the outer terminal would draw the character two columns wide.
+func narrowComb(comb []rune) []rune {
+	for i, r := range comb {
+		if r == 0xfe0f {
+			out := append([]rune(nil), comb[:i]...)
+			for _, r := range comb[i+1:] {
+				if r != 0xfe0f {
+					out = append(out, r)
+				}
+			}
+			if len(out) == 0 {
+				return nil
+			}
+			return out
+		}
+	}
+	return comb
 }
 
 func splitContent(s string) (rune, []rune) {

@@ -51,3 +51,21 @@ func TestMouseURXVTMode(t *testing.T) {
 		t.Fatal("1015 stays on")
 	}
 }
+
+// "❤️" takes the one cell readline gives it, and is drawn without its VS16
+// so tcell and the outer terminal draw it narrow: the x after it stays in
+// the next column.
+func TestEmojiWithVS16IsDrawnNarrow(t *testing.T) {
+	s := newTestScreen(t, 10, 2, 10)
+	s.write([]byte("❤️x"))
+	scr := simScreen(t, 10, 2)
+	s.drawTo(scr, 0, 0, 10, 2, DrawOptions{})
+	scr.Show()
+	cells, w, _ := scr.GetContents()
+	if got := string(cells[0].Runes); got != "❤" {
+		t.Errorf("cell 0 holds %q", got)
+	}
+	if got := string(cells[1].Runes); got != "x" {
+		t.Errorf("cell 1 holds %q, want x (row: %v)", got, cells[:w])
+	}
+}

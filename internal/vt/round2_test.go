@@ -133,3 +133,29 @@ func TestReports(t *testing.T) {
 		t.Fatalf("XTVERSION answered %q", got)
 	}
 }
+
+// A character made an emoji by VS16 keeps its own width, as readline's
+// wcwidth and tmux give it: "❤️" and "1️⃣" take one cell, "😀" two.
+func TestVS16KeepsTheCharactersWidth(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		width int
+	}{
+		{"❤️", 1},
+		{"1️⃣", 1},
+		{"😀", 2},
+		{"😀️", 2},
+		{"e\u0301", 1},
+		{"👍🏽", 2},
+	} {
+		term := newTestTerminal(t, 10, 1)
+		term.Write([]byte(tt.in + "x"))
+		c := term.CellAt(0, 0)
+		if c == nil || c.Content != tt.in || c.Width != tt.width {
+			t.Errorf("%q: cell %+v, want width %d", tt.in, c, tt.width)
+		}
+		if x := term.CursorPosition().X; x != tt.width+1 {
+			t.Errorf("%q: cursor at %d, want %d", tt.in, x, tt.width+1)
+		}
+	}
+}

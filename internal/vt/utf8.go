@@ -1,6 +1,8 @@
 package vt
 
 import (
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -114,6 +116,7 @@ func (e *Emulator) flushGrapheme() {
 
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
+	width = presentationWidth(content, width)
 	awm := e.isModeSet(ansi.ModeAutoWrap)
 	cell := uv.Cell{
 		Content: content,
@@ -196,4 +199,24 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 
 	// NOTE: We don't reset the phantom state here, we handle it up above.
 	e.scr.setCursor(x, y, false)
+}
+
+// presentationWidth is the width of a cluster whose only additions to its
+// first character are VS16 (U+FE0F, emoji presentation) and combining
+// marks: the first character's own width, as wcwidth gives it to readline
+// and the shell, and as tmux draws it ("❤️" and "1️⃣" take one cell; "😀"
+// takes two with or without VS16). Segmentation widens such a cluster to
+// two cells, and the shell's idea of where the cursor is goes wrong.
+// Other clusters keep width.
+func presentationWidth(content string, width int) int {
+	if width < 2 || !strings.ContainsRune(content, 0xfe0f) {
+		return width
+	}
+	first, n := utf8.DecodeRuneInString(content)
+	for _, r := range content[n:] {
+		if r != 0xfe0f && !unicode.In(r, unicode.Mn, unicode.Me) {
+			return width
+		}
+	}
+	return max(ansi.StringWidth(string(first)), 1)
 }
