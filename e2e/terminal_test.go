@@ -103,3 +103,33 @@ func TestProgramsCopyReachesTheOuterTmux(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// After the user replaced the terminal's shell with exec (zsh -f, or sh
+// where zsh is not installed), the pane's title says so and the agent's
+// command runs in fawn's own bash, shown as a tab.
+func TestAgentRunsAfterExecInTheTerminal(t *testing.T) {
+	shell := "zsh -f"
+	if _, err := exec.LookPath("zsh"); err != nil {
+		shell = "sh" // the same case: a shell without fawn's markers
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo agent-$((6*7))"}`)}},
+		{Text: "It ran."},
+	}})
+	tm := startIDE(t, srv, "", "--permission-mode", "yolo")
+	tm.Keys("M-t")
+	tm.run("exec " + shell)
+	tm.WaitFor("(exec'd: no fawn markers)")
+	tm.Keys(`C-\`, "M-c")
+	tm.prompt("run it")
+	tm.WaitFor("Agent shell", "agent-42", "It ran.")
+	var result string
+	for _, m := range srv.ChatRequests()[1].Messages {
+		if m.Role == "tool" {
+			result = string(m.Content)
+		}
+	}
+	if !strings.Contains(result, "agent-42") || !strings.Contains(result, "fawn's own bash") {
+		t.Fatalf("the tool result: %q", result)
+	}
+}

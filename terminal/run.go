@@ -285,6 +285,12 @@ func (t *Terminal) waitReady(ctx context.Context) (*shell, error) {
 		state := t.state
 		sh := t.sh
 		t.mu.Unlock()
+		if state != stateStarting {
+			if r := t.Replaced(); r != "" {
+				// No marker will come: say so at once.
+				return nil, &BusyError{Replaced: r}
+			}
+		}
 		select {
 		case <-changed:
 		case <-ctx.Done():

@@ -52,14 +52,30 @@ type RunnerNote interface {
 
 // bashTool runs the agent's commands in the terminal the user sees.
 type bashTool struct {
-	env  *Env
-	term Runner
+	env   *Env
+	term  Runner
+	spare func() (*terminal.Terminal, string, error)
+}
+
+// BashOption configures the bash tool.
+type BashOption func(*bashTool)
+
+// WithSpareShell gives the bash tool a shell of its own for when the user
+// replaced the terminal's with exec (`exec zsh`: no fawn markers, no way
+// to run a command there): spare returns it, started on first use, and
+// the name of the tab that shows it.
+func WithSpareShell(spare func() (*terminal.Terminal, string, error)) BashOption {
+	return func(b *bashTool) { b.spare = spare }
 }
 
 // NewBash returns the bash tool: commands run by r, usually the terminal
 // pane's shell. The default timeout is env.BashTimeout.
-func NewBash(env *Env, r Runner) Tool {
-	return &bashTool{env: env, term: r}
+func NewBash(env *Env, r Runner, opts ...BashOption) Tool {
+	b := &bashTool{env: env, term: r}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
 }
 
 // BashName is the bash tool's name, whose commands run in the shared shell.
@@ -257,6 +273,7 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	}
 	cmd := terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}
 	var res terminal.Result
+	var note string
 	if c.outside {
 		// Once, in a shell of its own: the shared one stays confined.
 		dir := userCwd
@@ -267,6 +284,10 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		res, err = b.env.Sandbox.RunOutside(ctx, dir, cmd, onOutput)
 	} else {
 		res, err = b.term.Run(ctx, cmd, onOutput)
+		if be := (*terminal.BusyError)(nil); errors.As(err, &be) && be.Replaced != "" && b.spare != nil {
+			res, note, err = b.runSpare(ctx, c, be.Replaced, onOutput)
+			away = false
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -280,7 +301,7 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		d.Refused, _ = b.env.Sandbox.Refusal(res.Output)
 	}
 	Emit(ctx, d)
-	out := bashResult(res, c.timeout)
+	out := bashResult(res, c.timeout) + note
 	switch {
 	case c.outside:
 		out += "\n[this ran once outside the sandbox, as the user allowed; the next command runs in the sandbox again]"
@@ -466,4 +487,16 @@ func bashClip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// runSpare runs c in the bash tool's own shell, the terminal's having been
+// replaced by exec with replaced ("zsh"); note tells the model where it ran.
+func (b *bashTool) runSpare(ctx context.Context, c bashCall, replaced string, onOutput func(string)) (terminal.Result, string, error) {
+	t, tab, err := b.spare()
+	if err != nil {
+		return terminal.Result{}, "", fmt.Errorf("the terminal's shell was replaced by %s (exec), which has no fawn markers, and fawn's own shell could not start: %w", replaced, err)
+	}
+	res, err := t.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || b.outside(t.Cwd())}, onOutput)
+	note := fmt.Sprintf("\n[the terminal's shell was replaced by %s (exec), which has no fawn markers: the command ran in fawn's own bash, in the tab %q; its directory and variables are its own]", replaced, tab)
+	return res, note, err
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/bus"
 	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/terminal"
 )
 
 // topics are the notices on which the terminals, the language servers and
@@ -21,6 +22,9 @@ type topics struct {
 	lspNews *bus.Topic[lspNews]
 	// mcp: an MCP server changed state or offered new tools.
 	mcp *bus.Topic[mcp.Change]
+	// spareShell: the agent's own bash started, the user having replaced
+	// the terminal's with exec; the app shows it as a tab.
+	spareShell *bus.Topic[*terminal.Terminal]
 }
 
 func newTopics() topics {
@@ -29,6 +33,8 @@ func newTopics() topics {
 		problems: bus.NewTopic[fileProblems](bus.MustDeliver),
 		lspNews:  bus.NewTopic[lspNews](bus.MustDeliver),
 		mcp:      bus.NewTopic[mcp.Change](bus.MustDeliver),
+
+		spareShell: bus.NewTopic[*terminal.Terminal](bus.MustDeliver),
 	}
 }
 

@@ -94,7 +94,16 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	}
 	w.term = term
 	w.close = append(w.close, func() { _ = term.Close() })
-	w.tools = append(tools.Builtin(env), tools.NewBash(env, term))
+	spare := &spareShell{opts: terminal.Options{
+		Dir:        env.Root,
+		BaseEnv:    environ,
+		Scrollback: cfg.Tools.Bash.Scrollback,
+		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
+		GuardGit:   !d.Trusted(),
+		OnDamage:   func() { w.topics.redraw.Publish(struct{}{}) },
+	}, started: w.topics.spareShell.Publish}
+	w.close = append(w.close, spare.Close)
+	w.tools = append(tools.Builtin(env), tools.NewBash(env, term, tools.WithSpareShell(spare.get)))
 	if w.skills = skills.Load(cfg.ConfigDir, cfg.ProjectDir); len(w.skills) > 0 {
 		w.tools = append(w.tools, tools.NewSkill(w.skills))
 	}
@@ -284,6 +293,12 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	app.AddCommand(uicommands.Sandbox(sandboxSwitch{Shell: ws.sandbox, term: ws.term}))
 	defer wireLSP(app, ed, ws)()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
+	defer ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
+		v := termview.New(t, th, termKeys)
+		v.SetBorder(false)
+		v.SetName(spareShellName)
+		app.ShowTerminal(v)
+	})()
 	if len(cfg.Tools.MCPServers) > 0 && sess != nil {
 		// A hosted agent starts them itself (session/new names them).
 		// Subscribed before the servers start, so that no change is

@@ -43,13 +43,14 @@ func TestEveryKeyReachesTheProgram(t *testing.T) {
 		{tcell.KeyRune, '/', tcell.ModAlt},
 		{tcell.KeyPgUp, 0, tcell.ModShift},
 		{tcell.KeyPgDn, 0, tcell.ModShift},
+		{tcell.KeyPgUp, 0, 0},
 		{tcell.KeyCtrlQ, 'q', tcell.ModCtrl},
 	}
 	for _, k := range keys {
 		h.press(k.k, k.r, k.mods)
 	}
 	h.press(tcell.KeyEnter, 0, 0)
-	h.waitText(`^[OP^[[17~^[[17;2~^[c^[t^[n^[p^[v^[/^[[5;2~^[[6;2~^Q`)
+	h.waitText(`^[OP^[[17~^[[17;2~^[c^[t^[n^[p^[v^[/^[[5;2~^[[6;2~^[[5~^Q`)
 	if h.view.find != nil || h.view.ksel != nil || h.view.back != 0 {
 		t.Fatal("a key meant for the program acted in the pane")
 	}
@@ -106,4 +107,11 @@ func TestCtrlHAndTheKeypadReachTheProgram(t *testing.T) {
 	h.view.CaptureKey(tcell.NewKeypadEvent('M'))
 	h.typeText("|")
 	h.waitText("^[Ou^[OM|")
+}
+
+// A shell replaced with exec is named in the pane's title.
+func TestTitleNamesAShellReplacedByExec(t *testing.T) {
+	h := newHarness(t, 80, 10)
+	h.typeText("exec sh\n")
+	h.waitFor("the title to name sh", func([]string) bool { return strings.Contains(h.view.Title(), "sh (exec'd: no fawn markers)") })
 }

@@ -218,7 +218,7 @@ func (v *View) Title() string {
 	if cmd := v.term.AgentCommand(); cmd != "" {
 		title += " — running: " + oneLine(cmd, 60)
 	} else if r := v.term.Replaced(); r != "" {
-		title += " — " + oneLine(r, 20) + " (exec'd: no fawn prompt markers, the agent cannot run commands here)"
+		title += " — " + oneLine(r, 20) + " (exec'd: no fawn markers)"
 	} else if t := v.term.Title(); t != "" {
 		title += " — " + oneLine(t, 60)
 	}
