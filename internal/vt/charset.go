@@ -9,6 +9,9 @@ var (
 	UK = CharSet{
 		'#': "£", // U+00A3; the VT100's British set replaces #, not $
 	}
+	// Latin1 is ISO Latin-1's upper half (ESC - A, a 96-character set):
+	// GL's 0x20-0x7f show U+00A0-U+00FF.
+	Latin1         = latin1()
 	SpecialDrawing = CharSet{
 		'`': "◆", // U+25C6
 		'a': "▒", // U+2592
@@ -43,3 +46,11 @@ var (
 		'~': "·", // U+00B7
 	}
 )
+
+func latin1() CharSet {
+	cs := CharSet{}
+	for b := 0x20; b < 0x80; b++ {
+		cs[byte(b)] = string(rune(0x80 + b))
+	}
+	return cs
+}

@@ -394,11 +394,22 @@ func (e *Emulator) registerDefaultEscHandlers() {
 		ansi.Command(0, ')', '0'), // Special G1
 		ansi.Command(0, '*', '0'), // Special G2
 		ansi.Command(0, '+', '0'), // Special G3
+		ansi.Command(0, '-', 'A'), // ISO Latin-1 supplemental G1 (a 96-character set)
+		ansi.Command(0, '.', 'A'), // ISO Latin-1 supplemental G2
+		ansi.Command(0, '/', 'A'), // ISO Latin-1 supplemental G3
 	} {
 		e.RegisterEscHandler(cmd, func() bool {
 			// Select Character Set [ansi.SCS]
 			c := ansi.Cmd(cmd)
 			set := c.Intermediate() - '('
+			if c.Intermediate() >= '-' {
+				// ESC - . / designate 96-character sets to G1-G3.
+				set = c.Intermediate() - '-' + 1
+				if c.Final() == 'A' {
+					e.charsets[set] = Latin1
+					return true
+				}
+			}
 			switch c.Final() {
 			case 'A': // UK Character Set
 				e.charsets[set] = UK
@@ -412,6 +423,18 @@ func (e *Emulator) registerDefaultEscHandlers() {
 			return true
 		})
 	}
+
+	e.RegisterEscHandler('N', func() bool {
+		// Single Shift 2 [ansi.SS2], in its 7-bit form
+		e.gsingle = 2
+		return true
+	})
+
+	e.RegisterEscHandler('O', func() bool {
+		// Single Shift 3 [ansi.SS3], in its 7-bit form
+		e.gsingle = 3
+		return true
+	})
 
 	e.RegisterEscHandler('D', func() bool {
 		// Index [ansi.IND]

@@ -159,3 +159,23 @@ func TestVS16KeepsTheCharactersWidth(t *testing.T) {
 		}
 	}
 }
+
+// ESC - A designates ISO Latin-1's upper half to G1 (a 96-character set,
+// not the British set): with SO, A shows Á.
+func TestLatin1SupplementalSet(t *testing.T) {
+	term := newTestTerminal(t, 6, 1)
+	term.Write([]byte("\x1b)A\x1b-A\x0e#A\x0f#A"))
+	if got := termText(term)[0]; got != "£Á#A  " {
+		t.Fatalf("screen %q, want %q", got, "£Á#A  ")
+	}
+}
+
+// The 7-bit single shifts ESC N and ESC O take the next character from G2
+// or G3.
+func TestSevenBitSingleShifts(t *testing.T) {
+	term := newTestTerminal(t, 6, 1)
+	term.Write([]byte("\x1b*A\x1b+0\x1bN##\x1bOq"))
+	if got := termText(term)[0]; got != "£#─   " {
+		t.Fatalf("screen %q, want %q", got, "£#─   ")
+	}
+}
