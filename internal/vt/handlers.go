@@ -216,6 +216,7 @@ func (e *Emulator) registerDefaultHandlers() {
 	e.registerDefaultCsiHandlers()
 	e.registerDefaultEscHandlers()
 	e.registerDefaultOscHandlers()
+	e.registerReportHandlers()
 }
 
 // registerDefaultCcHandlers registers the default control character handlers.
@@ -423,18 +424,6 @@ func (e *Emulator) registerDefaultEscHandlers() {
 			return true
 		})
 	}
-
-	e.RegisterEscHandler('N', func() bool {
-		// Single Shift 2 [ansi.SS2], in its 7-bit form
-		e.gsingle = 2
-		return true
-	})
-
-	e.RegisterEscHandler('O', func() bool {
-		// Single Shift 3 [ansi.SS3], in its 7-bit form
-		e.gsingle = 3
-		return true
-	})
 
 	e.RegisterEscHandler('D', func() bool {
 		// Index [ansi.IND]
@@ -871,28 +860,6 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler(ansi.Command('?', '$', 'p'), func(params ansi.Params) bool {
 		// Request Mode [ansi.DECRQM] - DEC
 		e.handleRequestMode(params, false)
-		return true
-	})
-
-	e.RegisterCsiHandler(ansi.Command('>', 0, 'q'), func(params ansi.Params) bool {
-		// Report the terminal's name and version [ansi.XTVERSION].
-		if n, _, _ := params.Param(0, 0); n != 0 {
-			return false
-		}
-		_, _ = io.WriteString(e.pw, "\x1bP>|"+e.terminalName()+"\x1b\\")
-		return true
-	})
-
-	e.RegisterCsiHandler('t', func(params ansi.Params) bool {
-		// Window operations [ansi.WindowOp]: the sizes in characters.
-		switch n, _, _ := params.Param(0, 0); n {
-		case 18: // the text area
-			_, _ = io.WriteString(e.pw, ansi.WindowOp(8, e.Height(), e.Width()))
-		case 19: // the screen
-			_, _ = io.WriteString(e.pw, ansi.WindowOp(9, e.Height(), e.Width()))
-		default:
-			return false
-		}
 		return true
 	})
 
