@@ -465,7 +465,7 @@ func (a *App) statusInfo() panes.StatusInfo {
 		Session:       a.task.router.SessionUsage,
 		Last:          a.task.router.LastTurn,
 		ContextWindow: a.contextWindow(),
-		Hint:          "F1 help · Ctrl-Q quit",
+		Hint:          a.keyHint(),
 	}
 	if in.Session == nil {
 		u := ag.Usage()

@@ -112,6 +112,7 @@ func TestTerminalTakesGlobalKeysButTheEscape(t *testing.T) {
 	live.Store(r.app)
 	r.key(tcell.KeyRune, 't', tcell.ModAlt)
 	r.waitScreen("$")
+	r.waitScreen(`Ctrl-\ F1 help · Ctrl-\ Ctrl-Q quit`)
 	r.typeText("stty -ixon -echo; echo rea''dy; cat -v\n")
 	r.waitScreen("ready")
 	r.key(tcell.KeyF6, 0, tcell.ModNone)

@@ -29,3 +29,14 @@ func (a *App) captured(ev *tcell.EventKey) bool {
 	}
 	return true
 }
+
+// keyHint is the status bar's reminder of the help and quit keys; while
+// a pane that captures keys has focus, they follow its escape key.
+func (a *App) keyHint() string {
+	if e, ok := a.focus.(interface{ EscapeKey() string }); ok && a.focus.HasFocus() {
+		if k := e.EscapeKey(); k != "" {
+			return k + " F1 help · " + k + " Ctrl-Q quit"
+		}
+	}
+	return "F1 help · Ctrl-Q quit"
+}
