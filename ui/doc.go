@@ -41,10 +41,12 @@
 //
 // Threading: everything here runs on the UI goroutine, the one inside
 // App.Run, except the methods documented as safe from any goroutine
-// (RequestDraw, QueueUpdate, Stop, Go, Recover, Redraw.Request). The App
-// does not use tview.Application: its own loop drains one inbox per
-// iteration, draws at most once per frame and not at all when nothing
-// changed, never blocks a caller, and hands Ctrl-C to the focused pane.
+// (RequestDraw, QueueUpdate, Stop, Go, Recover, Redraw.Request,
+// ShowTerminal). The App does not use tview.Application: its own loop
+// drains one inbox per iteration, draws at most once per frame and not at
+// all when nothing changed, never blocks a caller, and hands Ctrl-C to the
+// focused pane; a pane that captures keys (the terminal: every key but its
+// escape key) gets them before the global table (terminals.go).
 //
 // Wiring, as cmd/fawn does it:
 //

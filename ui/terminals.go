@@ -3,7 +3,10 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/ui/panes"
 )
@@ -93,4 +96,125 @@ func (a *App) closeTasks() {
 		}
 	}
 	wg.Wait()
+}
+
+// keyCapturer is a pane that takes keys ahead of the global table while it
+// has focus (the terminal: every key goes to its program but an escape
+// key). CaptureKey reports whether it took ev; when it did not, the key is
+// handled as usual.
+type keyCapturer interface {
+	CaptureKey(ev *tcell.EventKey) bool
+}
+
+// captured gives ev to the focused pane first when that pane captures
+// keys and no dialog or help is open; it reports whether the pane took it.
+func (a *App) captured(ev *tcell.EventKey) bool {
+	c, ok := a.focus.(keyCapturer)
+	if !ok || a.layout.TooSmall() || a.layout.modalOverlay() != nil || !a.focus.HasFocus() {
+		return false
+	}
+	if !c.CaptureKey(ev) {
+		return false
+	}
+	if a.focusPane == panes.Terminal {
+		a.task.strip.Touch()
+	}
+	return true
+}
+
+// keyHint is the status bar's reminder of the help and quit keys; while
+// a pane that captures keys has focus, they follow its escape key.
+func (a *App) keyHint() string {
+	if e, ok := a.focus.(interface{ EscapeKey() string }); ok && a.focus.HasFocus() {
+		if k := e.EscapeKey(); k != "" {
+			return k + " F1 help · " + k + " Ctrl-Q quit"
+		}
+	}
+	return "F1 help · Ctrl-Q quit"
+}
+
+// runningPane is a terminal pane that can name the programs running in
+// it, which quitting would end (*termview.View).
+type runningPane interface {
+	Running() []string
+	Title() string
+}
+
+// runningPrograms names what runs in every terminal, as "sleep (Terminal),
+// vim (Terminal 2)"; "" when nothing does.
+func (a *App) runningPrograms() string {
+	var panes []TerminalPane
+	for _, t := range a.tasks {
+		panes = append(panes, t.terminal)
+		for _, ut := range t.userTerms {
+			panes = append(panes, ut.pane)
+		}
+	}
+	var parts []string
+	for _, p := range panes {
+		r, ok := p.(runningPane)
+		if !ok {
+			continue
+		}
+		if names := r.Running(); len(names) > 0 {
+			tab := r.Title()
+			if name, _, ok := strings.Cut(tab, " — "); ok {
+				tab = name
+			}
+			parts = append(parts, strings.Join(names, ", ")+" ("+tab+")")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// quitQuestion is what quitting would lose, as the confirm box asks it:
+// the programs running in the terminals and the unsaved files (names
+// relative to the project).
+func quitQuestion(running string, unsaved []string) (title, text string) {
+	var b strings.Builder
+	if running != "" {
+		title = "Programs are running"
+		fmt.Fprintf(&b, "Quitting ends what runs in the terminals: %s.", running)
+	}
+	if len(unsaved) > 0 {
+		title = "Unsaved changes"
+		what := "1 file has"
+		if len(unsaved) > 1 {
+			what = fmt.Sprintf("%d files have", len(unsaved))
+		}
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%s unsaved changes: %s.", what, strings.Join(unsaved, ", "))
+	}
+	return title, b.String()
+}
+
+// ShowTerminal adds pane, a terminal fawn started for the agent of the
+// first task (its own bash, when the user replaced the terminal's shell
+// with exec), as a tab after that task's others, without taking the
+// focus. Quitting asks about what runs in it like the user's terminals;
+// its owner closes it. Safe from any goroutine.
+func (a *App) ShowTerminal(pane TerminalPane) {
+	a.post(func() {
+		if len(a.tasks) == 0 {
+			return
+		}
+		t := a.tasks[0]
+		t.userTerms = append(t.userTerms, &userTerm{pane: pane, close: func() {}})
+		if tc, ok := pane.(interface{ SetOnCopy(func(string)) }); ok {
+			tc.SetOnCopy(a.copy)
+		}
+		if tl, ok := pane.(interface{ SetOnLink(func(string)) }); ok {
+			tl.SetOnLink(a.openLink)
+		}
+		title := func() string { return "Terminal" }
+		if tt, ok := pane.(interface{ Title() string }); ok {
+			title = tt.Title
+		}
+		t.strip.AddTerminal(stripTab{pane: panes.Terminal, prim: pane, title: title})
+		if !t.strip.HasFocus() {
+			t.strip.ShowPrim(pane) // not under the user working in another tab
+		}
+	})
 }
