@@ -9,7 +9,11 @@
 // (encoded keys), Paste, Resize and DrawTo, which a view calls from the UI
 // goroutine; Options.OnDamage tells it when to redraw. The agent's side is
 // Run, which types a Command and returns its Result, and Cwd. Close ends the
-// shell, everything it started, and the terminal's goroutines.
+// shell, everything it started, and the terminal's goroutines. Running
+// names what runs in the shell (fawn asks before quitting then), Replaced
+// the program a user's exec put in the shell's place (it has no markers:
+// Run refuses with the reason), Clipboard a program's last OSC 52 copy
+// (the view passes it on only while it has focus).
 //
 // Output flows reader → marker scanner (+ the agent command's capture) →
 // backlog → feeder → emulator, so a slow emulator never slows a command;
