@@ -8,7 +8,7 @@ import (
 )
 
 // TestVttestRecorded feeds fawn's screen what vttest 2.7 wrote at 80×24
-// while its menus 1, 2, 8 and 11.8.7 were walked (testdata/vttest/NN.in,
+// while its menus 1, 2, 8 and 11.8.7 were walked (and 3 and 11.5, below) (testdata/vttest/NN.in,
 // one file per key pressed; record.py made them) and compares each screen
 // with NN.want. The wanted screens are tmux's where tmux is right; where
 // it is not (the notes in BenchmarkVttestAgainstTmux say which and why)
@@ -20,7 +20,10 @@ func TestVttestRecorded(t *testing.T) {
 	// are xterm's but for the locking shifts into GR (06), which vttest
 	// shows with 8-bit bytes a UTF-8 terminal cannot take (xterm in UTF-8
 	// mode shows replacement characters there, as fawn does).
-	for _, dir := range []string{"vttest", "vttest-charsets"} {
+	// testdata/vttest-iso6429 is menu 11.5 (ECMA-48 cursor movement: HPA,
+	// CBT, CHA, CHT, HPR, VPA, CNL, CPL, VPR), each screen as vttest asks
+	// (VPA's box starts a column left of the others, in tmux too).
+	for _, dir := range []string{"vttest", "vttest-charsets", "vttest-iso6429"} {
 		t.Run(dir, func(t *testing.T) { replayVttest(t, filepath.Join("testdata", dir)) })
 	}
 }
