@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,4 +58,40 @@ func replayVttest(t *testing.T, dir string) {
 			t.Errorf("after %s the screen is\n%s\nwant\n%s", filepath.Base(in), got, want)
 		}
 	}
+}
+
+// vttest's menu 6 (terminal reports) asks the terminal itself, so it runs
+// live in fawn's terminal: the DSR, DA and DECREQTPARM answers are what
+// vttest takes for xterm's ("TERMINAL OK", "OK", "ok").
+func TestVttestReportsLive(t *testing.T) {
+	if _, err := exec.LookPath("vttest"); err != nil {
+		t.Skip("vttest is not installed (apt-get install -y vttest; .ci/run installs it)")
+	}
+	term := startTerm(t, Options{})
+	term.Resize(80, 24)
+	mustRun(t, term, "true")
+	d := fawnVT{term}
+	d.send("vttest 24x80.80\r")
+	settled(d)
+	d.send("6\r")
+	settled(d)
+	check := func(key string, want []string, bad string) {
+		t.Helper()
+		d.send(key)
+		s := settled(d)
+		for _, w := range want {
+			if strings.Count(s, w) == 0 || (bad != "" && strings.Contains(s, bad)) {
+				t.Errorf("after %q vttest shows:\n%s\nwant %q, not %q", key, s, w, bad)
+				break
+			}
+		}
+		d.send("\r")
+		settled(d)
+	}
+	check("3\r", []string{`<27> [ 0 n  -- means "TERMINAL OK"`, "R  -- OK"}, "Ignores origin mode")
+	check("6\r", []string{`<27> P ! | 0 0 0 0 0 0 0 0 <27> \  ok`}, "failed")
+	check("7\r", []string{"<27> [ 2 ; 1 ; 1 ; 1 2 8 ; 1 2 8 ; 1 ; 0 x  -- OK", "<27> [ 3 ; 1 ; 1 ; 1 2 8 ; 1 2 8 ; 1 ; 0 x  -- OK"}, "")
+	d.send("0\r")
+	settled(d)
+	d.send("0\r")
 }

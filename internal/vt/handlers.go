@@ -825,7 +825,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			// the DEC private "CSI ? 0 n", the answer to CSI ? 5 n).
 			_, _ = io.WriteString(e.pw, "\x1b[0n")
 		case 6: // Cursor Position Report [ansi.CPR]
-			x, y := e.scr.CursorPosition()
+			x, y := e.reportedCursor()
 			_, _ = io.WriteString(e.pw, ansi.CursorPositionReport(y+1, x+1))
 		default:
 			return false

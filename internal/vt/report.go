@@ -2,6 +2,7 @@ package vt
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,6 +17,28 @@ func (e *Emulator) registerReportHandlers() {
 			return false
 		}
 		_, _ = io.WriteString(e.pw, "\x1bP>|"+e.terminalName()+"\x1b\\")
+		return true
+	})
+
+	e.RegisterCsiHandler(ansi.Command('=', 0, 'c'), func(params ansi.Params) bool {
+		// Tertiary Device Attributes [ansi.DA3]: a unit ID of zeros,
+		// as xterm answers.
+		if n, _, _ := params.Param(0, 0); n != 0 {
+			return false
+		}
+		_, _ = io.WriteString(e.pw, "\x1bP!|00000000\x1b\\")
+		return true
+	})
+
+	e.RegisterCsiHandler('x', func(params ansi.Params) bool {
+		// Request Terminal Parameters [DECREQTPARM]: xterm's answer (no
+		// parity, 8 bits, 38400 baud, clock multiplier 1, no flags),
+		// unsolicited (2) for a request of 0, solicited (3) for 1.
+		n, _, _ := params.Param(0, 0)
+		if n != 0 && n != 1 {
+			return false
+		}
+		_, _ = io.WriteString(e.pw, "\x1b["+strconv.Itoa(n+2)+";1;1;128;128;1;0x")
 		return true
 	})
 
@@ -63,4 +86,18 @@ func (e *Emulator) eraseScreenBackground() {
 	if c := e.scr.blankCell(); c != nil {
 		e.scr.FillArea(c, e.scr.Bounds())
 	}
+}
+
+// reportedCursor is the cursor as CPR reports it: in origin mode relative
+// to the margins, as xterm does (vttest: "Ignores origin mode" otherwise).
+func (e *Emulator) reportedCursor() (x, y int) {
+	x, y = e.scr.CursorPosition()
+	if e.isModeSet(ansi.ModeOrigin) {
+		r := e.scr.ScrollRegion()
+		y -= r.Min.Y
+		if e.isModeSet(ansi.ModeLeftRightMargin) {
+			x -= r.Min.X
+		}
+	}
+	return x, y
 }

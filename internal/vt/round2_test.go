@@ -119,6 +119,10 @@ func TestReports(t *testing.T) {
 		{"XTVERSION", "\x1b[>0q", "\x1bP>|x/vt\x1b\\"},
 		{"CSI 18 t", "\x1b[18t", "\x1b[8;24;80t"},
 		{"CSI 19 t", "\x1b[19t", "\x1b[9;24;80t"},
+		{"CPR in origin mode", "\x1b[5;20r\x1b[?6h\x1b[3;7H\x1b[6n", "\x1b[3;7R"},
+		{"DA3", "\x1b[=c", "\x1bP!|00000000\x1b\\"},
+		{"DECREQTPARM 0", "\x1b[x", "\x1b[2;1;1;128;128;1;0x"},
+		{"DECREQTPARM 1", "\x1b[1x", "\x1b[3;1;1;128;128;1;0x"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			term := newTestTerminal(t, 80, 24)
