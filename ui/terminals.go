@@ -191,16 +191,17 @@ func quitQuestion(running string, unsaved []string) (title, text string) {
 }
 
 // ShowTerminal adds pane, a terminal fawn started for the agent of the
-// first task (its own bash, when the user replaced the terminal's shell
-// with exec), as a tab after that task's others, without taking the
-// focus. Quitting asks about what runs in it like the user's terminals;
-// its owner closes it. Safe from any goroutine.
-func (a *App) ShowTerminal(pane TerminalPane) {
+// task whose terminal is beside (its own bash, when the user replaced that
+// terminal's shell with exec), as a tab after that task's others, without
+// taking the focus. Quitting asks about what runs in it like the user's
+// terminals; its owner closes it. Safe from any goroutine.
+func (a *App) ShowTerminal(beside, pane TerminalPane) {
 	a.post(func() {
-		if len(a.tasks) == 0 {
-			return
+		i := slices.IndexFunc(a.tasks, func(t *Task) bool { return t.terminal == beside })
+		if i < 0 {
+			return // the task closed meanwhile
 		}
-		t := a.tasks[0]
+		t := a.tasks[i]
 		t.userTerms = append(t.userTerms, &userTerm{pane: pane, close: func() {}})
 		if tc, ok := pane.(interface{ SetOnCopy(func(string)) }); ok {
 			tc.SetOnCopy(a.copy)

@@ -9,6 +9,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/secret"
+	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
@@ -77,6 +78,12 @@ func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) 
 	app := k.app
 	endLSP := wireEditorLSP(app, ed, ws)
 	endRedraw := ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })
+	endSpare := ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
+		v := termview.New(t, k.th, k.termKeys)
+		v.SetBorder(false)
+		v.SetName(spareShellName)
+		app.ShowTerminal(tv, v)
+	})
 	o := ui.TaskOptions{
 		Agent:       sess,
 		Services:    backend.SessionServices(sess),
@@ -90,6 +97,7 @@ func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) 
 		LSP:         ws.lsp,
 		Close: func() {
 			endRedraw()
+			endSpare()
 			endLSP()
 			sess.Close()
 			ed.Close()

@@ -297,7 +297,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		v := termview.New(t, th, termKeys)
 		v.SetBorder(false)
 		v.SetName(spareShellName)
-		app.ShowTerminal(v)
+		app.ShowTerminal(tv, v)
 	})()
 	if len(cfg.Tools.MCPServers) > 0 && sess != nil {
 		// A hosted agent starts them itself (session/new names them).
