@@ -205,3 +205,29 @@ func TestACPCommandsRunSandboxed(t *testing.T) {
 		t.Errorf("the command's result: %s", last.Content)
 	}
 }
+
+// After the user replaced the shared shell with exec, the agent's commands
+// run in fawn's own bash: sandboxed as the shared shell was, since with the
+// sandbox on they run without a request.
+func TestAgentShellAfterExecIsSandboxed(t *testing.T) {
+	needSandbox(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "src", "keep.txt"), "x\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"touch ../outside-after-exec; echo rc=$?"}`)}},
+		{Text: "It ran."},
+	}})
+	args := []string{"--base-url", srv.URL(), "--model", "scripted"}
+	tm := Start(t, 150, 42, proj, sandboxEnv(t), args...)
+	tm.WaitFor("Chat", "Editor", "Terminal", "Ask fawn")
+	tm.Keys("M-t")
+	tm.run("exec sh")
+	tm.WaitFor("(exec'd: no fawn markers)")
+	tm.Keys(`C-\`, "M-c")
+	tm.prompt("run it")
+	tm.WaitFor("It ran.", "rc=1")
+	if _, err := os.Stat(filepath.Join(root, "outside-after-exec")); err == nil {
+		t.Fatal("the agent's own bash wrote outside the project: it is not sandboxed")
+	}
+}

@@ -94,14 +94,10 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	}
 	w.term = term
 	w.close = append(w.close, func() { _ = term.Close() })
-	spare := &spareShell{opts: terminal.Options{
-		Dir:        env.Root,
-		BaseEnv:    environ,
-		Scrollback: cfg.Tools.Bash.Scrollback,
-		Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
-		GuardGit:   !d.Trusted(),
-		OnDamage:   func() { w.topics.redraw.Publish(struct{}{}) },
-	}, started: w.topics.spareShell.Publish}
+	// The agent's own bash, should the user exec another shell in the
+	// shared one: the shared shell's options, the sandbox's confinement
+	// included (its commands run without a request when it is on).
+	spare := &spareShell{opts: shellOpts, started: w.topics.spareShell.Publish}
 	w.close = append(w.close, spare.Close)
 	w.tools = append(tools.Builtin(env), tools.NewBash(env, term, tools.WithSpareShell(spare.get)))
 	if w.skills = skills.Load(cfg.ConfigDir, cfg.ProjectDir); len(w.skills) > 0 {
