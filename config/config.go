@@ -43,6 +43,13 @@ type Models struct {
 	// its own provider, server and key; unset limits and timeouts are
 	// chat_model's.
 	Named map[string]Model `mapstructure:"named" yaml:"named"`
+	// Background names the entries of Named that take background work and
+	// subagents, so chat_model's slots (and their prompt cache) stay the
+	// foreground conversation's.
+	Background []string `mapstructure:"background" yaml:"background"`
+	// FailoverCooldown is how long an endpoint that failed over stays
+	// skipped before fawn tries it again.
+	FailoverCooldown time.Duration `mapstructure:"failover_cooldown" yaml:"failover_cooldown"`
 }
 
 // Model configures one model endpoint.
@@ -65,6 +72,11 @@ type Model struct {
 	// tokens: input, output and cached (prompt tokens read from the cache;
 	// default: the input price). Empty: package pricing's table, by name.
 	PricePerMTok map[string]float64 `mapstructure:"price_per_mtok" yaml:"price_per_mtok"`
+	// Parallel is the most requests fawn sends this endpoint at once (0: 1).
+	Parallel int `mapstructure:"parallel" yaml:"parallel"`
+	// Fallbacks name entries of models.named to use, in order, when this
+	// one fails after its retries.
+	Fallbacks []string `mapstructure:"fallbacks" yaml:"fallbacks"`
 	// Demo is set when fawn fell back to the offline demo model because no
 	// provider is configured; DemoReason says why.
 	Demo       bool   `mapstructure:"-" yaml:"-"`

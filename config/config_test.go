@@ -537,3 +537,38 @@ func TestWorktreesDir(t *testing.T) {
 		t.Errorf("a relative directory: %v", err)
 	}
 }
+
+// Pools and failover: every entry takes parallel and fallbacks, models
+// takes background and failover_cooldown; a bad parallel is an error
+// naming the entry.
+func TestPoolsAndFallbacks(t *testing.T) {
+	f := newFixture(t, `models:
+  chat_model:
+    parallel: 2
+    fallbacks: [spare]
+  named:
+    spare:
+      model: m
+      parallel: 3
+      fallbacks: [other]
+  background: [spare]
+  failover_cooldown: 5s
+`, "")
+	cfg, _, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.Models
+	if m.Chat.Parallel != 2 || fmt.Sprint(m.Chat.Fallbacks) != "[spare]" || m.Named["spare"].Parallel != 3 ||
+		fmt.Sprint(m.Named["spare"].Fallbacks) != "[other]" || fmt.Sprint(m.Background) != "[spare]" || m.FailoverCooldown != 5*time.Second {
+		t.Errorf("models = %+v", m)
+	}
+	f = newFixture(t, "models:\n  named:\n    x: {model: m, parallel: 0}\n", "")
+	if _, _, err := f.load(t, Options{}); err == nil || !strings.Contains(err.Error(), `model "x" parallel`) {
+		t.Errorf("parallel 0: error %v", err)
+	}
+	f = newFixture(t, "", "")
+	if cfg, _, err := f.load(t, Options{}); err != nil || cfg.Models.Chat.Parallel != 1 || cfg.Models.FailoverCooldown != time.Minute {
+		t.Errorf("defaults: %v, parallel %d, cooldown %s", err, cfg.Models.Chat.Parallel, cfg.Models.FailoverCooldown)
+	}
+}

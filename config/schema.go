@@ -125,7 +125,11 @@ func schema() []field {
 		{key: "models.chat_model.timeout", kind: kDuration, def: 10 * time.Minute, check: durationIn(time.Second, 24*time.Hour)},
 		{key: "models.chat_model.stall_timeout", kind: kDuration, def: 90 * time.Second, check: durationIn(time.Second, time.Hour)},
 		{key: "models.chat_model.price_per_mtok", kind: kMap, def: map[string]any{}, check: checkPrice},
+		{key: "models.chat_model.parallel", kind: kInt, def: 1, check: between(1, 1024)},
+		{key: "models.chat_model.fallbacks", kind: kStringList, def: []string{}},
 		{key: "models.named", kind: kMap, def: map[string]any{}, check: checkNamedModels},
+		{key: "models.background", kind: kStringList, def: []string{}},
+		{key: "models.failover_cooldown", kind: kDuration, def: 60 * time.Second, check: durationIn(time.Second, 24*time.Hour)},
 		{key: "tools.bash.timeout", kind: kDuration, def: 120 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
@@ -223,7 +227,7 @@ func checkMCP(v any) string {
 }
 
 // namedModelKeys are the keys a models.named entry may have.
-var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "vision", "timeout", "stall_timeout", "price_per_mtok"}
+var namedModelKeys = []string{"type", "model", "base_url", "api_key", "temperature", "max_tokens", "context_window", "extra_body", "vision", "timeout", "stall_timeout", "price_per_mtok", "parallel", "fallbacks"}
 
 // checkPrice checks a price_per_mtok mapping: input and output, cached
 // optional, each a number of dollars per million tokens.
@@ -294,6 +298,16 @@ func checkNamedModels(v any) string {
 			}
 			if why := checkPrice(p); why != "" {
 				return fmt.Sprintf("model %q price_per_mtok to have %s", name, why)
+			}
+		}
+		if p, ok := mc["parallel"]; ok {
+			if n, isInt := p.(int); !isInt || n < 1 {
+				return fmt.Sprintf("model %q parallel to be a whole number of at least 1", name)
+			}
+		}
+		if f, ok := mc["fallbacks"]; ok {
+			if _, isList := f.([]any); !isList {
+				return fmt.Sprintf("model %q fallbacks to be a list of names of models.named", name)
 			}
 		}
 		for _, k := range []string{"timeout", "stall_timeout"} {
