@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/fawn-ide/fawn/hooks"
@@ -97,6 +98,18 @@ type RetryInfo struct {
 	MaxAttempts int           // attempts allowed in all
 	Wait        time.Duration // how long until the next attempt
 	Reason      string        // "rate limited (429)", "server error (502)", "connection reset"
+	// Failover, when set, is the entry of models.named the request moves
+	// to at once: Reason says why the one before is down.
+	Failover string
+}
+
+// Line is the notice of a retry: "server error (502) — retrying in 2s
+// (attempt 2 of 4)", or "default down (server error (502)) → using spare".
+func (r *RetryInfo) Line(wait string) string {
+	if r.Failover != "" {
+		return r.Reason + " → using " + r.Failover
+	}
+	return fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", r.Reason, wait, r.Attempt+1, r.MaxAttempts)
 }
 
 // Usage counts tokens and time.

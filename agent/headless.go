@@ -201,6 +201,10 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 func notice(w io.Writer, ev Event) {
 	switch ev.Type {
 	case EventRetry:
+		if ev.Retry.Failover != "" {
+			fmt.Fprintf(w, "fawn: %s\n", ev.Retry.Line(""))
+			break
+		}
 		fmt.Fprintf(w, "fawn: %s, retrying in %s (attempt %d of %d)\n", ev.Retry.Reason, ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt+1, ev.Retry.MaxAttempts)
 	case EventPermissionAnswered:
 		if ev.Answer.Decision == Deny {
@@ -282,6 +286,8 @@ type (
 		MaxAttempts int    `json:"max_attempts"`
 		WaitMS      int64  `json:"wait_ms"`
 		Reason      string `json:"reason"`
+		// Failover is the entry the request moved to (no wait, no retry).
+		Failover string `json:"failover,omitempty"`
 	}
 	turnEndLine struct {
 		Type       string    `json:"type"`
@@ -352,7 +358,7 @@ func streamObject(ev Event, names map[string]string, sessionID string) any {
 	case EventPermissionAnswered:
 		return permissionLine{"permission", ev.ID, ev.Name, ev.Answer.Decision.String(), ev.Answer.Note}
 	case EventRetry:
-		return retryLine{"retry", ev.Retry.Attempt, ev.Retry.MaxAttempts, ev.Retry.Wait.Milliseconds(), ev.Retry.Reason}
+		return retryLine{"retry", ev.Retry.Attempt, ev.Retry.MaxAttempts, ev.Retry.Wait.Milliseconds(), ev.Retry.Reason, ev.Retry.Failover}
 	case EventTurnEnded:
 		u := ev.Usage
 		if u == nil {

@@ -29,6 +29,7 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 	if err := s.adoptModel(ctx); err != nil {
 		t.emit(Event{Type: EventError, Err: err})
 	}
+	s.returnHome(ctx, t)
 	if changed, err := s.relieve(ctx, t, in); err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrCancelled
@@ -38,6 +39,7 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 		in = s.requestNow(s.conv)
 	}
 	budget := maxAttempts
+	var tried []string // the entries this step failed on
 	for n := 1; ; n++ {
 		msg, f := s.attempt(ctx, t, in)
 		if f == nil {
@@ -64,6 +66,20 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 		if f.kind == failCancelled {
 			t.keepPartial(msg)
 			return nil, ErrCancelled
+		}
+		givesUp := !(f.retryable() && n < budget)
+		if f.output {
+			givesUp = t.toolRan || t.dropRetried || !(f.kind == failDropped || f.kind == failStalled || f.kind == failBadResponse)
+		} else if !givesUp && f.hasAfter && f.retryAfter > maxRetryAfter {
+			givesUp = true
+		}
+		if cur := s.ep.entry; givesUp && f.failsOver() && s.failOver(ctx, t, f, tried) {
+			// The retries are spent: the same step goes on at a fallback;
+			// the answer that broke off (if any) is dropped, its calls
+			// never ran.
+			tried = append(tried, cur)
+			n, budget = 0, maxAttempts
+			continue
 		}
 		var wait time.Duration
 		switch {

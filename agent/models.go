@@ -2,12 +2,9 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 	"sync"
-
-	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
@@ -30,6 +27,7 @@ type ModelChoice struct {
 type modelSwitch struct {
 	cfg    config.Model
 	client provider.Client
+	entry  string
 }
 
 // ConfiguredModels returns models.chat_model and the models.named entries
@@ -137,8 +135,9 @@ func (s *Session) SetModel(ctx context.Context, mc config.Model) error {
 	if err != nil {
 		return err
 	}
+	entry := s.entryOf(mc)
 	s.mu.Lock()
-	s.nextModel = &modelSwitch{cfg: mc, client: c}
+	s.nextModel = &modelSwitch{cfg: mc, client: s.pooled(c, entry), entry: entry}
 	s.mu.Unlock()
 	return nil
 }
@@ -169,32 +168,11 @@ func (s *Session) adoptModel(ctx context.Context) error {
 	if next == nil {
 		return nil
 	}
-	mc, c := next.cfg, next.client
-	chat := c.Chat
-	if len(s.tools) > 0 {
-		infos := make([]*schema.ToolInfo, 0, len(s.tools))
-		for _, tl := range s.tools {
-			info, err := tl.Info(ctx)
-			if err != nil {
-				return fmt.Errorf("agent: tool %s: %w", tl.Name(), err)
-			}
-			infos = append(infos, info)
-		}
-		var err error
-		if chat, err = chat.WithTools(infos); err != nil {
-			return fmt.Errorf("agent: binding the tools to %s/%s: %w", c.Provider, c.Model, err)
-		}
+	if err := s.install(ctx, next.cfg, next.client); err != nil {
+		return err
 	}
 	s.mu.Lock()
-	s.client, s.chat = c, chat
-	s.modelCfg = mc
-	s.maxTokens = mc.MaxTokens
-	s.timeout = mc.Timeout
-	if mc.StallTimeout > 0 {
-		s.stallTimeout = mc.StallTimeout
-	}
-	rec := s.rec
+	s.ep = endpoint{entry: next.entry} // a model the user chose ends a failover
 	s.mu.Unlock()
-	rec.setModel(c.Name()) // the transcript says which model answered from here on
 	return nil
 }

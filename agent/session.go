@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/pool"
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
@@ -113,6 +114,10 @@ type Session struct {
 	maxSteps     int
 	demoNote     string
 	httpClient   *http.Client
+	// pools are the request slots and failover state of every configured
+	// endpoint, shared with the subagents; ep is the entry in use.
+	pools *pool.Set
+	ep    endpoint
 	// redact hides secrets in the errors the session reports: a server
 	// may echo the key it was sent.
 	redact *secret.Redactor
@@ -248,6 +253,10 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	}
 
 	s.httpClient = provider.HTTPClient(o.HTTPClient)
+	if s.pools, err = pool.New(cfg.Models); err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	s.ep.entry = pool.Default
 	if o.Model == nil {
 		if s.client, err = provider.New(ctx, cfg.Models.Chat, s.providerOptions()); err != nil {
 			return nil, err
@@ -256,6 +265,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	} else {
 		s.client = provider.Client{Chat: o.Model, Provider: "custom", Model: cfg.Models.Chat.Model}
 	}
+	s.client = s.pooled(s.client, pool.Default)
 	if err := s.bind(ctx, s.tools); err != nil {
 		return nil, err
 	}

@@ -204,7 +204,7 @@ func (s *Session) relay(parent *turn, callID, agent string, ev Event) {
 		return
 	case EventRetry:
 		if ev.Retry != nil {
-			parent.emit(Event{Type: EventInfo, Text: fmt.Sprintf("%s agent: %s — retrying in %s", agent, ev.Retry.Reason, ev.Retry.Wait.Round(time.Millisecond))})
+			parent.emit(Event{Type: EventInfo, Text: agent + " agent: " + ev.Retry.Line(ev.Retry.Wait.Round(time.Millisecond).String())})
 		}
 		return
 	case EventCompacting, EventCompacted:
@@ -240,11 +240,22 @@ func (s *Session) relay(parent *turn, callID, agent string, ev Event) {
 // newSub builds the session of a subagent.
 func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string, error) {
 	s.mu.Lock()
-	client, mc := s.client, s.modelCfg
+	client, mc, entry := s.client, s.modelCfg, s.ep.entry
 	all := append([]tools.Tool(nil), s.tools...)
 	s.mu.Unlock()
 	var note string
-	if d.Model != "" && d.Model != "inherit" {
+	inherit := d.Model == "" || d.Model == "inherit"
+	if inherit {
+		// With models.background, a subagent's requests go to the first
+		// free of those entries and chat_model.
+		cl, spreadCfg, ok, err := s.spread(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			client, mc, entry = cl, spreadCfg, ""
+		}
+	} else {
 		found := false
 		for _, c := range s.ConfiguredModels() {
 			if c.Name != d.Model {
@@ -256,7 +267,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 				note = fmt.Sprintf("the %s agent's model %q cannot be used (%v); it runs on the session's model", d.Name, d.Model, err)
 				break
 			}
-			client, mc = cl, c.Config
+			client, mc, entry = s.pooled(cl, c.Name), c.Config, c.Name
 		}
 		if !found {
 			note = fmt.Sprintf("the %s agent asks for the model %q, which is not in your configuration (models.named); it runs on the session's model", d.Name, d.Model)
@@ -289,6 +300,8 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		demoDelay:    s.demoDelay,
 		client:       client,
 		httpClient:   s.httpClient,
+		pools:        s.pools,
+		ep:           endpoint{entry: entry},
 		started:      true,
 		redact:       s.redact,
 	}

@@ -101,6 +101,9 @@ func (m *mapper) event(ev agent.Event) []acp.SessionUpdate {
 		return m.ended(ev)
 	case agent.EventRetry:
 		r := ev.Retry
+		if r.Failover != "" {
+			return []acp.SessionUpdate{acp.UpdateAgentThoughtText("\n(" + r.Line("") + " — the answer starts over)\n")}
+		}
 		return []acp.SessionUpdate{acp.UpdateAgentThoughtText(fmt.Sprintf("\n(%s; fawn retries in %s, attempt %d of %d — the answer starts over)\n",
 			r.Reason, r.Wait.Round(1e8), r.Attempt+1, r.MaxAttempts))}
 	case agent.EventError:

@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rivo/tview"
@@ -263,7 +262,7 @@ func (r *Router) showRetry(ri *agent.RetryInfo) {
 	r.partial = r.partial[:0]
 	r.endText()
 	r.reasoning = nil
-	text := fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", ri.Reason, render.HumanDuration(ri.Wait), ri.Attempt+1, ri.MaxAttempts)
+	text := ri.Line(render.HumanDuration(ri.Wait))
 	if r.retry == nil {
 		r.retry = &Notice{Kind: noticeRetry}
 		r.list.Append(r.retry)

@@ -1,0 +1,84 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+)
+
+// Model is a chat model whose requests hold a slot of its endpoint (or of
+// the first free of its endpoints) for their round-trip.
+type Model struct {
+	set    *Set
+	slots  []*Slot
+	models []model.ToolCallingChatModel
+}
+
+// Wrap returns m with its requests held to slot.
+func (s *Set) Wrap(m model.ToolCallingChatModel, slot *Slot) *Model {
+	return &Model{set: s, slots: []*Slot{slot}, models: []model.ToolCallingChatModel{m}}
+}
+
+// Spread returns a model that sends each request to the first of models
+// (each on the slot of the same index) with a free slot.
+func (s *Set) Spread(models []model.ToolCallingChatModel, slots []*Slot) *Model {
+	return &Model{set: s, slots: slots, models: models}
+}
+
+// Generate holds a slot for the whole request.
+func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	i, release, err := m.set.Acquire(ctx, m.slots)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return m.models[i].Generate(ctx, in, opts...)
+}
+
+// Stream holds a slot from the request until the stream ends, fails or is
+// closed.
+func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	i, release, err := m.set.Acquire(ctx, m.slots)
+	if err != nil {
+		return nil, err
+	}
+	sr, err := m.models[i].Stream(ctx, in, opts...)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	out, w := schema.Pipe[*schema.Message](1)
+	go func() {
+		defer release()
+		defer w.Close()
+		defer sr.Close()
+		for {
+			chunk, err := sr.Recv()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if w.Send(chunk, err) || err != nil {
+				// The reader closed (the request was given up: its
+				// context ends the stream below) or the stream failed.
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+// WithTools binds tools to every endpoint's model.
+func (m *Model) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	out := &Model{set: m.set, slots: m.slots, models: make([]model.ToolCallingChatModel, len(m.models))}
+	for i, x := range m.models {
+		b, err := x.WithTools(tools)
+		if err != nil {
+			return nil, err
+		}
+		out.models[i] = b
+	}
+	return out, nil
+}
