@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,6 +24,9 @@ type Server struct {
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Close, so stalled handlers return
 	onRequest func(Request)
+	// inFlight counts the requests being answered now; peak the most
+	// there have been at once.
+	inFlight, peak int
 
 	ts *httptest.Server
 }
@@ -80,7 +84,38 @@ func (s *Server) handler() http.Handler {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
 			fmt.Sprintf("llmtest: no route %s %s (the base URL must end in /v1)", r.Method, r.URL.Path))
 	})
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.inFlight++
+		s.peak = max(s.peak, s.inFlight)
+		s.mu.Unlock()
+		end := sync.OnceFunc(func() {
+			s.mu.Lock()
+			s.inFlight--
+			s.mu.Unlock()
+		})
+		defer end()
+		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), endKey{}, end)))
+	})
+}
+
+type endKey struct{}
+
+// ended counts r out of the requests in flight: called before the last
+// bytes of a stream, which a client may answer with its next request
+// before this handler returns.
+func ended(r *http.Request) {
+	if end, ok := r.Context().Value(endKey{}).(func()); ok {
+		end()
+	}
+}
+
+// PeakInFlight is the most requests the server was answering at once: a
+// streamed response counts until its last byte.
+func (s *Server) PeakInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peak
 }
 
 // URL is the base URL to give a client: "http://127.0.0.1:PORT/v1".
@@ -387,6 +422,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 	if f != nil && (f.Kind == NoDone || f.Kind == Cut) {
 		return
 	}
+	ended(r)
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
 	if flusher != nil {
 		flusher.Flush()
