@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,7 +31,6 @@ type Slot struct {
 	Name  string
 	cap   int
 	inUse int
-	peak  int
 }
 
 // New builds the slots of m's entries. A background entry or a fallback
@@ -99,7 +97,6 @@ func (s *Set) Acquire(ctx context.Context, slots []*Slot) (int, func(), error) {
 		for i, sl := range slots {
 			if sl.inUse < sl.cap {
 				sl.inUse++
-				sl.peak = max(sl.peak, sl.inUse)
 				s.mu.Unlock()
 				var once sync.Once
 				return i, func() { once.Do(func() { s.release(sl) }) }, nil
@@ -121,24 +118,6 @@ func (s *Set) release(sl *Slot) {
 	sl.inUse--
 	close(s.freed)
 	s.freed = make(chan struct{})
-}
-
-// Busy says how many requests each endpoint carries now and its cap, for
-// a status line: "default 1/1, spare 0/2".
-func (s *Set) Busy() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	names := make([]string, 0, len(s.slots))
-	for n := range s.slots {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	var parts []string
-	for _, n := range names {
-		sl := s.slots[n]
-		parts = append(parts, fmt.Sprintf("%s %d/%d", n, sl.inUse, sl.cap))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // MarkDown records that name failed over: it is skipped for the cool-down.
