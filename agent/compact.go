@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/pool"
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/hooks"
 	"github.com/fawn-ide/fawn/internal/words"
@@ -264,16 +265,13 @@ func (s *Session) summarise(ctx context.Context, t *turn, msgs []*schema.Message
 func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Message) (string, *failure) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	if s.timeout > 0 {
-		var stop context.CancelFunc
-		reqCtx, stop = context.WithTimeoutCause(reqCtx, s.timeout, errRequestTimeout)
-		defer stop()
-	}
 	capture := &provider.Capture{}
 	reqCtx = provider.WithCapture(reqCtx, capture)
-	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
-	defer stall.Stop()
+	stall, start := s.requestClock(cancel)
+	defer stall.stop()
+	reqCtx = pool.WithAcquired(reqCtx, start)
 	sr, err := s.client.Chat.Stream(reqCtx, req, provider.StreamOptions()...)
+	start()
 	if err != nil {
 		return "", classify(ctx, err, context.Cause(reqCtx), capture, false)
 	}
@@ -293,7 +291,7 @@ func (s *Session) summaryAttempt(ctx context.Context, t *turn, req []*schema.Mes
 		if err != nil {
 			return "", classify(ctx, err, context.Cause(reqCtx), capture, false)
 		}
-		stall.Reset(s.stallTimeout)
+		stall.reset()
 		if chunk == nil {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -208,4 +210,53 @@ func (s *Session) spread(ctx context.Context) (provider.Client, config.Model, bo
 	}
 	first.Chat = s.pools.Spread(models, slots)
 	return first, mc, true, nil
+}
+
+// clock is one request's timeout (models.*.timeout) and stall timer
+// (stall_timeout), started when the request has its slot: time spent
+// queueing for a busy endpoint is neither.
+type clock struct {
+	mu             sync.Mutex
+	stall, timeout *time.Timer
+	stallAfter     time.Duration
+	stopped        bool
+}
+
+// requestClock returns a request's clock and the function that starts it
+// (once; later calls do nothing).
+func (s *Session) requestClock(cancel context.CancelCauseFunc) (*clock, func()) {
+	c := &clock{stallAfter: s.stallTimeout}
+	timeout := s.timeout
+	return c, sync.OnceFunc(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.stopped {
+			return
+		}
+		c.stall = time.AfterFunc(c.stallAfter, func() { cancel(errStalled) })
+		if timeout > 0 {
+			c.timeout = time.AfterFunc(timeout, func() { cancel(errRequestTimeout) })
+		}
+	})
+}
+
+// reset restarts the stall timer: a chunk arrived.
+func (c *clock) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stall != nil {
+		c.stall.Reset(c.stallAfter)
+	}
+}
+
+func (c *clock) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopped = true
+	if c.stall != nil {
+		c.stall.Stop()
+	}
+	if c.timeout != nil {
+		c.timeout.Stop()
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/fawn-ide/fawn/agent/pool"
 	"github.com/fawn-ide/fawn/agent/provider"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/words"
@@ -113,19 +114,16 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*schema.Message, *failure) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	if s.timeout > 0 {
-		var stop context.CancelFunc
-		reqCtx, stop = context.WithTimeoutCause(reqCtx, s.timeout, errRequestTimeout)
-		defer stop()
-	}
 	capture := &provider.Capture{}
 	norm := provider.NewNormalizer(s.ids)
 	reqCtx = provider.WithNormalizer(provider.WithCapture(reqCtx, capture), norm)
-	stall := time.AfterFunc(s.stallTimeout, func() { cancel(errStalled) })
-	defer stall.Stop()
+	stall, start := s.requestClock(cancel)
+	defer stall.stop()
+	reqCtx = pool.WithAcquired(reqCtx, start)
 
 	begin := time.Now()
 	sr, err := s.chat.Stream(reqCtx, in, provider.StreamOptions()...)
+	start() // a model no pool holds: its clock starts with the answer
 	if err != nil {
 		return nil, classify(ctx, err, context.Cause(reqCtx), capture, false)
 	}
@@ -146,7 +144,7 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 			}
 			return acc.partial(), f
 		}
-		stall.Reset(s.stallTimeout)
+		stall.reset()
 		if chunk == nil {
 			continue
 		}

@@ -44,18 +44,27 @@ func named(o *Options, name, url string, edit func(*config.Model)) {
 }
 
 // chat_model's parallel (1 by default) holds under four subagents at once:
-// the server never answers two requests together.
+// the server never answers two requests together. The time a request
+// queues for its slot is not silence: the last of the four waits longer
+// than stall_timeout, and is not taken for stalled.
 func TestPoolCapHoldsUnderParallelSubagents(t *testing.T) {
 	rs := []llmtest.Response{fourTasks()}
 	for range 4 {
-		rs = append(rs, slowText("looked around"))
+		rs = append(rs, slowText(strings.Repeat("looked around. ", 4)))
 	}
 	rs = append(rs, llmtest.Response{Text: "All done."})
 	h := newHarness(t, llmtest.Script{Responses: rs}, ModeAsk, func(o *Options) {
 		o.Subagents = []subagent.Def{subagent.General}
+		o.Config.Models.Chat.StallTimeout = 500 * time.Millisecond
 	})
-	if end := last(h.run(context.Background(), "look four times", nil)); end.Err != nil {
+	evs := h.run(context.Background(), "look four times", nil)
+	if end := last(evs); end.Err != nil {
 		t.Fatal(end.Err)
+	}
+	for _, ev := range evs {
+		if ev.Type == EventRetry || strings.Contains(ev.Text, "retrying") {
+			t.Errorf("a request was retried while it queued: %+v", ev)
+		}
 	}
 	if n := len(h.srv.ChatRequests()); n != 6 {
 		t.Fatalf("%d requests, want 6", n)

@@ -35,6 +35,7 @@ func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...mode
 		return nil, err
 	}
 	defer release()
+	acquired(ctx)
 	return m.models[i].Generate(ctx, in, opts...)
 }
 
@@ -45,6 +46,7 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 	if err != nil {
 		return nil, err
 	}
+	acquired(ctx)
 	sr, err := m.models[i].Stream(ctx, in, opts...)
 	if err != nil {
 		release()
@@ -81,4 +83,18 @@ func (m *Model) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel,
 		out.models[i] = b
 	}
 	return out, nil
+}
+
+type acquiredKey struct{}
+
+// WithAcquired returns ctx whose request calls start once it has its slot:
+// a request's timeout and stall clock start there, not while it queues.
+func WithAcquired(ctx context.Context, start func()) context.Context {
+	return context.WithValue(ctx, acquiredKey{}, start)
+}
+
+func acquired(ctx context.Context) {
+	if start, ok := ctx.Value(acquiredKey{}).(func()); ok {
+		start()
+	}
 }
