@@ -16,7 +16,11 @@
 // bash tool's commands run without a dialog unless a rule asks or denies;
 // a command to run once outside the sandbox always asks.
 //
-// It imports agent/provider, checkpoint, config, hooks, pricing, rules,
+// Every request holds a slot of its endpoint (package agent/pool), and a
+// turn whose endpoint is down after the retries goes on at the entry's
+// fallbacks (endpoints.go).
+//
+// It imports agent/pool, agent/provider, checkpoint, config, hooks, pricing, rules,
 // secret, session, skills, subagent, tools, trust, internal/gitcmd and
 // internal/words, never ui;
 // cmd/fawn and ui import it (ui/panes for modes and usage).

@@ -104,6 +104,15 @@ func (f *failure) failsOver() bool {
 	return f.retryable() || f.kind == failDropped
 }
 
+// givesUp reports whether the retry policy below would end the turn on f,
+// the n-th failure of budget: where a fallback may take over.
+func (t *turn) givesUp(f *failure, n, budget int) bool {
+	if f.output {
+		return t.toolRan || t.dropRetried || !(f.kind == failDropped || f.kind == failStalled || f.kind == failBadResponse)
+	}
+	return !f.retryable() || n >= budget || (f.hasAfter && f.retryAfter > maxRetryAfter)
+}
+
 // failOver moves the session to the next usable fallback of its entry
 // (the first entry's list, after a failover) and marks the entry it leaves
 // down for the cool-down. It reports whether it moved; tried are the

@@ -68,13 +68,7 @@ func (s *Session) modelStep(ctx context.Context, in []*schema.Message) (*schema.
 			t.keepPartial(msg)
 			return nil, ErrCancelled
 		}
-		givesUp := !(f.retryable() && n < budget)
-		if f.output {
-			givesUp = t.toolRan || t.dropRetried || !(f.kind == failDropped || f.kind == failStalled || f.kind == failBadResponse)
-		} else if !givesUp && f.hasAfter && f.retryAfter > maxRetryAfter {
-			givesUp = true
-		}
-		if cur := s.ep.entry; givesUp && f.failsOver() && s.failOver(ctx, t, f, tried) {
+		if cur := s.ep.entry; t.givesUp(f, n, budget) && f.failsOver() && s.failOver(ctx, t, f, tried) {
 			// The retries are spent: the same step goes on at a fallback;
 			// the answer that broke off (if any) is dropped, its calls
 			// never ran.
