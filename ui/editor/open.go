@@ -105,6 +105,7 @@ func (t *Tabs) replaceContent(tb *tab, l loaded) {
 		v.top, v.left, v.wrap = min(old.top, tb.buf.LineCount()-1), old.left, old.wrap
 	}
 	t.hookView(tb, v)
+	t.hookVim(tb, v)
 	v.problems = t.problems[tb.path]
 	tb.view = v
 }

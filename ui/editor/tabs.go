@@ -99,6 +99,7 @@ type Tabs struct {
 	// room for side by side (s in a diff toggles it).
 	unifiedDiffs bool
 	lister       FileLister
+	vimKeys      bool // editor.keys: vim
 
 	tabs   []*tab
 	active int

@@ -178,12 +178,17 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		if v.wrap {
 			right = append(right, "wrap")
 		}
+		if m := v.VimMode(); m != "" {
+			right = append([]string{"-- " + m + " --"}, right...)
+		}
 	}
 	// Left: a message, else what is shown.
 	left, fg := "", t.th.Foreground
 	switch {
 	case tb.versions != nil: // the choice waiting is what matters
 		left, fg = tb.versions.status, t.th.Warning
+	case v.VimStatus() != "":
+		left, fg = v.VimStatus(), t.th.Accent
 	case tb.flash != "":
 		left = tb.flash
 		if tb.flashErr {

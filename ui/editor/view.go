@@ -80,6 +80,8 @@ type CodeView struct {
 	oneRow   [1]int // rowStarts of a line without wrap, without allocating
 
 	clip *clipboard
+	// vim, when set, is the vim keys' state (editor.keys: vim).
+	vim *vimState
 	// notice shows a one-line message (a refused edit in a read-only view).
 	notice func(string)
 	// changed is called after every change of the text, by key or paste.

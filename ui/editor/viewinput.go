@@ -84,6 +84,9 @@ func (v *CodeView) MouseHandler() func(action tview.MouseAction, event *tcell.Ev
 // HandleKey runs the action bound to ev, or types its rune; it reports
 // whether the key was used.
 func (v *CodeView) HandleKey(ev *tcell.EventKey) bool {
+	if v.vim != nil && v.vimKey(ev) {
+		return true
+	}
 	if action := v.keys.Action(ev); action != "" {
 		return v.Do(action)
 	}

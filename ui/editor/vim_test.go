@@ -1,0 +1,238 @@
+package editor
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// vimCase is a key sequence run from the same text and cursor (1-based
+// line, 0-based byte column, as vim's line() and col()-1) in fawn's editor
+// and in vim itself.
+type vimCase struct {
+	name      string
+	text      string
+	line, col int
+	keys      string // vim's notation: <Esc> <CR> <BS> <C-r>
+}
+
+const (
+	vText   = "foo bar baz\nqux quux\n"
+	vCode   = "func f(a, b) {\n    x := g(a, \"str ing\")\n    return x\n}\n"
+	vPunct  = "a.b(c, d); e->f\n  indented line\nlast\n"
+	vBlank  = "one\n\nthree four\n\n  five\n"
+	vLines  = "l1\nl2\nl3\nl4\nl5\n"
+	vIndent = "    a\n    b\n        c\nd\n"
+)
+
+var vimCases = []vimCase{
+	// Motions.
+	{"l", vText, 1, 0, "l"}, {"3l", vText, 1, 0, "3l"}, {"l at end", vText, 1, 10, "l"},
+	{"h", vText, 1, 5, "h"}, {"9h", vText, 1, 5, "9h"},
+	{"j", vText, 1, 9, "j"}, {"jk keeps column", vText, 1, 9, "jk"}, {"k", vText, 2, 3, "k"},
+	{"w", vText, 1, 0, "w"}, {"3w", vText, 1, 0, "3w"}, {"w over line", vText, 1, 8, "w"},
+	{"w punct", vPunct, 1, 0, "w"}, {"4w punct", vPunct, 1, 0, "4w"}, {"W punct", vPunct, 1, 0, "W"},
+	{"w stops on empty line", vBlank, 1, 0, "w"}, {"2w over empty", vBlank, 1, 0, "2w"},
+	{"b", vText, 1, 9, "b"}, {"b over line", vText, 2, 0, "b"}, {"3b", vPunct, 1, 14, "3b"}, {"B", vPunct, 1, 14, "B"},
+	{"e", vText, 1, 0, "e"}, {"ee", vText, 1, 0, "ee"}, {"e punct", vPunct, 1, 0, "3e"}, {"E", vPunct, 1, 0, "E"},
+	{"0", vCode, 2, 8, "0"}, {"^", vCode, 2, 8, "0^"}, {"$", vText, 1, 0, "$"}, {"2$", vText, 1, 0, "2$"},
+	{"$ then j", vCode, 1, 0, "$jj"},
+	{"gg", vCode, 3, 5, "gg"}, {"G", vCode, 1, 2, "G"}, {"2G", vCode, 1, 0, "2G"}, {"3gg", vCode, 1, 0, "3gg"},
+	{"f", vText, 1, 0, "fa"}, {"2f", vText, 1, 0, "2fa"}, {"F", vText, 1, 10, "Fb"},
+	{"t", vText, 1, 0, "tz"}, {"T", vText, 1, 10, "To"}, {"f ;", vText, 1, 0, "fa;"}, {"f ; ,", vText, 1, 0, "fa;,"},
+	{"t ;", vText, 1, 0, "ta;"}, {"f missing", vText, 1, 0, "fZ"},
+	{"% to close", vCode, 1, 0, "%"}, {"% back", vCode, 1, 13, "%"}, {"% paren", vCode, 2, 4, "%"},
+
+	// Operators with motions.
+	{"dw", vText, 1, 0, "dw"}, {"d2w", vText, 1, 0, "d2w"}, {"2dw", vText, 1, 0, "2dw"},
+	{"dw last word", vText, 1, 8, "dw"}, {"de", vText, 1, 0, "de"}, {"db", vText, 1, 6, "db"},
+	{"d$", vText, 1, 4, "d$"}, {"D", vText, 1, 4, "D"}, {"d0", vText, 1, 6, "d0"}, {"d^", vCode, 2, 10, "d^"},
+	{"dd", vText, 1, 3, "dd"}, {"2dd", vLines, 2, 0, "2dd"}, {"dd last", vLines, 5, 0, "dd"}, {"dj", vLines, 2, 0, "dj"},
+	{"dk", vLines, 3, 1, "dk"}, {"dG", vLines, 3, 0, "dG"}, {"dgg", vLines, 3, 0, "dgg"},
+	{"dfa", vText, 1, 0, "dfa"}, {"dta", vText, 1, 0, "dta"}, {"dFb", vText, 1, 10, "dFb"},
+	{"d%", vCode, 1, 6, "d%"}, {"dw over lines", vBlank, 3, 6, "dw"}, {"d3w over lines", vText, 1, 4, "d3w"},
+	{"cw", vText, 1, 0, "cwXY<Esc>"}, {"cw on blank", vText, 1, 3, "cwZ<Esc>"}, {"c2w", vText, 1, 0, "c2wZ<Esc>"},
+	{"cc", vIndent, 2, 2, "ccnew<Esc>"}, {"C", vText, 1, 4, "Cend<Esc>"}, {"ce", vPunct, 1, 0, "ceX<Esc>"},
+	{"yw p", vText, 1, 0, "ywP"}, {"yy p", vText, 1, 0, "yyp"}, {"yy P", vText, 2, 2, "yyP"},
+	{"y$", vText, 1, 4, "y$"}, {"yk", vLines, 3, 1, "yk"}, {"2yy 2p", vLines, 1, 0, "2yyj2p"},
+	{">>", vIndent, 1, 0, ">>"}, {"<<", vIndent, 3, 0, "<<"}, {"3>>", vIndent, 1, 0, "3>>"}, {">j", vIndent, 2, 0, ">j"},
+
+	// Text objects.
+	{"diw", vText, 1, 5, "diw"}, {"daw", vText, 1, 5, "daw"}, {"daw last", vText, 1, 9, "daw"},
+	{"ciw", vText, 1, 5, "ciwNEW<Esc>"}, {"yiw", vText, 1, 5, "yiwP"},
+	{`di"`, vCode, 2, 16, `di"`}, {`da"`, vCode, 2, 16, `da"`}, {`ci"`, vCode, 2, 20, `ci"x<Esc>`},
+	{`di" before`, vCode, 2, 4, `di"`},
+	{"di(", vCode, 2, 14, "di("}, {"da(", vCode, 2, 14, "da("}, {"ci(", vCode, 1, 7, "ci(z<Esc>"},
+	{"dib", vPunct, 1, 4, "dib"}, {"di{", vCode, 2, 4, "di{"}, {"da{", vCode, 3, 4, "da{"}, {"ci{", vCode, 3, 2, "ciB<Esc>"},
+
+	// Simple changes.
+	{"x", vText, 1, 0, "x"}, {"3x", vText, 1, 0, "3x"}, {"x at end", vText, 1, 10, "x"}, {"X", vText, 1, 5, "X"},
+	{"5X", vText, 1, 2, "5X"}, {"r", vText, 1, 0, "rZ"}, {"3r", vText, 1, 0, "3rZ"}, {"r too far", vText, 1, 9, "5rZ"},
+	{"J", vText, 1, 0, "J"}, {"3J", vLines, 1, 0, "3J"}, {"J indented", vPunct, 1, 0, "J"}, {"J empty", vBlank, 1, 0, "J"},
+	{"s", vText, 1, 0, "sZ<Esc>"}, {"S", vIndent, 2, 0, "Snew<Esc>"},
+	{"dd p", vLines, 1, 0, "ddp"}, {"x p", vText, 1, 0, "xp"}, {"dw P", vText, 1, 0, "dwwP"}, {"3p", vText, 1, 0, "yl3p"},
+
+	// Insert mode.
+	{"i", vText, 1, 4, "iNEW <Esc>"}, {"a", vText, 1, 4, "aX<Esc>"}, {"A", vText, 1, 0, "A!<Esc>"},
+	{"I", vCode, 2, 8, "I// <Esc>"}, {"o", vCode, 2, 4, "onext<Esc>"}, {"O", vCode, 2, 4, "Oprev<Esc>"},
+	{"o at end", vLines, 5, 0, "ol6<Esc>"}, {"3i", vText, 1, 0, "3iab<Esc>"}, {"2o", vLines, 1, 0, "2ox<Esc>"},
+	{"i newline", vCode, 2, 9, "i<CR><Esc>"}, {"i backspace", vText, 1, 3, "ia<BS>b<Esc>"},
+
+	// Undo, redo and dot.
+	{"u", vText, 1, 4, "dwu"}, {"uu", vText, 1, 0, "dwdwuu"}, {"u one change", vText, 1, 0, "ciwab<Esc>u"},
+	{"u dd", vLines, 3, 1, "ddu"}, {"redo", vText, 1, 4, "dwu<C-r>"}, {"redo ciw", vText, 1, 4, "ciwXY<Esc>w.uu<C-r>"},
+	{"dot dw", vText, 1, 0, "dw."}, {"dot count", vText, 1, 0, "dw2."}, {"dot x", vText, 1, 0, "x.."},
+	{"dot ciw", vText, 1, 0, "ciwZ<Esc>w."}, {"dot A", vLines, 1, 0, "A;<Esc>j."}, {"dot dd", vLines, 1, 0, "dd."},
+	{"dot o", vLines, 1, 0, "ox<Esc>j."}, {"dot >>", vIndent, 4, 0, ">>."}, {"u o", vLines, 2, 1, "onew<Esc>u"},
+	{"u then dot", vText, 1, 0, "dwu."},
+
+	// Registers.
+	{`"a`, vText, 1, 0, `"ayw"byyj"aP`}, {`"A append`, vText, 1, 0, `"ayiww"Ayiw"ap`}, {`"a dd`, vLines, 1, 0, `"addj"ap`},
+
+	// Visual modes.
+	{"v d", vText, 1, 2, "vlld"}, {"v y P", vText, 1, 0, "vey$p"}, {"v over lines", vText, 1, 4, "vjd"},
+	{"v o", vText, 1, 4, "vlohd"}, {"V d", vLines, 2, 0, "Vjd"}, {"V y", vLines, 2, 1, "VjyG"}, {"V >", vIndent, 1, 0, "Vj>"},
+	{"v iw", vText, 1, 5, "viwd"}, {"v c", vText, 1, 0, "vecX<Esc>"}, {"V J", vLines, 1, 0, "VjjJ"},
+	{"v x", vText, 1, 0, "vlx"}, {"V <", vIndent, 3, 0, "V<"},
+
+	// Command line.
+	{":N", vLines, 1, 0, ":3<CR>"}, {":s", vText, 1, 0, ":s/a/X/<CR>"}, {":s g", vText, 1, 0, ":s/a/X/g<CR>"},
+	{":%s", vText, 1, 0, ":%s/u/U/g<CR>"}, {":range s", vLines, 1, 0, ":2,4s/l/L/<CR>"},
+	{":s groups", vText, 1, 0, `:s/\(foo\) \(bar\)/\2 \1/<CR>`}, {":s &", vText, 1, 0, ":s/ba./[&]/g<CR>"},
+	{":'<,'>s", vLines, 2, 0, "Vj:s/l/X/<CR>"}, {":.,$s", vLines, 3, 0, ":.,$s/l/Y/<CR>"},
+}
+
+// vimNotation splits keys written in vim's notation into tokens.
+func vimNotation(keys string) []string {
+	var out []string
+	for len(keys) > 0 {
+		if keys[0] == '<' {
+			if i := strings.IndexByte(keys, '>'); i > 1 && !strings.ContainsAny(keys[1:i], " <") {
+				out = append(out, keys[:i+1])
+				keys = keys[i+1:]
+				continue
+			}
+		}
+		r := []rune(keys)[0]
+		out = append(out, string(r))
+		keys = keys[len(string(r)):]
+	}
+	return out
+}
+
+func tokenEvent(tok string) *tcell.EventKey {
+	switch tok {
+	case "<Esc>":
+		return tcell.NewEventKey(tcell.KeyEscape, 0, 0)
+	case "<CR>":
+		return tcell.NewEventKey(tcell.KeyEnter, 0, 0)
+	case "<BS>":
+		return tcell.NewEventKey(tcell.KeyBackspace2, 0, 0)
+	case "<C-r>":
+		return tcell.NewEventKey(tcell.KeyCtrlR, 0, tcell.ModCtrl)
+	}
+	return tcell.NewEventKey(tcell.KeyRune, []rune(tok)[0], 0)
+}
+
+// vimResult is the text, cursor and unnamed register after a case.
+type vimResult struct {
+	text      string
+	line, col int
+	reg       string
+}
+
+// runFawn runs c in fawn's editor with vim keys, on a simulation screen.
+func runFawn(t *testing.T, c vimCase) vimResult {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("f.txt", c.text)
+	h.open("f.txt", 0)
+	v := h.tabs.current().view
+	v.cursor = Pos{c.line - 1, c.col}
+	h.draw()
+	for _, tok := range vimNotation(c.keys) {
+		h.tabs.HandleKey(tokenEvent(tok))
+	}
+	h.draw()
+	reg, _ := v.vim.register('"')
+	return vimResult{text: string(v.buf.Bytes()), line: v.cursor.Line + 1, col: v.cursor.Col, reg: reg.text}
+}
+
+// runVim runs c in vim (-u NONE -N -es, autoindent on as fawn's editor
+// keeps the indent) and reads back the same.
+func runVim(t *testing.T, vim string, c vimCase) vimResult {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte(c.text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var keys strings.Builder
+	for _, tok := range vimNotation(c.keys) {
+		switch {
+		case strings.HasPrefix(tok, "<") && len(tok) > 1:
+			keys.WriteString(`\` + tok)
+		case tok == `"` || tok == `\`:
+			keys.WriteString(`\` + tok)
+		default:
+			keys.WriteString(tok)
+		}
+	}
+	script := strings.Join([]string{
+		"set autoindent shiftwidth=4 expandtab",
+		"call cursor(" + strconv.Itoa(c.line) + ", " + strconv.Itoa(c.col+1) + ")",
+		`call feedkeys("` + keys.String() + `", 'tx')`,
+		"call writefile([line('.'), col('.') - 1], 'pos')",
+		`call writefile(split(getreg('"'), "\n", 1), 'reg', 'b')`,
+		"wq! out.txt",
+	}, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "s.vim"), []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, vim, "-u", "NONE", "-N", "-i", "NONE", "-n", "-es", "-S", "s.vim", "in.txt")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("vim: %v\n%s", err, out)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	pos := strings.Fields(read("pos"))
+	line, _ := strconv.Atoi(pos[0])
+	col, _ := strconv.Atoi(pos[1])
+	return vimResult{text: read("out.txt"), line: line, col: col, reg: read("reg")}
+}
+
+// TestVimAgainstVim runs every case in fawn and in vim and wants the same
+// text, cursor and unnamed register.
+func TestVimAgainstVim(t *testing.T) {
+	vim, err := exec.LookPath("vim")
+	if err != nil {
+		t.Skip("vim is not installed (apt-get install vim-nox): the vim-mode conformance cases need it")
+	}
+	for _, c := range vimCases {
+		t.Run(c.name, func(t *testing.T) {
+			want := runVim(t, vim, c)
+			got := runFawn(t, c)
+			if got.text != want.text || got.line != want.line || got.col != want.col {
+				t.Errorf("keys %q from %d:%d\nvim:  %d:%d %q\nfawn: %d:%d %q", c.keys, c.line, c.col,
+					want.line, want.col, want.text, got.line, got.col, got.text)
+			}
+			if got.reg != want.reg && want.reg != "" {
+				t.Errorf("keys %q: unnamed register: vim %q, fawn %q", c.keys, want.reg, got.reg)
+			}
+		})
+	}
+}

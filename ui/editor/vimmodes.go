@@ -1,0 +1,597 @@
+package editor
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// vimInsertCmd is i, a, A, I, o and O.
+func (v *CodeView) vimInsertCmd(key string, n int) {
+	p := v.cursor
+	line := v.buf.Line(p.Line)
+	switch key {
+	case "a":
+		if p.Col < len(line) {
+			v.cursor.Col = nextCluster(line, p.Col)
+		}
+	case "A":
+		v.cursor.Col = len(line)
+	case "I":
+		v.cursor.Col = firstNonBlank(line)
+	case "o":
+		ind := indentOf(line)
+		v.vimEdit(func() Pos { return v.buf.Insert(Pos{p.Line, len(line)}, "\n"+ind) })
+	case "O":
+		ind := indentOf(line)
+		v.vimEdit(func() Pos {
+			v.buf.Insert(Pos{p.Line, 0}, ind+"\n")
+			return Pos{p.Line, len(ind)}
+		})
+	}
+	kind := ""
+	if key == "o" || key == "O" {
+		kind = "o"
+	}
+	v.vimStartInsert(n, kind)
+	if kind == "o" && indentOf(line) != "" {
+		v.vim.aiLine = v.cursor.Line
+	}
+}
+
+// vimStartInsert enters insert mode; the text typed is inserted n times
+// in all (kind "o": each copy on a line of its own).
+func (v *CodeView) vimStartInsert(n int, kind string) {
+	vs := v.vim
+	vs.mode = vimInsert
+	vs.aiLine = -1
+	vs.insCount = n
+	vs.insKeys = vs.insKeys[:0]
+	if kind == "o" {
+		vs.insKeys = append(vs.insKeys, "<CR>")
+	}
+	v.selected = false
+}
+
+// vimInsertKey handles a key in insert mode.
+func (v *CodeView) vimInsertKey(tok string) {
+	vs := v.vim
+	if tok == "<Esc>" || tok == "<CR>" {
+		v.dropAutoIndent()
+	}
+	vs.aiLine = -1
+	if tok == "<Esc>" {
+		if !vs.insRepeat && vs.insCount > 1 {
+			keys := append([]string(nil), vs.insKeys...)
+			if len(keys) > 0 && keys[0] == "<CR>" && len(keys) == 1 {
+				keys = nil
+			}
+			if len(keys) > 0 && keys[0] != "<CR>" || len(keys) > 1 {
+				vs.insRepeat = true
+				for i := 1; i < vs.insCount; i++ {
+					for _, k := range keys {
+						v.vimInsertKey(k)
+					}
+				}
+				vs.insRepeat = false
+			}
+		}
+		vs.mode = vimNormal
+		if v.cursor.Col > 0 {
+			v.cursor.Col = prevCluster(v.buf.Line(v.cursor.Line), v.cursor.Col)
+		}
+		v.clampNormal()
+		vs.want = -2
+		vs.stopRecording(true)
+		return
+	}
+	if !vs.insRepeat {
+		vs.insKeys = append(vs.insKeys, tok)
+	}
+	p := v.cursor
+	line := v.buf.Line(p.Line)
+	switch tok {
+	case "<CR>":
+		ind := indentOf(line)
+		if len(ind) > p.Col {
+			ind = ind[:p.Col]
+		}
+		v.vimEdit(func() Pos { return v.buf.Insert(p, "\n"+ind) })
+		if ind != "" {
+			vs.aiLine = v.cursor.Line
+		}
+	case "<BS>":
+		switch {
+		case p.Col > 0:
+			v.vimEdit(func() Pos {
+				from := Pos{p.Line, prevCluster(line, p.Col)}
+				v.buf.Delete(from, p)
+				return from
+			})
+		case p.Line > 0:
+			v.vimEdit(func() Pos {
+				from := Pos{p.Line - 1, len(v.buf.Line(p.Line - 1))}
+				v.buf.Delete(from, p)
+				return from
+			})
+		}
+	case "<Del>":
+		if p.Col < len(line) {
+			v.vimEdit(func() Pos { v.buf.Delete(p, Pos{p.Line, nextCluster(line, p.Col)}); return p })
+		}
+	case "<Tab>":
+		unit := "\t"
+		if v.indent != "\t" {
+			col := colOf(line, p.Col, v.tabWidth)
+			unit = strings.Repeat(" ", len(v.indent)-col%len(v.indent))
+		}
+		v.vimEdit(func() Pos { return v.buf.Insert(p, unit) })
+	case "<Left>", "<Right>", "<Up>", "<Down>":
+		// Moving in insert mode starts a new undo step, as in vim.
+		m := map[string]motion{"<Left>": motionLeft, "<Right>": motionRight, "<Up>": motionUp, "<Down>": motionDown}[tok]
+		v.move(m, false)
+		vs.seq++
+		vs.merge = "vim:" + strconv.Itoa(vs.seq)
+	case "<C-r>", "<C-v>":
+		vs.msg = "vim: " + tok + " in insert mode not built"
+	default:
+		v.vimEdit(func() Pos { return v.buf.Insert(p, tok) })
+	}
+}
+
+// dropAutoIndent removes the indent insert mode put on a line nothing was
+// typed on, as vim's autoindent does.
+func (v *CodeView) dropAutoIndent() {
+	vs := v.vim
+	if vs.aiLine != v.cursor.Line {
+		return
+	}
+	line := v.buf.Line(vs.aiLine)
+	if line == "" || indentOf(line) != line || v.cursor.Col != len(line) {
+		return
+	}
+	l := vs.aiLine
+	v.vimEdit(func() Pos { v.buf.Delete(Pos{l, 0}, Pos{l, len(line)}); return Pos{l, 0} })
+}
+
+// vimShowSelection shows the visual selection with the view's own
+// selection, which ends before its end: vim's includes the cursor's
+// character (and visual-line mode whole lines).
+func (v *CodeView) vimShowSelection() {
+	a, b := v.vimVisualRange()
+	v.anchor, v.selected = a, true
+	_ = b
+}
+
+// vimVisualRange is the visual selection as [from, to).
+func (v *CodeView) vimVisualRange() (Pos, Pos) {
+	vs := v.vim
+	a, b := order(vs.vstart, v.cursor)
+	if vs.mode == vimVisualLine {
+		return Pos{a.Line, 0}, Pos{b.Line, len(v.buf.Line(b.Line))}
+	}
+	bl := v.buf.Line(b.Line)
+	if b.Col < len(bl) {
+		b.Col = nextCluster(bl, b.Col)
+	}
+	return a, b
+}
+
+// vimVisualCmd runs a command in visual or visual-line mode.
+func (v *CodeView) vimVisualCmd(c vimCmd) {
+	vs := v.vim
+	if !validRegister(c.reg) {
+		vs.notBuilt(`"` + string(c.reg) + " (register)")
+		return
+	}
+	leave := func() {
+		vs.mode = vimNormal
+		v.selected = false
+		v.clampNormal()
+	}
+	switch c.key {
+	case "<Esc>":
+		leave()
+		return
+	case "v", "V":
+		want := vimVisual
+		if c.key == "V" {
+			want = vimVisualLine
+		}
+		if vs.mode == want {
+			leave()
+			return
+		}
+		vs.mode = want
+	case "o":
+		vs.vstart, v.cursor = v.cursor, vs.vstart
+	case "d", "x", "X", "D", "c", "s", "y", "Y", ">", "<", "J", "C", "S", "R":
+		v.vimVisualOp(c)
+		return
+	case ":":
+		leave()
+		vs.mode, vs.cmdline = vimCmdline, "'<,'>"
+		a, b := order(vs.vstart, v.cursor)
+		vs.marks = [2]int{a.Line, b.Line}
+		return
+	default:
+		if len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a') {
+			a, b, ok := v.vimObject(c.key)
+			if ok && b.Col > 0 {
+				vs.vstart, v.cursor = a, Pos{b.Line, prevCluster(v.buf.Line(b.Line), b.Col)}
+			}
+			break
+		}
+		if _, ok := notBuilt[c.key]; ok {
+			vs.notBuilt(c.key)
+			return
+		}
+		p, _, ok, known := v.vimMotion(c, false)
+		if !known {
+			vs.notBuilt(c.key + " in visual mode")
+			return
+		}
+		if ok {
+			v.cursor = p
+		}
+	}
+	v.vimShowSelection()
+}
+
+// vimVisualOp runs an operator on the visual selection.
+func (v *CodeView) vimVisualOp(c vimCmd) {
+	vs := v.vim
+	a, b := v.vimVisualRange()
+	line := vs.mode == vimVisualLine
+	op := map[string]string{"d": "d", "x": "d", "X": "d", "D": "d", "c": "c", "s": "c", "C": "c", "S": "c", "R": "c",
+		"y": "y", "Y": "y", ">": ">", "<": "<", "J": "J"}[c.key]
+	if strings.Contains("XDCSRY", c.key) {
+		line = true
+	}
+	vs.mode = vimNormal
+	v.selected = false
+	if op != "y" {
+		if !v.editable() {
+			return
+		}
+		vs.seq++
+		vs.merge = "vim:" + strconv.Itoa(vs.seq)
+		// . after a visual change would need the region's size; it
+		// says so instead of repeating an older change.
+		vs.lastChange = nil
+		vs.visualChange = true
+	}
+	cmd := vimCmd{op: op, reg: c.reg, count: 1}
+	switch {
+	case op == "J":
+		v.vimJoin(a.Line, max(2, b.Line-a.Line+1))
+	case op == ">" || op == "<":
+		v.vimShift(a.Line, b.Line, op == "<")
+	case line:
+		v.vimLineOp(cmd, a.Line, b.Line, a, a, b)
+	default:
+		text := v.buf.Text(a, b)
+		if op == "y" {
+			vs.setRegister(c.reg, vimReg{text: text}, true)
+			v.cursor = a
+			break
+		}
+		if !vs.setRegister(c.reg, vimReg{text: text}, false) {
+			return
+		}
+		v.vimEdit(func() Pos { v.buf.Delete(a, b); return a })
+		if op == "c" {
+			v.vimStartInsert(1, "")
+		}
+	}
+	if vs.mode == vimNormal {
+		v.clampNormal()
+	}
+}
+
+// vimCmdlineKey edits and runs the : command line.
+func (v *CodeView) vimCmdlineKey(tok string) {
+	vs := v.vim
+	switch tok {
+	case "<Esc>":
+		vs.mode, vs.cmdline = vimNormal, ""
+	case "<BS>":
+		if vs.cmdline == "" {
+			vs.mode = vimNormal
+			return
+		}
+		_, n := lastRune(vs.cmdline)
+		vs.cmdline = vs.cmdline[:len(vs.cmdline)-n]
+	case "<CR>":
+		line := vs.cmdline
+		vs.mode, vs.cmdline = vimNormal, ""
+		v.vimEx(line)
+		v.clampNormal()
+	default:
+		if len([]rune(tok)) == 1 {
+			vs.cmdline += tok
+		}
+	}
+}
+
+func lastRune(s string) (rune, int) {
+	r := []rune(s)
+	if len(r) == 0 {
+		return 0, 0
+	}
+	x := r[len(r)-1]
+	return x, len(string(x))
+}
+
+// exRange reads a line range (1,3 % . $ 'a,'b .+2) at the start of cmd:
+// first and last line (0-based), the rest of cmd, and whether there was one.
+func (v *CodeView) exRange(cmd string) (int, int, string, bool, error) {
+	cur, last := v.cursor.Line, v.buf.LineCount()-1
+	if strings.HasPrefix(cmd, "%") {
+		return 0, last, cmd[1:], true, nil
+	}
+	addr := func(s string) (int, string, bool, error) {
+		var base int
+		switch {
+		case strings.HasPrefix(s, "."):
+			base, s = cur, s[1:]
+		case strings.HasPrefix(s, "$"):
+			base, s = last, s[1:]
+		case strings.HasPrefix(s, "'<"):
+			base, s = v.vim.marks[0], s[2:]
+		case strings.HasPrefix(s, "'>"):
+			base, s = v.vim.marks[1], s[2:]
+		case strings.HasPrefix(s, "'"):
+			return 0, s, false, fmt.Errorf("vim: marks not built")
+		default:
+			i := 0
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			if i == 0 {
+				if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
+					base = cur
+					break
+				}
+				return 0, s, false, nil
+			}
+			n, _ := strconv.Atoi(s[:i])
+			base, s = n-1, s[i:]
+		}
+		for len(s) > 1 && (s[0] == '+' || s[0] == '-') {
+			i := 1
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			n := 1
+			if i > 1 {
+				n, _ = strconv.Atoi(s[1:i])
+			}
+			if s[0] == '-' {
+				n = -n
+			}
+			base += n
+			s = s[i:]
+		}
+		return base, s, true, nil
+	}
+	a, rest, ok, err := addr(cmd)
+	if err != nil || !ok {
+		return cur, cur, rest, false, err
+	}
+	b := a
+	if strings.HasPrefix(rest, ",") {
+		var ok2 bool
+		b, rest, ok2, err = addr(rest[1:])
+		if err != nil {
+			return cur, cur, rest, false, err
+		}
+		if !ok2 {
+			b = cur
+		}
+	}
+	if a < 0 || b < 0 || a > last || b > last {
+		return cur, cur, rest, false, fmt.Errorf("E16: Invalid range")
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return a, b, rest, true, nil
+}
+
+// vimEx runs a command line: :N, :w, :q, :wq, :x, :e FILE, :s, :noh.
+func (v *CodeView) vimEx(line string) {
+	vs := v.vim
+	line = strings.TrimSpace(line)
+	a, b, cmd, has, err := v.exRange(line)
+	if err != nil {
+		vs.msg = err.Error()
+		return
+	}
+	cmd = strings.TrimSpace(cmd)
+	name, arg, _ := strings.Cut(cmd, " ")
+	switch {
+	case cmd == "" && has:
+		v.cursor = Pos{b, firstNonBlank(v.buf.Line(b))}
+	case cmd == "":
+	case strings.HasPrefix(cmd, "s/") || cmd == "s":
+		v.vimSubstitute(a, b, cmd)
+	case name == "noh" || name == "nohlsearch":
+	case name == "w" || name == "write":
+		if v.vimHostOr() && arg == "" {
+			vs.host.vimWrite(nil)
+		} else if arg != "" {
+			vs.msg = "vim: :w FILE not built"
+		}
+	case name == "q" || name == "quit" || name == "q!" || name == "quit!":
+		if v.vimHostOr() {
+			vs.host.vimQuit(strings.HasSuffix(name, "!"))
+		}
+	case name == "wq" || name == "x" || name == "xit" || name == "exit":
+		if v.vimHostOr() {
+			host := vs.host
+			if name == "wq" || v.buf.Modified() {
+				host.vimWrite(func() { host.vimQuit(false) })
+			} else {
+				host.vimQuit(false)
+			}
+		}
+	case name == "e" || name == "edit":
+		if arg == "" {
+			vs.msg = "vim: :e without a file name not built"
+			return
+		}
+		if v.vimHostOr() {
+			if err := vs.host.vimEdit(strings.TrimSpace(arg)); err != nil {
+				vs.msg = err.Error()
+			}
+		}
+	default:
+		vs.msg = "vim: :" + name + " not built"
+	}
+}
+
+func (v *CodeView) vimHostOr() bool {
+	if v.vim.host == nil {
+		v.vim.msg = "vim: this view has no file to write or close"
+		return false
+	}
+	return true
+}
+
+// vimSubstitute is :s/pat/rep/[g] over lines a..b.
+func (v *CodeView) vimSubstitute(a, b int, cmd string) {
+	vs := v.vim
+	parts := splitSubst(strings.TrimPrefix(cmd[1:], "/"))
+	if len(parts) < 2 {
+		vs.msg = "vim: :s without a pattern (repeating the last one) not built"
+		return
+	}
+	pat, rep, flags := parts[0], parts[1], ""
+	if len(parts) > 2 {
+		flags = parts[2]
+	}
+	if strings.Trim(flags, "g") != "" {
+		vs.msg = "vim: :s flags other than g not built"
+		return
+	}
+	re, err := regexp.Compile(vimPattern(pat))
+	if err != nil {
+		vs.msg = "vim: pattern " + pat + ": " + err.Error()
+		return
+	}
+	repl := vimReplacement(rep)
+	global := flags == "g"
+	lastHit := -1
+	if !v.editable() {
+		return
+	}
+	vs.seq++
+	vs.merge = "vim:" + strconv.Itoa(vs.seq)
+	v.vimEdit(func() Pos {
+		for l := a; l <= b; l++ {
+			text := v.buf.Line(l)
+			idx := re.FindAllStringSubmatchIndex(text, -1)
+			if !global && len(idx) > 1 {
+				idx = idx[:1]
+			}
+			n := len(idx)
+			var buf []byte
+			last := 0
+			for _, m := range idx {
+				buf = append(buf, text[last:m[0]]...)
+				buf = re.ExpandString(buf, repl, text, m)
+				last = m[1]
+			}
+			out := string(append(buf, text[last:]...))
+			if n > 0 {
+				lastHit = l
+				if out != text {
+					v.buf.Replace(Pos{l, 0}, Pos{l, len(text)}, out)
+				}
+			}
+		}
+		if lastHit < 0 {
+			return v.cursor
+		}
+		return Pos{lastHit, firstNonBlank(v.buf.Line(lastHit))}
+	})
+	if lastHit < 0 {
+		vs.msg = "E486: Pattern not found: " + pat
+	}
+}
+
+// splitSubst splits pat/rep/flags on unescaped slashes.
+func splitSubst(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '/':
+			cur.WriteByte('/')
+			i++
+		case s[i] == '\\' && i+1 < len(s):
+			cur.WriteString(s[i : i+2])
+			i++
+		case s[i] == '/':
+			parts = append(parts, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(s[i])
+		}
+	}
+	return append(parts, cur.String())
+}
+
+// vimPattern turns a vim (magic) pattern into a Go one: \( \) \| \+ \? are
+// the operators, bare ( ) | + ? { } are literal, \< \> are word edges.
+func vimPattern(p string) string {
+	var sb strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' && i+1 < len(p) {
+			i++
+			switch n := p[i]; n {
+			case '(', ')', '|', '+', '?', '{', '}':
+				sb.WriteByte(n)
+			case '<', '>':
+				sb.WriteString(`\b`)
+			default:
+				sb.WriteByte('\\')
+				sb.WriteByte(n)
+			}
+			continue
+		}
+		if strings.IndexByte("()|+?{}", c) >= 0 {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// vimReplacement turns & and \1…\9 into Go's ${0}…${9}.
+func vimReplacement(r string) string {
+	var sb strings.Builder
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == '&':
+			sb.WriteString("${0}")
+		case c == '$':
+			sb.WriteString("$$")
+		case c == '\\' && i+1 < len(r):
+			i++
+			n := r[i]
+			if n >= '0' && n <= '9' {
+				sb.WriteString("${" + string(n) + "}")
+			} else {
+				sb.WriteByte(n)
+			}
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}

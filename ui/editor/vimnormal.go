@@ -1,0 +1,615 @@
+package editor
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// changeKeys are the normal-mode commands that change the text (and so
+// are what . repeats).
+var changeKeys = map[string]bool{
+	"x": true, "X": true, "D": true, "C": true, "s": true, "S": true, "p": true, "P": true,
+	"J": true, "r": true, "o": true, "O": true, "a": true, "A": true, "i": true, "I": true,
+}
+
+// vimNormal runs one complete normal-mode command.
+func (v *CodeView) vimNormal(c vimCmd) {
+	vs := v.vim
+	if !validRegister(c.reg) {
+		vs.notBuilt(`"` + string(c.reg) + " (register)")
+		return
+	}
+	if _, ok := notBuilt[c.key]; ok && c.op == "" {
+		vs.notBuilt(c.key)
+		return
+	}
+	isChange := (c.op != "" && c.op != "y") || changeKeys[c.key]
+	if isChange {
+		if !v.editable() {
+			return
+		}
+		vs.startChange(c, cmdKeys(c))
+	}
+	if c.op != "" {
+		v.vimOperator(c)
+	} else if !v.vimSimple(c) {
+		if p, _, ok, known := v.vimMotion(c, false); !known {
+			vs.notBuilt(c.key)
+		} else if ok {
+			v.cursor = p
+		}
+	}
+	if vs.mode == vimNormal {
+		if isChange {
+			vs.stopRecording(true)
+		}
+		v.clampNormal()
+	}
+	v.wantCol = -1
+}
+
+// vimSimple runs the commands that are neither motions nor operators; false
+// when c is none of them.
+func (v *CodeView) vimSimple(c vimCmd) bool {
+	vs := v.vim
+	n := c.n()
+	switch c.key {
+	case "<Esc>":
+		vs.msg = ""
+	case "x", "X", "D", "C", "s", "S", "Y":
+		alias := map[string]vimCmd{
+			"x": {op: "d", key: "l"}, "X": {op: "d", key: "h"}, "D": {op: "d", key: "$"},
+			"C": {op: "c", key: "$"}, "s": {op: "c", key: "l"}, "S": {op: "c", key: "line"}, "Y": {op: "y", key: "line"},
+		}[c.key]
+		alias.count, alias.reg = c.count, c.reg
+		if c.key == "x" || c.key == "X" || c.key == "s" {
+			line := v.buf.Line(v.cursor.Line)
+			if c.key != "X" && line == "" {
+				if c.key == "s" {
+					v.vimStartInsert(1, "")
+				}
+				return true
+			}
+			alias.count = n // x past the line's end takes what there is
+		}
+		v.vimOperator(alias)
+	case "p", "P":
+		v.vimPut(c.reg, c.key == "P", n)
+	case "J":
+		v.vimJoin(v.cursor.Line, max(2, n))
+	case "r":
+		v.vimReplaceChars(c.arg, n)
+	case "u", "<C-r>":
+		v.vimUndo(c.key == "u", n)
+	case ".":
+		v.vimRepeat(c.count)
+	case "i", "a", "A", "I", "o", "O":
+		v.vimInsertCmd(c.key, n)
+	case "v", "V":
+		vs.mode = vimVisual
+		if c.key == "V" {
+			vs.mode = vimVisualLine
+		}
+		vs.vstart = v.cursor
+		v.vimShowSelection()
+	case ":":
+		vs.mode, vs.cmdline = vimCmdline, ""
+		if c.count > 0 {
+			vs.cmdline = ".,.+" + strconv.Itoa(c.count-1)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// vimMotion moves from the cursor by c's motion: where to, how an operator
+// takes it, whether it worked, and whether fawn knows the motion at all.
+func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
+	vs := v.vim
+	p := v.cursor
+	n := c.n()
+	line := v.buf.Line(p.Line)
+	t := vimText{b: v.buf}
+	keepWant := false
+	kind := exclusive
+	ok := true
+	switch c.key {
+	case "h", "<Left>", "<BS>":
+		if p.Col == 0 {
+			return p, kind, false, true
+		}
+		for ; n > 0 && p.Col > 0; n-- {
+			p.Col = prevCluster(line, p.Col)
+		}
+	case "l", "<Right>", " ":
+		last := len(line)
+		if !op && last > 0 {
+			last = prevCluster(line, last)
+		}
+		if p.Col >= last {
+			return p, kind, false, true
+		}
+		for ; n > 0 && p.Col < last; n-- {
+			p.Col = nextCluster(line, p.Col)
+		}
+	case "j", "k", "<Down>", "<Up>", "<CR>":
+		kind, keepWant = linewise, c.key != "<CR>"
+		if p, ok = v.vimVertical(c.key, n); !ok {
+			return p, kind, false, true
+		}
+	case "w", "W":
+		t.big = c.key == "W"
+		if op && c.op == "c" && t.cls(p) != 0 {
+			// cw is ce: it changes the word, not the blanks after it.
+			p, ok = t.endWord(p, n, true)
+			kind = inclusive
+			break
+		}
+		var moved bool
+		p, moved = t.fwdWord(p, n, op)
+		ok = moved || p != v.cursor
+		if op && p.Line > v.cursor.Line && p.Col == 0 && n == 1 {
+			ok = true
+		}
+	case "b", "B":
+		t.big = c.key == "B"
+		p, ok = t.bckWord(p, n)
+	case "e", "E":
+		t.big = c.key == "E"
+		p, ok = t.endWord(p, n, false)
+		kind = inclusive
+	case "0":
+		p.Col = 0
+	case "^":
+		p.Col = firstNonBlank(line)
+	case "$":
+		kind = inclusive
+		p.Line = min(v.buf.LineCount()-1, p.Line+n-1)
+		p.Col = len(v.buf.Line(p.Line))
+		if p.Col > 0 {
+			p.Col = prevCluster(v.buf.Line(p.Line), p.Col)
+		}
+		vs.want = -1
+		keepWant = true
+	case "gg", "G":
+		kind = linewise
+		target := 0
+		if c.key == "G" {
+			target = v.buf.LineCount() - 1
+		}
+		if c.count > 0 {
+			target = min(v.buf.LineCount(), c.count) - 1
+		}
+		p = Pos{target, firstNonBlank(v.buf.Line(target))}
+	case "f", "F", "t", "T", ";", ",":
+		if p, kind, ok = v.vimFind(c, n); !ok {
+			return p, kind, false, true
+		}
+	case "%":
+		if c.count > 0 {
+			vs.notBuilt("N% (go to a percentage)")
+			return p, kind, false, true
+		}
+		p, ok = matchPair(v.buf, p)
+		kind = inclusive
+	default:
+		return p, kind, false, false
+	}
+	if !keepWant {
+		vs.want = -2
+	}
+	return p, kind, ok, true
+}
+
+// vimVertical is j, k and Enter: n lines down or up, at the column kept.
+func (v *CodeView) vimVertical(key string, n int) (Pos, bool) {
+	vs := v.vim
+	p := v.cursor
+	d := n
+	if key == "k" || key == "<Up>" {
+		d = -n
+	}
+	to := max(0, min(v.buf.LineCount()-1, p.Line+d))
+	if to == p.Line {
+		return p, false
+	}
+	if vs.want == -2 {
+		vs.want = colOf(v.buf.Line(p.Line), p.Col, v.tabWidth)
+	}
+	p.Line = to
+	tl := v.buf.Line(to)
+	switch {
+	case key == "<CR>":
+		p.Col = firstNonBlank(tl)
+	case vs.want == -1:
+		p.Col = len(tl)
+	default:
+		p.Col = offAt(tl, vs.want, v.tabWidth)
+	}
+	return p, true
+}
+
+// vimFind is f, F, t, T and their repeats ; and ,.
+func (v *CodeView) vimFind(c vimCmd, n int) (Pos, motionKind, bool) {
+	vs := v.vim
+	p := v.cursor
+	cmd, ch, again := c.key, c.arg, c.key == ";" || c.key == ","
+	if again {
+		if vs.findCmd == 0 {
+			return p, exclusive, false
+		}
+		cmd, ch = string(vs.findCmd), vs.findChar
+		if c.key == "," {
+			cmd = map[string]string{"f": "F", "F": "f", "t": "T", "T": "t"}[cmd]
+		}
+	} else {
+		vs.findCmd, vs.findChar = rune(c.key[0]), c.arg
+	}
+	col, found := findChar(v.buf.Line(p.Line), p.Col, rune(cmd[0]), ch, n, again)
+	if !found {
+		return p, exclusive, false
+	}
+	p.Col = col
+	if cmd == "f" || cmd == "t" {
+		return p, inclusive, true
+	}
+	return p, exclusive, true
+}
+
+// vimObject is a text object's range [from, to) around the cursor.
+func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
+	p := v.cursor
+	line := v.buf.Line(p.Line)
+	around := key[0] == 'a'
+	switch obj := key[1:]; obj {
+	case "w":
+		s, e := wordObject(line, p.Col, around)
+		return Pos{p.Line, s}, Pos{p.Line, e}, e > s
+	case `"`, "'", "`":
+		s, e, ok := quoteObject(line, p.Col, obj[0], around)
+		return Pos{p.Line, s}, Pos{p.Line, e}, ok
+	case "(", ")", "b", "{", "}", "B", "[", "]", "<", ">":
+		pair := map[string]string{"(": "()", ")": "()", "b": "()", "{": "{}", "}": "{}", "B": "{}", "[": "[]", "]": "[]", "<": "<>", ">": "<>"}[obj]
+		s, e, ok := enclosing(v.buf, p, pair[0], pair[1])
+		if !ok {
+			return p, p, false
+		}
+		if around {
+			return s, Pos{e.Line, e.Col + 1}, true
+		}
+		s.Col++
+		if s.Col >= len(v.buf.Line(s.Line)) && s.Line < e.Line {
+			s = Pos{s.Line + 1, 0} // the ( ends its line: start on the next
+		}
+		return s, e, true
+	}
+	v.vim.notBuilt(key + " (text object)")
+	return p, p, false
+}
+
+// inIndent reports whether p is at or before its line's first non-blank.
+func (v *CodeView) inIndent(p Pos) bool { return p.Col <= firstNonBlank(v.buf.Line(p.Line)) }
+
+// vimOperator runs d, c, y, > or < over a motion or text object.
+func (v *CodeView) vimOperator(c vimCmd) {
+	vs := v.vim
+	start := v.cursor
+	var a, b Pos
+	kind := exclusive
+	switch {
+	case c.key == "line":
+		last := min(start.Line+c.n()-1, v.buf.LineCount()-1)
+		a, b, kind = start, Pos{last, 0}, linewise
+	case len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a'):
+		var ok bool
+		if c.count > 1 {
+			vs.notBuilt("a count on a text object")
+			return
+		}
+		a, b, ok = v.vimObject(c.key)
+		if !ok {
+			return
+		}
+		if b.Col == 0 && b.Line > a.Line {
+			b.Line--
+			if v.inIndent(a) {
+				kind = linewise
+			} else {
+				b.Col = len(v.buf.Line(b.Line))
+			}
+		}
+	default:
+		to, k, ok, known := v.vimMotion(c, true)
+		if !known {
+			vs.notBuilt(c.key)
+			return
+		}
+		if !ok {
+			return
+		}
+		kind = k
+		a, b = order(start, to)
+		if kind == inclusive {
+			bl := v.buf.Line(b.Line)
+			if b.Col < len(bl) {
+				b.Col = nextCluster(bl, b.Col)
+			}
+		}
+		if kind == exclusive && b.Col == 0 && b.Line > a.Line {
+			// Vim's rule: an exclusive motion that ends in column 0 stops
+			// at the end of the line before, and is linewise when it
+			// started in the indent.
+			b.Line--
+			if v.inIndent(a) {
+				kind = linewise
+			} else {
+				b.Col = len(v.buf.Line(b.Line))
+			}
+		}
+		if c.op == "d" && kind != linewise && b.Line > a.Line && v.inIndent(a) &&
+			strings.TrimLeft(v.buf.Line(b.Line)[b.Col:], " \t") == "" {
+			kind = linewise
+		}
+	}
+	if kind == linewise {
+		v.vimLineOp(c, a.Line, b.Line, start, a, b)
+		return
+	}
+	text := v.buf.Text(a, b)
+	switch c.op {
+	case "y":
+		vs.setRegister(c.reg, vimReg{text: text}, true)
+		v.cursor = a
+	case "d", "c":
+		if !vs.setRegister(c.reg, vimReg{text: text}, false) {
+			return
+		}
+		v.vimEdit(func() Pos { v.buf.Delete(a, b); return a })
+		if c.op == "c" {
+			v.vimStartInsert(1, "")
+		}
+	case ">", "<":
+		v.vimShift(a.Line, b.Line, c.op == "<")
+	}
+}
+
+// vimLineOp is an operator over whole lines l1..l2.
+func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
+	vs := v.vim
+	l1, l2 = min(l1, l2), max(l1, l2)
+	if c.op != "y" {
+		// Vim starts a linewise change at the first line's column 0,
+		// which is where undo puts the cursor back.
+		v.cursor = Pos{l1, 0}
+	}
+	text := strings.Join(v.buf.Lines(l1, l2+1), "\n") + "\n"
+	switch c.op {
+	case "y":
+		vs.setRegister(c.reg, vimReg{text: text, linewise: true}, true)
+		if a.Line < start.Line {
+			v.cursor = a
+		}
+	case "d":
+		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
+			return
+		}
+		v.vimEdit(func() Pos {
+			v.deleteLines(l1, l2)
+			l := min(l1, v.buf.LineCount()-1)
+			return Pos{l, firstNonBlank(v.buf.Line(l))}
+		})
+	case "c":
+		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
+			return
+		}
+		ind := indentOf(v.buf.Line(l1))
+		v.vimEdit(func() Pos {
+			return v.buf.Replace(Pos{l1, 0}, Pos{l2, len(v.buf.Line(l2))}, ind)
+		})
+		v.vimStartInsert(1, "")
+		if ind != "" {
+			vs.aiLine = l1
+		}
+	case ">", "<":
+		v.vimShift(l1, l2, c.op == "<")
+	}
+}
+
+// deleteLines removes lines l1..l2, leaving one empty line in an emptied
+// buffer.
+func (v *CodeView) deleteLines(l1, l2 int) {
+	switch {
+	case l2+1 < v.buf.LineCount():
+		v.buf.Delete(Pos{l1, 0}, Pos{l2 + 1, 0})
+	case l1 > 0:
+		v.buf.Delete(Pos{l1 - 1, len(v.buf.Line(l1 - 1))}, Pos{l2, len(v.buf.Line(l2))})
+	default:
+		v.buf.Delete(Pos{l1, 0}, Pos{l2, len(v.buf.Line(l2))})
+	}
+}
+
+// vimShift indents (or outdents) lines l1..l2 by one indent unit, as > and
+// < do with shiftwidth the file's indent; empty lines stay empty.
+func (v *CodeView) vimShift(l1, l2 int, out bool) {
+	sw := len(v.indent)
+	if v.indent == "\t" {
+		sw = v.tabWidth
+	}
+	v.vimEdit(func() Pos {
+		for l := l1; l <= l2; l++ {
+			text := v.buf.Line(l)
+			ind := indentOf(text)
+			if text == "" || (!out && ind == text) {
+				continue
+			}
+			w := widthOf(ind, v.tabWidth)
+			if out {
+				w = max(0, w-sw)
+			} else {
+				w += sw
+			}
+			var nw string
+			if v.indent == "\t" {
+				nw = strings.Repeat("\t", w/v.tabWidth) + strings.Repeat(" ", w%v.tabWidth)
+			} else {
+				nw = strings.Repeat(" ", w)
+			}
+			if nw != ind {
+				v.buf.Replace(Pos{l, 0}, Pos{l, len(ind)}, nw)
+			}
+		}
+		return Pos{l1, firstNonBlank(v.buf.Line(l1))}
+	})
+}
+
+// vimPut is p and P.
+func (v *CodeView) vimPut(r rune, before bool, n int) {
+	vs := v.vim
+	reg, ok := vs.register(r)
+	if !ok || reg.text == "" {
+		vs.msg = "vim: register " + regName(r) + " is empty"
+		return
+	}
+	if reg.linewise {
+		body := strings.Repeat(reg.text, n)
+		body = body[:len(body)-1]
+		l := v.cursor.Line
+		v.vimEdit(func() Pos {
+			if before {
+				v.buf.Insert(Pos{l, 0}, body+"\n")
+			} else {
+				v.buf.Insert(Pos{l, len(v.buf.Line(l))}, "\n"+body)
+				l++
+			}
+			return Pos{l, firstNonBlank(v.buf.Line(l))}
+		})
+		return
+	}
+	at := v.cursor
+	line := v.buf.Line(at.Line)
+	if !before && at.Col < len(line) {
+		at.Col = nextCluster(line, at.Col)
+	}
+	body := strings.Repeat(reg.text, n)
+	v.vimEdit(func() Pos {
+		end := v.buf.Insert(at, body)
+		if strings.Contains(body, "\n") {
+			return at // a multi-line put leaves the cursor at its start
+		}
+		el := v.buf.Line(end.Line)
+		return Pos{end.Line, prevCluster(el, end.Col)}
+	})
+}
+
+func regName(r rune) string {
+	if r == 0 {
+		return `"`
+	}
+	return string(r)
+}
+
+// vimJoin is J: n lines from l joined with one space between them.
+func (v *CodeView) vimJoin(l, n int) {
+	if l+1 >= v.buf.LineCount() {
+		v.vim.stopRecording(false)
+		return
+	}
+	last := min(v.buf.LineCount()-1, l+n-1)
+	v.vimEdit(func() Pos {
+		var at Pos
+		for i := l; i < last; i++ {
+			cur, next := v.buf.Line(l), v.buf.Line(l+1)
+			rest := strings.TrimLeft(next, " \t")
+			sep := " "
+			if rest == "" || rest[0] == ')' || cur == "" || strings.HasSuffix(cur, " ") || strings.HasSuffix(cur, "\t") {
+				sep = ""
+			}
+			at = Pos{l, len(cur)}
+			v.buf.Replace(at, Pos{l + 1, len(next) - len(rest)}, sep)
+		}
+		return at
+	})
+}
+
+// vimReplaceChars is r: n characters from the cursor become ch.
+func (v *CodeView) vimReplaceChars(ch rune, n int) {
+	line := v.buf.Line(v.cursor.Line)
+	end := v.cursor.Col
+	for i := 0; i < n; i++ {
+		if end >= len(line) {
+			v.vim.stopRecording(false)
+			return
+		}
+		end = nextCluster(line, end)
+	}
+	from := v.cursor
+	v.vimEdit(func() Pos {
+		p := v.buf.Replace(from, Pos{from.Line, end}, strings.Repeat(string(ch), n))
+		return Pos{p.Line, p.Col - utf8.RuneLen(ch)}
+	})
+}
+
+// vimUndo is u and Ctrl-R: the editor's undo, the cursor where vim puts
+// it (where the change began when that is on its first line, else that
+// line's first non-blank).
+func (v *CodeView) vimUndo(undo bool, n int) {
+	for ; n > 0; n-- {
+		var g *step
+		h := &v.buf.hist
+		if undo && len(h.undo) > 0 {
+			g = h.undo[len(h.undo)-1]
+		} else if !undo && len(h.redo) > 0 {
+			g = h.redo[len(h.redo)-1]
+		}
+		if g == nil {
+			v.vim.msg = map[bool]string{true: "Already at oldest change", false: "Already at newest change"}[undo]
+			return
+		}
+		if undo {
+			v.undo()
+		} else {
+			v.redo()
+		}
+		top := -1
+		for _, s := range g.splices {
+			if top < 0 || s.at < top {
+				top = s.at
+			}
+		}
+		top = min(max(top, 0), v.buf.LineCount()-1)
+		if g.before.Line == top {
+			v.cursor = v.buf.Clamp(g.before)
+		} else {
+			v.cursor = Pos{top, firstNonBlank(v.buf.Line(top))}
+		}
+	}
+}
+
+// vimRepeat is .: the last change's keys again, with count instead of the
+// one it had.
+func (v *CodeView) vimRepeat(count int) {
+	vs := v.vim
+	if vs.visualChange {
+		vs.notBuilt(". after a visual-mode change")
+		return
+	}
+	if len(vs.lastChange) == 0 {
+		return
+	}
+	keys := vs.lastChange
+	if count == 0 {
+		count = vs.lastCount
+	}
+	var feed []string
+	if count > 0 {
+		for _, r := range strconv.Itoa(count) {
+			feed = append(feed, string(r))
+		}
+	}
+	feed = append(feed, keys...)
+	for _, k := range feed {
+		v.vimFeed(k)
+	}
+}
