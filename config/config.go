@@ -12,6 +12,7 @@ type Config struct {
 	Permissions Permissions `mapstructure:"permissions" yaml:"permissions"`
 	Shell       Shell       `mapstructure:"shell" yaml:"shell"`
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
+	Editor      Editor      `mapstructure:"editor" yaml:"editor"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
 	Worktrees   Worktrees   `mapstructure:"worktrees" yaml:"worktrees"`
 	Sandbox     Sandbox     `mapstructure:"sandbox" yaml:"sandbox"`
@@ -148,6 +149,12 @@ type UI struct {
 	Notify string `mapstructure:"notify" yaml:"notify"`
 	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1").
 	Keys map[string][]string `mapstructure:"keys" yaml:"keys"`
+}
+
+// Editor configures the editor pane.
+type Editor struct {
+	// Keys is the editor's key set: standard (fawn's own) or vim.
+	Keys string `mapstructure:"keys" yaml:"keys"`
 }
 
 // Worktrees configures where tasks' git worktrees are made.

@@ -196,7 +196,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	// One watcher for the editor's open files and the explorer's folders.
 	watch := project.NewWatcher()
 	defer watch.Close()
-	ed := editor.New(cfg.ProjectDir, th, edKeys, editor.WithWatcher(watch))
+	edOpts := []editor.Option{editor.WithWatcher(watch)}
+	if cfg.Editor.Keys == "vim" {
+		edOpts = append(edOpts, editor.WithVimKeys())
+	}
+	ed := editor.New(cfg.ProjectDir, th, edKeys, edOpts...)
 	defer ed.Close()
 	ws.env.Guard = ed
 	termKeys := termview.DefaultKeys()

@@ -265,9 +265,17 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 	if had1 {
 		c.count = n1
 	}
-	if vimOps[toks[i]] && !visual {
-		c.op = toks[i]
-		i++
+	opLen := 0
+	switch {
+	case visual:
+	case vimOps[toks[i]] || toks[i] == "=":
+		opLen = 1
+	case toks[i] == "g" && i+1 < len(toks) && (toks[i+1] == "u" || toks[i+1] == "U" || toks[i+1] == "~"):
+		opLen = 2 // gu gU g~: operators fawn has not built, which still take their motion
+	}
+	if opLen > 0 {
+		c.op = strings.Join(toks[i:i+opLen], "")
+		i += opLen
 		n2, had2 := count()
 		if had2 {
 			c.count = max(1, c.count) * n2

@@ -137,6 +137,8 @@ func tokenEvent(tok string) *tcell.EventKey {
 		return tcell.NewEventKey(tcell.KeyBackspace2, 0, 0)
 	case "<C-r>":
 		return tcell.NewEventKey(tcell.KeyCtrlR, 0, tcell.ModCtrl)
+	case "<C-v>":
+		return tcell.NewEventKey(tcell.KeyCtrlV, 0, tcell.ModCtrl)
 	}
 	return tcell.NewEventKey(tcell.KeyRune, []rune(tok)[0], 0)
 }

@@ -20,6 +20,10 @@ func (v *CodeView) vimNormal(c vimCmd) {
 		vs.notBuilt(`"` + string(c.reg) + " (register)")
 		return
 	}
+	if _, ok := notBuilt[c.op]; ok {
+		vs.notBuilt(c.op)
+		return
+	}
 	if _, ok := notBuilt[c.key]; ok && c.op == "" {
 		vs.notBuilt(c.key)
 		return

@@ -1,0 +1,129 @@
+package editor
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func (h *harness) vimKeys(keys string) {
+	for _, tok := range vimNotation(keys) {
+		h.tabs.HandleKey(tokenEvent(tok))
+	}
+	h.draw()
+}
+
+func (h *harness) status() string { return h.row(19) }
+
+// The mode shows in the editor's status line.
+func TestVimModeInStatusLine(t *testing.T) {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("f.txt", "foo bar\n")
+	h.open("f.txt", 0)
+	h.draw()
+	for _, step := range []struct{ keys, want string }{
+		{"", "-- NORMAL --"},
+		{"i", "-- INSERT --"},
+		{"<Esc>", "-- NORMAL --"},
+		{"v", "-- VISUAL --"},
+		{"<Esc>V", "-- VISUAL LINE --"},
+		{"<Esc>:", "-- COMMAND --"},
+		{"4", ":4"},
+		{"<Esc>2d", "2d"},
+	} {
+		h.vimKeys(step.keys)
+		if !strings.Contains(h.status(), step.want) {
+			t.Errorf("after %q the status line lacks %q: %q", step.keys, step.want, h.status())
+		}
+	}
+}
+
+// A vim key fawn has not built says so and changes nothing.
+func TestVimNotBuiltSaysSo(t *testing.T) {
+	for _, c := range []struct{ keys, name string }{
+		{"qa", "q (macros)"}, {"@a", "@ (macros)"}, {"ma", "m (marks)"}, {"/", "/ (search)"},
+		{"n", "n (search)"}, {"*", "* (search)"}, {"~", "~"}, {"R", "R (replace mode)"},
+		{"<C-v>", "Ctrl-V (visual block)"}, {"gUw", "gU"}, {"=j", "="}, {"g~w", "g~"}, {"}", "}"}, {"H", "H"}, {"ge", "ge"},
+		{"dge", "ge"}, {"d}", "}"}, {"ciW", "iW (text object)"}, {"dip", "ip (text object)"},
+		{`"+yy`, `"+ (register)`}, {":g/a/d<CR>", ":g/a/d not built"}, {":s/a/b/c<CR>", "flags other than g"},
+		{"dw.x:undo", ""},
+	} {
+		if c.name == "" {
+			continue
+		}
+		t.Run(c.keys, func(t *testing.T) {
+			h := newHarness(t, 80, 20, WithVimKeys())
+			h.write("f.txt", "foo bar\nbaz\n")
+			h.open("f.txt", 0)
+			v := h.tabs.current().view
+			v.cursor = Pos{0, 4}
+			h.vimKeys(c.keys)
+			if got := string(v.buf.Bytes()); got != "foo bar\nbaz\n" || v.cursor != (Pos{0, 4}) {
+				t.Errorf("%q changed the text or moved: %q at %v", c.keys, got, v.cursor)
+			}
+			if st := h.status(); !strings.Contains(st, c.name) || !strings.Contains(st, "not built") {
+				t.Errorf("%q: the status line does not say %q is not built: %q", c.keys, c.name, st)
+			}
+		})
+	}
+}
+
+// Ctrl-V is visual block in vim, not the editor's paste.
+func TestVimCtrlVDoesNotPaste(t *testing.T) {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("f.txt", "foo\n")
+	h.open("f.txt", 0)
+	h.tabs.clip.set("PASTED")
+	h.ctrl('v')
+	h.draw()
+	if got := string(h.tabs.current().buf.Bytes()); got != "foo\n" {
+		t.Errorf("Ctrl-V changed the text: %q", got)
+	}
+}
+
+// :w writes the file, :q closes its tab, :e opens another, :wq both.
+func TestVimCommandLineFiles(t *testing.T) {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	h.open("a.txt", 0)
+	h.vimKeys("xx:w<CR>")
+	if got := h.read("a.txt"); got != "e\n" {
+		t.Fatalf(":w wrote %q", got)
+	}
+	h.vimKeys(":e b.txt<CR>")
+	if p := h.tabs.current().path; filepath.Base(p) != "b.txt" {
+		t.Fatalf(":e b.txt shows %q", p)
+	}
+	h.vimKeys("x:wq<CR>")
+	if got := h.read("b.txt"); got != "wo\n" {
+		t.Fatalf(":wq wrote %q", got)
+	}
+	if h.tabs.find(filepath.Join(h.root, "b.txt")) != nil {
+		t.Fatal(":wq left b.txt open")
+	}
+	h.open("a.txt", 0)
+	h.vimKeys(":q<CR>")
+	if h.tabs.find(filepath.Join(h.root, "a.txt")) != nil {
+		t.Fatal(":q left a.txt open")
+	}
+	h.open("a.txt", 0)
+	h.vimKeys("x:q<CR>")
+	if !strings.Contains(h.text(), "unsaved") {
+		t.Errorf(":q on a changed file does not ask:\n%s", h.text())
+	}
+}
+
+// Without editor.keys: vim the editor keeps its own keys.
+func TestVimOffByDefault(t *testing.T) {
+	h := newHarness(t, 80, 20)
+	h.write("f.txt", "foo\n")
+	h.open("f.txt", 0)
+	h.vimKeys("dw")
+	if got := string(h.tabs.current().buf.Bytes()); got != "dwfoo\n" {
+		t.Errorf("standard keys typed %q", got)
+	}
+	if strings.Contains(h.status(), "NORMAL") {
+		t.Errorf("the status line shows a vim mode: %q", h.status())
+	}
+}
