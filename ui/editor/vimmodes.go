@@ -172,7 +172,11 @@ func (v *CodeView) vimVisualRange() (Pos, Pos) {
 		return Pos{a.Line, 0}, Pos{b.Line, len(v.buf.Line(b.Line))}
 	}
 	bl := v.buf.Line(b.Line)
-	if b.Col < len(bl) {
+	switch {
+	case vs.want == -1 && b == v.cursor && b.Line+1 < v.buf.LineCount():
+		// After $ the selection takes the line break too.
+		b = Pos{b.Line + 1, 0}
+	case b.Col < len(bl):
 		b.Col = nextCluster(bl, b.Col)
 	}
 	return a, b
@@ -269,7 +273,10 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 	case op == ">" || op == "<":
 		v.vimShift(a.Line, b.Line, op == "<")
 	case line:
-		v.vimLineOp(cmd, a.Line, b.Line, a, a, b)
+		if op == "y" {
+			v.cursor, _ = order(vs.vstart, v.cursor)
+		}
+		v.vimLineOp(cmd, a.Line, b.Line, v.cursor, a, b)
 	default:
 		text := v.buf.Text(a, b)
 		if op == "y" {
@@ -404,6 +411,12 @@ func (v *CodeView) exRange(cmd string) (int, int, string, bool, error) {
 func (v *CodeView) vimEx(line string) {
 	vs := v.vim
 	line = strings.TrimSpace(line)
+	if n, err := strconv.Atoi(line); err == nil {
+		// :N past the end goes to the last line, as in vim.
+		l := max(0, min(n-1, v.buf.LineCount()-1))
+		v.cursor = Pos{l, firstNonBlank(v.buf.Line(l))}
+		return
+	}
 	a, b, cmd, has, err := v.exRange(line)
 	if err != nil {
 		vs.msg = err.Error()

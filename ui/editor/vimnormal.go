@@ -383,7 +383,7 @@ func (v *CodeView) vimOperator(c vimCmd) {
 func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 	vs := v.vim
 	l1, l2 = min(l1, l2), max(l1, l2)
-	if c.op != "y" {
+	if c.op == "d" || c.op == "c" {
 		// Vim starts a linewise change at the first line's column 0,
 		// which is where undo puts the cursor back.
 		v.cursor = Pos{l1, 0}
