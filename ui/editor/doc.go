@@ -5,7 +5,10 @@
 // the tab strip around the views, which follows the agent's text_editor calls
 // (AgentViewed, AgentChanged), guards files the user is editing (CheckEdit),
 // watches open files for changes on disk, and offers find, go to line and a
-// fuzzy file finder.
+// fuzzy file finder. With editor.keys: vim (WithVimKeys) a file's view
+// takes vim's keys instead of its own (vim*.go): a state machine over the
+// same buffer edits, so one vim change is one undo step, checked against
+// vim itself by TestVimAgainstVim.
 //
 // Everything here runs on the UI goroutine except Tabs.CheckEdit and the
 // background work (highlighting, file watching, listing project files),
