@@ -161,7 +161,10 @@ func (v *CodeView) dropAutoIndent() {
 func (v *CodeView) vimShowSelection() {
 	a, b := v.vimVisualRange()
 	v.anchor, v.selected = a, true
-	_ = b
+	if v.cursor == a || v.vim.mode == vimVisualLine && v.cursor.Line == a.Line && b.Line > a.Line {
+		// The cursor is the selection's start: the other end is after it.
+		v.anchor = b
+	}
 }
 
 // vimVisualRange is the visual selection as [from, to).
@@ -238,6 +241,7 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 		}
 		if ok {
 			v.cursor = p
+			v.clampNormal()
 		}
 	}
 	v.vimShowSelection()

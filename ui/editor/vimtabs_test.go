@@ -142,3 +142,28 @@ func TestVimDotAfterVisualChange(t *testing.T) {
 		t.Errorf("the status line does not say so: %q", st)
 	}
 }
+
+// The visual selection is shown with the view's own selection, whichever
+// side of where it started the cursor is (the cursor's own cell shows
+// the cursor).
+func TestVimVisualShowsSelection(t *testing.T) {
+	for _, c := range []struct {
+		keys     string
+		from, to Pos
+	}{
+		{"vll", Pos{0, 4}, Pos{0, 6}},
+		{"vhh", Pos{0, 2}, Pos{0, 5}},
+		{"vj", Pos{0, 4}, Pos{1, 2}},
+	} {
+		h := newHarness(t, 80, 20, WithVimKeys())
+		h.write("f.txt", "foo bar baz\nqux\n")
+		h.open("f.txt", 0)
+		v := h.tabs.current().view
+		v.cursor = Pos{0, 4}
+		h.vimKeys(c.keys)
+		from, to, ok := v.Selection()
+		if !ok || from != c.from || to != c.to {
+			t.Errorf("%q shows %v..%v (%v), want %v..%v", c.keys, from, to, ok, c.from, c.to)
+		}
+	}
+}
