@@ -191,6 +191,9 @@ func (v *CodeView) vimFeed(tok string) {
 		cmd, st := parseVim(vs.pending, vs.mode != vimNormal)
 		switch st {
 		case parseMore:
+			if _, ok := notBuilt[cmd.key]; ok && cmd.op == "" {
+				vs.notBuilt(cmd.key) // say so now; its argument is still eaten
+			}
 			return
 		case parseBad:
 			vs.pending = nil
