@@ -131,6 +131,17 @@ var vimCases = []vimCase{
 	{"a on empty line", vBlank, 2, 0, "ax<Esc>"}, {"2a", vText, 1, 0, "2a-<Esc>"}, {"3O", vLines, 2, 0, "3Oy<Esc>"},
 	{"cc keeps indent", vIndent, 3, 4, "ccz<Esc>"}, {"o keeps indent", vIndent, 1, 4, "oz<Esc>"}, {"o indent empty", vIndent, 1, 4, "o<Esc>"},
 	{":s no match", vText, 1, 0, ":s/zzz/y/<CR>"}, {":%s count", vLines, 1, 0, ":%s/\\d/#/<CR>"}, {":$", vLines, 1, 0, ":$<CR>"},
+	{"tab j", "\tab\nxxxxxxxxxxx\n", 1, 1, "j"}, {"dw tabs", "a\tb c\n", 1, 0, "dw"}, {"w tab line", "\t\n  x\n", 1, 0, "w"},
+	{"daw start", vText, 1, 0, "daw"}, {"daw indented", vIndent, 3, 8, "daw"}, {"diw blank", vText, 1, 3, "diw"},
+	{"caw", vText, 1, 4, "cawX<Esc>"}, {"yaw P", vText, 1, 5, "yawP"}, {"da\" end", "x = \"a\"\n", 1, 5, "da\""},
+	{"ci\" empty", "x = \"\"\n", 1, 4, "ci\"y<Esc>"}, {"di( empty", "f()\n", 1, 1, "di("}, {"ci( multiline", "f(\n  a,\n  b\n)\n", 2, 2, "ci(x<Esc>"},
+	{"d2j", vLines, 1, 0, "d2j"}, {"c2j", vIndent, 1, 0, "c2jz<Esc>"}, {"y2j P", vLines, 2, 0, "y2jP"}, {"dd count dot", vLines, 1, 0, "2dd."},
+	{"de punct", vPunct, 1, 1, "de"}, {"d2e", vText, 1, 0, "d2e"}, {"c$ at end", vText, 1, 10, "c$!<Esc>"},
+	{"p charwise multiline", vLines, 1, 0, "vjyGp"}, {"P charwise multiline", vLines, 1, 1, "vjyGP"},
+	{"J count 1", vLines, 2, 0, "1J"}, {"J last line", vLines, 5, 0, "J"}, {"J trailing space", "a \nb\n", 1, 0, "J"},
+	{"J paren", "f(\n)\n", 1, 0, "J"}, {"x count dot u", vText, 1, 0, "3x.u"}, {"o dot count", vLines, 1, 0, "ox<Esc>2."},
+	{"cc dot", vIndent, 1, 0, "ccz<Esc>j."}, {"r count too big", vText, 1, 0, "99rZ"},
+	{"0 then w count", vCode, 2, 8, "03w"}, {"B start", vText, 1, 0, "B"}, {"k top", vText, 1, 3, "k"},
 	{":N too big", vLines, 1, 0, ":99<CR>"}, {":s literal parens", "f(x)\n", 1, 0, ":s/(x)/[y]/<CR>"},
 }
 
@@ -192,7 +203,8 @@ func runFawn(t *testing.T, c vimCase) vimResult {
 }
 
 // runVim runs c in vim (-u NONE -N -es, autoindent on as fawn's editor
-// keeps the indent) and reads back the same.
+// keeps the indent; shiftwidth and tabstop 4 as the test files indent)
+// and reads back the same.
 func runVim(t *testing.T, vim string, c vimCase) vimResult {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.txt")
@@ -211,7 +223,7 @@ func runVim(t *testing.T, vim string, c vimCase) vimResult {
 		}
 	}
 	script := strings.Join([]string{
-		"set autoindent shiftwidth=4 expandtab",
+		"set autoindent shiftwidth=4 expandtab tabstop=4",
 		"call cursor(" + strconv.Itoa(c.line) + ", " + strconv.Itoa(c.col+1) + ")",
 		`call feedkeys("` + keys.String() + `", 'tx')`,
 		"call writefile([line('.'), col('.') - 1], 'pos')",
