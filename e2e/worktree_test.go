@@ -213,3 +213,72 @@ func TestTaskNewInTheIDE(t *testing.T) {
 		t.Errorf("the task bar lost the task:\n%s", screen)
 	}
 }
+
+// Two tasks edit the same line of the same file differently: merging the
+// first (its edit committed after a yes) fast-forwards the project's
+// branch; merging the second reports the conflict and leaves the project
+// as it was; discarding it removes its worktree and its branch.
+func TestTasksMergeAndDiscard(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	for _, kv := range [][]string{{"user.name", "u"}, {"user.email", "u@example.com"}} {
+		if out, err := exec.Command("git", "-C", repo, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v\n%s", err, out)
+		}
+	}
+	edit := func(to string) []llmtest.Response {
+		return []llmtest.Response{
+			{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
+			{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"`+to+`"}`)}},
+			{Text: "Edited: " + to},
+		}
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: append(edit("A blue widget."), edit("A red widget.")...)})
+	tm := Start(t, 200, 45, repo, nil, "--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "accept-edits")
+	tm.WaitFor("Ask fawn")
+	tm.Type("/task new one make it blue")
+	tm.Keys("Enter")
+	tm.WaitFor("Edited: A blue widget.")
+	tm.Type("/task new two make it red")
+	tm.Keys("Enter")
+	tm.WaitFor("Edited: A red widget.", "3 ✓ two")
+
+	tm.Keys("M-,") // task one
+	tm.WaitFor("Edited: A blue widget.")
+	tm.Type("/task merge")
+	tm.Keys("Enter")
+	tm.WaitFor("Commit, then merge", "README.md")
+	tm.Keys("c")
+	tm.WaitFor("fawn/one merged into main: a fast-forward")
+	if b, _ := os.ReadFile(filepath.Join(repo, "README.md")); !strings.Contains(string(b), "A blue widget.") {
+		t.Fatalf("after the merge the project's README.md is %q", b)
+	}
+
+	tm.Keys("M-.") // task two
+	tm.WaitFor("Edited: A red widget.")
+	tm.Type("/task merge")
+	tm.Keys("Enter")
+	tm.WaitFor("Commit, then merge")
+	tm.Keys("c")
+	tm.WaitFor("not merged", "conflicts in README.md")
+	if out, _ := exec.Command("git", "-C", repo, "status", "--porcelain").CombinedOutput(); strings.TrimSpace(string(out)) != "" {
+		t.Errorf("the conflict left the project changed:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "README.md")); !strings.Contains(string(b), "A blue widget.") {
+		t.Errorf("the conflict changed the project's README.md: %q", b)
+	}
+
+	tm.Type("/task discard")
+	tm.Keys("Enter")
+	tm.WaitFor("Discard task two")
+	tm.Keys("d")
+	tm.WaitFor("task two discarded")
+	if out, _ := exec.Command("git", "-C", repo, "branch", "--list", "fawn/two").CombinedOutput(); strings.TrimSpace(string(out)) != "" {
+		t.Errorf("the discarded task's branch is still there: %s", out)
+	}
+	if out, _ := exec.Command("git", "-C", repo, "worktree", "list").CombinedOutput(); strings.Contains(string(out), "fawn/two") {
+		t.Errorf("the discarded task's worktree is still there:\n%s", out)
+	}
+}

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -10,6 +12,8 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/dialogs"
@@ -245,4 +249,125 @@ func (a *App) NewTask(name, prompt string) {
 			}
 		})
 	})
+}
+
+// branchTask is the task shown when it works on a branch of its own and
+// no turn runs; otherwise it says why not and returns nil.
+func (a *App) branchTask(what string) *Task {
+	t := a.task
+	switch {
+	case t.opts.Tree == nil:
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "this task works in the project itself: only a task opened with /task new NAME has a branch to " + what})
+		return nil
+	case t.turnRunning():
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "a turn is running in this task: wait for it, or Esc, then /task " + what})
+		return nil
+	}
+	return t
+}
+
+// MergeTask merges the branch of the task shown into its base branch in
+// the project, first asking to commit what its worktree holds uncommitted.
+func (a *App) MergeTask() {
+	t := a.branchTask("merge")
+	if t == nil {
+		return
+	}
+	br := t.opts.Tree
+	merge := func() {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "merging " + t.opts.Branch + "…"})
+		a.Go(func() {
+			what, err := br.Merge(a.runCtx)
+			a.post(func() {
+				if err != nil {
+					t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
+					return
+				}
+				t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
+			})
+		})
+	}
+	a.Go(func() {
+		files, err := br.Uncommitted(a.runCtx)
+		a.post(func() {
+			switch {
+			case err != nil:
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "cannot read the task's worktree: " + err.Error()})
+			case len(files) == 0:
+				merge()
+			default:
+				a.ask.Ask("Commit, then merge", fmt.Sprintf("%s in the task's worktree %s not committed to %s: %s. Commit them to the branch, then merge it?",
+					words.Plural(len(files), "file", "files"), map[bool]string{true: "is", false: "are"}[len(files) == 1], t.opts.Branch, shownFiles(files)),
+					dialogs.Choice{Key: "c", Label: "commit and merge", Do: func() {
+						a.Go(func() {
+							err := br.Commit(a.runCtx, "fawn task "+t.name)
+							a.post(func() {
+								if err != nil {
+									t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not committed, nothing merged: " + err.Error()})
+									return
+								}
+								merge()
+							})
+						})
+					}},
+					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
+			}
+		})
+	})
+}
+
+// DiscardTask closes the task shown and, after a yes, removes its worktree
+// and its branch.
+func (a *App) DiscardTask() {
+	t := a.branchTask("discard")
+	if t == nil {
+		return
+	}
+	a.ask.Ask("Discard task "+t.name, fmt.Sprintf("Close task %s and remove its worktree %s and its branch %s, with whatever was not merged?", t.name, t.root, t.opts.Branch),
+		dialogs.Choice{Key: "d", Label: "discard it", Do: func() { a.discard(t) }},
+		dialogs.Choice{Key: "esc", Label: "keep it", Do: func() {}})
+}
+
+// discard closes t (its shell, session and servers stop) and removes its
+// worktree and branch; the first task is shown.
+func (a *App) discard(t *Task) {
+	i := slices.Index(a.tasks, t)
+	if i <= 0 {
+		return
+	}
+	first := a.tasks[0]
+	a.switchTo(first)
+	a.tasks = slices.Delete(a.tasks, i, i+1)
+	closeTask, br := t.opts.Close, t.opts.Tree
+	t.opts.Close = nil
+	a.Go(func() {
+		for _, ut := range t.userTerms {
+			ut.close()
+		}
+		if closeTask != nil {
+			closeTask() // the shell leaves the worktree before it goes
+		}
+		err := br.Discard(a.runCtx)
+		a.post(func() {
+			if err != nil {
+				first.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "task " + t.name + " is closed, but its worktree was not removed: " + err.Error()})
+				return
+			}
+			first.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "task " + t.name + " discarded: its worktree and branch " + t.opts.Branch + " are gone"})
+		})
+	})
+}
+
+// shownFiles is a list of file names for a question, each made safe to
+// show, the list cut after ten.
+func shownFiles(files []string) string {
+	var names []string
+	for i, f := range files {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(files)-10))
+			break
+		}
+		names = append(names, safetext.Line(f))
+	}
+	return strings.Join(names, ", ")
 }

@@ -29,8 +29,10 @@ import (
 type TaskOptions struct {
 	// Name is the task's name in the task bar; "" is the project's.
 	Name string
-	// Branch is the git branch the task works on, when it has its own.
+	// Branch is the git branch the task works on, when it has its own;
+	// Tree is what /task merge and /task discard do with it.
 	Branch string
+	Tree   TaskBranch
 	// Agent runs the task's turns; required.
 	Agent backend.Agent
 	// Services are what the agent offers beyond turns; nil ones are not
@@ -59,6 +61,22 @@ type TaskOptions struct {
 	// Close stops what was started for the task (its shell, session,
 	// language servers) when the App ends; nil: the caller stops them.
 	Close func()
+}
+
+// TaskBranch is what a task working on a git branch of its own (in a
+// worktree) can do with it; cmd/fawn gives one over package worktree.
+// Its methods may take a while: the App calls them off the UI goroutine.
+type TaskBranch interface {
+	// Uncommitted lists the files changed in the task's worktree and not
+	// committed to its branch.
+	Uncommitted(ctx context.Context) ([]string, error)
+	// Commit commits them all to the task's branch with message.
+	Commit(ctx context.Context, message string) error
+	// Merge merges the branch into its base branch in the project and
+	// says what it did; a conflict changes nothing and says where.
+	Merge(ctx context.Context) (string, error)
+	// Discard removes the task's worktree and its branch.
+	Discard(ctx context.Context) error
 }
 
 // A Task is one conversation and everything it drives: its agent backend

@@ -216,3 +216,15 @@ func TestTaskNewStartsATaskAndItsFirstTurn(t *testing.T) {
 		t.Fatal("quitting did not stop what was started for the task")
 	}
 }
+
+// /task merge and /task discard act only on a task with a branch of its
+// own, and say so in the project's own task.
+func TestMergeAndDiscardNeedATaskBranch(t *testing.T) {
+	r := startApp(t, Options{Agent: newScriptAgent()}, 200, 30)
+	r.typeText("/task merge")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("this task works in the project itself")
+	r.typeText("/task discard")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("only a task opened with /task new NAME has a branch to discard")
+}

@@ -43,13 +43,63 @@ func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, err
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	t, _, err := taskTree(ctx, name, k.cfg.ProjectDir, dir, k.decision)
+	m, t, _, err := taskTree(ctx, name, k.cfg.ProjectDir, dir, k.decision)
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
 	o, err := k.open(ctx, t.Project)
-	o.Branch = t.Branch
+	o.Branch, o.Tree = t.Branch, taskBranch{m: m, name: name}
 	return o, err
+}
+
+// taskBranch is a task's branch as the App finishes it: over package
+// worktree, the Tree read again at each step (the user may have moved it).
+type taskBranch struct {
+	m    *worktree.Manager
+	name string
+}
+
+func (b taskBranch) tree(ctx context.Context) (worktree.Tree, error) { return b.m.Get(ctx, b.name) }
+
+func (b taskBranch) Uncommitted(ctx context.Context) ([]string, error) {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := b.m.Status(ctx, t)
+	return st.Uncommitted, err
+}
+
+func (b taskBranch) Commit(ctx context.Context, message string) error {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = b.m.Commit(ctx, t, message)
+	return err
+}
+
+func (b taskBranch) Merge(ctx context.Context) (string, error) {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return "", err
+	}
+	res, err := b.m.Merge(ctx, t, worktree.MergeCommit, "Merge task "+b.name+" ("+t.Branch+")")
+	if err != nil {
+		return "", err
+	}
+	if res.FastForward {
+		return fmt.Sprintf("%s merged into %s: a fast-forward to %.8s", t.Branch, t.Base, res.Commit), nil
+	}
+	return fmt.Sprintf("%s merged into %s: merge commit %.8s", t.Branch, t.Base, res.Commit), nil
+}
+
+func (b taskBranch) Discard(ctx context.Context) error {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return err
+	}
+	return b.m.Discard(ctx, t, true)
 }
 
 // open makes the parts of a task that works in dir, as the first task has

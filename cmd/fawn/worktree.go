@@ -39,7 +39,7 @@ func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trus
 	if err != nil {
 		return "", err
 	}
-	t, verb, err := taskTree(ctx, name, cfg.ProjectDir, dir, d)
+	_, t, verb, err := taskTree(ctx, name, cfg.ProjectDir, dir, d)
 	if err != nil {
 		return "", err
 	}
@@ -57,13 +57,14 @@ func worktreesDir(cfg *config.Config) (string, error) {
 	return dir, nil
 }
 
-// taskTree finds task name's worktree of the project, making it at HEAD
-// when it is new and checking it out again when its directory is gone;
-// verb says which ("new, in", "checked out again in", "in").
-func taskTree(ctx context.Context, name, project, dir string, d *trust.Decision) (worktree.Tree, string, error) {
+// taskTree finds task name's worktree of the project (and the manager of
+// its worktrees), making it at HEAD when it is new and checking it out
+// again when its directory is gone; verb says which ("new, in", "checked
+// out again in", "in").
+func taskTree(ctx context.Context, name, project, dir string, d *trust.Decision) (*worktree.Manager, worktree.Tree, string, error) {
 	m, err := worktree.Open(ctx, project, dir)
 	if err != nil {
-		return worktree.Tree{}, "", err
+		return nil, worktree.Tree{}, "", err
 	}
 	m.UserFilters = d.Trusted()
 	t, err := m.Get(ctx, name)
@@ -76,5 +77,5 @@ func taskTree(ctx context.Context, name, project, dir string, d *trust.Decision)
 		t, err = m.Restore(ctx, t)
 		verb = "checked out again in"
 	}
-	return t, verb, err
+	return m, t, verb, err
 }

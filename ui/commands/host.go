@@ -85,6 +85,12 @@ type Host interface {
 	Tasks() []TaskInfo
 	ShowTask(i int)
 	NewTask(name, prompt string)
+	// MergeTask merges the branch of the task shown into its base branch
+	// (asking to commit what is uncommitted first); DiscardTask closes it
+	// and removes its worktree and branch, after a yes. Each says in the
+	// chat why it cannot.
+	MergeTask()
+	DiscardTask()
 
 	// Root is the project's directory; Config is fawn's configuration
 	// (never nil).

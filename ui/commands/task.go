@@ -7,10 +7,11 @@ import (
 	"github.com/fawn-ide/fawn/ui/picker"
 )
 
-// Task is /task: list the tasks and switch, or start one in a worktree of
-// its own (/task new NAME [PROMPT]).
+// Task is /task: list the tasks and switch, start one in a worktree of its
+// own (/task new NAME [PROMPT]), merge the one shown into its base branch
+// or discard it.
 func Task() Command {
-	return Command{Name: "task", Args: "[new NAME [PROMPT]]", Help: "Show the tasks, or start one in its own git worktree: /task new NAME [PROMPT]", Run: func(h Host, args string) {
+	return Command{Name: "task", Args: "[new NAME [PROMPT] | merge | discard]", Help: "Show the tasks; /task new NAME [PROMPT] starts one in its own git worktree, /task merge merges the task shown into its base branch, /task discard throws it away", Run: func(h Host, args string) {
 		sub, rest, _ := strings.Cut(args, " ")
 		switch sub {
 		case "":
@@ -22,8 +23,12 @@ func Task() Command {
 				return
 			}
 			h.NewTask(name, strings.TrimSpace(prompt))
+		case "merge":
+			h.MergeTask()
+		case "discard":
+			h.DiscardTask()
 		default:
-			h.Error(fmt.Sprintf("unknown /task %s — /task lists the tasks, /task new NAME [PROMPT] starts one", sub))
+			h.Error(fmt.Sprintf("unknown /task %s — /task lists the tasks, /task new NAME [PROMPT] starts one, /task merge and /task discard finish the one shown", sub))
 		}
 	}}
 }
