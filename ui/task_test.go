@@ -226,5 +226,8 @@ func TestMergeAndDiscardNeedATaskBranch(t *testing.T) {
 	r.waitScreen("this task works in the project itself")
 	r.typeText("/task discard")
 	r.key(tcell.KeyEnter, 0, 0)
-	r.waitScreen("only a task opened with /task new NAME has a branch to discard")
+	waitFor(t, "the second refusal", func() bool {
+		r.sync()
+		return strings.Count(r.text(), "works in the project itself") == 2
+	})
 }
