@@ -143,25 +143,29 @@ type runningPane interface {
 // runningPrograms names what runs in every terminal, as "sleep (Terminal),
 // vim (Terminal 2)"; "" when nothing does.
 func (a *App) runningPrograms() string {
-	var panes []TerminalPane
+	var parts []string
 	for _, t := range a.tasks {
-		panes = append(panes, t.terminal)
+		panes := []TerminalPane{t.terminal}
 		for _, ut := range t.userTerms {
 			panes = append(panes, ut.pane)
 		}
-	}
-	var parts []string
-	for _, p := range panes {
-		r, ok := p.(runningPane)
-		if !ok {
-			continue
-		}
-		if names := r.Running(); len(names) > 0 {
-			tab := r.Title()
-			if name, _, ok := strings.Cut(tab, " — "); ok {
-				tab = name
+		for _, p := range panes {
+			r, ok := p.(runningPane)
+			if !ok {
+				continue
 			}
-			parts = append(parts, strings.Join(names, ", ")+" ("+tab+")")
+			if names := r.Running(); len(names) > 0 {
+				// The tab's name, without what the title adds after it
+				// (the sandbox's state, the program running).
+				tab := r.Title()
+				for _, sep := range []string{" — ", " · "} {
+					tab, _, _ = strings.Cut(tab, sep)
+				}
+				if len(a.tasks) > 1 && t.name != "" {
+					tab += " of task " + t.name
+				}
+				parts = append(parts, strings.Join(names, ", ")+" ("+tab+")")
+			}
 		}
 	}
 	return strings.Join(parts, "; ")
