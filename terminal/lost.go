@@ -26,8 +26,12 @@ func cmdline(pid int) string {
 func (t *Terminal) Replaced() string {
 	t.mu.Lock()
 	sh := t.sh
+	var was string
+	if sh != nil {
+		was = sh.cmdline
+	}
 	t.mu.Unlock()
-	if sh == nil || sh.cmdline == "" {
+	if was == "" {
 		return ""
 	}
 	select {
@@ -35,7 +39,7 @@ func (t *Terminal) Replaced() string {
 		return ""
 	default:
 	}
-	if now := cmdline(sh.pid); now == "" || now == sh.cmdline {
+	if now := cmdline(sh.pid); now == "" || now == was {
 		return ""
 	}
 	if n := processName(sh.pid); n != "" {

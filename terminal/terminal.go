@@ -132,7 +132,7 @@ type shell struct {
 	started time.Time
 	slow    *time.Timer // notices a shell that is slow to show its prompt
 	rcPath  string      // its rc file, removed once bash has read it
-	cmdline string      // /proc/PID/cmdline of the bash fawn started (lost.go)
+	cmdline string      // /proc/PID/cmdline of the bash fawn started, as at its first prompt (lost.go)
 }
 
 // Start starts bash in a pty in opts.Dir and returns at once; Run waits for
@@ -243,7 +243,6 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		out:     newWriter(f),
 		exited:  make(chan struct{}),
 		started: time.Now(),
-		cmdline: cmdline(cmd.Process.Pid),
 	}
 	t.setState(stateStarting)
 	sh.slow = time.AfterFunc(slowStart, func() {
@@ -389,6 +388,14 @@ func (t *Terminal) onMarker(m marker) {
 		}
 	case markPrompt:
 		t.setState(stateReady)
+		// Whoever draws fawn's first prompt marker is fawn's bash: its
+		// command line is the one a shell exec'd in its place would change
+		// (read here, not at the start, where /proc may not have it yet
+		// and a sandboxed shell is still fawn's re-exec on its way to
+		// bash; once only, as a marker may be handled after an exec).
+		if t.sh != nil && t.sh.cmdline == "" {
+			t.sh.cmdline = cmdline(t.sh.pid)
+		}
 	case markContinue:
 		t.setState(stateContinued)
 	}
