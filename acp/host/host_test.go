@@ -555,9 +555,6 @@ func TestLateEdits(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.root, "old.txt"), []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// old.txt is older than the turn by more than the kernel's coarse
-	// clock lags (fawn allows a tick when it tells a file born in the turn).
-	time.Sleep(50 * time.Millisecond)
 	evs := collect(t, f.h.Run(context.Background(), "go"))
 	checkStream(t, evs)
 	var created *tools.FileChanged
