@@ -16,12 +16,5 @@ func bornSince(p string, t time.Time) bool {
 		return false
 	}
 	born := time.Unix(st.Btime.Sec, int64(st.Btime.Nsec))
-	// The kernel stamps files with its coarse clock, which lags the one
-	// time.Now reads by up to a tick: a file made just after t may carry a
-	// birth time a few milliseconds before it.
-	return !born.Before(t.Add(-coarseClockLag))
+	return !born.Before(t)
 }
-
-// coarseClockLag is the most the kernel's file timestamps lag the clock
-// (one tick at 100 Hz).
-const coarseClockLag = 10 * time.Millisecond
