@@ -23,6 +23,14 @@ const (
 	minHeight = 10
 	// narrowWidth: below it the panes stack instead of sitting side by side.
 	narrowWidth = 100
+	// chatMinWidth is the narrowest the chat gets beside the editor: 3/7 of
+	// 100–139 columns is 43–59, which leaves a command card's command cut
+	// after 40 characters; below 140 columns the editor gives way instead,
+	// down to editorMinWidth (still room for a line of code, and the
+	// explorer still opens beside it). The user's own split (Resize) may
+	// widen the chat further, never narrow it below this.
+	chatMinWidth   = 60
+	editorMinWidth = 40
 )
 
 // frame draws a bordered pane around a child primitive; the border is the
@@ -498,7 +506,7 @@ func (l *Layout) Draw(screen tcell.Screen) {
 		l.placeEditor(screen, x, y+ch, w, eh)
 		l.strip.Draw(screen)
 	} else {
-		cw := int(float64(w)*l.chatFrac + 0.5)
+		cw := chatWidth(w, l.chatFrac)
 		eh := int(float64(h)*l.editorFrac + 0.5)
 		eh = min(max(eh, 3), h-3)
 		l.chat.SetRect(x, y, cw, h)
@@ -513,6 +521,14 @@ func (l *Layout) Draw(screen tcell.Screen) {
 			o.Draw(screen)
 		}
 	}
+}
+
+// chatWidth is the chat's width beside the editor on a screen w wide: its
+// share, but never under chatMinWidth unless the editor would drop under
+// editorMinWidth.
+func chatWidth(w int, frac float64) int {
+	cw := int(float64(w)*frac + 0.5)
+	return max(cw, min(chatMinWidth, w-editorMinWidth))
 }
 
 // chatAlone reports whether the chat and the status bar can be redrawn on
