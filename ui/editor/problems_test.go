@@ -186,3 +186,28 @@ func TestTypingReachesTheLanguageServerWhenItPauses(t *testing.T) {
 		t.Fatalf("discarding the typing did not send the file again: %v", files)
 	}
 }
+
+// A file replaced on disk from outside the editor (a /rewind, a revert, a
+// command) loses the problems the server gave for its old text, and the
+// server is asked about the new text.
+func TestProblemsDropWhenTheFileIsReplacedOnDisk(t *testing.T) {
+	h, p := problemsHarness(t)
+	var asked []string
+	h.tabs.SetOnFile(func(path string) { asked = append(asked, path) })
+	h.draw()
+	if strip := h.row(0); !strings.Contains(strip, "main.go ✖2") {
+		t.Fatalf("the tab does not count the problems: %q", strip)
+	}
+	h.write("main.go", "package main\n\nfunc main() {\n\tprintln(1)\n}\n")
+	h.waitFor("the silent reload", func() bool { return !strings.Contains(h.text(), "undefinedThing") })
+	h.draw()
+	if strip := h.row(0); strings.Contains(strip, "✖") {
+		t.Errorf("the old text's problems stay after the reload: %q", strip)
+	}
+	if n := len(h.tabs.current().view.problems); n != 0 {
+		t.Errorf("the view still marks %d problems", n)
+	}
+	if len(asked) != 1 || asked[0] != p {
+		t.Errorf("the language server was told %q; want %q once", asked, p)
+	}
+}

@@ -135,6 +135,19 @@ func (t *Tabs) reload(tb *tab, data []byte, st stamp) {
 	tb.view.cursor = tb.buf.Clamp(cur)
 	tb.view.selected = false
 	t.syncDirty(tb)
+	t.replacedFromOutside(tb)
+}
+
+// replacedFromOutside is called when tb's text was replaced by what is on
+// disk (a /rewind, a revert, a command, another editor): the problems the
+// language server gave for the old text mark lines that now read
+// otherwise, so they go, and the server is asked again: it holds the file
+// as the editor last told it, not as the disk has it.
+func (t *Tabs) replacedFromOutside(tb *tab) {
+	t.SetProblems(tb.path, nil)
+	if t.onFile != nil && tb.path != "" && !tb.binary {
+		t.onFile(tb.path)
+	}
 }
 
 // fileChanged runs on the watcher's goroutine: it reads the file and hands
@@ -206,6 +219,7 @@ func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
 	if tb.binary || tb.readOnly {
 		if l, err := readFile(tb.path, t.maxSize, t.fp); err == nil {
 			t.replaceContent(tb, l)
+			t.replacedFromOutside(tb)
 		}
 		return
 	}
