@@ -75,3 +75,32 @@ func TestAgentEditTypeErrorShowsEverywhere(t *testing.T) {
 	tm.prompt("/lsp")
 	tm.WaitFor("gopls — ready (pid ", "1 open")
 }
+
+// /rewind puts back a file the agent broke: the editor drops the problems
+// of the broken text and the language server, asked again, finds none.
+func TestRewindDropsTheOldProblems(t *testing.T) {
+	path := goplsPath(t)
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(project, "main.go"), "package main\n\nfunc lookupKey(k string) string { return k }\n\nfunc main() {\n\tprintln(lookupKey(\"a\"))\n}\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{{Name: "text_editor", Arguments: `{"command":"view","path":"main.go"}`}}},
+		{ToolCalls: []llmtest.ToolCall{{Name: "text_editor", Arguments: `{"command":"str_replace","path":"main.go","old_str":"func lookupKey(k string) string { return k }\n","new_str":""}`}}},
+		{Text: "Removed the helper."},
+	}})
+	tm := Start(t, 150, 42, project, []string{"PATH=" + path, "GOFLAGS=-mod=mod", "GOPROXY=off"},
+		"--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo", "--trust")
+	tm.WaitFor("Chat", "Ask fawn")
+	tm.prompt("remove the helper")
+	tm.WaitFor("Removed the helper.", "undefined: lookupKey", "✖1", "idle")
+	tm.prompt("/rewind")
+	tm.WaitFor("Rewind to before a prompt", "› remove the helper")
+	tm.Keys("Enter")
+	tm.WaitFor("code and conversation")
+	tm.Keys("Enter")
+	tm.WaitFor("rewind: restored main.go", "func lookupKey(k string) string")
+	s := tm.WaitGone("✖1")
+	if strings.Contains(s, "undefined: lookupKey") && !strings.Contains(s, "rewind: restored") {
+		t.Errorf("the old problem is still shown:\n%s", s)
+	}
+}
