@@ -221,3 +221,37 @@ func TestConflictShowsThreeVersions(t *testing.T) {
 		t.Errorf("after o: %q", got)
 	}
 }
+
+// R in the diff of a file the session changed puts the file back and
+// leaves the diff, which has nothing left to show: no "was not changed in
+// this session" error after it, no stale diff, and the status line names
+// the diff it shows.
+func TestRevertTheFileFromItsDiff(t *testing.T) {
+	project := t.TempDir()
+	path := filepath.Join(project, "f.txt")
+	writeFile(t, path, "alpha\nbeta\n")
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"f.txt"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"f.txt","old_str":"beta","new_str":"BETA BY THE AGENT"}`)}},
+		{Text: "Edited f."},
+	}})
+	tm := startIDE(t, srv, project, "--permission-mode", "yolo")
+	tm.prompt("edit f")
+	tm.WaitFor("Edited f.", "idle")
+	tm.prompt("/diff")
+	tm.WaitFor("Changed in this session", "f.txt")
+	tm.Keys("Enter")
+	s := tm.WaitFor("@@ -1,2 +1,2 @@", "diff of this session's changes +1 −1")
+	if strings.Contains(s, "diff of since") {
+		t.Errorf("the status line does not name the diff:\n%s", s)
+	}
+	tm.Type("R")
+	tm.WaitFor("revert f.txt: restored f.txt")
+	s = tm.WaitGone("@@ -1,2 +1,2 @@")
+	if strings.Contains(s, "was not changed in this session") {
+		t.Errorf("the revert is followed by an error:\n%s", s)
+	}
+	if got := readFile(t, path); got != "alpha\nbeta\n" {
+		t.Errorf("f.txt after R: %q", got)
+	}
+}

@@ -21,6 +21,8 @@ import (
 // diffEditor is an editor that can show a diff in a tab (*editor.Tabs).
 type diffEditor interface {
 	ShowDiff(path string, before, after []byte, title string) error
+	ShowsDiff(path string) bool
+	LeaveDiff(path, why string)
 }
 
 // wireChanges connects the Changes tab and the editor's saves and reverts
@@ -59,6 +61,9 @@ func (a *App) wireChanges(t *Task) {
 				a.restoreFiles("revert "+path, func(force map[string]bool) (checkpoint.Result, error) {
 					return b.RevertFile(path, force[path])
 				})
+				if ed, ok := t.editor.(diffEditor); ok && ed.ShowsDiff(b.Abs(path)) {
+					a.refreshChange(b, path)
+				}
 			}},
 			dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
 	}
@@ -107,7 +112,7 @@ func (a *App) wireChanges(t *Task) {
 				}
 				return b.Write(rel, content, force[rel])
 			})
-			a.showChange(b, rel)
+			a.refreshChange(b, rel)
 		})
 	}
 }
@@ -373,16 +378,33 @@ func (a *App) PickChange() {
 	p.OnPick = func(it picker.Item) { a.showChange(b, it.Value.(string)) }
 }
 
+// changedFile is the session's record of rel, nil when the session has
+// not changed it (or changed it back).
+func changedFile(b *checkpoint.Book, rel string) *checkpoint.File {
+	for _, x := range b.Files() {
+		if x.Path == rel {
+			return &x
+		}
+	}
+	return nil
+}
+
+// refreshChange shows the diff of rel again after a revert: what is left
+// of the session's change or, when nothing is, the file itself.
+func (a *App) refreshChange(b *checkpoint.Book, rel string) {
+	if changedFile(b, rel) != nil {
+		a.showChange(b, rel)
+		return
+	}
+	if ed, ok := a.task.editor.(diffEditor); ok {
+		ed.LeaveDiff(b.Abs(rel), rel+" is as it was before this session: no changes left to show")
+	}
+}
+
 // showChange shows in the editor what the session changed in the file at
 // rel (project-relative): its content before the session against now.
 func (a *App) showChange(b *checkpoint.Book, rel string) {
-	var f *checkpoint.File
-	for _, x := range b.Files() {
-		if x.Path == rel {
-			f = &x
-			break
-		}
-	}
+	f := changedFile(b, rel)
 	if f == nil {
 		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: rel + " was not changed in this session"})
 		return
@@ -401,7 +423,7 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 	if !ok {
 		return
 	}
-	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "since the session began · r reverts the hunk, R the file, o opens it there ·"); err != nil {
+	if err := ed.ShowDiff(b.Abs(f.Path), before, after, "this session's changes"); err != nil {
 		a.task.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: err.Error()})
 		return
 	}

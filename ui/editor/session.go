@@ -135,6 +135,24 @@ func (t *Tabs) ShowDiff(path string, before, after []byte, title string) error {
 	return nil
 }
 
+// ShowsDiff reports whether path's tab shows a diff in place of its text.
+func (t *Tabs) ShowsDiff(path string) bool {
+	tb := t.find(t.canon(path))
+	return tb != nil && tb.diff != nil
+}
+
+// LeaveDiff puts path's tab back to the file's text when it shows a diff
+// (one with nothing left to show, after a revert) and says why in its
+// status line.
+func (t *Tabs) LeaveDiff(path, why string) {
+	tb := t.find(t.canon(path))
+	if tb == nil || tb.diff == nil {
+		return
+	}
+	tb.diff, tb.review, tb.split, tb.splitOn = nil, nil, nil, false
+	tb.flash, tb.flashErr = why, false
+}
+
 // DiffCounts is how many lines the diff from before to after adds and
 // removes (nil before: no file).
 func DiffCounts(before, after []byte) (plus, minus int) { return diffCounts(before, after) }

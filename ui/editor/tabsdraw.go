@@ -201,7 +201,11 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		} else if w >= splitMinWidth {
 			layout = "s: side by side · "
 		}
-		left, fg = "diff of "+tb.diffTitle+" · "+layout+keymap.Display(firstKey(t.keys, actDiff))+" or Esc: back to the file", t.th.Accent
+		review := "" // r and R act only where something records the change
+		if tb.review != nil && t.onRevert != nil {
+			review = "r reverts the hunk, R the file, o opens it there · "
+		}
+		left, fg = "diff of "+tb.diffTitle+" · "+review+layout+keymap.Display(firstKey(t.keys, actDiff))+" or Esc: back to the file", t.th.Accent
 	case v.findText != "":
 		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, actFindNext))+" next, Esc to clear", t.th.Dim
 	case !tb.welcome && tb.diff == nil && tb.versions == nil && t.problemLine(tb) != "":
