@@ -87,3 +87,17 @@ func TestDemoTourOnAFreshProject(t *testing.T) {
 	tm.WaitFor("That's the tour", "To-do")
 	tm.WaitFor("idle")
 }
+
+// At 100×30 the chat beside the editor is wide enough for a command card
+// to show its whole command.
+func TestCommandCardFitsAt100Columns(t *testing.T) {
+	const cmd = "echo the-command-card-shows-all-of-it"
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"`+cmd+`"}`)}},
+		{Text: "Printed."},
+	}})
+	tm := Start(t, 100, 30, t.TempDir(), nil, "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo")
+	tm.WaitFor("Chat", "Editor", "Ask fawn")
+	tm.prompt("print")
+	tm.WaitFor("Printed.", "idle", "$ "+cmd)
+}
