@@ -218,7 +218,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		a := Answer{Decision: Deny, Auto: true, Note: "plan mode: " + what + " are refused"}
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: "error: fawn is in plan mode, where edits and commands are refused. " +
-			"Explore with the read-only tools, then present your plan; the user will leave plan mode to let you carry it out."}
+			"Explore with the read-only tools, then call exit_plan with your plan: when the user approves it, fawn leaves plan mode and you carry it out."}
 	}
 	g := grantFor(name, act)
 	if !protected && eff != rules.Ask && s.ap.granted(g) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/internal/words"
+	"github.com/fawn-ide/fawn/tools"
 )
 
 // Exit codes of RunHeadless (the same as fawn's).
@@ -88,6 +89,7 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 	}
 	var answer strings.Builder
 	var end *Event
+	var plan string              // the plan of an exit_plan call in plan mode
 	names := map[string]string{} // call ID → tool name
 	// A hosted agent may send a call's arguments again as they change:
 	// its tool_call line is the first.
@@ -100,6 +102,14 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 			// Text before a call is narration; the answer is what follows the last call.
 			answer.Reset()
 			names[ev.ID] = ev.Name
+		case EventToolCallReady:
+			// In plan mode nobody can approve a plan here: the plan is
+			// the run's answer (exit_plan tells the model to stop).
+			if ev.Name == tools.ExitPlanName && s.Mode() == ModePlan {
+				if p, err := tools.ParsePlan(ev.Args); err == nil {
+					plan = p
+				}
+			}
 		case EventRetry:
 			answer.Reset() // the answer starts over
 		case EventTurnEnded:
@@ -146,6 +156,9 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 		}
 	}
 	result := strings.TrimSpace(answer.String())
+	if plan != "" {
+		result = strings.TrimSpace(plan + "\n\n" + result)
+	}
 	failure := fmt.Sprint(end.Err)
 	var limit *StepLimitError
 	subtype := ""

@@ -71,6 +71,10 @@ type PermissionRequest struct {
 	// chosen option or the user's own words as Note, or Deny when the
 	// user would not answer.
 	Question *Question
+	// Plan, when set, is not a permission request but the model's plan
+	// (exit_plan, in Markdown) for the user to approve: PlanApproveAcceptEdits,
+	// PlanApproveAsk or PlanKeepPlanning with a note.
+	Plan string
 }
 
 // Question is what ask_user asks: a question and 2–6 options (the user

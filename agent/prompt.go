@@ -70,6 +70,11 @@ func buildSystemPrompt(d promptData) string {
 		b.WriteString("\n- Your tools: " + d.Tools + ".")
 	}
 	b.WriteString("\n\n" + promptHowToWork)
+	if strings.Contains(", "+d.Tools+",", ", exit_plan,") {
+		// The same words in every mode, so the prompt (and a server's
+		// cache of it) does not change when the user switches modes.
+		b.WriteString("\n\n" + promptPlanMode)
+	}
 	if len(d.Skills) > 0 {
 		b.WriteString("\n\n# Skills\nLoad a skill with the skill tool when the task is what it describes, then follow it:")
 		for _, sk := range d.Skills {
@@ -192,3 +197,10 @@ func gitState(root string, trusted bool) (ok bool, branch, status string) {
 	}
 	return true, branch, status + ":\n  " + strings.Join(lines, "\n  ")
 }
+
+// promptPlanMode is what the model needs of plan mode: a refused edit or
+// command says the mode is on; exit_plan ends it.
+const promptPlanMode = "# Plan mode\n" +
+	"The user may put fawn in plan mode: edits and commands are then refused (a refused call says so). " +
+	"In plan mode, explore with the read-only tools, then call exit_plan with your plan; do not ask for approval in your text. " +
+	"When the user approves it, fawn leaves plan mode and you carry the plan out in the same turn."

@@ -65,7 +65,8 @@ type Options struct {
 	// Subagents, when not empty, are offered through the task tool.
 	Subagents []subagent.Def
 	// AskUser offers the ask_user tool (headless it answers that nobody
-	// can).
+	// can) and exit_plan, the end of plan mode (headless the plan is the
+	// run's answer).
 	AskUser bool
 	// HookEnv is the environment hooks run in (nil: fawn's own without
 	// shell.unset_env, as the agent's shell has it).
@@ -236,7 +237,7 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	s.subagents = o.Subagents
 	ts := append([]tools.Tool(nil), o.Tools...)
 	if o.AskUser {
-		ts = append(ts, &askTool{s: s})
+		ts = append(ts, &askTool{s: s}, s.exitPlan())
 	}
 	if len(o.Subagents) > 0 {
 		s.taskSlots = make(chan struct{}, maxParallelTasks)

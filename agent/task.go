@@ -309,7 +309,7 @@ func (s *Session) newSub(ctx context.Context, d subagent.Def) (*Session, string,
 		sub.stallTimeout = 90 * time.Second
 	}
 	for _, tl := range all {
-		if d.Allows(tl.Name()) {
+		if d.Allows(tl.Name()) && tl.Name() != tools.ExitPlanName { // the main agent's plan is the user's to approve
 			sub.tools = append(sub.tools, tl)
 			sub.toolByName[tl.Name()] = tl
 			sub.names = append(sub.names, tl.Name())
