@@ -296,6 +296,9 @@ func (c *Card) statusMark(rc *Ctx) (string, tcell.Style, string) {
 		if c.Tool == "ask_user" {
 			return "?", base.Foreground(th.Warning), "waiting for your answer"
 		}
+		if c.Tool == tools.ExitPlanName {
+			return "?", base.Foreground(th.Warning), "waiting for your approval"
+		}
 		return "⏸", base.Foreground(th.Warning), "waiting for permission"
 	case StatusRunning:
 		el := ""

@@ -68,6 +68,7 @@ func NewRegistry() *Registry {
 	for _, k := range []string{"search", "fetch", "think", "switch_mode", "other"} {
 		r.Register(k, titledKind())
 	}
+	r.Register(tools.ExitPlanName, planKind())
 	return r
 }
 
@@ -598,6 +599,21 @@ func askKind() *ToolKind {
 			return "Ask: " + q
 		}
 		return "Ask the user"
+	}
+	return k
+}
+
+// planKind is exit_plan's card: the plan's step count, the answer below;
+// an approved plan's steps go to the to-do view.
+func planKind() *ToolKind {
+	k := genericKind()
+	k.Icon = "☰"
+	k.Drives = panes.Todo
+	k.Summary = func(c *Card, _ *Ctx) string {
+		if n := len(tools.PlanTodos(c.arg("plan"))); n > 0 {
+			return fmt.Sprintf("Plan (%s)", words.Plural(n, "step", "steps"))
+		}
+		return "Plan"
 	}
 	return k
 }

@@ -386,6 +386,13 @@ func (m *Markdown) render(src string, width int, streaming bool) (lines []render
 	return r.out, r.approx
 }
 
+// Lines lays the Markdown src out at width, for a widget outside the chat
+// (the plan dialog).
+func (m *Markdown) Lines(src string, width int) []render.Line {
+	lines, _ := m.render(src, width, false)
+	return lines
+}
+
 // codeBlocks returns the text of src's code blocks, as written.
 func (m *Markdown) codeBlocks(src string) []string {
 	source := []byte(src)

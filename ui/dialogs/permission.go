@@ -100,6 +100,10 @@ func (d *PermissionDialog) reset() {
 		d.note.SetLabel("Your answer: ")
 		d.note.SetPlaceholder("in your own words (Enter sends, Esc goes back)")
 	}
+	if req := d.Current(); req != nil && req.Plan != "" {
+		d.note.SetLabel("What to change: ")
+		d.note.SetPlaceholder("the plan goes back with this note (Enter sends, Esc goes back)")
+	}
 }
 
 func (d *PermissionDialog) answer(a agent.Answer) {
@@ -141,6 +145,9 @@ func (d *PermissionDialog) body(req *agent.PermissionRequest, width int) []rende
 	add := func(l render.Line) { out = append(out, l) }
 	wrap := func(text string, st tcell.Style, first, indent render.Line) {
 		out = append(out, render.WrapText(text, st, width, first, indent)...)
+	}
+	if req.Plan != "" {
+		return d.planBody(req, width)
 	}
 	if q := req.Question; q != nil {
 		wrap(q.Text, base.Bold(true), nil, nil)
@@ -305,6 +312,9 @@ func (d *PermissionDialog) Draw(screen tcell.Screen) {
 	if req.Agent != "" {
 		title = fmt.Sprintf(" the %s agent: %s wants to %s ", req.Agent, req.Tool, Verb(req.Action.Kind))
 	}
+	if req.Plan != "" {
+		title = " the agent's plan: approve it to leave plan mode "
+	}
 	if req.Question != nil {
 		title = " the agent asks you "
 		if req.Agent != "" {
@@ -350,6 +360,9 @@ func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []ren
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
 	var items []render.Line
+	if req.Plan != "" {
+		return d.planFooter(width)
+	}
 	if q := req.Question; q != nil {
 		items = []render.Line{
 			{{Text: fmt.Sprintf("1–%d", len(q.Options)+1), Style: key}, {Text: " pick", Style: base}},
@@ -405,6 +418,10 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 		}
 		if q := d.Current().Question; q != nil && !d.noting {
 			d.question(q, ev)
+			return
+		}
+		if d.Current().Plan != "" && !d.noting {
+			d.planKey(ev)
 			return
 		}
 		if d.noting {
