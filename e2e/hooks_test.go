@@ -51,3 +51,34 @@ func TestHeadlessHooks(t *testing.T) {
 		t.Errorf("the PostToolUse hook saw:\n%s", post)
 	}
 }
+
+// In the IDE a hook's run shows in the card of the call it gated — a line
+// with its verdict, what it said when the card is expanded — not as a
+// chat line of its own.
+func TestHooksShowInTheirCards(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"git push origin main"}`)}},
+		{Text: "Not pushed."},
+	}})
+	home, project := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, "config.yaml"), `hooks:
+  PreToolUse:
+    - matcher: bash
+      hooks:
+        - type: command
+          command: 'cat >/dev/null; printf "no pushing from the agent\nask the user to push\n" >&2; exit 2'
+`)
+	tm := Start(t, 150, 42, project, []string{"FAWN_HOME=" + home, "HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("push it")
+	s := tm.WaitFor("Not pushed.", "idle", "$ git push origin main", "⚙ PreToolUse hook: blocked: no pushing from the agent")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "⚙ PreToolUse hook") && (i == 0 || !strings.Contains(lines[i-1], "$ git push origin main")) {
+			t.Errorf("the hook's line is not under its card's header:\n%s", s)
+		}
+	}
+	if strings.Contains(s, "hook on bash") {
+		t.Errorf("the hook's run is a chat line of its own:\n%s", s)
+	}
+}

@@ -90,6 +90,9 @@ type Card struct {
 	subLast  *Card
 	subUsage *agent.SubagentUsage
 
+	// hooks are the runs of the hooks that gated the call.
+	hooks []cardHook
+
 	Expanded bool
 	// jump, when set, shows the pane the call drove (Enter or a click on the card).
 	jump func()
@@ -336,6 +339,7 @@ func (c *Card) Render(rc *Ctx, width int) []render.Line {
 // call), then its body, folded when long.
 func (c *Card) renderCard(rc *Ctx, width int) []render.Line {
 	lines := c.renderHeader(rc, width)
+	lines = append(lines, c.hookLines(rc, width)...)
 	if body := c.renderBody(rc); len(body) > 0 {
 		lines = append(lines, c.renderFolded(rc, body, width)...)
 	}

@@ -150,6 +150,9 @@ func (r *Router) Handle(ev agent.Event) {
 	case agent.EventCompacting, agent.EventCompacted:
 		r.compaction(ev)
 	case agent.EventHook:
+		if ev.Hook != nil && r.hookInCard(ev) {
+			break
+		}
 		if ev.Hook != nil {
 			kind := NoticeInfo
 			if ev.Hook.Block || ev.Hook.Warning != "" {
@@ -161,6 +164,26 @@ func (r *Router) Handle(ev agent.Event) {
 	case agent.EventTurnEnded:
 		r.endTurn(ev)
 	}
+}
+
+// hookInCard shows the run of a hook on a tool call in the call's card,
+// and reports whether it found the card (a hook of no call, or of one the
+// chat has no card for, is a line of its own).
+func (r *Router) hookInCard(ev agent.Event) bool {
+	if ev.ID == "" {
+		return false
+	}
+	if rt, ok := r.calls[ev.ID]; ok {
+		rt.card.addHook(ev.Hook)
+		return true
+	}
+	for _, c := range r.turnCards { // a PostToolUse hook runs after its call ended
+		if c.ID == ev.ID {
+			c.addHook(ev.Hook)
+			return true
+		}
+	}
+	return false
 }
 
 // endText ends the answer block text streams into: the next text starts
