@@ -257,7 +257,7 @@ func TestRouterPermissionAndCancelledTurn(t *testing.T) {
 }
 
 func TestRouterRetriesErrorsAndReasoning(t *testing.T) {
-	a, s := newDrawnApp(t, Options{}, 100, 30)
+	a, s := newDrawnApp(t, Options{}, 160, 30) // the retry notice on one line
 	handleAll(a,
 		agent.Event{Type: agent.EventTurnStarted},
 		agent.Event{Type: agent.EventRetry, Retry: &agent.RetryInfo{Attempt: 1, MaxAttempts: 4, Wait: 2 * time.Second, Reason: "rate limited (429)"}},
