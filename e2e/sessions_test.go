@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -352,4 +353,28 @@ func TestResumePickerRestoresTheSession(t *testing.T) {
 	if len(got) != 6 || got[0] != "user:summarise the notes" || got[5] != "user:go on" {
 		t.Errorf("request after /resume: %q", got)
 	}
+}
+
+// --continue opens the chat at its last message and keeps it there when a
+// notice comes after it opened (a server that cannot start): the chat is
+// not left scrolled to a few rows at its top.
+func TestContinueOpensAtTheLastMessage(t *testing.T) {
+	var paras []string
+	for i := 1; i <= 30; i++ {
+		paras = append(paras, "Answer paragraph "+strconv.Itoa(i)+".")
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: strings.Join(paras, "\n\n")}}})
+	home, project := t.TempDir(), t.TempDir()
+	tm := Start(t, 140, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Ask fawn")
+	tm.prompt("a long answer please")
+	tm.WaitFor("Answer paragraph 30.", "idle")
+	tm.Keys("C-q")
+	tm.WaitFor("fawn-exited-0")
+
+	conf := filepath.Join(t.TempDir(), "mcp.yaml")
+	writeFile(t, conf, "tools:\n  mcp_servers:\n    broken:\n      command: /nonexistent/fawn-no-such-server\n")
+	tm2 := Start(t, 140, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
+	tm2.WaitFor("Answer paragraph 30.", "resumed", "MCP: broken")
+	tm2.WaitFor("Answer paragraph 20.", "Answer paragraph 30.", "MCP: broken")
 }

@@ -104,9 +104,13 @@ func NewMessageList(ctx *Ctx, keys *keymap.Table) *MessageList {
 	return l
 }
 
-// Append adds an item at the end.
+// Append adds an item at the end. A following list shows it at the bottom:
+// jumping ahead (pinned) is for an answer that grows line by line, and an
+// item added whole to a full view (a notice after a resumed session opens)
+// would otherwise leave three quarters of the view empty.
 func (l *MessageList) Append(it Item) {
 	l.entries = append(l.entries, &entry{item: it})
+	l.pinned = false
 }
 
 // Remove drops it from the list, if present.

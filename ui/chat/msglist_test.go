@@ -182,3 +182,25 @@ func TestFollowingJumpsInsteadOfScrollingEachLine(t *testing.T) {
 		t.Errorf("after Settle the last row is on row %d, want the bottom:\n%s", r, screenText(s))
 	}
 }
+
+// An item added whole to a full, following list (a notice arriving after a
+// resumed session opened) shows at the bottom, with the rows before it
+// above: not a quarter of the way down an otherwise empty view.
+func TestAppendedItemShowsAtTheBottom(t *testing.T) {
+	s := simScreen(t, 60, 20)
+	l := NewMessageList(darkCtx(), MessageKeys())
+	l.SetRect(0, 0, 60, 20)
+	for i := range 40 {
+		l.Append(&Notice{Kind: NoticeInfo, Text: fmt.Sprintf("item %d", i)})
+	}
+	l.ScrollToBottom()
+	l.Draw(s)
+	l.Append(&Notice{Kind: NoticeInfo, Text: "late notice"})
+	s.Clear()
+	l.Draw(s)
+	s.Show()
+	rows := screenLines(s)
+	if !strings.Contains(rows[19], "late notice") || !strings.Contains(rows[1], "item") {
+		t.Errorf("the appended item is not at the bottom of a full view:\n%s", screenText(s))
+	}
+}
