@@ -36,6 +36,18 @@ func permissionRequest(sid acp.SessionId, ev agent.Event, kind acp.ToolKind) acp
 		opts = append(opts, acp.PermissionOption{Kind: acp.PermissionOptionKindRejectOnce, Name: "Do not answer", OptionId: optReject})
 		return acp.RequestPermissionRequest{SessionId: sid, ToolCall: tc, Options: opts}
 	}
+	if p.Plan != "" {
+		// exit_plan: the plan is the content; the answers are the plan
+		// dialog's (agent.PlanApproveAcceptEdits is AllowSession,
+		// PlanApproveAsk AllowOnce).
+		tc.Title = acp.Ptr(title(p.Agent, "Approve the plan"))
+		tc.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(clip(p.Plan, maxLiveOutput)))}
+		return acp.RequestPermissionRequest{SessionId: sid, ToolCall: tc, Options: []acp.PermissionOption{
+			{Kind: acp.PermissionOptionKindAllowAlways, Name: "Approve; edits run without asking", OptionId: optAllowSession},
+			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Approve; ask before edits", OptionId: optAllow},
+			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Keep planning", OptionId: optReject},
+		}}
+	}
 	a := p.Action
 	tc.Title = acp.Ptr(title(p.Agent, a.Summary))
 	if a.Path != "" {

@@ -55,3 +55,21 @@ func TestAnswerOf(t *testing.T) {
 		}
 	}
 }
+
+// exit_plan's plan reaches an ACP client as a permission request carrying
+// the plan, with the plan dialog's three answers.
+func TestPermissionRequestOfAPlan(t *testing.T) {
+	p := &agent.PermissionRequest{ID: "e", Tool: tools.ExitPlanName, Plan: "1. Do this\n2. Then that"}
+	req := permissionRequest("s", agent.Event{ID: "e", Permission: p}, acp.ToolKindThink)
+	if got := optionIDs(req); got != "allow-session allow reject" {
+		t.Errorf("options %q", got)
+	}
+	if text := req.ToolCall.Content[0].Content.Content.Text.Text; text != p.Plan {
+		t.Errorf("content %q", text)
+	}
+	for id, want := range map[string]agent.Decision{optAllowSession: agent.PlanApproveAcceptEdits, optAllow: agent.PlanApproveAsk, optReject: agent.PlanKeepPlanning} {
+		if got := answerOf(p, acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(id))); got.Decision != want {
+			t.Errorf("%s: %v, want %v", id, got.Decision, want)
+		}
+	}
+}
