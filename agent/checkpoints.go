@@ -137,16 +137,30 @@ func (r *recorder) truncated(keep int) {
 }
 
 // todosOf is the to-do list that msgs leave: the one their last todo_write
-// call with good arguments set (none: empty).
+// call with good arguments, or exit_plan call the user approved, set (none:
+// empty).
 func todosOf(msgs []*schema.Message) []tools.Todo {
+	approved := map[string]bool{} // exit_plan calls whose result says so
+	for _, m := range msgs {
+		if m.Role == schema.Tool && strings.HasPrefix(m.Content, tools.PlanApproved) {
+			approved[m.ToolCallID] = true
+		}
+	}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		calls := msgs[i].ToolCalls
 		for j := len(calls) - 1; j >= 0; j-- {
-			if calls[j].Function.Name != tools.TodoWriteName {
-				continue
-			}
-			if items, err := tools.ParseTodos(calls[j].Function.Arguments); err == nil {
-				return items
+			c := calls[j]
+			switch c.Function.Name {
+			case tools.TodoWriteName:
+				if items, err := tools.ParseTodos(c.Function.Arguments); err == nil {
+					return items
+				}
+			case tools.ExitPlanName:
+				if plan, err := tools.ParsePlan(c.Function.Arguments); err == nil && approved[c.ID] {
+					if items := tools.PlanTodos(plan); len(items) > 0 {
+						return items
+					}
+				}
 			}
 		}
 	}

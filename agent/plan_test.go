@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/tools"
 )
@@ -60,6 +62,18 @@ func TestExitPlanApprovedGoesOnInTheSameTurn(t *testing.T) {
 	todos := h.s.Todos()
 	if len(todos) != 2 || todos[0].Title != "Create hello.txt with a greeting" || todos[1].Status != "pending" {
 		t.Errorf("the to-dos: %+v", todos)
+	}
+	// A rewind reads the to-do list back from the conversation: the
+	// approved plan's steps, not the plan sent back.
+	if got := todosOf(h.s.History()); len(got) != 2 || got[1].Title != "Check it" {
+		t.Errorf("the to-dos the conversation leaves: %+v", got)
+	}
+	back := []*schema.Message{
+		schema.AssistantMessage("", []schema.ToolCall{{ID: "p", Function: schema.FunctionCall{Name: "exit_plan", Arguments: `{"plan":"1. One\n2. Two"}`}}}),
+		schema.ToolMessage("The user did not approve the plan and wants you to keep planning.", "p"),
+	}
+	if got := todosOf(back); len(got) != 0 {
+		t.Errorf("a plan sent back left to-dos: %+v", got)
 	}
 	final := h.srv.ChatRequests()[4]
 	for id, want := range map[string]string{

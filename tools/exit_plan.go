@@ -19,6 +19,10 @@ var exitPlanDoc string
 // ExitPlanName is the plan tool's name.
 const ExitPlanName = "exit_plan"
 
+// PlanApproved starts the result of an approved plan: the to-do list a
+// conversation leaves (after a rewind) counts the plan's steps only then.
+const PlanApproved = "The user approved the plan."
+
 // maxPlan caps a plan's size: a plan is read by a person in a dialog.
 const maxPlan = 64 << 10
 
@@ -116,7 +120,7 @@ func (t *ExitPlan) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	if v.Mode != "accept-edits" {
 		how = "edits and commands ask the user first"
 	}
-	out := fmt.Sprintf("The user approved the plan. fawn has left plan mode and is now in %s mode (%s). Carry out the plan now, in this turn, step by step.", v.Mode, how)
+	out := fmt.Sprintf(PlanApproved+" fawn has left plan mode and is now in %s mode (%s). Carry out the plan now, in this turn, step by step.", v.Mode, how)
 	if len(steps) > 0 {
 		out += fmt.Sprintf(" Its %s are the to-do list (ids 1 to %d): mark each in_progress and completed with todo_write as you go.", plural(len(steps), "step", "steps"), len(steps))
 	}
