@@ -46,7 +46,7 @@ func TestPlanThenExecute(t *testing.T) {
 	tm.WaitFor("What to change:")
 	tm.Type("two steps please")
 	tm.Keys("Enter")
-	s = tm.WaitFor("Create hello.txt with a greeting", "Read it back", "1/a approve")
+	s = tm.WaitFor("Create hello.txt with a greeting", "Read it back", "1/a approve", "↺ ☰ Plan (1 step)", "sent back")
 	if strings.Contains(s, "**check**") {
 		t.Errorf("the plan's Markdown is shown raw:\n%s", s)
 	}
@@ -55,7 +55,7 @@ func TestPlanThenExecute(t *testing.T) {
 	if got := readFile(t, filepath.Join(project, "hello.txt")); got != "hello\n" {
 		t.Errorf("hello.txt: %q", got)
 	}
-	tm.Keys("M-t") // the to-do view
+	tm.Keys("M-o") // the to-do view
 	tm.WaitFor("Create hello.txt with a greeting", "Read it back")
 	reqs := srv.ChatRequests()
 	if got := contents(reqs[1]); !strings.Contains(strings.Join(got, "|"), "Their note: two steps please") {

@@ -317,6 +317,9 @@ func (c *Card) statusMark(rc *Ctx) (string, tcell.Style, string) {
 	case StatusFailed:
 		return "✗", base.Foreground(th.Error), took
 	case StatusDenied:
+		if c.Tool == tools.ExitPlanName { // the user wants more planning
+			return "↺", base.Foreground(th.Warning), "sent back"
+		}
 		return "⊘", base.Foreground(th.Error), "denied"
 	default:
 		return "⊘", base.Foreground(th.Dim), "cancelled"
@@ -402,7 +405,7 @@ func (c *Card) renderBody(rc *Ctx) []render.Line {
 	if c.Status == StatusCancelled && len(c.OutputLines()) == 0 && isCancelResult(c.Result) {
 		body = nil // "cancelled" says it all
 	}
-	if c.Status == StatusDenied && c.Note != "" {
+	if c.Status == StatusDenied && c.Note != "" && c.Tool != tools.ExitPlanName { // a plan's result quotes the note
 		switch {
 		case !c.AutoNote:
 			body = append(body, render.Line{{Text: "your note to the model: " + render.Sanitize(c.Note, 1), Style: base.Foreground(th.Warning)}})
