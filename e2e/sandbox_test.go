@@ -149,7 +149,7 @@ func TestSandboxCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "free")); err != nil {
 		t.Fatalf("the shell is still confined after /sandbox off: %v", err)
 	}
-	tm.Keys("M-c")
+	tm.Keys(`C-\`, "M-c") // in the terminal every key is the program's but after the escape key
 	tm.prompt("/sandbox on")
 	tm.WaitFor("Terminal · sandboxed: project, no network", "Shell: sandboxed: project, no network (the shell")
 	tm.Keys("M-t")
