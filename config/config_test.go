@@ -216,7 +216,7 @@ func TestAliasAPIBase(t *testing.T) {
 
 func TestUnknownKeysWarn(t *testing.T) {
 	f := newFixture(t, "models:\n  chat_model:\n    base_ulr: http://x/v1\ncolour: blue\n", "")
-	_, rep, err := f.load(t, Options{Env: []string{"FAWN_PERMISSION_MODE=yolo"}})
+	_, rep, err := f.load(t, Options{Env: []string{"FAWN_PERMISSION_MODE=yolo", "FAWN_CPUPROFILE=/tmp/cpu", "FAWN_MEMPROFILE=/tmp/mem"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,6 +228,11 @@ func TestUnknownKeysWarn(t *testing.T) {
 	}
 	if !hasProblem(rep.Warnings, "FAWN_PERMISSION_MODE", "unknown environment variable") {
 		t.Errorf("unknown FAWN_ variable not caught: %v", rep.Warnings)
+	}
+	for _, n := range processEnv() {
+		if hasProblem(rep.Warnings, n, "unknown environment variable") {
+			t.Errorf("%s, which fawn reads, is called unknown: %v", n, rep.Warnings)
+		}
 	}
 	for _, w := range rep.Warnings {
 		if w.Key == "models.chat_model.base_ulr" && (w.Line != 3 || w.File == "") {

@@ -655,9 +655,16 @@ func (l *loader) applyEnv() {
 	l.warnUnknownEnv()
 }
 
+// processEnv names the FAWN_ variables read outside the config: they
+// are not keys, and not typos of one.
+func processEnv() []string { return []string{"FAWN_CPUPROFILE", "FAWN_MEMPROFILE"} }
+
 // warnUnknownEnv catches typos such as FAWN_PERMISSION_MODE.
 func (l *loader) warnUnknownEnv() {
 	known := map[string]bool{"FAWN_HOME": true, "FAWN_MODEL": true}
+	for _, n := range processEnv() {
+		known[n] = true
+	}
 	for _, f := range l.fields {
 		known["FAWN_"+strings.ToUpper(strings.ReplaceAll(f.key, ".", "_"))] = true
 	}
