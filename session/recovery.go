@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,10 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 )
 
 // Recovery keeps the project's unsaved editor buffers, one file per path,
@@ -32,7 +31,8 @@ func (st *Store) Recovery() *Recovery {
 type Recovered struct {
 	// Path is the file the buffer edits (absolute).
 	Path string `json:"path"`
-	// Text is the buffer's content when it is UTF-8, else Data.
+	// Text is the buffer's content in a file an older fawn kept as JSON
+	// when it was UTF-8; Data holds it otherwise.
 	Text  string    `json:"text,omitempty"`
 	Data  []byte    `json:"data,omitempty"`
 	Saved time.Time `json:"saved"`
@@ -47,33 +47,40 @@ func (r Recovered) Content() []byte {
 	return []byte(r.Text)
 }
 
-func (rc *Recovery) file(path string) string {
+// A recovery file is one line of JSON (the Recovered fields but the
+// content) and then the buffer's bytes as they are: a save of a big buffer
+// writes it without copying or escaping it (as JSON it cost eight times
+// the buffer in allocations at every keep).
+const recExt = ".rec"
+
+// legacyExt is the whole-JSON file of older versions, still read and
+// dropped.
+const legacyExt = ".json"
+
+func (rc *Recovery) file(path, ext string) string {
 	sum := sha256.Sum256([]byte(path))
-	return filepath.Join(rc.dir, hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(rc.dir, hex.EncodeToString(sum[:8])+ext)
 }
 
 // Save keeps data as the unsaved content of path, replacing what was kept.
 func (rc *Recovery) Save(path string, data []byte) error {
-	r := Recovered{Path: path, Saved: time.Now(), PID: rc.pid}
-	if utf8.Valid(data) {
-		r.Text = string(data)
-	} else {
-		r.Data = data
-	}
-	b, err := json.Marshal(r)
+	head, err := json.Marshal(Recovered{Path: path, Saved: time.Now(), PID: rc.pid})
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(rc.dir, 0o700); err != nil {
 		return fmt.Errorf("session: recovery: %w", err)
 	}
-	dst := rc.file(path)
+	dst := rc.file(path, recExt)
 	tmp := fmt.Sprintf("%s.%d.tmp", dst, rc.pid)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("session: recovery: %w", err)
 	}
-	_, err = f.Write(b)
+	_, err = f.Write(append(head, '\n'))
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -87,16 +94,21 @@ func (rc *Recovery) Save(path string, data []byte) error {
 		os.Remove(tmp)
 		return fmt.Errorf("session: recovery: %w", err)
 	}
+	// What an older version kept for path is older than this.
+	if err := os.Remove(rc.file(path, legacyExt)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("session: recovery: %w", err)
+	}
 	return nil
 }
 
 // Drop forgets the unsaved content of path (it was saved or discarded).
 func (rc *Recovery) Drop(path string) error {
-	err := os.Remove(rc.file(path))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+	for _, ext := range []string{recExt, legacyExt} {
+		if err := os.Remove(rc.file(path, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // Pending returns the buffers kept by fawn processes that are no longer
@@ -111,15 +123,8 @@ func (rc *Recovery) Pending() ([]Recovered, error) {
 	}
 	var out []Recovered
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(rc.dir, e.Name()))
-		if err != nil {
-			continue
-		}
-		var r Recovered
-		if json.Unmarshal(b, &r) != nil || r.Path == "" {
+		r, ok := readRecovered(filepath.Join(rc.dir, e.Name()))
+		if !ok {
 			continue
 		}
 		if r.PID != rc.pid && alive(r.PID) {
@@ -129,6 +134,29 @@ func (rc *Recovery) Pending() ([]Recovered, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Saved.Before(out[j].Saved) })
 	return out, nil
+}
+
+// readRecovered reads one recovery file of either format; a torn or
+// foreign file is passed over.
+func readRecovered(name string) (Recovered, bool) {
+	var r Recovered
+	ext := filepath.Ext(name)
+	if ext != recExt && ext != legacyExt {
+		return r, false
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return r, false
+	}
+	if ext == legacyExt {
+		return r, json.Unmarshal(b, &r) == nil && r.Path != ""
+	}
+	head, body, ok := bytes.Cut(b, []byte{'\n'})
+	if !ok || json.Unmarshal(head, &r) != nil || r.Path == "" {
+		return r, false
+	}
+	r.Text, r.Data = "", body
+	return r, true
 }
 
 // alive reports whether process pid runs.

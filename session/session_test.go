@@ -2,12 +2,14 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -500,6 +502,52 @@ func TestRecovery(t *testing.T) {
 	rc.Drop("/p/never.go")
 	if p, _ := rc.Pending(); len(p) != 1 {
 		t.Errorf("after drop: %+v", p)
+	}
+}
+
+// A file kept by an older version (the whole buffer in JSON) is still
+// offered back, and a save or a drop of its path removes it.
+func TestRecoveryReadsTheOlderFormat(t *testing.T) {
+	st := newStore(t)
+	rc := st.Recovery()
+	old, _ := json.Marshal(Recovered{Path: "/p/old.go", Text: "package old", PID: -1})
+	os.MkdirAll(rc.dir, 0o700)
+	if err := os.WriteFile(rc.file("/p/old.go", legacyExt), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(rc.dir, "torn.rec"), []byte(`{"path":"/p/x`), 0o600)
+	p, err := rc.Pending()
+	if err != nil || len(p) != 1 || string(p[0].Content()) != "package old" {
+		t.Fatalf("pending %+v %v", p, err)
+	}
+	rc.Save("/p/old.go", []byte("package newer"))
+	p, _ = rc.Pending()
+	if len(p) != 1 || string(p[0].Content()) != "package newer" {
+		t.Errorf("after a save: %+v", p)
+	}
+	rc.Drop("/p/old.go")
+	if p, _ := rc.Pending(); len(p) != 0 {
+		t.Errorf("after a drop: %+v", p)
+	}
+}
+
+// Keeping a big buffer writes it as it is: the save allocates nothing
+// near the buffer's size (as JSON it allocated eight times that).
+func TestRecoverySaveDoesNotCopyTheBuffer(t *testing.T) {
+	rc := newStore(t).Recovery()
+	data := bytes.Repeat([]byte("\tfmt.Println(\"a line of \\\"code\\\"\")\n"), 64<<10)
+	rc.Save("/p/big.go", data) // the directory exists from here on
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := rc.Save("/p/big.go", data); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(len(data))/4 {
+		t.Errorf("saving %d bytes allocated %d", len(data), got)
+	}
+	if r, ok := readRecovered(rc.file("/p/big.go", recExt)); !ok || !bytes.Equal(r.Content(), data) {
+		t.Errorf("the kept buffer differs (%v)", ok)
 	}
 }
 
