@@ -48,6 +48,9 @@ type Buffer struct {
 	hist    history
 	// onChange hears every splice, so views can keep per-line data in step.
 	onChange []func(at, removed, added int)
+	// onLineEdit hears a splice of one line for one, with the line's old
+	// text, so a view can shift the line's colours with its characters.
+	onLineEdit []func(line int, old string)
 }
 
 // NewBuffer parses data into a buffer.
@@ -148,6 +151,12 @@ func (b *Buffer) OnChange(fn func(at, removed, added int)) {
 	b.onChange = append(b.onChange, fn)
 }
 
+// OnLineEdit registers fn to hear a change within one line (a splice of
+// one line for one), after the OnChange listeners, with the line's old text.
+func (b *Buffer) OnLineEdit(fn func(line int, old string)) {
+	b.onLineEdit = append(b.onLineEdit, fn)
+}
+
 // Clamp returns p moved to the nearest valid position.
 func (b *Buffer) Clamp(p Pos) Pos {
 	if p.Line < 0 {
@@ -223,6 +232,10 @@ func (b *Buffer) splice(at, n int, repl []string) {
 
 // apply is the one place lines change.
 func (b *Buffer) apply(at, n int, repl []string) {
+	var old string
+	if n == 1 && len(repl) == 1 {
+		old = b.lines[at]
+	}
 	if len(repl) == n {
 		copy(b.lines[at:], repl)
 	} else {
@@ -245,6 +258,11 @@ func (b *Buffer) apply(at, n int, repl []string) {
 	b.version++
 	for _, fn := range b.onChange {
 		fn(at, n, len(repl))
+	}
+	if n == 1 && len(repl) == 1 {
+		for _, fn := range b.onLineEdit {
+			fn(at, old)
+		}
 	}
 }
 

@@ -121,6 +121,7 @@ func newCodeView(buf *Buffer, th theme.Theme, keys *keymap.Table, hl *highlighte
 	v.indent = detectIndent(buf)
 	v.styles = make([]lineStyle, buf.LineCount())
 	buf.OnChange(v.onSplice)
+	buf.OnLineEdit(v.onLineEdit)
 	return v
 }
 
@@ -225,6 +226,47 @@ func (v *CodeView) onSplice(at, removed, added int) {
 			v.decor = nil // agent marks last until the next change
 		}
 	}
+}
+
+// onLineEdit moves the old colours of a line edited in place with its
+// characters: until the line is lexed again (after a pause in typing) the
+// text after the edit keeps its own colours rather than its old columns',
+// and the typed text takes the colour of what it continues.
+func (v *CodeView) onLineEdit(line int, old string) {
+	if line >= len(v.styles) || len(v.styles[line].spans) == 0 {
+		return
+	}
+	v.styles[line].spans = shiftSpans(v.styles[line].spans, old, v.buf.Line(line))
+}
+
+// shiftSpans returns spans (ends of byte ranges of old) moved onto now:
+// the unchanged head keeps its ends, the unchanged tail moves with the
+// length change, and an end inside the changed middle goes to the end of
+// the new middle.
+func shiftSpans(spans []span, old, now string) []span {
+	head := 0
+	for head < len(old) && head < len(now) && old[head] == now[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(old)-head && tail < len(now)-head && old[len(old)-1-tail] == now[len(now)-1-tail] {
+		tail++
+	}
+	out := make([]span, 0, len(spans))
+	for _, sp := range spans {
+		switch {
+		case sp.end < head:
+		case sp.end >= len(old)-tail:
+			sp.end += len(now) - len(old)
+		default:
+			sp.end = len(now) - tail
+		}
+		if k := len(out); k > 0 && out[k-1].end >= sp.end {
+			continue // emptied by the edit
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // spliceKeep replaces s[at:at+removed] with added entries, the first of

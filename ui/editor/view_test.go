@@ -91,6 +91,48 @@ func TestTypingKeepsOldColoursUntilFreshOnes(t *testing.T) {
 	}
 }
 
+// Until the edited line is lexed again, its old colours move with its
+// characters: the text after the typed keys keeps its own colours, not
+// those of its old columns.
+func TestTypingShiftsTheOldColoursWithTheText(t *testing.T) {
+	v, s := viewHarness(t, "package p\n\nfunc f() { return \"s\" }\n", "a.go", 40, 5)
+	deadline := time.Now().Add(20 * time.Second)
+	for !v.highlighted() && time.Now().Before(deadline) {
+		v.Draw(s)
+		time.Sleep(5 * time.Millisecond)
+	}
+	styleAt := func(spans []span, off int) tcell.Style {
+		for _, sp := range spans {
+			if off < sp.end {
+				return sp.style
+			}
+		}
+		return tcell.StyleDefault
+	}
+	before := v.styles[2].spans
+	line := v.buf.Line(2)
+	v.SetCursor(Pos{2, 5}) // before the f of f()
+	for _, r := range "gg" {
+		v.HandleKey(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	after := v.styles[2].spans
+	if v.styles[2].ver == v.buf.Version() {
+		t.Skip("the line was lexed again before the check")
+	}
+	for i := range line {
+		j := i
+		if i >= 5 {
+			j = i + 2
+		}
+		if styleAt(after, j) != styleAt(before, i) {
+			t.Errorf("%q at %d has the colour of another character (was at %d)", v.buf.Line(2)[j], j, i)
+		}
+	}
+	if styleAt(after, 5) != styleAt(before, 4) {
+		t.Errorf("the typed text does not continue the colour before it")
+	}
+}
+
 func TestSoftWrapRowsAndCursor(t *testing.T) {
 	rows := wrapRows("alpha beta gamma delta", 10, 4, 0)
 	if fmt.Sprint(rows) != "[0 6 11 17]" {
