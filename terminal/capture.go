@@ -3,6 +3,7 @@ package terminal
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,6 +57,10 @@ type capture struct {
 
 	stream        []byte
 	streamSkipped bool
+
+	// spill gets every line as it is emitted (Command.Spill); nil after
+	// a write to it failed.
+	spill io.Writer
 }
 
 func newCapture() *capture {
@@ -236,6 +241,11 @@ func (c *capture) emit(b []byte) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 	}
 	c.cleanBytes += int64(len(b))
+	if c.spill != nil {
+		if _, err := c.spill.Write(b); err != nil {
+			c.spill = nil
+		}
+	}
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		c.cleanLines++
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -21,6 +22,11 @@ type Command struct {
 	Timeout time.Duration
 	// ResetCwd first changes back to the terminal's root directory.
 	ResetCwd bool
+	// Spill, when set, gets the whole output as the result's text would
+	// be without its middle left out (escape sequences removed, progress
+	// lines collapsed), as it is produced. A write error stops the writes,
+	// not the command.
+	Spill io.Writer
 }
 
 // Result is what became of an agent command.
@@ -210,7 +216,7 @@ func (t *Terminal) Run(ctx context.Context, c Command, onOutput func(chunk strin
 	var res Result
 	if c.ResetCwd {
 		cd := "cd -- " + shellQuote(t.root)
-		res = t.runLine(ctx, sh, cd, cd, 10*time.Second, nil)
+		res = t.runLine(ctx, sh, cd, cd, 10*time.Second, nil, nil)
 		if res.Interrupted || res.ShellRestarted || res.ExitCode != 0 {
 			res.Output = "could not return to " + t.root + ": " + res.Output
 			t.finish(sh)
@@ -218,7 +224,7 @@ func (t *Terminal) Run(ctx context.Context, c Command, onOutput func(chunk strin
 			return res, nil
 		}
 	}
-	res = t.runLine(ctx, sh, text, c.Text, c.Timeout, onOutput)
+	res = t.runLine(ctx, sh, text, c.Text, c.Timeout, onOutput, c.Spill)
 	t.finish(sh)
 	res.Duration = time.Since(begin)
 	return res, nil
@@ -348,8 +354,9 @@ func lastShellLine(screen string) string {
 
 // runLine types one command line and waits for it, driving the timeout
 // ladder and cancellation.
-func (t *Terminal) runLine(ctx context.Context, sh *shell, text, shown string, timeout time.Duration, onOutput func(string)) Result {
+func (t *Terminal) runLine(ctx context.Context, sh *shell, text, shown string, timeout time.Duration, onOutput func(string), spill io.Writer) Result {
 	r := &run{sh: sh, text: shown, cap: newCapture(), wake: make(chan struct{}, 1)}
+	r.cap.spill = spill
 	t.mu.Lock()
 	t.run = r
 	sh.out.enqueue([]byte("\x1b[200~" + text + "\x1b[201~\r"))

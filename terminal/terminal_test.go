@@ -817,3 +817,23 @@ func TestFloodKeepsEveryLineInTheScrollback(t *testing.T) {
 	}
 	t.Logf("%d lines kept, the last %d..%d; the display scrolled past %d bytes", len(nums), nums[0], n, term.SkippedBytes())
 }
+
+// Command.Spill gets the whole output the result leaves the middle of
+// out: every line, cleaned as the result's text is.
+func TestSpillGetsTheWholeOutput(t *testing.T) {
+	term := startTerm(t, Options{})
+	var spill strings.Builder
+	res := runOpts(t, term, Command{Text: `seq 1 20000; printf '\033[31mred\033[0m\n'`, Timeout: time.Minute, Spill: &spill})
+	if res.OmittedLines == 0 {
+		t.Fatalf("the result kept all %d lines", res.TotalLines)
+	}
+	var want strings.Builder
+	for i := 1; i <= 20000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	want.WriteString("red\n")
+	if spill.String() != want.String() {
+		got := spill.String()
+		t.Fatalf("the spill holds %d bytes, want %d; it ends %q", len(got), want.Len(), got[max(0, len(got)-40):])
+	}
+}
