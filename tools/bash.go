@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/fawn-ide/fawn/terminal"
@@ -272,6 +274,15 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		Emit(ctx, Output{Text: rest, Skipped: skipped})
 	}
 	cmd := terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || away}
+	sp, spillID := b.spill(ctx)
+	if sp != nil {
+		cmd.Spill = sp
+		defer func() {
+			if !done {
+				sp.finish(false)
+			}
+		}()
+	}
 	var res terminal.Result
 	var note string
 	if c.outside {
@@ -285,7 +296,7 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	} else {
 		res, err = b.term.Run(ctx, cmd, onOutput)
 		if be := (*terminal.BusyError)(nil); errors.As(err, &be) && be.Replaced != "" && b.spare != nil {
-			res, note, err = b.runSpare(ctx, c, be.Replaced, onOutput)
+			res, note, err = b.runSpare(ctx, c, be.Replaced, onOutput, cmd.Spill)
 			away = false
 		}
 	}
@@ -297,6 +308,16 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 	}
 	d := commandDone(res)
 	d.Outside = c.outside
+	if sp != nil {
+		// Kept only when the result leaves some of it out.
+		cut := (res.OmittedLines > 0 || res.OmittedBytes > 0) && !res.Binary
+		if path, err := sp.finish(cut); path != "" {
+			d.Spill = path
+			note += fmt.Sprintf("\n[the whole output (%s) is kept: view_output with id %q pages through it]", plural(int(res.TotalLines), "line", "lines"), spillID)
+		} else if cut && err != nil {
+			note += "\n[the whole output could not be kept: " + err.Error() + "]"
+		}
+	}
 	if !c.outside && res.ExitCode > 0 && b.env != nil && b.env.Sandbox != nil {
 		d.Refused, _ = b.env.Sandbox.Refusal(res.Output)
 	}
@@ -326,6 +347,23 @@ func (b *bashTool) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 		out += fmt.Sprintf("\n[the shell was in %s, outside the project: the command ran from the project root %s; %s]", userCwd, b.term.Root(), back)
 	}
 	return out, nil
+}
+
+// spill starts the file that keeps this call's whole output (nil when
+// the session keeps none, or it cannot be made: the command runs anyway).
+func (b *bashTool) spill(ctx context.Context) (*spill, string) {
+	if b.env == nil || b.env.Outputs == nil {
+		return nil, ""
+	}
+	id := compose.GetToolCallID(ctx)
+	if _, err := b.env.Outputs.Path(id); err != nil {
+		id = fmt.Sprintf("cmd-%d", time.Now().UnixNano()) // a call without a usable id
+	}
+	sp, err := b.env.Outputs.create(id)
+	if err != nil {
+		return nil, ""
+	}
+	return sp, id
 }
 
 // outside reports whether dir, the shell's directory, is outside the
@@ -491,12 +529,12 @@ func bashClip(s string) string {
 
 // runSpare runs c in the bash tool's own shell, the terminal's having been
 // replaced by exec with replaced ("zsh"); note tells the model where it ran.
-func (b *bashTool) runSpare(ctx context.Context, c bashCall, replaced string, onOutput func(string)) (terminal.Result, string, error) {
+func (b *bashTool) runSpare(ctx context.Context, c bashCall, replaced string, onOutput func(string), spill io.Writer) (terminal.Result, string, error) {
 	t, tab, err := b.spare()
 	if err != nil {
 		return terminal.Result{}, "", fmt.Errorf("the terminal's shell was replaced by %s (exec), which has no fawn markers, and fawn's own shell could not start: %w", replaced, err)
 	}
-	res, err := t.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || b.outside(t.Cwd())}, onOutput)
+	res, err := t.Run(ctx, terminal.Command{Text: c.command, Timeout: c.timeout, ResetCwd: c.resetCwd || b.outside(t.Cwd()), Spill: spill}, onOutput)
 	note := fmt.Sprintf("\n[the terminal's shell was replaced by %s (exec), which has no fawn markers: the command ran in fawn's own bash, in the tab %q; its directory and variables are its own]", replaced, tab)
 	return res, note, err
 }

@@ -52,6 +52,9 @@ type Env struct {
 	// reads a failed command's output for its refusal and, when the user
 	// lets it, runs a command once outside it.
 	Sandbox Sandbox
+	// Outputs, when set, keeps the whole output of a command whose result
+	// leaves some of it out, for view_output.
+	Outputs *Outputs
 }
 
 // Sandbox is what the bash tool needs of the shell's sandbox.

@@ -57,6 +57,9 @@ type CommandDone struct {
 	Refused string
 	// Outside: the command ran once outside the sandbox, as the user let it.
 	Outside bool
+	// Spill is the file that keeps the whole output, when the result left
+	// some of it out (view_output reads it), or "".
+	Spill string
 }
 
 // CommandTerminal: the command runs in a terminal an editor made for it
