@@ -192,3 +192,26 @@ func TestSignalsRestoreTheTerminalAndExit128PlusN(t *testing.T) {
 		})
 	}
 }
+
+// A long command's result leaves the middle out, and the agent reads any
+// line of it with view_output, by the call's id.
+func TestHeadlessViewOutputPagesALongCommand(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{{ID: "call_seq", Name: "bash", Arguments: `{"command":"seq 1 40000"}`}}},
+		{ToolCalls: []llmtest.ToolCall{call("view_output", `{"id":"call_seq","offset":20000,"limit":2}`)}},
+		{Text: "Read it."},
+	}})
+	out, errs, code := runHeadless(t, srv, project(t), "-p", "count", "--permission-mode", "yolo")
+	if code != 0 || strings.TrimSpace(out) != "Read it." {
+		t.Fatalf("exit %d: %s\n%s", code, out, errs)
+	}
+	reqs := srv.ChatRequests()
+	first := string(reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+	if !strings.Contains(first, "omitted") || strings.Contains(first, "\n20000\n") || !strings.Contains(first, `view_output with id "call_seq"`) {
+		t.Fatalf("the bash result:\n%s", first)
+	}
+	page := string(reqs[2].Messages[len(reqs[2].Messages)-1].Content)
+	if !strings.Contains(page, " 20000\t20000\n") || !strings.Contains(page, " 20001\t20001\n") || !strings.Contains(page, "of 40000") {
+		t.Errorf("the view_output result:\n%s", page)
+	}
+}

@@ -115,7 +115,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 	for _, p := range ts.problems {
 		fmt.Fprintln(stderr, "fawn acp:", p)
 	}
-	ws, err := newWorkspace(cfg, decision)
+	ws, err := newWorkspace(cfg, decision, red)
 	if err != nil {
 		return nil, err
 	}

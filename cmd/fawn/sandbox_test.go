@@ -48,7 +48,7 @@ func TestWorkspaceShellIsSandboxed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := newWorkspace(cfg, nil)
+	ws, err := newWorkspace(cfg, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func (b taskBranch) Discard(ctx context.Context) error {
 func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) {
 	c := *k.cfg
 	c.ProjectDir = dir
-	ws, err := newWorkspace(&c, k.decision)
+	ws, err := newWorkspace(&c, k.decision, k.red)
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}

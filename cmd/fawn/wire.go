@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -64,13 +65,14 @@ func (w *workspace) Close() {
 	}
 }
 
-func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
+func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor) (*workspace, error) {
 	env, err := tools.NewEnv(cfg.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
 	env.BashTimeout = cfg.Tools.Bash.Timeout
 	env.Web = webAccess(cfg.Web)
+	env.Outputs = commandOutputs(cfg, red)
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
 	w := &workspace{env: env, environ: environ, topics: newTopics()}
 	if w.sandbox, err = newSandbox(cfg, env.Root, environ); err != nil {
@@ -100,6 +102,9 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	spare := &spareShell{opts: shellOpts, started: w.topics.spareShell.Publish}
 	w.close = append(w.close, spare.Close)
 	w.tools = append(tools.Builtin(env), tools.NewBash(env, term, tools.WithSpareShell(spare.get)))
+	if env.Outputs != nil {
+		w.tools = append(w.tools, tools.NewViewOutput(env.Outputs))
+	}
 	if w.skills = skills.Load(cfg.ConfigDir, cfg.ProjectDir); len(w.skills) > 0 {
 		w.tools = append(w.tools, tools.NewSkill(w.skills))
 	}
@@ -113,13 +118,30 @@ func newWorkspace(cfg *config.Config, d *trust.Decision) (*workspace, error) {
 	return w, nil
 }
 
+// commandOutputs keeps the whole output of long commands beside the
+// project's sessions (nil: no data directory, nothing kept).
+func commandOutputs(cfg *config.Config, red *secret.Redactor) *tools.Outputs {
+	if cfg.DataDir == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(cfg.ProjectDir)
+	if err != nil {
+		return nil
+	}
+	var redact func(string) string
+	if red != nil {
+		redact = red.String
+	}
+	return tools.NewOutputs(filepath.Join(cfg.DataDir, "sessions", session.ProjectKey(abs), "outputs"), redact)
+}
+
 func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {
 	branch, err := enterWorktree(ctx, c.worktree, cfg, d, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
-	ws, err := newWorkspace(cfg, d)
+	ws, err := newWorkspace(cfg, d, red)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -184,7 +206,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 }
 
 func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, red *secret.Redactor, extra []string, stderr io.Writer) int {
-	ws, err := newWorkspace(cfg, decision)
+	ws, err := newWorkspace(cfg, decision, red)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure

@@ -371,8 +371,12 @@ func bashKind() *ToolKind {
 					lines = append(lines, render.Line{{Text: "… (this live view skipped lines; the Terminal pane shows them all)", Style: note}})
 				case c.cmd != nil && c.cmd.OmittedLines > 0 && i == c.cmd.HeadLines:
 					d := c.cmd
-					lines = append(lines, render.Line{{Text: fmt.Sprintf("… lines %d–%d are left out here and of what the model saw; scroll back in the Terminal pane (Shift-PgUp) for the latest of them",
-						d.HeadLines+1, d.HeadLines+d.OmittedLines), Style: note}})
+					where := "scroll back in the Terminal pane (Shift-PgUp) for the latest of them"
+					if d.Spill != "" {
+						where = "all of it is kept in " + render.Sanitize(d.Spill, 4) + " (the agent reads it with view_output)"
+					}
+					lines = append(lines, render.Line{{Text: fmt.Sprintf("… lines %d–%d are left out here and of what the model saw; %s",
+						d.HeadLines+1, d.HeadLines+d.OmittedLines, where), Style: note}})
 				default:
 					lines = append(lines, render.Line{{Text: render.Sanitize(l, 4), Style: st}})
 				}
