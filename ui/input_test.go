@@ -99,8 +99,8 @@ func TestSlashCommands(t *testing.T) {
 	r.waitScreen("Forget the conversation")
 	r.key(tcell.KeyTab, 0, 0)
 	r.onUI(func() {
-		if got := r.app.task.input.GetText(); got != "/clear" {
-			t.Errorf("Tab completed to %q", got)
+		if got := r.app.task.input.GetText(); got != "/clear " {
+			t.Errorf("Tab completed to %q, want the command and a space", got)
 		}
 	})
 	r.key(tcell.KeyEnter, 0, 0)

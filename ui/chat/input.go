@@ -293,16 +293,13 @@ func commonPrefix(cmds []*commands.Command) string {
 // Completing reports whether the popup is open.
 func (in *Input) Completing() bool { return len(in.matches) > 0 }
 
-// accept puts the selected command into the input.
+// accept puts the selected command into the input, with the space its
+// arguments (or the message after a bare command) start after.
 func (in *Input) accept() {
 	if len(in.matches) == 0 {
 		return
 	}
-	cmd := in.matches[in.compSel]
-	text := "/" + cmd.Name
-	if cmd.Args != "" {
-		text += " "
-	}
+	text := "/" + in.matches[in.compSel].Name + " "
 	in.SetText(text, true)
 	in.matches = nil
 	in.compDismissed = text
