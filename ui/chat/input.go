@@ -162,28 +162,7 @@ func (in *Input) AddHistory(text string) {
 }
 
 // Rows is how many rows the input wants at width (1…maxInputRows).
-func (in *Input) Rows(width int) int {
-	text := in.GetText()
-	if text == "" || width <= 0 {
-		return 1
-	}
-	// Count rows line by line and stop at the maximum: a pasted megabyte
-	// must not be wrapped on every frame just to learn it needs 8 rows.
-	n := 0
-	for text != "" && n < maxInputRows {
-		line, rest, _ := strings.Cut(text, "\n")
-		text = rest
-		if w := render.TextWidth(line); w > width {
-			n += len(render.WrapText(line[:min(len(line), width*maxInputRows*4)], tcell.StyleDefault, width, nil, nil))
-		} else {
-			n++
-		}
-		if rest == "" && strings.HasSuffix(in.GetText(), "\n") {
-			n++ // the cursor sits on a new empty row
-		}
-	}
-	return min(max(n, 1), maxInputRows)
-}
+func (in *Input) Rows(width int) int { return in.rowsUpTo(width, maxInputRows) }
 
 // UpdateCompletion recomputes the popup from the text.
 func (in *Input) UpdateCompletion() {

@@ -57,6 +57,7 @@ func (c *View) Draw(screen tcell.Screen) {
 	render.DrawText(screen, x, y+h-rows, prompt, "› ", mark)
 	c.input.fitPlaceholder(w - prompt)
 	c.input.SetRect(x+prompt, y+h-rows, w-prompt, rows)
+	c.input.keepTop(w-prompt, rows)
 	c.input.Draw(screen)
 	if c.input.HasFocus() && c.input.drawCompletion(screen, x, y+listH, w, listH) {
 		c.list.forgetRows() // the popup covers some of its rows
