@@ -270,6 +270,7 @@ func (a *App) wireWidgets(t *Task) {
 		}
 	}
 	t.input.OnOpenFile = a.openFinder
+	t.input.OnHistorySearch = t.searchHistory
 	if t.svc.Attach != nil {
 		t.files = project.NewIndex(t.root)
 		t.input.MentionFiles = func(q string) ([]string, bool) {

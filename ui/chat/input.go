@@ -58,6 +58,8 @@ type Input struct {
 	OnScroll   func(rows int)
 	OnMessages func()
 	OnOpenFile func()
+	// OnHistorySearch opens the search of the prompts sent (Ctrl-R).
+	OnHistorySearch func()
 	// ImagePath recognises a pasted image file's path (set by the app).
 	ImagePath func(text string) (string, bool)
 }
@@ -401,7 +403,7 @@ func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func
 			return false
 		}
 		in.forward(ev, setFocus)
-	case actChatScrollUp, actChatScrollDown, actChatMessages, actChatOpenFile:
+	case actChatScrollUp, actChatScrollDown, actChatMessages, actChatOpenFile, actChatHistorySearch:
 		in.callback(action)
 		return false
 	default:
@@ -465,6 +467,8 @@ func (in *Input) callback(action keymap.Action) {
 		in.OnMessages()
 	case action == actChatOpenFile && in.OnOpenFile != nil:
 		in.OnOpenFile()
+	case action == actChatHistorySearch && in.OnHistorySearch != nil:
+		in.OnHistorySearch()
 	}
 }
 

@@ -5,17 +5,18 @@ import "github.com/fawn-ide/fawn/ui/keymap"
 // The actions of the chat's key tables.
 const (
 	// of ChatKeys
-	actChatSend        keymap.Action = "chat.send"
-	actChatNewline     keymap.Action = "chat.newline"
-	actChatCancel      keymap.Action = "chat.cancel"
-	actChatInterrupt   keymap.Action = "chat.interrupt"
-	actChatHistoryPrev keymap.Action = "chat.history_prev"
-	actChatHistoryNext keymap.Action = "chat.history_next"
-	actChatComplete    keymap.Action = "chat.complete"
-	actChatScrollUp    keymap.Action = "chat.scroll_up"
-	actChatScrollDown  keymap.Action = "chat.scroll_down"
-	actChatMessages    keymap.Action = "chat.messages"
-	actChatOpenFile    keymap.Action = "chat.open_file"
+	actChatSend          keymap.Action = "chat.send"
+	actChatNewline       keymap.Action = "chat.newline"
+	actChatCancel        keymap.Action = "chat.cancel"
+	actChatInterrupt     keymap.Action = "chat.interrupt"
+	actChatHistoryPrev   keymap.Action = "chat.history_prev"
+	actChatHistoryNext   keymap.Action = "chat.history_next"
+	actChatComplete      keymap.Action = "chat.complete"
+	actChatScrollUp      keymap.Action = "chat.scroll_up"
+	actChatScrollDown    keymap.Action = "chat.scroll_down"
+	actChatMessages      keymap.Action = "chat.messages"
+	actChatOpenFile      keymap.Action = "chat.open_file"
+	actChatHistorySearch keymap.Action = "chat.history_search"
 
 	// of MessageKeys
 	actMessagesUp       keymap.Action = "messages.up"
@@ -45,6 +46,7 @@ func ChatKeys() *keymap.Table {
 		keymap.Binding{Action: actChatScrollDown, Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
 		keymap.Binding{Action: actChatMessages, Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},
 		keymap.Binding{Action: actChatOpenFile, Keys: []string{"ctrl+p"}, Help: "Open a project file in the editor (fuzzy finder)"},
+		keymap.Binding{Action: actChatHistorySearch, Keys: []string{"ctrl+r"}, Help: "Search what you sent in every session of the project (Enter puts it in the input)"},
 	)
 }
 

@@ -3,7 +3,9 @@
 // long ago it was used, how many messages it has and its model — the one in
 // use marked. It gives a ui/picker its items (Items), and Age says how
 // long ago for the Changes tab and /rewind too; the app opens the picker
-// and resumes the session picked.
+// and resumes the session picked. It gives the chat's prompt history
+// search (Ctrl-R) its items too: what the user sent in every session
+// (HistoryItems).
 //
 // It imports session, ui/picker and internal/safetext, never ui; ui imports
 // it.
