@@ -96,6 +96,9 @@ func (a *App) RunTurn(start func(ctx context.Context) <-chan agent.Event) bool {
 // Submit sends text as if typed in the chat.
 func (a *App) Submit(text string) { a.task.submit(text) }
 
+// Prompt sends text to the agent, shown in the chat as shown.
+func (a *App) Prompt(shown, text string) { a.task.prompt(shown, text) }
+
 // ClearConversation forgets the conversation and clears what shows it.
 func (a *App) ClearConversation() {
 	a.task.agent.Clear()

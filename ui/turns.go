@@ -18,8 +18,8 @@ import (
 // or one queued while a turn runs), the turn's events followed into the
 // router, its end, and Esc's cancelling.
 
-// submit handles a message from the input: a command, a new turn, or a
-// queued message while a turn runs.
+// submit handles a message: a command, a new turn, or a queued message
+// while a turn runs.
 func (t *Task) submit(text string) {
 	if name, args, ok := commands.Parse(text); ok {
 		t.list.ScrollToBottom()
@@ -47,6 +47,20 @@ func (t *Task) submit(text string) {
 			return
 		}
 	}
+	t.send(item)
+}
+
+// prompt sends text to the agent as the user's message, shown (and kept
+// as what the user typed) as shown: a command's own prompt (/init).
+func (t *Task) prompt(shown, text string) {
+	item := &chat.User{Text: shown, Input: &agent.Input{Text: text, Typed: shown}}
+	t.list.Append(item)
+	t.list.ScrollToBottom()
+	t.send(item)
+}
+
+// send starts item's turn, or queues it behind the one running.
+func (t *Task) send(item *chat.User) {
 	if t.turnRunning() {
 		item.Queued = true
 		t.queued = append(t.queued, item)
@@ -63,9 +77,12 @@ func (t *Task) startTurn(item *chat.User) {
 	t.turnCancel = cancel
 	t.router.BeginTurn()
 	var events <-chan agent.Event
-	if at := t.svc.Attach; at != nil && item.Input != nil {
+	switch at := t.svc.Attach; {
+	case at != nil && item.Input != nil:
 		events = at.RunInput(ctx, *item.Input)
-	} else {
+	case item.Input != nil:
+		events = t.agent.Run(ctx, item.Input.Text)
+	default:
 		events = t.agent.Run(ctx, item.Text)
 	}
 	t.follow(events, cancel)

@@ -18,6 +18,7 @@ func AddBuiltin(c *Commands) {
 	c.Add(NewSession())
 	c.Add(Export())
 	c.Add(Task())
+	c.Add(Init())
 	needs := func(cmd Command, has func(backend.Services) bool) Command {
 		cmd.Needs = has
 		return cmd

@@ -52,6 +52,10 @@ type Host interface {
 	RunTurn(start func(ctx context.Context) <-chan agent.Event) bool
 	// Submit sends text as if the user had typed it in the chat.
 	Submit(text string)
+	// Prompt sends text to the agent as the user's message (queued while
+	// a turn runs), shown in the chat and kept in the session as shown: a
+	// command's own prompt (/init) instead of what the user typed.
+	Prompt(shown, text string)
 	// ClearConversation forgets the conversation and clears the chat, the
 	// to-dos and the Changes tab.
 	ClearConversation()
