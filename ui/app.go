@@ -258,7 +258,7 @@ func (a *App) wireWidgets(t *Task) {
 	if tl, ok := t.terminal.(interface{ SetOnLink(func(string)) }); ok {
 		tl.SetOnLink(a.openLink)
 	}
-	t.input.OnSubmit = t.submit
+	t.input.OnSubmit = t.typed
 	t.input.OnCancel = a.escape
 	t.input.Busy = t.turnRunning
 	t.input.OnScroll = t.list.ScrollPages

@@ -18,6 +18,20 @@ import (
 // or one queued while a turn runs), the turn's events followed into the
 // router, its end, and Esc's cancelling.
 
+// typed handles what the user sent from the input: "#note" notes it in
+// an AGENTS.md, anything else is submitted. Only the input comes here: a
+// custom command's text (a project's file) is submitted, and never
+// writes a file.
+func (t *Task) typed(text string) {
+	switch {
+	case strings.HasPrefix(text, "#"):
+		t.list.ScrollToBottom()
+		commands.Remember(t.app, text[1:])
+	default:
+		t.submit(text)
+	}
+}
+
 // submit handles a message: a command, a new turn, or a queued message
 // while a turn runs.
 func (t *Task) submit(text string) {
