@@ -140,6 +140,10 @@ func (a *App) escape() {
 		a.task.cancelTurn()
 		return
 	}
+	if n := a.task.chat.Pending.Drop(); n > 0 {
+		a.flash(fmt.Sprintf("dropped: the output of %s will not be sent", words.Plural(n, "command", "commands")))
+		return
+	}
 	now := time.Now()
 	if a.task.input.GetText() == "" && now.Sub(a.task.lastEsc) < escEscWindow {
 		a.task.lastEsc = time.Time{}

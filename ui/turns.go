@@ -18,12 +18,14 @@ import (
 // or one queued while a turn runs), the turn's events followed into the
 // router, its end, and Esc's cancelling.
 
-// typed handles what the user sent from the input: "#note" notes it in
-// an AGENTS.md, anything else is submitted. Only the input comes here: a
-// custom command's text (a project's file) is submitted, and never
-// writes a file.
+// typed handles what the user sent from the input: "!cmd" runs cmd in
+// the terminal, "#note" notes it in an AGENTS.md, anything else is
+// submitted. Only the input comes here: a custom command's text (a
+// project's file) is submitted, and never runs a program.
 func (t *Task) typed(text string) {
 	switch {
+	case strings.HasPrefix(text, "!"):
+		t.runShell(text[1:])
 	case strings.HasPrefix(text, "#"):
 		t.list.ScrollToBottom()
 		commands.Remember(t.app, text[1:])
@@ -87,6 +89,7 @@ func (t *Task) startTurn(item *chat.User) {
 	t.ended = panes.TaskIdle
 	item.Queued = false
 	item.Ver++
+	t.chat.Pending.AttachTo(item) // the output of "!cmd" runs
 	ctx, cancel := context.WithCancel(t.app.runCtx)
 	t.turnCancel = cancel
 	t.router.BeginTurn()

@@ -17,10 +17,13 @@ type View struct {
 	input *Input
 	// Busy, when set, says whether a turn runs (the prompt mark shows it).
 	Busy func() bool
+	// Pending is what "!cmd" ran for the next message, shown on a row
+	// above the input.
+	Pending *Pending
 }
 
 func NewView(th *theme.Theme, list *MessageList, input *Input) *View {
-	c := &View{Box: tview.NewBox(), th: th, list: list, input: input}
+	c := &View{Box: tview.NewBox(), th: th, list: list, input: input, Pending: &Pending{}}
 	c.SetBackgroundColor(th.Background)
 	return c
 }
@@ -35,7 +38,11 @@ func (c *View) Draw(screen tcell.Screen) {
 	if rows > h-2 {
 		rows = max(1, h-2)
 	}
-	listH := h - rows - 1
+	pend := c.Pending.rows()
+	if rows+pend > h-2 {
+		pend = 0
+	}
+	listH := h - rows - pend - 1
 	if listH > 0 {
 		c.list.SetRect(x, y, w, listH)
 		c.list.Draw(screen)
@@ -49,6 +56,9 @@ func (c *View) Draw(screen tcell.Screen) {
 		// the separator covers its row, and the input's rows are cleared
 		// here.
 		buf.FillRect(x, y+h-rows, w, rows, ' ', tcell.StyleDefault.Background(c.th.Background))
+	}
+	if pend > 0 {
+		c.Pending.draw(screen, c.th, x, y+h-rows-pend, w)
 	}
 	mark := tcell.StyleDefault.Foreground(c.th.Accent).Bold(true)
 	if c.Busy != nil && c.Busy() {
