@@ -59,3 +59,28 @@ func TestHashNotesInAGENTSmd(t *testing.T) {
 		t.Fatal("a cancelled note was written")
 	}
 }
+
+// F1 help says what "!" and "#" at the start of a message do.
+func TestHelpListsWhatAMessageMayStartWith(t *testing.T) {
+	r := startApp(t, Options{Agent: newScriptAgent()}, 120, 30)
+	r.onUI(func() {
+		help := linesText(r.app.help.Lines(140))
+		for _, want := range []string{"!command", "Run the command in the terminal", "#note", "Add the note to AGENTS.md"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("F1 help lacks %q:\n%s", want, help)
+			}
+		}
+	})
+}
+
+// A space before "#" or "!" sends the text as a message.
+func TestASpaceFirstSendsHashAsAMessage(t *testing.T) {
+	ag := newScriptAgent()
+	r := startApp(t, Options{Agent: ag}, 120, 30)
+	r.typeText(" #1 is the bug to fix")
+	r.key(tcell.KeyEnter, 0, 0)
+	waitFor(t, "the message", func() bool { return len(ag.promptList()) == 1 })
+	if got := ag.promptList()[0]; got != " #1 is the bug to fix" {
+		t.Errorf("sent %q", got)
+	}
+}

@@ -99,6 +99,12 @@ func (h *Help) Lines(width int) []render.Line {
 			row(name, c.Help, "")
 		}
 	}
+	out = append(out, nil, render.Line{{Text: "Typed at the start of a message", Style: head}})
+	row("!command", "Run the command in the terminal, in sight; its output goes with your next message (Esc drops it)", "")
+	row("#note", "Add the note to AGENTS.md, the project's or yours (a question asks which); the agent reads it every turn", "")
+	row("@path", "Attach a file, a directory's listing or an image (Tab completes the path)", "")
+	row("//text", "Send text that starts with a slash as a message, not a command", "")
+	row("␣!text, ␣#text", "A space first sends text that starts with ! or # as a message", "")
 	out = append(out, nil, render.Line{{Text: "Mouse: a click focuses a pane, selects a message or opens what a tool card drove; the wheel scrolls; " +
 		"the tab labels switch tabs. Most terminals select text natively with Shift held while dragging. " +
 		"Keys can be changed with ui.keys in the config, by the action names shown in grey.", Style: base.Foreground(th.Dim)}})
