@@ -113,3 +113,25 @@ func TestSubmittedTextRunsNoShell(t *testing.T) {
 		t.Fatal("a submitted #note was written")
 	}
 }
+
+// While "!cmd" runs, a message sent waits for it and takes its output;
+// Esc stops a command that runs.
+func TestAMessageWaitsForTheRunningBang(t *testing.T) {
+	ag := newScriptAgent()
+	r := appWithShell(t, ag, t.TempDir())
+	r.typeText("!sleep 1; echo late")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("!sleep 1; echo late · running…")
+	r.typeText("and now?")
+	r.key(tcell.KeyEnter, 0, 0)
+	waitFor(t, "the message", func() bool { return len(ag.promptList()) == 1 })
+	if p := ag.promptList()[0]; !strings.Contains(p, `ended="exit 0">`+"\nlate\n</shell>") {
+		t.Fatalf("the message did not take the output of the command it waited for:\n%s", p)
+	}
+
+	r.typeText("!sleep 30")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("!sleep 30 · running…")
+	r.key(tcell.KeyEscape, 0, 0)
+	r.waitScreen("!sleep 30 · interrupted")
+}
