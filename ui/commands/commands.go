@@ -2,8 +2,10 @@
 // "/model"): the registry the input's completion and the help overlay
 // read, the Host a command is given to act on the frame, and one file per
 // command. A command reaches the App only through Host and the typed
-// services (backend), so it cannot depend on the App's fields. ui
-// imports this package; it imports neither ui nor the panes.
+// services (backend), so it cannot depend on the App's fields. "#note"
+// in the chat is here too (Remember): a question through Host, a write
+// through project.WriteFile. ui imports this package; it imports neither
+// ui nor the panes.
 package commands
 
 import (
