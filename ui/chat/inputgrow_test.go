@@ -62,3 +62,36 @@ func TestInputGrowsKeepingItsFirstLine(t *testing.T) {
 		t.Fatalf("after deleting back to %d lines the first line is not shown:\n%s", strings.Count(in.GetText(), "\n")+1, text)
 	}
 }
+
+// A line that wraps grows the input too, its start kept in sight.
+func TestInputGrowsForAWrappedLine(t *testing.T) {
+	ctx := darkCtx()
+	in := NewInput(ctx.Th, ChatKeys(), commands.New())
+	v := NewView(ctx.Th, NewMessageList(ctx, MessageKeys()), in)
+	s := simScreen(t, 40, 24)
+	v.SetRect(0, 0, 40, 24)
+	in.Focus(nil)
+	words := strings.Fields("start of a long message that goes on and on well past the width of the chat so that it wraps onto several rows")
+	for i, w := range words {
+		if i > 0 {
+			in.InputHandler()(tcell.NewEventKey(tcell.KeyRune, ' ', 0), func(tview.Primitive) {})
+			v.Draw(s)
+		}
+		for _, r := range w {
+			in.InputHandler()(tcell.NewEventKey(tcell.KeyRune, r, 0), func(tview.Primitive) {})
+			s.Clear()
+			v.Draw(s)
+		}
+	}
+	s.Show()
+	_, y, _, h := in.GetRect()
+	if h < 3 {
+		t.Fatalf("the input has %d rows for a line that wraps three times", h)
+	}
+	if !strings.Contains(screenLines(s)[y], "start of a long") {
+		t.Fatalf("the wrapped line's start is not the input's first row:\n%s", screenText(s))
+	}
+	if !strings.Contains(screenLines(s)[y+h-1], "rows") {
+		t.Fatalf("the cursor's row is not the input's last row:\n%s", screenText(s))
+	}
+}
