@@ -256,3 +256,48 @@ func (m *Manager) mergeCommit(ctx context.Context, t Tree, head Base, tip string
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// maxDraftSubjects bounds the subjects a drafted message lists.
+const maxDraftSubjects = 20
+
+// Draft is a message for the commit merging the task makes (mode): its
+// first line names the task, the body lists the subjects of the branch's
+// commits the base has not, oldest first. It is a plain draft for the
+// user to confirm or change; nothing is asked of a model.
+func (m *Manager) Draft(ctx context.Context, t Tree, mode Mode) (string, error) {
+	base, err := m.baseRev(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	out, err := m.git(ctx, m.top, "log", "--reverse", "--no-merges", "--format=%s", base+"..refs/heads/"+t.Branch, "--")
+	if err != nil {
+		return "", err
+	}
+	var subjects []string
+	for _, s := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if s = strings.TrimSpace(s); s != "" {
+			subjects = append(subjects, s)
+		}
+	}
+	into := t.Base.String()
+	var b strings.Builder
+	switch {
+	case mode == Squash && len(subjects) == 1:
+		return subjects[0] + "\n\n(task " + t.Name + ", squashed from " + t.Branch + ")", nil
+	case mode == Squash:
+		fmt.Fprintf(&b, "%s: %d changes (squashed from %s)", t.Name, len(subjects), t.Branch)
+	default:
+		fmt.Fprintf(&b, "Merge task %s (%s) into %s", t.Name, t.Branch, into)
+	}
+	if len(subjects) > 0 {
+		b.WriteString("\n")
+	}
+	for i, s := range subjects {
+		if i == maxDraftSubjects {
+			fmt.Fprintf(&b, "\n- and %d more", len(subjects)-i)
+			break
+		}
+		b.WriteString("\n- " + s)
+	}
+	return b.String(), nil
+}

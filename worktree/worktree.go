@@ -507,6 +507,7 @@ func (m *Manager) Discard(ctx context.Context, t Tree, force bool) error {
 	if _, err := m.git(ctx, m.top, "branch", "-D", "--quiet", t.Branch); err != nil {
 		return fmt.Errorf("cannot delete the branch %s: %w", t.Branch, err)
 	}
+	_ = m.Forget(t.Name)  // no later run reopens it
 	_ = os.Remove(m.root) // when it was the last task
 	return nil
 }
