@@ -208,21 +208,15 @@ func (m *Manager) Merge(ctx context.Context, t Tree, mode Mode, message string) 
 	return Result{FastForward: ff, Commit: target}, nil
 }
 
-func (m *Manager) isAncestor(ctx context.Context, a, b string) bool {
-	_, err := m.git(ctx, m.top, "merge-base", "--is-ancestor", a, b)
-	return err == nil
-}
-
-// mergeCommit computes the merge of tip into head without touching any
-// checkout, and makes it a commit: two parents, or one for Squash.
-func (m *Manager) mergeCommit(ctx context.Context, t Tree, head Base, tip string, mode Mode, message string) (string, error) {
-	if err := m.identity(ctx); err != nil {
-		return "", err
-	}
+// mergeTree is the tree merging tip into head makes, written to the
+// object store only (no checkout, no ref changes); a conflict is a
+// *ConflictError with the files.
+func (m *Manager) mergeTree(ctx context.Context, t Tree, head Base, tip string) (string, error) {
 	out, err := m.git(ctx, m.top, "merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", head.Commit, tip)
 	fields := strings.Split(string(out), "\x00")
 	switch {
 	case err == nil:
+		return fields[0], nil
 	case exitCode(err) == 1:
 		c := &ConflictError{Branch: t.Branch, Base: head.Branch}
 		seen := map[string]bool{}
@@ -239,7 +233,64 @@ func (m *Manager) mergeCommit(ctx context.Context, t Tree, head Base, tip string
 	default:
 		return "", fmt.Errorf("cannot merge %s (merging needs git 2.38 or newer): %w", t.Branch, err)
 	}
-	tree := fields[0]
+}
+
+// Preview says how Merge would go, changing nothing: a fast-forward (ff),
+// or a merge that makes a commit; a conflict is a *ConflictError with the
+// files, and so are Merge's refusals of a detached base, a base that is
+// not checked out or has uncommitted changes (not the task's own
+// uncommitted work: Merge asks for it to be committed first).
+func (m *Manager) Preview(ctx context.Context, t Tree) (ff bool, err error) {
+	if t.Base.Branch == "" {
+		if t.Base.Commit == "" {
+			return false, fmt.Errorf("%s: %w", t.Branch, ErrNoBase)
+		}
+		return false, fmt.Errorf("%s: %w", t.Branch, ErrDetachedBase)
+	}
+	head, err := m.head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if head.Branch != t.Base.Branch {
+		return false, fmt.Errorf("%w: it is on %s, the task %s started from %s: check out %s there first",
+			ErrNotOnBase, head, t.Name, t.Base.Branch, t.Base.Branch)
+	}
+	dirty, err := m.git(ctx, m.top, "status", "--porcelain", "-z", "--untracked-files=no")
+	if err != nil {
+		return false, err
+	}
+	if files := statusPaths(dirty); len(files) > 0 {
+		return false, fmt.Errorf("%w (%s): commit or stash them first", ErrBaseDirty, strings.Join(files, ", "))
+	}
+	tip, err := m.revParse(ctx, m.top, "refs/heads/"+t.Branch)
+	if err != nil {
+		return false, err
+	}
+	if m.isAncestor(ctx, tip, head.Commit) {
+		return false, fmt.Errorf("%s: %w", t.Branch, ErrUpToDate)
+	}
+	if m.isAncestor(ctx, head.Commit, tip) {
+		return true, nil
+	}
+	_, err = m.mergeTree(ctx, t, head, tip)
+	return false, err
+}
+
+func (m *Manager) isAncestor(ctx context.Context, a, b string) bool {
+	_, err := m.git(ctx, m.top, "merge-base", "--is-ancestor", a, b)
+	return err == nil
+}
+
+// mergeCommit computes the merge of tip into head without touching any
+// checkout, and makes it a commit: two parents, or one for Squash.
+func (m *Manager) mergeCommit(ctx context.Context, t Tree, head Base, tip string, mode Mode, message string) (string, error) {
+	if err := m.identity(ctx); err != nil {
+		return "", err
+	}
+	tree, err := m.mergeTree(ctx, t, head, tip)
+	if err != nil {
+		return "", err
+	}
 	if message == "" {
 		message = "Merge branch '" + t.Branch + "'"
 		if mode == Squash {
@@ -250,7 +301,7 @@ func (m *Manager) mergeCommit(ctx context.Context, t Tree, head Base, tip string
 	if mode != Squash {
 		args = append(args, "-p", tip)
 	}
-	out, err = m.git(ctx, m.top, append(args, "-m", message, tree)...)
+	out, err := m.git(ctx, m.top, append(args, "-m", message, tree)...)
 	if err != nil {
 		return "", err
 	}

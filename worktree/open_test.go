@@ -2,6 +2,7 @@ package worktree
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,5 +112,41 @@ func TestDraft(t *testing.T) {
 	}
 	if got, err := m.Draft(ctx, tr, Squash); err != nil || got != "side: 2 changes (squashed from fawn/side)\n\n- add c\n- add e" {
 		t.Errorf("squash: %q, %v", got, err)
+	}
+}
+
+// Preview says how a merge would go and changes nothing: a fast-forward,
+// a merge commit, a conflict with its files, a dirty base refused.
+func TestPreview(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := open(t, repo)
+	one, two := create(t, m, "one"), create(t, m, "two")
+	write(t, filepath.Join(one.Dir, "a.txt"), "one\nTWO\nthree\n")
+	write(t, filepath.Join(two.Dir, "a.txt"), "one\n2\nthree\n")
+	for _, tr := range []Tree{one, two} {
+		if _, err := m.Commit(ctx, tr, "edit a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ff, err := m.Preview(ctx, one); err != nil || !ff {
+		t.Fatalf("Preview of one: %v, %v; want a fast-forward", ff, err)
+	}
+	if _, err := m.Merge(ctx, one, MergeCommit, ""); err != nil {
+		t.Fatal(err)
+	}
+	head := plainGit(t, repo, "rev-parse", "HEAD")
+	var c *ConflictError
+	if _, err := m.Preview(ctx, two); !errors.As(err, &c) || len(c.Files) != 1 || c.Files[0] != "a.txt" {
+		t.Fatalf("Preview of two: %v; want a conflict in a.txt", err)
+	}
+	if plainGit(t, repo, "rev-parse", "HEAD") != head {
+		t.Error("Preview moved HEAD")
+	}
+	clean(t, repo)
+	write(t, filepath.Join(repo, "b.txt"), "dirty\n")
+	if _, err := m.Preview(ctx, two); !errors.Is(err, ErrBaseDirty) {
+		t.Errorf("Preview with a dirty base: %v", err)
 	}
 }
