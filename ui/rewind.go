@@ -35,6 +35,10 @@ func (a *App) wireChanges(t *Task) {
 	}
 	// Looking is fine while a turn runs; reverting waits for it (a.book).
 	t.changes.OnDiff = func(path string) {
+		if t.review != nil {
+			t.review.diff(path)
+			return
+		}
 		if b := r.Checkpoints(); b != nil {
 			a.showChange(b, path)
 		}
@@ -52,6 +56,11 @@ func (a *App) wireChanges(t *Task) {
 		a.focusOn(panes.Editor)
 	}
 	t.changes.OnRevert = func(path string) {
+		if t.review != nil {
+			t.review.diff(path)
+			a.flash("R in the diff puts the file back as the base has it, r a hunk")
+			return
+		}
 		b := a.book()
 		if b == nil {
 			return
@@ -102,6 +111,10 @@ func (a *App) wireChanges(t *Task) {
 				return
 			}
 			rel = filepath.ToSlash(rel)
+			if t.review != nil && t.review.reviewing(rel) {
+				t.review.revert(b, rel, content, whole)
+				return
+			}
 			what := "revert a hunk of " + rel
 			if whole {
 				what = "revert " + rel
@@ -438,6 +451,10 @@ func (a *App) showChange(b *checkpoint.Book, rel string) {
 // diffing the files changed); its tab is marked when the list changed
 // while another tab showed. Calls while one runs are folded into one more.
 func (t *Task) noteChanges() {
+	if t.review != nil {
+		t.review.refresh()
+		return
+	}
 	if t.changesBusy {
 		t.changesAgain = true
 		return
@@ -456,6 +473,9 @@ func (t *Task) noteChanges() {
 		rows := panes.ChangeRows(b)
 		t.app.post(func() {
 			t.changesBusy = false
+			if t.review != nil {
+				return // the review took the tab meanwhile
+			}
 			if t.changes.SetRows(rows) && t.strip.Active() != panes.Changes {
 				t.strip.Mark(panes.Changes)
 			}

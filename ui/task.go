@@ -72,11 +72,31 @@ type TaskBranch interface {
 	Uncommitted(ctx context.Context) ([]string, error)
 	// Commit commits them all to the task's branch with message.
 	Commit(ctx context.Context, message string) error
-	// Merge merges the branch into its base branch in the project and
-	// says what it did; a conflict changes nothing and says where.
-	Merge(ctx context.Context) (string, error)
+	// Plan says how merging the branch would go, changing nothing: a
+	// fast-forward, or a commit with a drafted message; a conflict, or a
+	// base that cannot take it, is the error, saying where and why.
+	Plan(ctx context.Context) (MergePlan, error)
+	// Merge merges the branch into its base branch in the project (one
+	// squashed commit, or a merge commit when it cannot fast-forward,
+	// with message) and says what it did; a conflict changes nothing and
+	// says where.
+	Merge(ctx context.Context, squash bool, message string) (string, error)
 	// Discard removes the task's worktree and its branch.
 	Discard(ctx context.Context) error
+	// Review lists every file the branch changed against its base, its
+	// commits and its uncommitted work, relative to the task's directory;
+	// Content is one file's text on the base (nil: new on the branch) and
+	// now (nil: deleted).
+	Review(ctx context.Context) ([]panes.ChangeRow, error)
+	Content(ctx context.Context, path string) (base, now []byte, err error)
+}
+
+// MergePlan is how a task's branch would merge: a fast-forward, or a
+// commit whose drafted messages (a merge commit's, a squash's) the user
+// confirms.
+type MergePlan struct {
+	FastForward            bool
+	Message, SquashMessage string
 }
 
 // A Task is one conversation and everything it drives: its agent backend
@@ -132,6 +152,10 @@ type Task struct {
 	// wants the user (a permission asked, a turn ended).
 	ended     panes.TaskState
 	attention bool
+
+	// review, while on, fills the Changes tab with the task's branch
+	// against its base (/task review).
+	review *branchReview
 }
 
 // state is where the task is, for its tab in the task bar.

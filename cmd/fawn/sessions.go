@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
+	"github.com/fawn-ide/fawn/worktree"
 )
 
 // sessionFlags are the flags about sessions: --continue, --resume [ID], and
@@ -181,7 +183,11 @@ func sessionsCommand(c *cli, cfg *config.Config, red *secret.Redactor, loadErr e
 		return exitFailure
 	}
 	if c.sub == "sessions" {
-		return listSessions(st, c.sess.json, stdout, stderr)
+		code := listSessions(st, c.sess.json, stdout, stderr)
+		if code == exitOK && !c.sess.json {
+			listTasks(cfg, red, stdout)
+		}
+		return code
 	}
 	return exportSession(st, c.sess.id, c.sess.output, stdout, stderr)
 }
@@ -205,7 +211,7 @@ func listSessions(st *session.Store, asJSON bool, stdout, stderr io.Writer) int 
 	}
 	if len(all) == 0 {
 		fmt.Fprintf(stderr, "fawn: %s has no sessions yet\n", st.Project())
-		return exitOK
+		return exitOK // its tasks, if any, are listed still
 	}
 	now := time.Now()
 	fmt.Fprintf(stdout, "%-16s  %-8s  %5s  %-22s  %s\n", "ID", "UPDATED", "MSGS", "MODEL", "TITLE")
@@ -213,6 +219,57 @@ func listSessions(st *session.Store, asJSON bool, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "%-16s  %-8s  %5d  %-22s  %s\n", in.ID, age(in.Updated, now), in.Messages, clip(printable(in.Model), 22), clip(printable(in.Title), 60))
 	}
 	return exitOK
+}
+
+// listTasks prints the project's tasks (git worktrees fawn made), each
+// with its branch, whether a fawn has it open, and the newest session in
+// its worktree (fawn --continue reopens the tasks that were open, each
+// carrying on that session). A project with no tasks prints nothing.
+func listTasks(cfg *config.Config, red *secret.Redactor, stdout io.Writer) {
+	dir := cfg.WorktreesDir()
+	if dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m, err := worktree.Open(ctx, cfg.ProjectDir, dir)
+	if err != nil {
+		return
+	}
+	trees, err := m.List(ctx)
+	if err != nil || len(trees) == 0 {
+		return
+	}
+	opened, _ := m.Opened(ctx)
+	open := map[string]string{}
+	for _, o := range opened {
+		switch {
+		case o.Live:
+			open[o.Name] = "open"
+		case o.Closed:
+			open[o.Name] = "closed"
+		default:
+			open[o.Name] = "left open"
+		}
+	}
+	fmt.Fprintf(stdout, "\n%-20s  %-26s  %-10s  %-16s  %s\n", "TASK", "BRANCH", "STATE", "SESSION", "WORKTREE")
+	for _, t := range trees {
+		state := open[t.Name]
+		if t.State != worktree.OK {
+			state = t.State.String()
+		} else if state == "" {
+			state = "not open"
+		}
+		id := "-"
+		c := *cfg
+		c.ProjectDir = t.Project
+		if st := newStore(&c, red); st != nil {
+			if newest, err := st.Newest(); err == nil {
+				id = newest
+			}
+		}
+		fmt.Fprintf(stdout, "%-20s  %-26s  %-10s  %-16s  %s\n", t.Name, clip(printable(t.Branch), 26), state, id, printable(t.Dir))
+	}
 }
 
 func exportSession(st *session.Store, id, output string, stdout, stderr io.Writer) int {

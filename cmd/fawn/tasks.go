@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
@@ -14,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/ui"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
 	"github.com/fawn-ide/fawn/worktree"
@@ -31,6 +36,30 @@ type taskKit struct {
 	edKeys, termKeys *keymap.Table
 	watch            *project.Watcher
 	app              *ui.App // set once the App is built, before any task opens
+
+	mu sync.Mutex
+	// resume names the tasks whose next opening carries on the newest
+	// session of their worktree (reopened by --continue, or taken back
+	// after a crash).
+	resume map[string]bool
+}
+
+// resumeNext makes the next opening of task name carry on its session.
+func (k *taskKit) resumeNext(name string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.resume == nil {
+		k.resume = map[string]bool{}
+	}
+	k.resume[name] = true
+}
+
+func (k *taskKit) takeResume(name string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	r := k.resume[name]
+	delete(k.resume, name)
+	return r
 }
 
 // newTask is /task new NAME: task NAME's git worktree of the project
@@ -47,9 +76,21 @@ func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, err
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	o, err := k.open(ctx, t.Project)
+	o, err := k.open(ctx, t.Project, k.takeResume(name))
+	if err != nil {
+		return o, err
+	}
 	o.Branch, o.Tree = t.Branch, taskBranch{m: m, name: name}
-	return o, err
+	// The record of the open task: a later fawn that finds this process
+	// gone without closing it offers the task back; --continue reopens
+	// it either way. Not being able to write it costs only that.
+	_ = m.MarkOpen(name, os.Getpid())
+	closeTask := o.Close
+	o.Close = func() {
+		closeTask()
+		_ = m.MarkClosed(name)
+	}
+	return o, nil
 }
 
 // taskBranch is a task's branch as the App finishes it: over package
@@ -79,19 +120,103 @@ func (b taskBranch) Commit(ctx context.Context, message string) error {
 	return err
 }
 
-func (b taskBranch) Merge(ctx context.Context) (string, error) {
+// draftMerge drafts the message of the commit a merge of t makes: the
+// seam where a drafter that asks a model would go; this one lists the
+// branch's commit subjects (worktree.Manager.Draft).
+func draftMerge(ctx context.Context, m *worktree.Manager, t worktree.Tree, mode worktree.Mode) (string, error) {
+	return m.Draft(ctx, t, mode)
+}
+
+func (b taskBranch) Plan(ctx context.Context) (ui.MergePlan, error) {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return ui.MergePlan{}, err
+	}
+	ff, err := b.m.Preview(ctx, t)
+	if err != nil || ff {
+		return ui.MergePlan{FastForward: ff}, err
+	}
+	p := ui.MergePlan{}
+	if p.Message, err = draftMerge(ctx, b.m, t, worktree.MergeCommit); err != nil {
+		return p, err
+	}
+	p.SquashMessage, err = draftMerge(ctx, b.m, t, worktree.Squash)
+	return p, err
+}
+
+func (b taskBranch) Merge(ctx context.Context, squash bool, message string) (string, error) {
 	t, err := b.tree(ctx)
 	if err != nil {
 		return "", err
 	}
-	res, err := b.m.Merge(ctx, t, worktree.MergeCommit, "Merge task "+b.name+" ("+t.Branch+")")
-	if err != nil {
-		return "", err
+	mode := worktree.MergeCommit
+	if squash {
+		mode = worktree.Squash
 	}
-	if res.FastForward {
+	res, err := b.m.Merge(ctx, t, mode, message)
+	switch {
+	case err != nil:
+		return "", err
+	case res.FastForward:
 		return fmt.Sprintf("%s merged into %s: a fast-forward to %.8s", t.Branch, t.Base, res.Commit), nil
+	case squash:
+		return fmt.Sprintf("%s merged into %s: squashed into commit %.8s", t.Branch, t.Base, res.Commit), nil
 	}
 	return fmt.Sprintf("%s merged into %s: merge commit %.8s", t.Branch, t.Base, res.Commit), nil
+}
+
+// Review is the branch's changes against its base, each path relative
+// to the task's directory (a file outside it, when the project is a
+// subdirectory of the repository, keeps its ../ path).
+func (b taskBranch) Review(ctx context.Context) ([]panes.ChangeRow, error) {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := b.m.Diff(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]panes.ChangeRow, 0, len(changes))
+	for _, c := range changes {
+		r := panes.ChangeRow{Path: b.rel(t, c.Path), Plus: c.Added, Minus: c.Deleted, Counted: !c.Binary}
+		switch c.Status {
+		case 'A':
+			r.State = "new"
+		case 'D':
+			r.State = "deleted"
+		case 'R':
+			r.State = "renamed from " + b.rel(t, c.OldPath)
+		}
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	return rows, nil
+}
+
+func (b taskBranch) rel(t worktree.Tree, path string) string {
+	r, err := filepath.Rel(t.Project, filepath.Join(t.Dir, filepath.FromSlash(path)))
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(r)
+}
+
+func (b taskBranch) Content(ctx context.Context, path string) (base, now []byte, err error) {
+	t, err := b.tree(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := b.m.Diff(ctx, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range changes {
+		if b.rel(t, c.Path) == path {
+			return b.m.Content(ctx, t, c)
+		}
+	}
+	return nil, nil, fmt.Errorf("%s: the branch does not change it against its base", path)
 }
 
 func (b taskBranch) Discard(ctx context.Context) error {
@@ -106,7 +231,7 @@ func (b taskBranch) Discard(ctx context.Context) error {
 // them in the project: a workspace (its shell, tools, language servers),
 // an editor, a terminal view and a session in dir's own store. Close stops
 // them all.
-func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) {
+func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOptions, error) {
 	c := *k.cfg
 	c.ProjectDir = dir
 	ws, err := newWorkspace(&c, k.decision, k.red)
@@ -124,6 +249,14 @@ func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) 
 		ed.Close()
 		ws.Close()
 		return ui.TaskOptions{}, fmt.Errorf("cannot start its session: %w", err)
+	}
+	var res *agent.Resumed
+	if resume && store != nil {
+		// The newest session of the worktree; none (the task never got a
+		// prompt) starts a new one.
+		if id, err := store.Newest(); err == nil {
+			res, _ = sess.Resume(id)
+		}
 	}
 	app := k.app
 	endLSP := wireEditorLSP(app, ed, ws)
@@ -145,6 +278,7 @@ func (k *taskKit) open(ctx context.Context, dir string) (ui.TaskOptions, error) 
 		Chdir:       func(d string) { go ws.restoreCwd(ctx, d) },
 		NewTerminal: userTerminal(&c, ws, k.th, k.termKeys),
 		LSP:         ws.lsp,
+		Resumed:     res,
 		Close: func() {
 			endRedraw()
 			endSpare()

@@ -311,6 +311,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		return exitFailure
 	}
 	kit.app = app
+	if c.agent == "" {
+		// --continue reopens the tasks that were open; else those a fawn
+		// killed left behind are offered back.
+		go kit.reopenTasks(ctx, c.sess.cont)
+	}
 	ed.SetRedraw(app.RequestDraw)
 	app.AddCommand(uicommands.Sandbox(sandboxSwitch{Shell: ws.sandbox, term: ws.term}))
 	defer wireLSP(app, ed, ws)()

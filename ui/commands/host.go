@@ -95,6 +95,10 @@ type Host interface {
 	// chat why it cannot.
 	MergeTask()
 	DiscardTask()
+	// ReviewTask turns on (or, again, off) the review of the shown task's
+	// branch against its base in its Changes tab; it says in the chat why
+	// it cannot.
+	ReviewTask()
 
 	// Root is the project's directory; Config is fawn's configuration
 	// (never nil).

@@ -8,10 +8,10 @@ import (
 )
 
 // Task is /task: list the tasks and switch, start one in a worktree of its
-// own (/task new NAME [PROMPT]), merge the one shown into its base branch
-// or discard it.
+// own (/task new NAME [PROMPT]), review the one shown against its base,
+// merge it into its base branch or discard it.
 func Task() Command {
-	return Command{Name: "task", Args: "[new NAME [PROMPT] | merge | discard]", Help: "Show the tasks; /task new NAME [PROMPT] starts one in its own git worktree, /task merge merges the task shown into its base branch, /task discard throws it away", Run: func(h Host, args string) {
+	return Command{Name: "task", Args: "[new NAME [PROMPT] | review | merge | discard]", Help: "Show the tasks; /task new NAME [PROMPT] starts one in its own git worktree, /task review shows its branch against the base in the Changes tab, /task merge merges the task shown into its base branch, /task discard throws it away", Run: func(h Host, args string) {
 		sub, rest, _ := strings.Cut(args, " ")
 		switch sub {
 		case "":
@@ -23,12 +23,14 @@ func Task() Command {
 				return
 			}
 			h.NewTask(name, strings.TrimSpace(prompt))
+		case "review":
+			h.ReviewTask()
 		case "merge":
 			h.MergeTask()
 		case "discard":
 			h.DiscardTask()
 		default:
-			h.Error(fmt.Sprintf("unknown /task %s — /task lists the tasks, /task new NAME [PROMPT] starts one, /task merge and /task discard finish the one shown", sub))
+			h.Error(fmt.Sprintf("unknown /task %s — /task lists the tasks, /task new NAME [PROMPT] starts one, /task review, /task merge and /task discard finish the one shown", sub))
 		}
 	}}
 }

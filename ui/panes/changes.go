@@ -91,6 +91,10 @@ type ChangesView struct {
 	note string
 	now  func() time.Time
 
+	// Label and Hint, when set, replace the tab's name and its key hint
+	// (a review of a task's branch lists other changes than the session's).
+	Label, Hint string
+
 	OnDiff   func(path string)
 	OnOpen   func(path string)
 	OnRevert func(path string)
@@ -135,10 +139,14 @@ func (v *ChangesView) SetNote(text string) {
 
 // Title is the tab's title: "Changes" and how many files.
 func (v *ChangesView) Title() string {
-	if len(v.rows) == 0 {
-		return "Changes"
+	name := "Changes"
+	if v.Label != "" {
+		name = v.Label
 	}
-	return fmt.Sprintf("Changes %d", len(v.rows))
+	if len(v.rows) == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s %d", name, len(v.rows))
 }
 
 // Selected is the selected file's path ("" when none).
@@ -167,7 +175,9 @@ func (v *ChangesView) line(r ChangeRow, width int, selected bool) render.Line {
 		right = append(right, render.Span{Text: fmt.Sprintf("+%d", r.Plus), Style: base.Foreground(th.Added)}, render.Span{Text: " ", Style: base},
 			render.Span{Text: fmt.Sprintf("−%d", r.Minus), Style: base.Foreground(th.Removed)})
 	}
-	right = append(right, render.Span{Text: fmt.Sprintf(" · %s · %s", r.By, sessions.Age(r.When, v.now())), Style: base.Foreground(th.Dim)})
+	if r.By != "" {
+		right = append(right, render.Span{Text: fmt.Sprintf(" · %s · %s", r.By, sessions.Age(r.When, v.now())), Style: base.Foreground(th.Dim)})
+	}
 	rw := right.Width()
 	if rw > width/2 {
 		right = render.TruncateLine(right, width/2)
@@ -211,7 +221,11 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 		render.DrawLine(screen, x+1, y+i, w-2, v.line(v.rows[v.top+i], w-2, v.top+i == v.sel))
 	}
 	if hint {
-		render.DrawText(screen, x+1, y+h-1, w-2, "Enter diff · o open · R revert the file · /rewind: back to before a prompt", dim)
+		hint := "Enter diff · o open · R revert the file · /rewind: back to before a prompt"
+		if v.Hint != "" {
+			hint = v.Hint
+		}
+		render.DrawText(screen, x+1, y+h-1, w-2, hint, dim)
 	}
 }
 
