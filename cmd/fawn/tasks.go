@@ -40,26 +40,43 @@ type taskKit struct {
 	mu sync.Mutex
 	// resume names the tasks whose next opening carries on the newest
 	// session of their worktree (reopened by --continue, or taken back
-	// after a crash).
-	resume map[string]bool
+	// after a crash), each with the turn it waits for: tasks reopened
+	// together open one after the other, so their tabs keep their order.
+	resume map[string]reopening
+	last   chan struct{} // closed when the last task reopened is open
 }
 
-// resumeNext makes the next opening of task name carry on its session.
+type reopening struct{ after, done chan struct{} }
+
+// resumeNext makes the next opening of task name carry on its session,
+// after the tasks reopened before it.
 func (k *taskKit) resumeNext(name string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.resume == nil {
-		k.resume = map[string]bool{}
+		k.resume = map[string]reopening{}
 	}
-	k.resume[name] = true
+	r := reopening{after: k.last, done: make(chan struct{})}
+	k.resume[name], k.last = r, r.done
 }
 
-func (k *taskKit) takeResume(name string) bool {
+// takeResume says whether task name is being reopened, and waits for its
+// turn; done ends it (call it once the task is open, or failed to).
+func (k *taskKit) takeResume(ctx context.Context, name string) (resume bool, done func()) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	r := k.resume[name]
+	r, ok := k.resume[name]
 	delete(k.resume, name)
-	return r
+	k.mu.Unlock()
+	if !ok {
+		return false, func() {}
+	}
+	if r.after != nil {
+		select {
+		case <-r.after:
+		case <-ctx.Done():
+		}
+	}
+	return true, func() { close(r.done) }
 }
 
 // newTask is /task new NAME: task NAME's git worktree of the project
@@ -76,7 +93,9 @@ func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, err
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	o, err := k.open(ctx, t.Project, k.takeResume(name))
+	resume, done := k.takeResume(ctx, name)
+	defer done()
+	o, err := k.open(ctx, t.Project, resume)
 	if err != nil {
 		return o, err
 	}

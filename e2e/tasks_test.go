@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+// taskTurn is one task's turn: it reads README.md, makes its widget
+// colour, echoes in its shell, then streams an answer slowly, so that
+// both tasks' answers stream at the same time.
+func taskTurn(name, colour string) []llmtest.Response {
+	var words []string
+	for i := 0; i < 40; i++ {
+		words = append(words, fmt.Sprintf("%s%d", strings.ToLower(name), i))
+	}
+	upper := strings.ToUpper(name)
+	return []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"A `+colour+` widget."}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo SHELL-`+upper+`-$((6*7))"}`)}},
+		{Text: "STREAM-" + upper + "-START " + strings.Join(words, " ") + " " + upper + "-END", Delay: llmtest.Duration(150 * time.Millisecond)},
+	}
+}
+
+// Two tasks edit the same file differently at the same time: each task's
+// tab shows only its own edits and shell, switching shows the other's
+// answer streaming on; fawn is killed -9 while both stream; the next
+// start offers both back and reopens them with their sessions; after a
+// clean quit, --continue reopens both again; `fawn sessions` lists them
+// with their branches; merging the first fast-forwards, the second
+// conflicts and leaves the project clean, and discarding it removes its
+// worktree and branch.
+func TestTwoTasksAtOnceSurviveAKill(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	for _, kv := range [][]string{{"user.name", "u"}, {"user.email", "u@example.com"}} {
+		if out, err := exec.Command("git", "-C", repo, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v\n%s", err, out)
+		}
+	}
+	home := t.TempDir()
+	env := []string{"FAWN_HOME=" + home}
+	srv := llmtest.Start(t, llmtest.Script{Responses: append(taskTurn("one", "blue"), taskTurn("two", "red")...)})
+	args := []string{"--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo"}
+
+	tm := Start(t, 200, 50, repo, env, args...)
+	tm.WaitFor("Ask fawn")
+	tm.Type("/task new one make it blue")
+	tm.Keys("Enter")
+	tm.WaitFor("STREAM-ONE-START", "SHELL-ONE-42")
+	tm.Keys("M-,") // the project's task, to start the other from
+	tm.WaitGone("STREAM-ONE-START")
+	tm.Type("/task new two make it red")
+	tm.Keys("Enter")
+	s := tm.WaitFor("STREAM-TWO-START", "SHELL-TWO-42")
+	for _, other := range []string{"STREAM-ONE", "SHELL-ONE", "A blue widget"} {
+		if strings.Contains(s, other) {
+			t.Errorf("task two's tab shows task one's %q:\n%s", other, s)
+		}
+	}
+	tm.Keys("M-,") // task one, still streaming
+	s = tm.WaitFor("STREAM-ONE-START", "SHELL-ONE-42")
+	if strings.Contains(s, "ONE-END") {
+		t.Log("task one's answer had ended before its tab was shown again: its live stream was not seen")
+	}
+	for _, other := range []string{"STREAM-TWO", "SHELL-TWO", "A red widget"} {
+		if strings.Contains(s, other) {
+			t.Errorf("task one's tab shows task two's %q:\n%s", other, s)
+		}
+	}
+	tm.WaitFor("ONE-END")
+	tm.Keys("M-.") // task two
+	s = tm.WaitFor("STREAM-TWO-START")
+	if strings.Contains(s, "TWO-END") {
+		t.Log("task two's answer had ended before its tab was shown again")
+	}
+	// Killed while task two streams (at worst, just after).
+	pid := tm.fawnPID()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("fawn outlived kill -9")
+		}
+	}
+
+	// The next start offers both back; reopened, each carries on its
+	// session in its own worktree.
+	tm2 := Start(t, 200, 50, repo, env, args...)
+	tm2.WaitFor("Tasks left open", "one (branch fawn/one, 1 file not", "(branch fawn/two, 1 file not")
+	tm2.Keys("r")
+	tm2.WaitFor("1 project  2 one  3 two", "make it red", "task two works on branch fawn/two")
+	tm2.Keys("M-,")
+	s = tm2.WaitFor("make it blue", "task one works on branch fawn/one")
+	if strings.Contains(s, "make it red") {
+		t.Errorf("task one's reopened chat shows task two's prompt:\n%s", s)
+	}
+	tm2.Keys("C-q")
+	tm2.WaitFor("fawn-exited-0")
+
+	out, err := exec.Command("git", "-C", repo, "worktree", "list").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "[fawn/one]") || !strings.Contains(string(out), "[fawn/two]") {
+		t.Fatalf("the tasks' worktrees after a clean quit: %v\n%s", err, out)
+	}
+	cmd := exec.Command(binary, "sessions", repo)
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+home)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "fawn/one") || !strings.Contains(string(out), "fawn/two") {
+		t.Errorf("fawn sessions: %v\n%s", err, out)
+	}
+
+	// A clean quit closed them: --continue reopens both, nothing asked.
+	tm3 := Start(t, 200, 50, repo, env, append([]string{"--continue"}, args...)...)
+	tm3.WaitFor("1 project  2 one  3 two", "task two works on branch fawn/two")
+	if s := tm3.Screen(); strings.Contains(s, "Tasks left open") {
+		t.Errorf("tasks closed cleanly are offered as left open:\n%s", s)
+	}
+	tm3.Keys("M-,") // task one
+	tm3.WaitFor("make it blue", "task one works on branch fawn/one")
+	tm3.Type("/task merge")
+	tm3.Keys("Enter")
+	tm3.WaitFor("Commit, then merge", "README.md")
+	tm3.Keys("c")
+	tm3.WaitFor("fawn/one merged into main: a fast-forward")
+	if b, _ := os.ReadFile(filepath.Join(repo, "README.md")); !strings.Contains(string(b), "A blue widget.") {
+		t.Fatalf("after the merge the project's README.md is %q", b)
+	}
+	tm3.Keys("M-.") // task two
+	tm3.WaitFor("make it red")
+	tm3.Type("/task merge")
+	tm3.Keys("Enter")
+	tm3.WaitFor("Commit, then merge")
+	tm3.Keys("c")
+	tm3.WaitFor("not merged", "conflicts in README.md")
+	if out, _ := exec.Command("git", "-C", repo, "status", "--porcelain").CombinedOutput(); strings.TrimSpace(string(out)) != "" {
+		t.Errorf("the conflict left the project changed:\n%s", out)
+	}
+	tm3.Type("/task discard")
+	tm3.Keys("Enter")
+	tm3.WaitFor("Discard task two")
+	tm3.Keys("d")
+	tm3.WaitFor("task two discarded")
+	if out, _ := exec.Command("git", "-C", repo, "branch", "--list", "fawn/two").CombinedOutput(); strings.TrimSpace(string(out)) != "" {
+		t.Errorf("the discarded task's branch is still there: %s", out)
+	}
+}
