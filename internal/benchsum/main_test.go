@@ -11,6 +11,8 @@ func TestTableFromBenchOutput(t *testing.T) {
 		"BenchmarkStartup-2 \t 3 \t 123 ns/op \t 50.0 fawn-ms \t 3.3 fawn/vim \t 15 vim-ms \t 200 micro-ms\n" +
 		"BenchmarkOpen100k/vs-micro-2  3  1 ns/op  40 fawn-ms 30 micro-ms\n" +
 		"BenchmarkIdle-2 1 1 ns/op 0 cpu-ms/10s 2 frames/10s\n" +
+		"BenchmarkIdleTasks-2 1 1 ns/op 0.5 cpu-ms/10s 0 frames/10s\n" +
+		"BenchmarkTaskSwitch-2 1 1 ns/op 0.9 ms/switch-p50 2.1 ms/switch-p99\n" +
 		"BenchmarkEditToDiagnostics-2 3 129000000 ns/op\n" +
 		"BenchmarkVersion-2 1 1 ns/op 8.5 fawn-ms\n" +
 		"PASS\n"
@@ -25,6 +27,8 @@ func TestTableFromBenchOutput(t *testing.T) {
 		"| exec → first frame, beside micro | 50.0 ms | micro 200 ms | 0.25× | ≤ 0.5× micro | yes |",
 		"| open a 100,000-line file | 40.0 ms | micro 30.0 ms | 1.33× | ≤ micro | **no** |",
 		"| CPU while idle | 0.00 ms per 10 s, 2 frames |",
+		"| CPU while idle, 3 tasks open beside the project | 0.50 ms per 10 s, 0 frames |  |  | 0 frames | yes |",
+		"| switch tasks with 3 streaming: key → frame, p99 | 2.10 ms |  |  | ≤ 16 ms | yes |",
 		"| an edit's write → its diagnostics (gopls) | 129 ms |",
 		// An absolute goal is judged without the reference.
 		"| `fawn --version` | 8.50 ms | micro -version: not measured |  | ≤ 10 ms | yes |",
