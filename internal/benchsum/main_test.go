@@ -13,6 +13,7 @@ func TestTableFromBenchOutput(t *testing.T) {
 		"BenchmarkIdle-2 1 1 ns/op 0 cpu-ms/10s 2 frames/10s\n" +
 		"BenchmarkIdleTasks-2 1 1 ns/op 0.5 cpu-ms/10s 0 frames/10s\n" +
 		"BenchmarkTaskSwitch-2 1 1 ns/op 0.9 ms/switch-p50 2.1 ms/switch-p99\n" +
+		"BenchmarkIdleTasksBinary-2 1 1 ns/op 0 alone-idle-bytes 0 alone-idle-cpu-ms 0 tasks-idle-bytes 0 tasks-idle-cpu-ms\n" +
 		"BenchmarkEditToDiagnostics-2 3 129000000 ns/op\n" +
 		"BenchmarkVersion-2 1 1 ns/op 8.5 fawn-ms\n" +
 		"PASS\n"
@@ -29,6 +30,7 @@ func TestTableFromBenchOutput(t *testing.T) {
 		"| CPU while idle | 0.00 ms per 10 s, 2 frames |",
 		"| CPU while idle, 3 tasks open beside the project | 0.50 ms per 10 s, 0 frames |  |  | 0 frames | yes |",
 		"| switch tasks with 3 streaming: key → frame, p99 | 2.10 ms |  |  | ≤ 16 ms | yes |",
+		"| CPU while idle, 3 tasks open (the binary, their shells up) | 0.00 ms per 10 s | no task 0.00 ms per 10 s | both 0 | 0 | yes |",
 		"| an edit's write → its diagnostics (gopls) | 129 ms |",
 		// An absolute goal is judged without the reference.
 		"| `fawn --version` | 8.50 ms | micro -version: not measured |  | ≤ 10 ms | yes |",
