@@ -286,7 +286,7 @@ func (a *App) MergeTask() {
 		a.post(func() {
 			switch {
 			case err != nil:
-				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "cannot read the task's worktree: " + err.Error()})
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
 			case len(files) == 0:
 				merge()
 			default:

@@ -68,7 +68,8 @@ type TaskOptions struct {
 // Its methods may take a while: the App calls them off the UI goroutine.
 type TaskBranch interface {
 	// Uncommitted lists the files changed in the task's worktree and not
-	// committed to its branch.
+	// committed to its branch; an error says why the branch cannot be
+	// merged now (its base is not ready) or the worktree cannot be read.
 	Uncommitted(ctx context.Context) ([]string, error)
 	// Commit commits them all to the task's branch with message.
 	Commit(ctx context.Context, message string) error

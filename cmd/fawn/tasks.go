@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,6 +94,9 @@ func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, err
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
+	if err := openElsewhere(ctx, m, name); err != nil {
+		return ui.TaskOptions{}, err
+	}
 	resume, done := k.takeResume(ctx, name)
 	defer done()
 	o, err := k.open(ctx, t.Project, resume)
@@ -112,6 +116,21 @@ func (k *taskKit) newTask(ctx context.Context, name string) (ui.TaskOptions, err
 	return o, nil
 }
 
+// openElsewhere refuses task name when another fawn that runs has it open:
+// two agents and two shells in one worktree would trample each other.
+func openElsewhere(ctx context.Context, m *worktree.Manager, name string) error {
+	opened, err := m.Opened(ctx)
+	if err != nil {
+		return nil // the record is a help, not a lock
+	}
+	for _, o := range opened {
+		if o.Name == name && o.Live {
+			return fmt.Errorf("another fawn has task %s open: work on it there, or quit that fawn first", name)
+		}
+	}
+	return nil
+}
+
 // taskBranch is a task's branch as the App finishes it: over package
 // worktree, the Tree read again at each step (the user may have moved it).
 type taskBranch struct {
@@ -124,6 +143,13 @@ func (b taskBranch) tree(ctx context.Context) (worktree.Tree, error) { return b.
 func (b taskBranch) Uncommitted(ctx context.Context) ([]string, error) {
 	t, err := b.tree(ctx)
 	if err != nil {
+		return nil, err
+	}
+	// A base that cannot take a merge (a dirty checkout, another branch,
+	// a detached start) is said before the user is asked to commit; a
+	// conflict or nothing to merge yet may change with the commit.
+	var conflict *worktree.ConflictError
+	if _, err := b.m.Preview(ctx, t); err != nil && !errors.As(err, &conflict) && !errors.Is(err, worktree.ErrUpToDate) {
 		return nil, err
 	}
 	st, err := b.m.Status(ctx, t)

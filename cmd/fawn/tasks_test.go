@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/config"
@@ -63,10 +65,115 @@ func TestTasksLeft(t *testing.T) {
 	if len(left) != 2 || left[0] != want[0] || left[1] != want[1] {
 		t.Fatalf("tasksLeft: %+v, want %+v", left, want)
 	}
+	if err := openElsewhere(ctx, m, "mine"); err == nil {
+		t.Error("a task another fawn has open was opened again")
+	}
+	if err := openElsewhere(ctx, m, "killed"); err != nil {
+		t.Errorf("a task left by a killed fawn: %v", err)
+	}
 	if got := crashedOnly(left); len(got) != 1 || got[0].name != "killed" {
 		t.Errorf("crashedOnly: %+v", got)
 	}
 	if got := leftText(crashedOnly(left)); got != "A fawn that ended without closing them (killed, or crashed) had 1 task open: killed (branch fawn/killed, 1 file not committed)." {
 		t.Errorf("leftText: %q", got)
+	}
+}
+
+// The branch a task's tab merges, against real git: a dirty base, and a
+// detached start, are said before anything is asked; uncommitted work is
+// listed, committed, then fast-forwarded; a second task's conflict is
+// found before anything is merged, and leaves the base clean.
+func TestTaskBranchMerge(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = u\n\temail = u@e\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(repo, "a.txt"), "a\n")
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "init")
+	ctx := context.Background()
+	m, err := worktree.Open(ctx, repo, filepath.Join(t.TempDir(), "trees"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := m.Create(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := m.Create(ctx, "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b1, b2 := taskBranch{m: m, name: "one"}, taskBranch{m: m, name: "two"}
+	write(filepath.Join(one.Dir, "a.txt"), "blue\n")
+	write(filepath.Join(two.Dir, "a.txt"), "red\n")
+
+	write(filepath.Join(repo, "a.txt"), "the user's\n")
+	if _, err := b1.Uncommitted(ctx); !errors.Is(err, worktree.ErrBaseDirty) {
+		t.Errorf("a dirty base: %v", err)
+	}
+	git("checkout", "-q", "--", "a.txt")
+
+	files, err := b1.Uncommitted(ctx)
+	if err != nil || len(files) != 1 || files[0] != "a.txt" {
+		t.Fatalf("Uncommitted: %q, %v", files, err)
+	}
+	if err := b1.Commit(ctx, "blue"); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b1.Plan(ctx); err != nil || !p.FastForward {
+		t.Fatalf("Plan: %+v, %v", p, err)
+	}
+	if what, err := b1.Merge(ctx, false, ""); err != nil || !strings.Contains(what, "fawn/one merged into main: a fast-forward") {
+		t.Fatalf("Merge: %q, %v", what, err)
+	}
+
+	if err := b2.Commit(ctx, "red"); err != nil {
+		t.Fatal(err)
+	}
+	var c *worktree.ConflictError
+	if _, err := b2.Plan(ctx); !errors.As(err, &c) {
+		t.Fatalf("Plan of the conflicting task: %v", err)
+	}
+	if st := git("status", "--porcelain"); st != "" {
+		t.Errorf("the conflict left the base changed:\n%s", st)
+	}
+	rows, err := b2.Review(ctx)
+	if err != nil || len(rows) != 1 || rows[0].Path != "a.txt" || rows[0].Plus != 1 || rows[0].Minus != 1 {
+		t.Errorf("Review: %+v, %v", rows, err)
+	}
+	if old, now, err := b2.Content(ctx, "a.txt"); err != nil || string(old) != "a\n" || string(now) != "red\n" {
+		t.Errorf("Content: %q %q %v", old, now, err)
+	}
+
+	git("checkout", "-q", "--detach")
+	det, err := m.Create(ctx, "detached")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(det.Dir, "a.txt"), "x\n")
+	if _, err := (taskBranch{m: m, name: "detached"}).Uncommitted(ctx); !errors.Is(err, worktree.ErrDetachedBase) {
+		t.Errorf("a task started at a detached HEAD: %v", err)
 	}
 }
