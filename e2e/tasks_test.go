@@ -154,3 +154,49 @@ func TestTwoTasksAtOnceSurviveAKill(t *testing.T) {
 		t.Errorf("the discarded task's branch is still there: %s", out)
 	}
 }
+
+// /task review shows the task's branch against its base, its commits
+// included: the file the task changed and committed is listed, Enter
+// shows its diff, r puts the hunk back as the base has it in the task's
+// worktree (not in the project), and the review is then empty.
+func TestTaskReview(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"A blue widget."}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"git -c user.name=u -c user.email=u@example.com commit -qam blue && echo COMMITTED"}`)}},
+		{Text: "Committed the blue widget."},
+	}})
+	tm := Start(t, 200, 50, repo, nil, "--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo")
+	tm.WaitFor("Ask fawn")
+	tm.Type("/task new blue make it blue")
+	tm.Keys("Enter")
+	tm.WaitFor("Committed the blue widget.")
+	tm.Type("/task review")
+	tm.Keys("Enter")
+	tm.WaitFor("reviewing fawn/blue against its base", "Review 1", "README.md", "+1 −1")
+	tm.Keys("Enter")
+	tm.WaitFor("fawn/blue against its base", "@@", "A blue widget.")
+	tm.Type("r")
+	tm.WaitFor("revert a hunk of README.md to the base: restored README.md")
+	tm.WaitFor("The branch changes nothing against its base yet.")
+	out, err := exec.Command("git", "-C", repo, "worktree", "list", "--porcelain").CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wt string
+	for _, l := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok && p != repo {
+			wt = p
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(wt, "README.md")); err != nil || !strings.Contains(string(b), "A widget.") {
+		t.Errorf("the task's README.md after the revert: %q, %v", b, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "README.md")); !strings.Contains(string(b), "A widget.") {
+		t.Errorf("the project's README.md: %q", b)
+	}
+}
