@@ -20,12 +20,20 @@
 // later Create of the name overwrites. Values read back are validated
 // before they reach a git command line (a branch name, a hex commit).
 //
+// Which fawn has a task open is kept beside the worktrees, in
+// <dir>/<repo-id>/.open/NAME (a name never starts with '.'): the process
+// and its start time while it runs, "closed" once it closed the task as it
+// quit. A later fawn reopens the tasks that were open (--continue), and
+// tells those a killed fawn left behind (a process that is gone, never
+// closed) from those another fawn has open now (a live process).
+//
 // A merge never leaves anything half-merged: the merge is computed without
 // touching any checkout (git merge-tree --write-tree), a conflict is
-// reported with the files and changes nothing, and a clean result is made
-// a commit (git commit-tree) that the main checkout, clean and on the base
-// branch, fast-forwards to: git checks every file before it writes one,
-// so that step either happens whole or not at all.
+// reported with the files and changes nothing (Preview finds it before
+// anything is asked), and a clean result is made a commit (git
+// commit-tree) that the main checkout, clean and on the base branch,
+// fast-forwards to: git checks every file before it writes one, so that
+// step either happens whole or not at all.
 //
 // Every git command runs through internal/gitcmd, so a repository's hooks,
 // file-system monitor, filters and merge drivers run nothing: commits fawn

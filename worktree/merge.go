@@ -159,38 +159,9 @@ type Result struct {
 // work (commit it first, after asking). A conflict is a *ConflictError
 // with the files, and changes nothing; so does every refusal.
 func (m *Manager) Merge(ctx context.Context, t Tree, mode Mode, message string) (Result, error) {
-	if t.Base.Branch == "" {
-		if t.Base.Commit == "" {
-			return Result{}, fmt.Errorf("%s: %w", t.Branch, ErrNoBase)
-		}
-		return Result{}, fmt.Errorf("%s: %w", t.Branch, ErrDetachedBase)
-	}
-	head, err := m.head(ctx)
+	head, tip, err := m.ready(ctx, t, true)
 	if err != nil {
 		return Result{}, err
-	}
-	if head.Branch != t.Base.Branch {
-		return Result{}, fmt.Errorf("%w: it is on %s, the task %s started from %s: check out %s there first",
-			ErrNotOnBase, head, t.Name, t.Base.Branch, t.Base.Branch)
-	}
-	dirty, err := m.git(ctx, m.top, "status", "--porcelain", "-z", "--untracked-files=no")
-	if err != nil {
-		return Result{}, err
-	}
-	if files := statusPaths(dirty); len(files) > 0 {
-		return Result{}, fmt.Errorf("%w (%s): commit or stash them first", ErrBaseDirty, strings.Join(files, ", "))
-	}
-	if files, err := m.uncommitted(ctx, t); err != nil {
-		return Result{}, err
-	} else if len(files) > 0 {
-		return Result{}, fmt.Errorf("%w (%d files): commit them to %s first", ErrUncommitted, len(files), t.Branch)
-	}
-	tip, err := m.revParse(ctx, m.top, "refs/heads/"+t.Branch)
-	if err != nil {
-		return Result{}, err
-	}
-	if m.isAncestor(ctx, tip, head.Commit) {
-		return Result{}, fmt.Errorf("%s: %w", t.Branch, ErrUpToDate)
 	}
 	target := tip
 	ff := m.isAncestor(ctx, head.Commit, tip)
@@ -206,6 +177,49 @@ func (m *Manager) Merge(ctx context.Context, t Tree, mode Mode, message string) 
 		return Result{}, fmt.Errorf("cannot bring %s to the merged commit, and nothing was changed: %w", head.Branch, err)
 	}
 	return Result{FastForward: ff, Commit: target}, nil
+}
+
+// ready checks what a merge of t needs (a base branch, the main checkout
+// on it and clean, and, when work is set, no uncommitted work in the
+// task's worktree, something to merge) and returns the base's head and
+// the branch's tip.
+func (m *Manager) ready(ctx context.Context, t Tree, work bool) (Base, string, error) {
+	if t.Base.Branch == "" {
+		if t.Base.Commit == "" {
+			return Base{}, "", fmt.Errorf("%s: %w", t.Branch, ErrNoBase)
+		}
+		return Base{}, "", fmt.Errorf("%s: %w", t.Branch, ErrDetachedBase)
+	}
+	head, err := m.head(ctx)
+	if err != nil {
+		return Base{}, "", err
+	}
+	if head.Branch != t.Base.Branch {
+		return Base{}, "", fmt.Errorf("%w: it is on %s, the task %s started from %s: check out %s there first",
+			ErrNotOnBase, head, t.Name, t.Base.Branch, t.Base.Branch)
+	}
+	dirty, err := m.git(ctx, m.top, "status", "--porcelain", "-z", "--untracked-files=no")
+	if err != nil {
+		return Base{}, "", err
+	}
+	if files := statusPaths(dirty); len(files) > 0 {
+		return Base{}, "", fmt.Errorf("%w (%s): commit or stash them first", ErrBaseDirty, strings.Join(files, ", "))
+	}
+	if work {
+		if files, err := m.uncommitted(ctx, t); err != nil {
+			return Base{}, "", err
+		} else if len(files) > 0 {
+			return Base{}, "", fmt.Errorf("%w (%d files): commit them to %s first", ErrUncommitted, len(files), t.Branch)
+		}
+	}
+	tip, err := m.revParse(ctx, m.top, "refs/heads/"+t.Branch)
+	if err != nil {
+		return Base{}, "", err
+	}
+	if m.isAncestor(ctx, tip, head.Commit) {
+		return Base{}, "", fmt.Errorf("%s: %w", t.Branch, ErrUpToDate)
+	}
+	return head, tip, nil
 }
 
 // mergeTree is the tree merging tip into head makes, written to the
@@ -236,38 +250,15 @@ func (m *Manager) mergeTree(ctx context.Context, t Tree, head Base, tip string) 
 }
 
 // Preview says how Merge would go, changing nothing: a fast-forward (ff),
-// or a merge that makes a commit; a conflict is a *ConflictError with the
-// files, and so are Merge's refusals of a detached base, a base that is
-// not checked out or has uncommitted changes (not the task's own
-// uncommitted work: Merge asks for it to be committed first).
+// or a merge that makes a commit. A conflict is a *ConflictError with the
+// files; Merge's refusals (a detached base, a main checkout not on the
+// base or with uncommitted changes, nothing to merge) are errors here too.
+// The task's own uncommitted work is left out: Merge wants it committed
+// first, and the preview is of what is committed.
 func (m *Manager) Preview(ctx context.Context, t Tree) (ff bool, err error) {
-	if t.Base.Branch == "" {
-		if t.Base.Commit == "" {
-			return false, fmt.Errorf("%s: %w", t.Branch, ErrNoBase)
-		}
-		return false, fmt.Errorf("%s: %w", t.Branch, ErrDetachedBase)
-	}
-	head, err := m.head(ctx)
+	head, tip, err := m.ready(ctx, t, false)
 	if err != nil {
 		return false, err
-	}
-	if head.Branch != t.Base.Branch {
-		return false, fmt.Errorf("%w: it is on %s, the task %s started from %s: check out %s there first",
-			ErrNotOnBase, head, t.Name, t.Base.Branch, t.Base.Branch)
-	}
-	dirty, err := m.git(ctx, m.top, "status", "--porcelain", "-z", "--untracked-files=no")
-	if err != nil {
-		return false, err
-	}
-	if files := statusPaths(dirty); len(files) > 0 {
-		return false, fmt.Errorf("%w (%s): commit or stash them first", ErrBaseDirty, strings.Join(files, ", "))
-	}
-	tip, err := m.revParse(ctx, m.top, "refs/heads/"+t.Branch)
-	if err != nil {
-		return false, err
-	}
-	if m.isAncestor(ctx, tip, head.Commit) {
-		return false, fmt.Errorf("%s: %w", t.Branch, ErrUpToDate)
 	}
 	if m.isAncestor(ctx, head.Commit, tip) {
 		return true, nil
