@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,5 +176,70 @@ func TestTaskBranchMerge(t *testing.T) {
 	write(filepath.Join(det.Dir, "a.txt"), "x\n")
 	if _, err := (taskBranch{m: m, name: "detached"}).Uncommitted(ctx); !errors.Is(err, worktree.ErrDetachedBase) {
 		t.Errorf("a task started at a detached HEAD: %v", err)
+	}
+}
+
+// fawn -p --worktree records its task as open while it runs (a run killed
+// half-way leaves a task the IDE offers back), and puts the record back
+// as it was when it ends; a task another running fawn has open is
+// refused.
+func TestHeadlessTaskRecord(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"-c", "user.name=u", "-c", "user.email=u@e", "commit", "-q", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ctx := context.Background()
+	data := t.TempDir()
+	d := trust.Allow(repo, nil, trust.Untrusted, "test")
+	m, err := worktree.Open(ctx, repo, filepath.Join(data, "worktrees"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func() []worktree.Opened {
+		o, err := m.Opened(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	run := func() (func(), error) {
+		cfg := &config.Config{ProjectDir: repo, DataDir: data}
+		_, release, err := enterWorktree(ctx, "h", cfg, d, io.Discard)
+		return release, err
+	}
+	release, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := state(); len(o) != 1 || !o[0].Live {
+		t.Fatalf("during the run: %+v", o)
+	}
+	if _, err := run(); err == nil || !strings.Contains(err.Error(), "another fawn has task h open") {
+		t.Errorf("a second run while the first has it open: %v", err)
+	}
+	release()
+	if o := state(); len(o) != 0 {
+		t.Errorf("after the run: %+v", o)
+	}
+	if err := m.MarkClosed("h"); err != nil {
+		t.Fatal(err)
+	}
+	release, err = run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if o := state(); len(o) != 1 || !o[0].Closed {
+		t.Errorf("a task an IDE closed, after a run in it: %+v", o)
 	}
 }

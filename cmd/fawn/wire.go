@@ -136,11 +136,12 @@ func commandOutputs(cfg *config.Config, red *secret.Redactor) *tools.Outputs {
 }
 
 func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision, red *secret.Redactor, stdout, stderr io.Writer) int {
-	branch, err := enterWorktree(ctx, c.worktree, cfg, d, stderr)
+	branch, release, err := enterWorktree(ctx, c.worktree, cfg, d, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
+	defer release()
 	ws, err := newWorkspace(cfg, d, red)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)

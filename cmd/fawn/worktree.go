@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -31,21 +32,45 @@ func checkWorktreeFlag(c *cli, fs *pflag.FlagSet) error {
 // It says so on stderr and returns the task's branch; without a name it
 // does nothing. The project's configuration, trust and rules stay those
 // read from the project: the worktree is a checkout of it.
-func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trust.Decision, stderr io.Writer) (string, error) {
+//
+// A task another running fawn has open is refused. While the run lasts
+// the task is recorded as open in this process, so that a run killed
+// half-way leaves a task the next IDE offers back; release, when the run
+// ends, puts the record back as it was.
+func enterWorktree(ctx context.Context, name string, cfg *config.Config, d *trust.Decision, stderr io.Writer) (branch string, release func(), err error) {
+	release = func() {}
 	if name == "" {
-		return "", nil
+		return "", release, nil
 	}
 	dir, err := worktreesDir(cfg)
 	if err != nil {
-		return "", err
+		return "", release, err
 	}
-	_, t, verb, err := taskTree(ctx, name, cfg.ProjectDir, dir, d)
+	m, t, verb, err := taskTree(ctx, name, cfg.ProjectDir, dir, d)
 	if err != nil {
-		return "", err
+		return "", release, err
+	}
+	if err := openElsewhere(ctx, m, name); err != nil {
+		return "", release, err
+	}
+	wasClosed := false
+	if opened, err := m.Opened(ctx); err == nil {
+		for _, o := range opened {
+			wasClosed = wasClosed || (o.Name == name && o.Closed)
+		}
+	}
+	if m.MarkOpen(name, os.Getpid()) == nil {
+		release = func() {
+			if wasClosed {
+				_ = m.MarkClosed(name) // an IDE's --continue still reopens it
+			} else {
+				_ = m.Forget(name)
+			}
+		}
 	}
 	fmt.Fprintf(stderr, "fawn: task %s on branch %s (%s %s)\n", t.Name, t.Branch, verb, safetext.Line(t.Dir))
 	cfg.ProjectDir = t.Project
-	return t.Branch, nil
+	return t.Branch, release, nil
 }
 
 // worktreesDir is where tasks' worktrees are made.
