@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/fawn-ide/fawn/checkpoint"
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/chat"
+	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/panes"
 )
 
@@ -141,4 +144,43 @@ func (r *branchReview) revert(b *checkpoint.Book, rel string, content []byte, wh
 	})
 	r.diff(rel)
 	r.refresh()
+}
+
+// mergePlanned merges the task's branch: a fast-forward at once; a merge
+// that makes a commit after the user confirmed its drafted message (or
+// chose one squashed commit); a conflict or a refusal is said, and
+// nothing is merged.
+func (t *Task) mergePlanned() {
+	a := t.app
+	br := t.opts.Tree
+	merge := func(squash bool, message string) {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "merging " + t.opts.Branch + "…"})
+		a.Go(func() {
+			what, err := br.Merge(a.runCtx, squash, message)
+			a.post(func() {
+				if err != nil {
+					t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
+					return
+				}
+				t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
+			})
+		})
+	}
+	a.Go(func() {
+		plan, err := br.Plan(a.runCtx)
+		a.post(func() {
+			switch {
+			case err != nil:
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
+			case plan.FastForward:
+				merge(false, "")
+			default:
+				a.ask.Ask("Merge "+t.opts.Branch, fmt.Sprintf("The base moved on since the task started, so merging makes a commit:\n\n%s\n\nor, squashed into one commit:\n\n%s",
+					safetext.Text(plan.Message), safetext.Text(plan.SquashMessage)),
+					dialogs.Choice{Key: "m", Label: "merge commit with this message", Do: func() { merge(false, plan.Message) }},
+					dialogs.Choice{Key: "s", Label: "one squashed commit", Do: func() { merge(true, plan.SquashMessage) }},
+					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
+			}
+		})
+	})
 }
