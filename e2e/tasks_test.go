@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // both tasks' answers stream at the same time.
 func taskTurn(name, colour string) []llmtest.Response {
 	var words []string
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 80; i++ {
 		words = append(words, fmt.Sprintf("%s%d", strings.ToLower(name), i))
 	}
 	upper := strings.ToUpper(name)
@@ -26,8 +27,19 @@ func taskTurn(name, colour string) []llmtest.Response {
 		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
 		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"A `+colour+` widget."}`)}},
 		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo SHELL-`+upper+`-$((6*7))"}`)}},
-		{Text: "STREAM-" + upper + "-START " + strings.Join(words, " ") + " " + upper + "-END", Delay: llmtest.Duration(150 * time.Millisecond)},
+		{Text: "STREAM-" + upper + "-START " + strings.Join(words, " ") + " " + upper + "-END", Delay: llmtest.Duration(120 * time.Millisecond)},
 	}
+}
+
+// lastWord is the highest N of the words prefixN on screen (-1: none).
+func lastWord(screen, prefix string) int {
+	last := -1
+	for _, f := range strings.Fields(screen) {
+		if n, err := strconv.Atoi(strings.TrimPrefix(f, prefix)); err == nil && strings.HasPrefix(f, prefix) && n > last {
+			last = n
+		}
+	}
+	return last
 }
 
 // Two tasks edit the same file differently at the same time: each task's
@@ -72,6 +84,12 @@ func TestTwoTasksAtOnceSurviveAKill(t *testing.T) {
 	s = tm.WaitFor("STREAM-ONE-START", "SHELL-ONE-42")
 	if strings.Contains(s, "ONE-END") {
 		t.Log("task one's answer had ended before its tab was shown again: its live stream was not seen")
+	} else {
+		// Shown again, it goes on streaming on screen.
+		next := fmt.Sprintf("one%d", lastWord(s, "one")+1)
+		tm.WaitUntil(next+" streamed in task one's tab", func(s string) bool {
+			return strings.Contains(s, next+" ") || strings.Contains(s, "ONE-END")
+		})
 	}
 	for _, other := range []string{"STREAM-TWO", "SHELL-TWO", "A red widget"} {
 		if strings.Contains(s, other) {
