@@ -218,3 +218,64 @@ func TestTaskReview(t *testing.T) {
 		t.Errorf("the project's README.md: %q", b)
 	}
 }
+
+// A task a killed fawn left with uncommitted work is cleaned up only
+// after two yeses: the first start's "clean" asks again and Esc keeps it;
+// the next start's clean, confirmed, removes its worktree and branch.
+func TestTaskLeftByAKillIsCleanedAfterAYes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t)
+	home := t.TempDir()
+	env := []string{"FAWN_HOME=" + home}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
+		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"A green widget."}`)}},
+		{Text: "Green now."},
+	}})
+	args := []string{"--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo"}
+	tm := Start(t, 200, 50, repo, env, args...)
+	tm.WaitFor("Ask fawn")
+	tm.Type("/task new green make it green")
+	tm.Keys("Enter")
+	tm.WaitFor("Green now.")
+	pid := tm.fawnPID()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("fawn outlived kill -9")
+		}
+	}
+	branch := func() string {
+		out, _ := exec.Command("git", "-C", repo, "branch", "--list", "fawn/green").CombinedOutput()
+		return strings.TrimSpace(string(out))
+	}
+
+	tm2 := Start(t, 200, 50, repo, env, args...)
+	tm2.WaitFor("Tasks left open", "green (branch fawn/green, 1 file not")
+	tm2.Keys("c")
+	tm2.WaitFor("Delete uncommitted work?", "deletes 1 file that no commit holds")
+	tm2.Keys("Escape")
+	tm2.WaitGone("Delete uncommitted work?")
+	if branch() == "" {
+		t.Fatal("the task was removed though the user kept it")
+	}
+	tm2.Keys("C-q")
+	tm2.WaitFor("fawn-exited-0")
+
+	tm3 := Start(t, 200, 50, repo, env, args...)
+	tm3.WaitFor("Tasks left open", "green (branch fawn/green")
+	tm3.Keys("c")
+	tm3.WaitFor("Delete uncommitted work?")
+	tm3.Keys("d")
+	tm3.WaitFor("cleaned up: green")
+	if b := branch(); b != "" {
+		t.Errorf("the cleaned task's branch is still there: %s", b)
+	}
+	if out, _ := exec.Command("git", "-C", repo, "worktree", "list").CombinedOutput(); strings.Contains(string(out), "fawn/green") {
+		t.Errorf("the cleaned task's worktree is still there:\n%s", out)
+	}
+}
