@@ -210,9 +210,11 @@ Usage:
                               fawn/NAME, made at HEAD when new) and print the branch
   fawn config [--check] [DIR] print the effective configuration with the source of
                               each value, secrets redacted (--check: validate only)
-  fawn --continue [DIR]       reopen DIR's newest session (with -p too)
+  fawn --continue [DIR]       reopen DIR's newest session (with -p too), and in the
+                              IDE the tasks that were open, each with its session
   fawn --resume [ID] [DIR]    reopen a session by ID (a unique prefix), or choose one
-  fawn sessions [--json] [DIR]          list DIR's sessions, newest first
+  fawn sessions [--json] [DIR]          list DIR's sessions, newest first, then its
+                                        tasks with their branches (not with --json)
   fawn export [ID] [DIR] [-o FILE]      write a session (default: the newest) as Markdown
   fawn acp [--trust] [DIR]    be an Agent Client Protocol agent on stdin/stdout, for an
                               editor (Zed, JetBrains, Neovim, Emacs); each session opens the

@@ -36,7 +36,7 @@ type sessionFlags struct {
 const noID = "choose"
 
 func (f *sessionFlags) add(fs *pflag.FlagSet) {
-	fs.BoolVarP(&f.cont, "continue", "c", false, "reopen the newest session of DIR (with -p too)")
+	fs.BoolVarP(&f.cont, "continue", "c", false, "reopen the newest session of DIR (with -p too), and in the IDE the tasks that were open")
 	fs.StringVar(&f.resume, "resume", "", "reopen session `ID` (a unique prefix is enough); without one, choose from a list")
 	fs.Lookup("resume").NoOptDefVal = noID
 	fs.BoolVar(&f.json, "json", false, "with fawn sessions: print a JSON array")
