@@ -766,6 +766,8 @@ func decode(values map[string]any, cfg *Config) error {
 		return err
 	}
 	cfg.Agents = decodeAgents(values["agents"])
+	mcpEnvAsWritten(values["tools.mcp_servers"], cfg.Tools.MCPServers)
+	lspEnvAsWritten(values["lsp"], cfg.LSP)
 	keys, _ := values["ui.keys"].(map[string]any)
 	for name, raw := range keys {
 		var list []string
@@ -813,6 +815,57 @@ func decodeAgents(v any) map[string]ACPAgent {
 		out[name] = ag
 	}
 	return out
+}
+
+// envAsWritten is an entry's env mapping with its variable names as the
+// file wrote them (viper lower-cases map keys: GITHUB_TOKEN would reach the
+// server as github_token); nil when the entry has none.
+func envAsWritten(entry any) map[string]string {
+	e, _ := entry.(map[string]any)
+	env, ok := e["env"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(env))
+	for k, x := range env {
+		out[k] = fmt.Sprint(x)
+	}
+	return out
+}
+
+// mcpEnvAsWritten gives the MCP servers viper decoded their env names as
+// written. Their names stay lower-cased, as viper reads them: they are in
+// the tools' names (mcp__github__…), which the permission rules users
+// wrote (a deny rule too) compare as they are.
+func mcpEnvAsWritten(raw any, decoded map[string]MCPServer) {
+	m, _ := raw.(map[string]any)
+	for name, entry := range m {
+		srv, ok := decoded[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if env := envAsWritten(entry); env != nil {
+			srv.Env = env
+			decoded[strings.ToLower(name)] = srv
+		}
+	}
+}
+
+// lspEnvAsWritten gives the language servers viper decoded their env
+// names as written. Their names stay lower-cased: an entry named as a
+// built-in server (gopls) changes that one.
+func lspEnvAsWritten(raw any, decoded map[string]LSPServer) {
+	m, _ := raw.(map[string]any)
+	for name, entry := range m {
+		srv, ok := decoded[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if env := envAsWritten(entry); env != nil {
+			srv.Env = env
+			decoded[strings.ToLower(name)] = srv
+		}
+	}
 }
 
 // namedDurations reads the timeouts of models.named entries as the
