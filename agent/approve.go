@@ -177,7 +177,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: fmt.Sprintf("error: denied by the user's permission rule %q. Do not retry this call or work around it; do what you can without it and say what was not done.", rule.Raw)}
 	}
-	if act.Kind == tools.KindRead {
+	if act.Kind == tools.KindRead && (!act.ReadOnlyHint || eff != rules.Ask) {
 		return verdict{allow: true}
 	}
 	mode := s.Mode()
@@ -189,8 +189,8 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		what = "web requests"
 	}
 	// Reading the web changes nothing here: plan mode asks for it as ask
-	// mode does, rather than refusing it.
-	plan := mode == ModePlan && act.Kind != tools.KindFetch
+	// mode does, rather than refusing it; so for a read an ask rule names.
+	plan := mode == ModePlan && act.Kind != tools.KindFetch && act.Kind != tools.KindRead
 	// A protected path asks in every mode but yolo, session grants and
 	// accept-edits notwithstanding; so does a command to run once outside
 	// the shell's sandbox, allow rules notwithstanding.

@@ -510,6 +510,9 @@ type remoteTool struct {
 
 	mu   sync.Mutex
 	info *schema.ToolInfo
+	// readOnly is the tool's readOnlyHint: its server says it changes
+	// nothing.
+	readOnly bool
 }
 
 func (t *remoteTool) setInfo(mt *sdk.Tool) {
@@ -531,6 +534,7 @@ func (t *remoteTool) setInfo(mt *sdk.Tool) {
 	}
 	t.mu.Lock()
 	t.info = info
+	t.readOnly = mt.Annotations != nil && mt.Annotations.ReadOnlyHint
 	t.mu.Unlock()
 }
 
@@ -546,10 +550,21 @@ func (t *remoteTool) Info(context.Context) (*schema.ToolInfo, error) {
 	return t.info, nil
 }
 
-// Plan describes the call; fawn cannot know what an MCP tool does, so it
-// is KindOther and asks like a command.
+// Plan describes the call. fawn cannot know what an MCP tool does: it is
+// KindOther and asks like a command, unless its server marks it
+// readOnlyHint. That word is taken, as the server's program is: a server
+// runs only from the user's config or a trusted project's, so the user
+// has trusted whoever gives the hint (a deny rule still refuses it, an ask
+// rule still asks).
 func (t *remoteTool) Plan(_ context.Context, argsJSON string) (tools.Action, error) {
-	return tools.Action{Kind: tools.KindOther, Summary: fmt.Sprintf("%s: %s %s", t.server.name, t.raw, clip(argsJSON, 160))}, nil
+	t.mu.Lock()
+	readOnly := t.readOnly
+	t.mu.Unlock()
+	act := tools.Action{Kind: tools.KindOther, Summary: fmt.Sprintf("%s: %s %s", t.server.name, t.raw, clip(argsJSON, 160))}
+	if readOnly {
+		act.Kind, act.ReadOnlyHint = tools.KindRead, true
+	}
+	return act, nil
 }
 
 // InvokableRun calls the tool on its server's current session. Text comes

@@ -71,4 +71,8 @@ type Action struct {
 	// Outside: the command is to run once outside the shared shell's
 	// sandbox, which always asks.
 	Outside bool
+	// ReadOnlyHint: the call is KindRead on its MCP server's word (the
+	// tool's readOnlyHint annotation), not on fawn's own reading of it. A
+	// deny rule still refuses it and an ask rule naming it still asks.
+	ReadOnlyHint bool
 }

@@ -1,7 +1,8 @@
-// Package mcptest owns the MCP server fawn's tests talk to: a calculator
+// Package mcptest owns the MCP servers fawn's tests talk to: a calculator
 // with a tool that fails, one that returns a picture and one that ends its
-// own process, served over streamable HTTP or, by a test binary that runs
-// itself as a child, over stdio.
+// own process; and a library with prompts, resources and a tool marked
+// read-only. Each is served over streamable HTTP or, by a test binary that
+// runs itself as a child, over stdio.
 //
 // Only tests import it.
 package mcptest
@@ -18,7 +19,8 @@ import (
 )
 
 // StdioEnv, set in a test binary's environment, makes [ServeStdioIfAsked]
-// serve the calculator over stdin and stdout instead of running the tests.
+// serve the calculator (or, set to "library", the library) over stdin and
+// stdout instead of running the tests.
 const StdioEnv = "FAWN_TEST_MCP_STDIO"
 
 // PNG is the 4×4 picture the picture tool returns.
@@ -58,14 +60,19 @@ func Calc() *sdk.Server {
 	return s
 }
 
-// ServeStdioIfAsked serves [Calc] over stdio and exits when [StdioEnv] is
-// set; a TestMain calls it first, so that the test binary can be started
-// as a stdio server.
+// ServeStdioIfAsked serves [Calc] (or [Library]) over stdio and exits when
+// [StdioEnv] is set; a TestMain calls it first, so that the test binary can
+// be started as a stdio server.
 func ServeStdioIfAsked() {
-	if os.Getenv(StdioEnv) == "" {
+	which := os.Getenv(StdioEnv)
+	if which == "" {
 		return
 	}
-	if err := Calc().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	srv := Calc()
+	if which == "library" {
+		srv = Library()
+	}
+	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
