@@ -13,9 +13,19 @@
 //
 // Each server tool is a [tools.Tool] named mcp__SERVER__TOOL. Tools keep
 // their names across restarts: a call made while its server is down says
-// so. Images a tool returns go out as [tools.Images]. The package knows
-// nothing of the agent: whoever starts the servers adds their tools to a
-// session (agent.Session.AddTools) and shows the changes.
+// so. Images a tool returns go out as [tools.Images]. A tool the server
+// marks readOnlyHint plans as a read (it asks no permission): the server
+// runs from the user's config or a trusted project's, so its word is
+// trusted as its program is. The package knows nothing of the agent:
+// whoever starts the servers adds their tools to a session
+// (agent.Session.AddTools) and shows the changes.
+//
+// A server's prompts ([Prompt]; the chat's /mcp__SERVER__PROMPT, its
+// arguments bound by [Prompt.Bind]) and resources ([Resource]; the chat's
+// @SERVER:URI) are listed with its tools and again when it says they
+// changed; [Manager.GetPrompt] gives a prompt as the text of one user
+// message and [Manager.ReadResource] a resource as an attachment (text
+// cut at about 100 kB, binary named, not attached).
 //
 // It imports config, secret, tools and internal/proc; ui and cmd/fawn import
 // it.

@@ -201,6 +201,7 @@ type server struct {
 	order    []string
 	offered  map[string]bool // offered by the running session
 	pending  listed          // the tools listed by the session being connected
+	catalog  catalog         // the prompts and resources of the running session
 	started  chan struct{}   // closed once the first attempt has ended
 	once     sync.Once
 }
@@ -395,6 +396,12 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, 
 			}
 		}()
 	}
+	opts.PromptListChangedHandler = func(_ context.Context, req *sdk.PromptListChangedRequest) {
+		go s.relistCatalog(req.Session)
+	}
+	opts.ResourceListChangedHandler = func(_ context.Context, req *sdk.ResourceListChangedRequest) {
+		go s.relistCatalog(req.Session)
+	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "fawn", Version: "1"}, opts)
 	sess, err := client.Connect(cctx, transport, nil)
 	if err != nil {
@@ -404,11 +411,19 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, 
 		_ = sess.Close()
 		return nil, stderr, fmt.Errorf("listing its tools: %w", err)
 	}
+	cat := listCatalog(cctx, sess)
+	s.mu.Lock()
+	s.pending.catalog = cat
+	s.mu.Unlock()
 	return sess, stderr, nil
 }
 
-// listed is the tool list of the session being connected, adopted with it.
-type listed struct{ tools []*sdk.Tool }
+// listed is the tool list (and the catalog) of the session being
+// connected, adopted with it.
+type listed struct {
+	tools   []*sdk.Tool
+	catalog catalog
+}
 
 // list reads the server's tools into the session's pending list.
 func (s *server) list(ctx context.Context, sess *sdk.ClientSession) error {
@@ -432,10 +447,11 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 		return nil
 	}
 	s.mu.Lock()
-	list := s.pending.tools
+	list, cat := s.pending.tools, s.pending.catalog
 	s.pending = listed{}
 	s.mu.Unlock()
 	if list == nil {
+		cat = s.currentCatalog()
 		// A change notification: list again.
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
@@ -450,6 +466,7 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sess = sess
+	s.catalog = cat
 	s.offered = map[string]bool{}
 	var fresh []tools.Tool
 	for _, t := range list {
@@ -465,6 +482,12 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 		fresh = append(fresh, mt)
 	}
 	return fresh
+}
+
+func (s *server) currentCatalog() catalog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.catalog
 }
 
 // drop forgets the session that ended.
