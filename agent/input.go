@@ -95,6 +95,9 @@ type Attachment struct {
 	// Image is set when the file is an image.
 	Image *Image
 	Dir   bool
+	// About says what was attached when it is not a file's range (an MCP
+	// server's resource: "text, 2.0 KiB"), for the chip under the message.
+	About string
 }
 
 // Attach reads what the user mentioned: an image file as an image; a file

@@ -80,6 +80,11 @@ func TestMCPPromptsAndResources(t *testing.T) {
 	if _, _, ok := m.ResourceRef("src/main.go:12"); ok {
 		t.Error("a path with a colon was taken for a resource")
 	}
+	for _, st := range m.Status() {
+		if want := map[string][2]int{"library": {2, 4}, "calc": {0, 0}}[st.Name]; [2]int{st.Prompts, st.Resources} != want {
+			t.Errorf("%s: %d prompts, %d resources; want %v", st.Name, st.Prompts, st.Resources, want)
+		}
+	}
 	// The calculator has neither prompts nor resources.
 	for _, p := range ps {
 		if p.Server == "calc" {

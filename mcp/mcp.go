@@ -52,8 +52,11 @@ type Status struct {
 	Endpoint string
 	State    State
 	// Tools are the names the model calls, in the server's order.
-	Tools     []string
-	LastError string
+	Tools []string
+	// Prompts and Resources count what the running session offers
+	// beside tools.
+	Prompts, Resources int
+	LastError          string
 	// Attempts counts the failed attempts in a row; Restarts the times it
 	// came back after being ready.
 	Attempts, Restarts int
@@ -151,6 +154,9 @@ func (m *Manager) Status() []Status {
 			if s.offered[raw] {
 				st.Tools = append(st.Tools, s.tools[raw].Name())
 			}
+		}
+		if s.sess != nil {
+			st.Prompts, st.Resources = len(s.catalog.prompts), len(s.catalog.resources)
 		}
 		s.mu.Unlock()
 		out = append(out, st)

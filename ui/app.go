@@ -226,6 +226,7 @@ func New(opts Options) (*App, error) {
 
 	commands.AddBuiltin(a.commands)
 	commands.AddCustom(a)
+	commands.AddMCPPrompts(a)
 	a.applyKeyOverrides()
 	if opts.Resumed != nil {
 		a.restore(opts.Resumed)
@@ -282,7 +283,7 @@ func (a *App) wireWidgets(t *Task) {
 				})
 			})
 			paths, done := t.files.Paths()
-			return picker.Best(paths, q, 50), !done
+			return picker.Best(commands.WithResources(t.opts.MCP, paths), q, 50), !done
 		}
 		t.input.HintWidth = -1 // the hint offers @ now
 		t.input.ImagePath = func(text string) (string, bool) {

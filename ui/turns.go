@@ -262,7 +262,11 @@ func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Ment
 					item.Chips = append(item.Chips, chat.Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
 				default:
 					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
-					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + chat.ViewedRange(r.att.Viewed)})
+					what := chat.ViewedRange(r.att.Viewed)
+					if r.att.About != "" {
+						what = render.Clean(r.att.About)
+					}
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + what})
 					if ed := t.EditorPane(); ed != nil && r.att.Viewed != nil {
 						ed.AgentViewed(*r.att.Viewed)
 					}

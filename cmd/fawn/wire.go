@@ -272,6 +272,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		}
 		backendImpl, services = sess, backend.SessionServices(sess)
 	}
+	var resources *mcpResources // the MCP servers' resources as @-mentions
+	if len(cfg.Tools.MCPServers) > 0 && sess != nil {
+		resources = &mcpResources{Attacher: services.Attach}
+		services.Attach = resources
+	}
 	if err := c.script.addRules(sess); err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -337,6 +342,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		defer m.Close()
 		defer unsubscribe()
 		app.SetMCP(m)
+		resources.m.Store(m)
 	}
 	err = app.Run(ctx)
 	if code := signalExit(ctx, err); code != 0 {

@@ -36,6 +36,9 @@ type Command struct {
 // the help overlay read it, so a new command is one Add.
 type Commands struct {
 	byName map[string]*Command
+	// sources give commands that come and go (an MCP server's prompts),
+	// asked each time the registry is read.
+	sources []func() []Command
 	// services are those of the task shown (Command.Needs reads them).
 	services func() backend.Services
 }
@@ -47,6 +50,26 @@ func New() *Commands { return &Commands{byName: map[string]*Command{}} }
 func (c *Commands) Add(cmd Command) {
 	cp := cmd
 	c.byName[cmd.Name] = &cp
+}
+
+// AddSource registers commands that come and go (an MCP server's
+// prompts): src is asked, on the UI goroutine, each time the registry is
+// read. A command Add registered keeps its name.
+func (c *Commands) AddSource(src func() []Command) { c.sources = append(c.sources, src) }
+
+// lookup is the command called name, added or from a source.
+func (c *Commands) lookup(name string) *Command {
+	if cmd := c.byName[name]; cmd != nil {
+		return cmd
+	}
+	for _, src := range c.sources {
+		for _, cmd := range src() {
+			if cmd.Name == name {
+				return &cmd
+			}
+		}
+	}
+	return nil
 }
 
 // SetServices tells the registry where the services of the task shown
@@ -67,14 +90,14 @@ func (c *Commands) offered(cmd *Command) bool {
 // Find returns the command called name, or nil when there is none or the
 // task shown does not offer it.
 func (c *Commands) Find(name string) *Command {
-	if cmd := c.byName[name]; cmd != nil && c.offered(cmd) {
+	if cmd := c.lookup(name); cmd != nil && c.offered(cmd) {
 		return cmd
 	}
 	return nil
 }
 
 // Known reports whether a command called name exists, offered or not.
-func (c *Commands) Known(name string) bool { return c.byName[name] != nil }
+func (c *Commands) Known(name string) bool { return c.lookup(name) != nil }
 
 // All returns the commands the task shown offers, sorted by name.
 func (c *Commands) All() []*Command {
@@ -82,6 +105,13 @@ func (c *Commands) All() []*Command {
 	for _, cmd := range c.byName {
 		if c.offered(cmd) {
 			out = append(out, cmd)
+		}
+	}
+	for _, src := range c.sources {
+		for _, cmd := range src() {
+			if c.byName[cmd.Name] == nil && c.offered(&cmd) {
+				out = append(out, &cmd)
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -139,8 +139,13 @@ type LSPView interface {
 	Restart(name string) error
 }
 
-// MCPView is what /mcp and /tools show of the MCP servers (*mcp.Manager).
+// MCPView is what /mcp and /tools show of the MCP servers
+// (*mcp.Manager), and what the chat offers of them: their prompts as
+// commands, their resources as @-mentions.
 type MCPView interface {
 	Status() []mcp.Status
 	Restart(name string) error
+	Prompts() []mcp.Prompt
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error)
+	Resources() []mcp.Resource
 }

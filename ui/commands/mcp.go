@@ -113,7 +113,14 @@ func mcpText(statuses []mcp.Status) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s — %s · %s · %s", st.Name, stateText(st), words.Plural(len(st.Tools), "tool", "tools"), render.Clean(st.Endpoint))
+		fmt.Fprintf(&b, "%s — %s · %s", st.Name, stateText(st), words.Plural(len(st.Tools), "tool", "tools"))
+		if st.Prompts > 0 {
+			fmt.Fprintf(&b, " · %s (/mcp__%s__…)", words.Plural(st.Prompts, "prompt", "prompts"), render.Clean(st.Name))
+		}
+		if st.Resources > 0 {
+			fmt.Fprintf(&b, " · %s (@%s:…)", words.Plural(st.Resources, "resource", "resources"), render.Clean(st.Name))
+		}
+		fmt.Fprintf(&b, " · %s", render.Clean(st.Endpoint))
 		if st.Restarts > 0 {
 			fmt.Fprintf(&b, " · restarted %s", words.Plural(st.Restarts, "time", "times"))
 		}
