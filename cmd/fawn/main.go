@@ -216,6 +216,9 @@ Usage:
   fawn sessions [--json] [DIR]          list DIR's sessions, newest first, then its
                                         tasks with their branches (not with --json)
   fawn export [ID] [DIR] [-o FILE]      write a session (default: the newest) as Markdown
+  fawn mcp add NAME [--env K=V]... -- COMMAND [ARGS...] | --url URL
+                              add an MCP server to your config (fawn mcp list, fawn mcp
+                              remove NAME: list them, take one out)
   fawn acp [--trust] [DIR]    be an Agent Client Protocol agent on stdin/stdout, for an
                               editor (Zed, JetBrains, Neovim, Emacs); each session opens the
                               client's directory (DIR: always DIR)
@@ -295,6 +298,11 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "mcp" {
+		// Its own syntax: what follows -- is the server's command line.
+		cwd, _ := os.Getwd()
+		return mcpCommand(args[1:], cwd, stdout, stderr)
+	}
 	c, fs, err := parse(args, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\nRun 'fawn --help' for usage.\n", err)
