@@ -223,10 +223,19 @@ func (s *server) relistCatalog(sess *sdk.ClientSession) {
 	defer cancel()
 	c := listCatalog(ctx, sess)
 	s.mu.Lock()
-	if s.sess == sess {
-		s.catalog = c
+	if s.sess == sess || s.catalogOf == sess {
+		s.catalog, s.catalogOf = c, sess
 	}
 	s.mu.Unlock()
+}
+
+// offering is the catalog of the running session, if there is one; s.mu
+// is held.
+func (s *server) offering() (catalog, bool) {
+	if s.sess == nil || s.catalogOf != s.sess {
+		return catalog{}, false
+	}
+	return s.catalog, true
 }
 
 // Prompts returns the prompts of the servers that are ready, by server
@@ -235,8 +244,8 @@ func (m *Manager) Prompts() []Prompt {
 	var out []Prompt
 	for _, s := range m.servers {
 		s.mu.Lock()
-		if s.sess != nil {
-			for _, p := range s.catalog.prompts {
+		if cat, ok := s.offering(); ok {
+			for _, p := range cat.prompts {
 				pr := Prompt{Server: s.name, Name: p.Name, Title: p.Title, Description: p.Description}
 				for _, a := range p.Arguments {
 					if a != nil {
@@ -256,8 +265,8 @@ func (m *Manager) Resources() []Resource {
 	var out []Resource
 	for _, s := range m.servers {
 		s.mu.Lock()
-		if s.sess != nil {
-			for _, r := range s.catalog.resources {
+		if cat, ok := s.offering(); ok {
+			for _, r := range cat.resources {
 				out = append(out, Resource{Server: s.name, URI: r.URI, Name: r.Name, Title: r.Title,
 					Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
 			}

@@ -155,8 +155,8 @@ func (m *Manager) Status() []Status {
 				st.Tools = append(st.Tools, s.tools[raw].Name())
 			}
 		}
-		if s.sess != nil {
-			st.Prompts, st.Resources = len(s.catalog.prompts), len(s.catalog.resources)
+		if cat, ok := s.offering(); ok {
+			st.Prompts, st.Resources = len(cat.prompts), len(cat.resources)
 		}
 		s.mu.Unlock()
 		out = append(out, st)
@@ -207,9 +207,13 @@ type server struct {
 	order    []string
 	offered  map[string]bool // offered by the running session
 	pending  listed          // the tools listed by the session being connected
-	catalog  catalog         // the prompts and resources of the running session
-	started  chan struct{}   // closed once the first attempt has ended
-	once     sync.Once
+	// catalog is what session catalogOf offers beside tools: set when it
+	// is connected, apart from the tools' pending list, which a change
+	// notification may take first.
+	catalog   catalog
+	catalogOf *sdk.ClientSession
+	started   chan struct{} // closed once the first attempt has ended
+	once      sync.Once
 }
 
 // endpoint is where the server is, as /mcp shows it: a URL without its
@@ -419,17 +423,13 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, 
 	}
 	cat := listCatalog(cctx, sess)
 	s.mu.Lock()
-	s.pending.catalog = cat
+	s.catalog, s.catalogOf = cat, sess
 	s.mu.Unlock()
 	return sess, stderr, nil
 }
 
-// listed is the tool list (and the catalog) of the session being
-// connected, adopted with it.
-type listed struct {
-	tools   []*sdk.Tool
-	catalog catalog
-}
+// listed is the tool list of the session being connected, adopted with it.
+type listed struct{ tools []*sdk.Tool }
 
 // list reads the server's tools into the session's pending list.
 func (s *server) list(ctx context.Context, sess *sdk.ClientSession) error {
@@ -453,11 +453,10 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 		return nil
 	}
 	s.mu.Lock()
-	list, cat := s.pending.tools, s.pending.catalog
+	list := s.pending.tools
 	s.pending = listed{}
 	s.mu.Unlock()
 	if list == nil {
-		cat = s.currentCatalog()
 		// A change notification: list again.
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
@@ -472,7 +471,6 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sess = sess
-	s.catalog = cat
 	s.offered = map[string]bool{}
 	var fresh []tools.Tool
 	for _, t := range list {
@@ -488,12 +486,6 @@ func (s *server) adopt(sess *sdk.ClientSession) []tools.Tool {
 		fresh = append(fresh, mt)
 	}
 	return fresh
-}
-
-func (s *server) currentCatalog() catalog {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.catalog
 }
 
 // drop forgets the session that ended.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,13 +17,35 @@ type titleIn struct {
 }
 
 // Library is a server with more than tools: a tool marked read-only
-// (lookup) beside one that is not (shelve); the prompts review (the
+// (lookup) beside one that is not (shelve), and one (late) added once the
+// client is initialized; the prompts review (the
 // arguments file, required, and focus) and greet (no arguments; a user
 // and an assistant message and an embedded resource); and the resources
 // notes (text), logo (binary), big ([BigSize] characters) and hostile
 // (control characters in its name and text).
 func Library() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "library", Version: "1"}, nil)
+	var s *sdk.Server
+	s = sdk.NewServer(&sdk.Implementation{Name: "library", Version: "1"}, &sdk.ServerOptions{
+		// As the everything server does: a tool added once the client
+		// is initialized, whose list_changed notification arrives while
+		// the client lists what the server has.
+		InitializedHandler: func(context.Context, *sdk.InitializedRequest) {
+			sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added once the client is initialized."},
+				func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
+				})
+		},
+	})
+	// Its prompts are slow to list, so that the notification of the late
+	// tool arrives while the client lists them.
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "prompts/list" {
+				time.Sleep(200 * time.Millisecond)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	sdk.AddTool(s, &sdk.Tool{Name: "lookup", Description: "Looks a book up.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(_ context.Context, _ *sdk.CallToolRequest, in titleIn) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "found " + in.Title}}}, nil, nil
