@@ -57,7 +57,7 @@ func TestMCPPromptsAndResources(t *testing.T) {
 	for _, r := range rs {
 		mentions = append(mentions, r.Mention())
 	}
-	if want := []string{"library:library://big", "library:library://hostile", "library:library://logo.bin", "library:library://notes"}; !reflect.DeepEqual(mentions, want) {
+	if want := []string{"library:library://big", "library:library://hostile/\u202egnp.exe", "library:library://logo.bin", "library:library://notes"}; !reflect.DeepEqual(mentions, want) {
 		t.Errorf("resources %v, want %v", mentions, want)
 	}
 	for _, c := range []struct{ ref, text, about string }{

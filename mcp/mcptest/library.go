@@ -22,7 +22,7 @@ type titleIn struct {
 // arguments file, required, and focus) and greet (no arguments; a user
 // and an assistant message and an embedded resource); and the resources
 // notes (text), logo (binary), big ([BigSize] characters) and hostile
-// (control characters in its name and text).
+// (control characters in its name and text, a bidi override in its URI).
 func Library() *sdk.Server {
 	var s *sdk.Server
 	s = sdk.NewServer(&sdk.Implementation{Name: "library", Version: "1"}, &sdk.ServerOptions{
@@ -84,7 +84,7 @@ func Library() *sdk.Server {
 		})
 	s.AddResource(&sdk.Resource{Name: "big", URI: "library://big", MIMEType: "text/plain"},
 		text("library://big", "text/plain", strings.Repeat("x", BigSize)))
-	s.AddResource(&sdk.Resource{Name: "hostile\x1b]52;c;aGk=\x07", URI: "library://hostile", MIMEType: "text/plain"},
-		text("library://hostile", "text/plain", fmt.Sprintf("a title\x1b[2J%s", "\x1b]0;owned\x07")))
+	s.AddResource(&sdk.Resource{Name: "hostile\x1b]52;c;aGk=\x07", URI: "library://hostile/\u202egnp.exe", MIMEType: "text/plain"},
+		text("library://hostile/\u202egnp.exe", "text/plain", fmt.Sprintf("a title\x1b[2J%s", "\x1b]0;owned\x07")))
 	return s
 }
