@@ -96,3 +96,24 @@ func TestMCPReadOnlyHintFromNpm(t *testing.T) {
 		t.Error("write_file ran in ask mode with nobody to ask")
 	}
 }
+
+// fawn -p names an MCP server's prompt as the chat does; a name no server
+// offers is refused, listing those offered.
+func TestHeadlessMCPPromptFromNpm(t *testing.T) {
+	every := npmBin(t, "mcp-server-everything")
+	conf := filepath.Join(t.TempDir(), "mcp.yaml")
+	writeFile(t, conf, fmt.Sprintf("tools:\n  mcp_servers:\n    everything:\n      command: %s\n      args: [stdio]\n", every))
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "Sunny."}}})
+	out, errs, code := runHeadless(t, srv, project(t), "--config", conf, "-p", "/mcp__everything__args-prompt city=Lyon state=Rhône")
+	if code != 0 || strings.TrimSpace(out) != "Sunny." {
+		t.Fatalf("exit %d: %q %s", code, out, errs)
+	}
+	msgs := srv.ChatRequests()[0].Messages
+	if sent := string(msgs[len(msgs)-1].Content); sent != "What's weather in Lyon, Rhône?" {
+		t.Errorf("the model was sent %q", sent)
+	}
+	_, errs, code = runHeadless(t, srv, project(t), "--config", conf, "-p", "/mcp__everything__nope")
+	if code != 2 || !strings.Contains(errs, "/mcp__everything__nope: no MCP server offers that prompt; these are offered:") || !strings.Contains(errs, "/mcp__everything__simple-prompt") {
+		t.Errorf("an unknown prompt: exit %d, %s", code, errs)
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/fawn-ide/fawn/agent"
@@ -32,4 +34,35 @@ func (r *mcpResources) Attach(ctx context.Context, path string) (agent.Attachmen
 		return agent.Attachment{}, err
 	}
 	return agent.Attachment{Path: path, Text: res.Text, About: res.About}, nil
+}
+
+// mcpPrompt expands a headless prompt that names an MCP server's prompt
+// ("/mcp__github__review 42", its arguments bound as in the chat); named
+// is false for any other prompt. A /mcp__… name no ready server offers is
+// an error that lists those that are offered.
+func mcpPrompt(ctx context.Context, m *mcp.Manager, text string) (prompt string, named bool, err error) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/mcp__") {
+		return "", false, nil
+	}
+	name, args, _ := strings.Cut(t[1:], " ")
+	var offered []string
+	if m != nil {
+		for _, p := range m.Prompts() {
+			if p.Command() != name {
+				offered = append(offered, "/"+p.Command())
+				continue
+			}
+			vals, err := p.Bind(strings.TrimSpace(args))
+			if err != nil {
+				return "", true, err
+			}
+			prompt, err := m.GetPrompt(ctx, p.Server, p.Name, vals)
+			return prompt, true, err
+		}
+	}
+	if len(offered) == 0 {
+		return "", true, fmt.Errorf("/%s: no MCP server offers prompts (/mcp in the IDE shows the servers)", name)
+	}
+	return "", true, fmt.Errorf("/%s: no MCP server offers that prompt; these are offered: %s", name, strings.Join(offered, ", "))
 }

@@ -156,8 +156,9 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	}
 	// Headless runs one turn: it waits for the MCP servers (bounded per server).
 	toolset := ws.tools
+	var m *mcp.Manager
 	if len(cfg.Tools.MCPServers) > 0 {
-		m := mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, nil)
+		m = mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, nil)
 		defer m.Close()
 		m.WaitStarted(ctx)
 		for _, st := range m.Status() {
@@ -187,7 +188,10 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		tabs = res.Log.Workspace.Tabs
 		ws.restoreCwd(ctx, res.Log.Workspace.Cwd)
 	}
-	prompt, err := customCommand(cfg, c.prompt)
+	prompt, named, err := mcpPrompt(ctx, m, c.prompt)
+	if !named && err == nil {
+		prompt, err = customCommand(cfg, c.prompt)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
