@@ -5,7 +5,10 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/mcp/mcptest"
@@ -126,5 +129,52 @@ func TestPromptBind(t *testing.T) {
 	}
 	if got, err := none.Bind(""); err != nil || len(got) != 0 {
 		t.Errorf("none: %v %v", got, err)
+	}
+}
+
+// A server is said to be ready only with its prompts and resources listed,
+// also when a list_changed notification (the library's late tool) arrives
+// while they are being listed.
+func TestMCPReadyWithItsCatalog(t *testing.T) {
+	var mp atomic.Pointer[Manager]
+	var mu sync.Mutex
+	var seen []int
+	m := Start(context.Background(), map[string]config.MCPServer{"library": libraryServer(t)}, t.TempDir(), nil, func(ch Change) {
+		if ch.State != Ready {
+			return
+		}
+		for mp.Load() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		seen = append(seen, len(mp.Load().Prompts()))
+		mu.Unlock()
+	})
+	mp.Store(m)
+	t.Cleanup(m.Close)
+	m.WaitStarted(context.Background())
+	late := func() bool {
+		for _, tl := range m.Tools() {
+			if tl.Name() == "mcp__library__late" {
+				return true
+			}
+		}
+		return false
+	}
+	for end := time.Now().Add(deadline); !late() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !late() {
+		t.Error("the tool added after the list was not offered")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 {
+		t.Fatal("the library was never ready")
+	}
+	for _, n := range seen {
+		if n != 2 {
+			t.Errorf("ready with %d prompts (each Ready change saw %v)", n, seen)
+		}
 	}
 }

@@ -397,10 +397,23 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, 
 	default:
 		return nil, stderr, errors.New("neither command nor url is set")
 	}
+	// connected is closed once the session is connected and listed: a
+	// change notification that arrives before is taken after, so that the
+	// server is never said to be ready without its prompts and resources.
+	connected := make(chan struct{})
 	opts.ToolListChangedHandler = func(_ context.Context, req *sdk.ToolListChangedRequest) {
 		// Listed again off the session's own goroutine, which delivers
 		// this notification.
 		go func() {
+			select {
+			case <-connected:
+			case <-cctx.Done():
+				select {
+				case <-connected:
+				default:
+					return // the connection failed: nothing to adopt
+				}
+			}
 			if fresh := s.adopt(req.Session); len(fresh) > 0 {
 				s.set(Change{State: Ready, NewTools: fresh})
 			}
@@ -425,6 +438,7 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, *tailBuffer, 
 	s.mu.Lock()
 	s.catalog, s.catalogOf = cat, sess
 	s.mu.Unlock()
+	close(connected)
 	return sess, stderr, nil
 }
 
