@@ -140,6 +140,8 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 		return a.outOfOrder()
 	case "late":
 		return a.late()
+	case "torn":
+		return a.torn()
 	case "terminal":
 		return a.terminal()
 	case "write":
@@ -287,6 +289,23 @@ func (a *scripted) late() (acp.PromptResponse, error) {
 		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress), acp.WithUpdateLocations([]acp.ToolCallLocation{{Path: p}})))
 		a.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
 	}
+	return endTurn, nil
+}
+
+// torn: an edit announced with its diff while the agent is in the middle
+// of writing the file (truncated): fawn reads the file then, and must not
+// take what it read for the file before the edit. A read of another file
+// waits until fawn has handled the announcement.
+func (a *scripted) torn() (acp.PromptResponse, error) {
+	p := a.path("hello.txt")
+	_ = os.WriteFile(p, nil, 0o644)
+	a.send(acp.StartToolCall("e1", "Edit hello.txt", acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+		acp.WithStartLocations([]acp.ToolCallLocation{{Path: p}}),
+		acp.WithStartContent([]acp.ToolCallContent{acp.ToolDiffContent(p, "hello, world", "hello, wrld")})))
+	_, err := a.conn.ReadTextFile(context.Background(), acp.ReadTextFileRequest{SessionId: "s1", Path: a.path("other.txt")})
+	a.note("synced %v", err)
+	_ = os.WriteFile(p, []byte("one\nhello, world\nthree\n"), 0o644)
+	a.send(acp.UpdateToolCall("e1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
 	return endTurn, nil
 }
 

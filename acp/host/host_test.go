@@ -580,6 +580,34 @@ func TestLateEdits(t *testing.T) {
 	}
 }
 
+// TestTornSnapshot: fawn reads an announced edit's file while the agent
+// is writing it (truncated); the change it shows and records is from the
+// file before the edit, as the diff tells it, not from the torn read.
+func TestTornSnapshot(t *testing.T) {
+	f := newFixture(t, "torn", nil)
+	p := filepath.Join(f.root, "hello.txt")
+	if err := os.WriteFile(p, []byte("one\nhello, wrld\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.root, "other.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, f.h.Run(context.Background(), "fix"))
+	checkStream(t, evs)
+	if r := f.reportText(t); !strings.Contains(r, "synced <nil>") {
+		t.Fatalf("the scripted agent did not sync: %q", r)
+	}
+	var changed *tools.FileChanged
+	for _, e := range ofCall(evs, "e1") {
+		if d, ok := e.Data.(tools.FileChanged); ok {
+			changed = &d
+		}
+	}
+	if changed == nil || string(changed.Before) != "one\nhello, wrld\nthree\n" || string(changed.After) != "one\nhello, world\nthree\n" {
+		t.Errorf("the change: %+v", changed)
+	}
+}
+
 // TestTerminal: terminal/create runs the command in fawn's shared shell
 // (a real bash in a pty), its output reaches the call that shows the
 // terminal, and wait, output and release answer; a command a deny rule

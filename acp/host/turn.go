@@ -21,6 +21,9 @@ type turn struct {
 	h     *Host
 	q     *queue
 	start time.Time
+	// born is the file system's time the turn's prompt was sent after
+	// (fsBoundary): a file born at or after it was created in the turn.
+	born time.Time
 
 	mu    sync.Mutex
 	calls map[string]*call
@@ -97,6 +100,10 @@ func (h *Host) runTurn(ctx context.Context, t *turn, prompt string) {
 		if strings.TrimSpace(prompt) == "" {
 			return errors.New("nothing to do: the message is empty")
 		}
+		born := fsBoundary("")
+		t.mu.Lock()
+		t.born = born
+		t.mu.Unlock()
 		p, sid, err := h.connect(ctx, t)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -524,12 +524,17 @@ func (t *turn) showChange(c *call, p string) {
 	if !exists {
 		after = nil
 	}
+	if known && !c.fits(p, before) {
+		// fawn read the file while the agent was writing it (truncated,
+		// half written): that is no "before"; the diff says what was.
+		known = false
+	}
 	if !known || (bytes.Equal(before, after) && (before == nil) == (after == nil)) {
 		// The agent wrote the file before fawn learnt its name: what it
 		// held comes from the call's diff, or was nothing if it was born
 		// in this turn; else fawn only shows the file as it is now.
 		before, known = c.diffBefore(p, after)
-		if !known && after != nil && bornSince(p, t.start) {
+		if !known && after != nil && bornSince(p, t.born) {
 			before, known = nil, true
 		}
 		if !known {
@@ -548,6 +553,17 @@ func (t *turn) showChange(c *call, p string) {
 		cmd = "create"
 	}
 	t.h.fileChanged(c.id, c.name, p, before, after, cmd, t)
+}
+
+// fits reports whether before can be p's content before the call: it
+// holds the old text of each of the call's diffs of p.
+func (c *call) fits(p string, before []byte) bool {
+	for _, d := range c.diffs {
+		if d.Path == p && d.OldText != nil && *d.OldText != "" && !bytes.Contains(before, []byte(*d.OldText)) {
+			return false
+		}
+	}
+	return true
 }
 
 // diffBefore is p's content before the call's diff of it was applied to
