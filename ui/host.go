@@ -257,6 +257,34 @@ func (a *App) NewTask(name, prompt string) {
 	})
 }
 
+// OpenTask shows the task called name, or, when none is open, makes its
+// parts with build off the UI goroutine, then opens and shows it; about
+// says what it works on. It is how /agent opens a task on another agent.
+func (a *App) OpenTask(name, about string, build func(ctx context.Context) (TaskOptions, error)) {
+	for _, t := range a.tasks {
+		if t.name == name {
+			a.switchTo(t)
+			return
+		}
+	}
+	from := a.task
+	from.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "starting task " + name + "…"})
+	a.Go(func() {
+		o, err := build(a.runCtx)
+		a.post(func() {
+			if err != nil {
+				from.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "task " + name + " was not started: " + err.Error()})
+				return
+			}
+			o.Name = name
+			t := a.newTask(o)
+			t.todos.SetItems(o.Agent.Todos())
+			t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: fmt.Sprintf("task %s: %s (Alt-. and Alt-, switch tasks)", name, about)})
+			a.switchTo(t)
+		})
+	})
+}
+
 // branchTask is the task shown when it works on a branch of its own and
 // no turn runs; otherwise it says why not and returns nil.
 func (a *App) branchTask(what string) *Task {

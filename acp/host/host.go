@@ -308,3 +308,35 @@ func (rw *redactWriter) flush() {
 		rw.buf = nil
 	}
 }
+
+// LogPath is the file the agent's stderr and the protocol go to ("" when
+// none is kept).
+func (h *Host) LogPath() string { return h.opts.LogPath }
+
+// LogTail is the end of the log at path: its last lines, at most max bytes,
+// cut at a line's start.
+func LogTail(path string, max int) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	off := st.Size() - int64(max)
+	if off < 0 {
+		off = 0
+	}
+	b, err := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
+	if err != nil {
+		return "", err
+	}
+	if off > 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return string(b), nil
+}

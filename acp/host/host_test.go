@@ -451,6 +451,32 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// TestTrace: the log keeps the protocol both ways beside the agent's
+// stderr, with the secrets fawn knows hidden.
+func TestTrace(t *testing.T) {
+	f := newFixture(t, "edit", func(o *host.Options) { o.Redactor = secret.NewRedactor("sk-trace-secret") })
+	if err := os.WriteFile(filepath.Join(f.root, "hello.txt"), []byte("hello, wrld\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	collect(t, f.h.Run(context.Background(), "use sk-trace-secret"))
+	f.h.Close()
+	tail, err := host.LogTail(f.h.LogPath(), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`> {"jsonrpc":"2.0"`, `"method":"initialize"`, `"method":"session/prompt"`, `< {"jsonrpc":"2.0"`, `"sessionUpdate":"tool_call"`, "use [redacted]", "scripted agent up"} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("the log lacks %q:\n%s", want, tail)
+		}
+	}
+	if strings.Contains(tail, "sk-trace-secret") {
+		t.Errorf("the log shows the secret:\n%s", tail)
+	}
+	if short, _ := host.LogTail(f.h.LogPath(), 200); len(short) > 200 || strings.Contains(tail, short) == false {
+		t.Errorf("LogTail(200) = %q", short)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

@@ -151,7 +151,13 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 		p.closeLog()
 		close(p.exited)
 	}()
-	p.conn = acp.NewClientSideConnection(&client{h: h, p: p}, stdin, &lineCheck{r: bufio.NewReaderSize(stdout, 64<<10), p: p})
+	var toAgent io.Writer = stdin
+	if p.loglock != nil {
+		// The protocol goes into the log too, both ways, each message on
+		// a line of its own, secrets hidden and long ones cut.
+		toAgent = &traceWriter{w: stdin, log: p.loglock, red: h.opts.Redactor, dir: "> "}
+	}
+	p.conn = acp.NewClientSideConnection(&client{h: h, p: p}, toAgent, &lineCheck{r: bufio.NewReaderSize(stdout, 64<<10), p: p})
 	// The SDK's diagnostics go to the agent's log, never the screen.
 	p.conn.SetLogger(slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
@@ -392,6 +398,9 @@ func (l *lineCheck) Read(b []byte) (int, error) {
 		if isUpdate(line) {
 			l.p.noteRead()
 		}
+		if l.p.loglock != nil && len(bytes.TrimSpace(line)) > 0 {
+			traceLine(l.p.loglock, l.p.redact, "< ", line)
+		}
 		l.left = line
 		if err != nil {
 			l.err = err
@@ -471,6 +480,45 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// maxTrace bounds one message as the log keeps it: a file's content sent
+// whole would bury everything else.
+const maxTrace = 2000
+
+// traceWriter passes what fawn writes to the agent on to w, and a copy of
+// each message to the log, marked with dir.
+type traceWriter struct {
+	w   io.Writer
+	log *locked
+	red *secret.Redactor
+	dir string
+	buf []byte
+}
+
+func (t *traceWriter) Write(b []byte) (int, error) {
+	n, err := t.w.Write(b)
+	t.buf = append(t.buf, b[:n]...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		traceLine(t.log, t.red, t.dir, t.buf[:i+1])
+		t.buf = t.buf[i+1:]
+	}
+	return n, err
+}
+
+// traceLine writes one protocol message to the log, the secrets fawn
+// knows hidden before it is cut to maxTrace bytes (a key cut in two would
+// not be known).
+func traceLine(log *locked, red *secret.Redactor, dir string, line []byte) {
+	s := red.String(strings.TrimRight(string(line), "\r\n"))
+	if len(s) > maxTrace {
+		s = fmt.Sprintf("%s… (%d bytes)", s[:maxTrace], len(s))
+	}
+	_, _ = log.Write([]byte(dir + s + "\n"))
 }
 
 // locked serialises writes to w (slog's handler and the child's stderr

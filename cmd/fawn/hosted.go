@@ -37,12 +37,9 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 		}
 		return nil, fmt.Errorf("--agent %s: no such agent (%s); add it under agents: in your config (see config.example.yaml)", name, have)
 	}
-	logPath := ""
-	if cfg.DataDir != "" {
-		dir := filepath.Join(cfg.DataDir, "agents")
-		if err := os.MkdirAll(dir, 0o700); err == nil {
-			logPath = filepath.Join(dir, name+".log")
-		}
+	logPath := agentLogPath(cfg, name)
+	if logPath != "" && os.MkdirAll(filepath.Dir(logPath), 0o700) != nil {
+		logPath = ""
 	}
 	book := hostedCheckpoints(cfg, name, ws.env.Root, red)
 	h, err := host.New(host.Options{

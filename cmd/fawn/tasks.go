@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/fawn-ide/fawn/agent"
-	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/secret"
@@ -277,6 +276,13 @@ func (b taskBranch) Discard(ctx context.Context) error {
 // an editor, a terminal view and a session in dir's own store. Close stops
 // them all.
 func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOptions, error) {
+	return k.openOn(ctx, dir, "", resume)
+}
+
+// openOn is open with the ACP agent hosted (its configured name) as the
+// task's backend in place of fawn's own, when hosted is not "". resume
+// carries on the newest session of dir (fawn's own agent only).
+func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (ui.TaskOptions, error) {
 	c := *k.cfg
 	c.ProjectDir = dir
 	ws, err := newWorkspace(&c, k.decision, k.red)
@@ -289,14 +295,14 @@ func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOpt
 	tv.SetBorder(false)
 	tv.SetTag(ws.sandbox.Describe)
 	store := newStore(&c, k.red)
-	sess, err := agent.NewSession(ctx, agent.Options{Config: &c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(&c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision, Sandboxed: ws.sandbox.On})
+	be, svc, stop, err := k.backendOf(ctx, &c, ws, ed, store, hosted)
 	if err != nil {
 		ed.Close()
 		ws.Close()
-		return ui.TaskOptions{}, fmt.Errorf("cannot start its session: %w", err)
+		return ui.TaskOptions{}, err
 	}
 	var res *agent.Resumed
-	if resume && store != nil {
+	if sess, ok := be.(*agent.Session); ok && resume && store != nil {
 		// The newest session of the worktree; none (the task never got a
 		// prompt) starts a new one.
 		if id, err := store.Newest(); err == nil {
@@ -313,8 +319,8 @@ func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOpt
 		app.ShowTerminal(tv, v)
 	})
 	o := ui.TaskOptions{
-		Agent:       sess,
-		Services:    backend.SessionServices(sess),
+		Agent:       be,
+		Services:    svc,
 		Root:        dir,
 		Editor:      ed,
 		Terminal:    tv,
@@ -328,7 +334,7 @@ func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOpt
 			endRedraw()
 			endSpare()
 			endLSP()
-			sess.Close()
+			stop()
 			ed.Close()
 			ws.Close()
 		},

@@ -259,10 +259,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 			return exitUsage
 		}
 		defer closeHosted(h)
-		backendImpl = h
-		if h.Checkpoints() != nil {
-			services.Rewind = h // the checkpoints of its edits
-		}
+		backendImpl, services = h, hostedServices(h)
 	} else {
 		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})
 		if err != nil {
@@ -328,6 +325,11 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	ed.SetRedraw(app.RequestDraw)
 	app.AddCommand(uicommands.Sandbox(sandboxSwitch{Shell: ws.sandbox, term: ws.term}))
+	first := c.agent
+	if first == "" {
+		first = uicommands.OwnAgent
+	}
+	app.AddCommand(uicommands.AgentSwitch(agentControl{kit: kit, first: first}))
 	defer wireLSP(app, ed, ws)()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
 	defer ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
