@@ -40,6 +40,10 @@ type Services struct {
 	Models ModelSwitcher
 	// Attach is @-mentions: attachments, images and the file index.
 	Attach Attacher
+	// AgentCommands are the slash commands the agent itself offers (an
+	// ACP agent's available commands): completed as fawn's are, and sent
+	// to the agent as a prompt.
+	AgentCommands AgentCommander
 }
 
 // SessionServices are the services of fawn's own agent: all of them. The
@@ -142,4 +146,18 @@ type Attacher interface {
 	Attach(ctx context.Context, path string) (agent.Attachment, error)
 	RunInput(ctx context.Context, in agent.Input) <-chan agent.Event
 	AcceptsImages() bool
+}
+
+// AgentCommander has slash commands of its own, which it runs when a
+// prompt starts with one ("/review the diff").
+type AgentCommander interface {
+	AgentCommands() []AgentCommand
+}
+
+// AgentCommand is one of the agent's own slash commands.
+type AgentCommand struct {
+	Name        string // without the slash
+	Description string
+	// Hint says what the command takes, "" when it takes nothing.
+	Hint string
 }

@@ -95,6 +95,14 @@ func (a *scripted) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.N
 		}
 	}
 	a.note("session cwd=%s mcp=%s env-key=%q", p.Cwd, strings.Join(names, ","), os.Getenv("FAWN_TEST_SECRET_KEY"))
+	if a.scenario == "commands" {
+		// As Claude Code does: its commands come before any prompt.
+		a.send(acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{AvailableCommands: []acp.AvailableCommand{
+			{Name: "review", Description: "Review the changes", Input: &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: "what to review"}}},
+			{Name: "compact", Description: "Compact the conversation"},
+			{Name: "bad name", Description: "not a command a word names"},
+		}}})
+	}
 	// Claude Code's modes.
 	modes := &acp.SessionModeState{CurrentModeId: "default", AvailableModes: []acp.SessionMode{
 		{Id: "default", Name: "Default"}, {Id: "acceptEdits", Name: "Accept Edits"},

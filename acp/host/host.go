@@ -85,8 +85,9 @@ type Shell interface {
 // (Rewind, when Options.Checkpoints is set); its conversation, compaction
 // and models are the agent's own.
 var (
-	_ backend.Agent    = (*Host)(nil)
-	_ backend.Rewinder = (*Host)(nil)
+	_ backend.Agent          = (*Host)(nil)
+	_ backend.Rewinder       = (*Host)(nil)
+	_ backend.AgentCommander = (*Host)(nil)
 )
 
 // ErrOwnConversation: a hosted agent's conversation cannot be rewound.
@@ -121,6 +122,8 @@ type Host struct {
 	// is in (see modes.go).
 	modes     []acp.SessionMode
 	agentMode acp.SessionModeId
+	// commands are the slash commands the agent offers (modes.go).
+	commands []backend.AgentCommand
 	// terms are the terminals terminal/create started, by ID.
 	terms map[string]*term
 	wg    sync.WaitGroup

@@ -477,6 +477,25 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+// TestAgentCommands: the slash commands the agent offers (sent before any
+// prompt) are kept, those a slash and a word cannot name left out; a
+// prompt naming one goes to the agent as it is.
+func TestAgentCommands(t *testing.T) {
+	f := newFixture(t, "commands", nil)
+	if got := f.h.AgentCommands(); len(got) != 0 {
+		t.Errorf("commands before the agent started: %+v", got)
+	}
+	collect(t, f.h.Run(context.Background(), "hello"))
+	got := f.h.AgentCommands()
+	if len(got) != 2 || got[0].Name != "review" || got[0].Hint != "what to review" || got[0].Description != "Review the changes" || got[1].Name != "compact" {
+		t.Errorf("AgentCommands() = %+v", got)
+	}
+	collect(t, f.h.Run(context.Background(), "/review the diff"))
+	if r := f.reportText(t); !strings.Contains(r, "prompt 2: /review the diff") {
+		t.Errorf("report: %q", r)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

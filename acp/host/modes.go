@@ -9,6 +9,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/backend"
 )
 
 // modeNames are, for each of fawn's permission modes, the session modes
@@ -67,4 +68,31 @@ func (p *agentProc) logf(format string, args ...any) {
 	if p.loglock != nil {
 		fmt.Fprintf(p.loglock, format+"\n", args...)
 	}
+}
+
+// setCommands keeps the slash commands the agent says it offers now.
+func (h *Host) setCommands(cs []acp.AvailableCommand) {
+	out := make([]backend.AgentCommand, 0, len(cs))
+	for _, c := range cs {
+		name := strings.TrimPrefix(strings.TrimSpace(c.Name), "/")
+		if name == "" || strings.ContainsAny(name, " /\t\n") {
+			continue // not something a slash and a word can name
+		}
+		ac := backend.AgentCommand{Name: name, Description: c.Description}
+		if c.Input != nil && c.Input.Unstructured != nil {
+			ac.Hint = c.Input.Unstructured.Hint
+		}
+		out = append(out, ac)
+	}
+	h.mu.Lock()
+	h.commands = out
+	h.mu.Unlock()
+}
+
+// AgentCommands are the slash commands the agent offers (its
+// available_commands_update), sent to it as a prompt ("/name input").
+func (h *Host) AgentCommands() []backend.AgentCommand {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]backend.AgentCommand(nil), h.commands...)
 }

@@ -100,6 +100,10 @@ func (h *Host) update(n acp.SessionNotification) {
 		h.mu.Unlock()
 		return
 	}
+	if u.AvailableCommandsUpdate != nil {
+		h.setCommands(u.AvailableCommandsUpdate.AvailableCommands)
+		return
+	}
 	if u.UsageUpdate != nil {
 		h.mu.Lock()
 		h.usage.ContextTokens = u.UsageUpdate.Used

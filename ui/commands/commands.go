@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/internal/safetext"
 )
 
 // Command is a slash command typed in the chat ("/clear").
@@ -88,12 +89,51 @@ func (c *Commands) offered(cmd *Command) bool {
 }
 
 // Find returns the command called name, or nil when there is none or the
-// task shown does not offer it.
+// task shown does not offer it. fawn's own command of a name wins over
+// the agent's (which "//name" still sends to the agent).
 func (c *Commands) Find(name string) *Command {
 	if cmd := c.lookup(name); cmd != nil && c.offered(cmd) {
 		return cmd
 	}
+	for _, cmd := range c.agentCommands() {
+		if cmd.Name == name {
+			return cmd
+		}
+	}
 	return nil
+}
+
+// agentCommands are the agent's own slash commands (backend's
+// AgentCommands), as commands that send "/name input" to the agent as a
+// prompt.
+func (c *Commands) agentCommands() []*Command {
+	if c.services == nil {
+		return nil
+	}
+	ac := c.services().AgentCommands
+	if ac == nil {
+		return nil
+	}
+	var out []*Command
+	for _, a := range ac.AgentCommands() {
+		name := a.Name
+		args := ""
+		if a.Hint != "" {
+			args = "[" + safetext.Line(a.Hint) + "]"
+		}
+		help := safetext.Line(a.Description)
+		if help == "" {
+			help = "the agent's own command"
+		}
+		out = append(out, &Command{Name: name, Args: args, Help: help + " (the agent's)", Run: func(h Host, args string) {
+			text := "//" + name
+			if args != "" {
+				text += " " + args
+			}
+			h.Submit(text) // "//" sends the rest to the agent as it is
+		}})
+	}
+	return out
 }
 
 // Known reports whether a command called name exists, offered or not.
@@ -112,6 +152,11 @@ func (c *Commands) All() []*Command {
 			if c.byName[cmd.Name] == nil && c.offered(&cmd) {
 				out = append(out, &cmd)
 			}
+		}
+	}
+	for _, cmd := range c.agentCommands() {
+		if own := c.lookup(cmd.Name); own == nil || !c.offered(own) {
+			out = append(out, cmd)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
