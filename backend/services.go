@@ -44,6 +44,8 @@ type Services struct {
 	// ACP agent's available commands): completed as fawn's are, and sent
 	// to the agent as a prompt.
 	AgentCommands AgentCommander
+	// Auth is signing in to an agent that asks for it (/agent login).
+	Auth Authenticator
 }
 
 // SessionServices are the services of fawn's own agent: all of them. The
@@ -161,3 +163,29 @@ type AgentCommand struct {
 	// Hint says what the command takes, "" when it takes nothing.
 	Hint string
 }
+
+// Authenticator is an agent the user may have to sign in to first.
+type Authenticator interface {
+	// AuthMethods are the ways the agent offers; none before it started.
+	AuthMethods() []AuthMethod
+	// Authenticate signs in the agent's way id (an AuthAgent method).
+	Authenticate(ctx context.Context, id string) error
+}
+
+// AuthMethod is one way to sign in to an agent.
+type AuthMethod struct {
+	ID, Name, Description string
+	// Kind says who does it: AuthAgent (the agent, on Authenticate),
+	// AuthEnv (the user sets Vars in the agent's environment), AuthTerminal
+	// (the user runs Command in a terminal).
+	Kind    string
+	Vars    []string
+	Command []string
+}
+
+// The kinds of AuthMethod.
+const (
+	AuthAgent    = "agent"
+	AuthEnv      = "env_var"
+	AuthTerminal = "terminal"
+)

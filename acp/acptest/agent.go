@@ -38,6 +38,7 @@ type scripted struct {
 	mu       sync.Mutex
 	cwd      string
 	prompts  int
+	authed   bool
 }
 
 func runScripted() {
@@ -59,7 +60,14 @@ func (a *scripted) note(format string, args ...any) {
 	fmt.Fprintf(f, format+"\n", args...)
 }
 
-func (a *scripted) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+func (a *scripted) Authenticate(_ context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	a.note("authenticate %s", p.MethodId)
+	if p.MethodId != "token" {
+		return acp.AuthenticateResponse{}, acp.NewInvalidParams(map[string]any{"error": "no such method"})
+	}
+	a.mu.Lock()
+	a.authed = true
+	a.mu.Unlock()
 	return acp.AuthenticateResponse{}, nil
 }
 
@@ -68,7 +76,14 @@ func (a *scripted) Initialize(_ context.Context, p acp.InitializeRequest) (acp.I
 	if a.scenario == "hang-init" {
 		select {}
 	}
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{}}, nil
+	methods := []acp.AuthMethod{}
+	if a.scenario == "auth" {
+		methods = []acp.AuthMethod{
+			{Agent: &acp.AuthMethodAgent{Id: "token", Name: "Scripted sign-in", Description: acp.Ptr("signs in at once")}},
+			{EnvVar: &acp.AuthMethodEnvVarInline{Id: "key", Name: "API key", Type: "env_var", Vars: []acp.AuthEnvVar{{Name: "SCRIPTED_API_KEY"}}}},
+		}
+	}
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: methods}, nil
 }
 
 func (a *scripted) Cancel(context.Context, acp.CancelNotification) error {
@@ -87,7 +102,12 @@ func (a *scripted) ListSessions(context.Context, acp.ListSessionsRequest) (acp.L
 func (a *scripted) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	a.mu.Lock()
 	a.cwd = p.Cwd
+	authed := a.authed
 	a.mu.Unlock()
+	if a.scenario == "auth" && !authed {
+		a.note("session refused: not signed in")
+		return acp.NewSessionResponse{}, acp.NewAuthRequired(nil)
+	}
 	var names []string
 	for _, s := range p.McpServers {
 		if s.Stdio != nil {

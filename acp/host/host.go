@@ -88,6 +88,7 @@ var (
 	_ backend.Agent          = (*Host)(nil)
 	_ backend.Rewinder       = (*Host)(nil)
 	_ backend.AgentCommander = (*Host)(nil)
+	_ backend.Authenticator  = (*Host)(nil)
 )
 
 // ErrOwnConversation: a hosted agent's conversation cannot be rewound.
@@ -124,6 +125,8 @@ type Host struct {
 	agentMode acp.SessionModeId
 	// commands are the slash commands the agent offers (modes.go).
 	commands []backend.AgentCommand
+	// auth are the ways to sign in its initialize offered (auth.go).
+	auth []backend.AuthMethod
 	// terms are the terminals terminal/create started, by ID.
 	terms map[string]*term
 	wg    sync.WaitGroup

@@ -496,6 +496,40 @@ func TestAgentCommands(t *testing.T) {
 	}
 }
 
+// TestAuthenticate: an agent that wants the user signed in fails the turn
+// saying so and naming its ways; its own way (Authenticate) signs in, and
+// the next message goes through.
+func TestAuthenticate(t *testing.T) {
+	f := newFixture(t, "auth", nil)
+	evs := collect(t, f.h.Run(context.Background(), "hello"))
+	err := last(evs).Err
+	if !errors.Is(err, host.ErrAuthRequired) {
+		t.Fatalf("the turn's error: %v", err)
+	}
+	for _, want := range []string{"Scripted sign-in", "API key (set SCRIPTED_API_KEY under agents.scripted.env", "/agent login"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	ms := f.h.AuthMethods()
+	if len(ms) != 2 || ms[0].ID != "token" || ms[0].Kind != "agent" || ms[1].Kind != "env_var" {
+		t.Fatalf("AuthMethods() = %+v", ms)
+	}
+	if err := f.h.Authenticate(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "did not sign in") {
+		t.Errorf("a way the agent refuses: %v", err)
+	}
+	if err := f.h.Authenticate(context.Background(), "token"); err != nil {
+		t.Fatal(err)
+	}
+	evs = collect(t, f.h.Run(context.Background(), "hello again"))
+	if err := last(evs).Err; err != nil {
+		t.Fatalf("after signing in: %v", err)
+	}
+	if r := f.reportText(t); !strings.Contains(r, "authenticate token") || !strings.Contains(r, "prompt 1: hello again") {
+		t.Errorf("report: %q", r)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

@@ -177,6 +177,9 @@ func (h *Host) start(ctx context.Context) (*agentProc, error) {
 		return nil, fmt.Errorf("the agent %s did not start: %s (its log: %s)", h.opts.Name, why, h.logName())
 	}
 	p.caps = resp.AgentCapabilities
+	h.mu.Lock()
+	h.auth = authMethods(resp.AuthMethods)
+	h.mu.Unlock()
 	return p, nil
 }
 
@@ -185,6 +188,9 @@ func (h *Host) newSession(ctx context.Context, p *agentProc) (string, error) {
 	sctx, cancel := context.WithTimeout(ctx, h.opts.StartTimeout)
 	defer cancel()
 	resp, err := p.conn.NewSession(sctx, acp.NewSessionRequest{Cwd: h.opts.Root, McpServers: h.mcpServers(p.caps)})
+	if authRequired(err) {
+		return "", h.authError()
+	}
 	if err != nil {
 		return "", fmt.Errorf("the agent %s did not open a session: %s", h.opts.Name, p.failure(err, sctx))
 	}

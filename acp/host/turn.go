@@ -149,6 +149,9 @@ func (h *Host) runTurn(ctx context.Context, t *turn, prompt string) {
 			if ctx.Err() != nil {
 				return agent.ErrCancelled
 			}
+			if authRequired(r.err) {
+				return h.authError()
+			}
 			return fmt.Errorf("the agent %s could not take the message: %s", h.opts.Name, describe(r.err))
 		}
 		if u := r.resp.Usage; u != nil {

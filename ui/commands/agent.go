@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/picker"
 )
@@ -38,13 +39,13 @@ const (
 // own, so the conversation with the other goes on where it was), or
 // /agent log: the end of the agent's log (its stderr and the protocol).
 func AgentSwitch(ac AgentControl) Command {
-	return Command{Name: "agent", Args: "[name|log]", Help: "Talk to another agent (fawn's own or a configured ACP agent), in a task of its own; /agent log shows its log", Run: func(h Host, args string) {
-		cur := CurrentAgent(h.Agent().ModelName())
+	return Command{Name: "agent", Args: "[name|log|login]", Help: "Talk to another agent (fawn's own or a configured ACP agent), in a task of its own; /agent log shows its log, /agent login signs in to it", Run: func(h Host, args string) {
+		cur := func() string { return CurrentAgent(h.Agent().ModelName()) }
 		switch name, rest, _ := strings.Cut(strings.TrimSpace(args), " "); name {
 		case "":
 			var items []picker.Item
 			for _, n := range ac.Names() {
-				items = append(items, picker.Item{Label: n, Detail: ac.Describe(n), Current: n == cur, Value: n})
+				items = append(items, picker.Item{Label: n, Detail: ac.Describe(n), Current: n == cur(), Value: n})
 			}
 			h.Pick("Agent", items, func(it picker.Item) {
 				if n, ok := it.Value.(string); ok {
@@ -52,7 +53,9 @@ func AgentSwitch(ac AgentControl) Command {
 				}
 			})
 		case "log":
-			showLog(h, ac, cur, strings.TrimSpace(rest))
+			showLog(h, ac, cur(), strings.TrimSpace(rest))
+		case "login":
+			login(h, strings.TrimSpace(rest))
 		default:
 			for _, n := range ac.Names() {
 				if n == name {
@@ -103,4 +106,66 @@ func showLog(h Host, ac AgentControl, cur, name string) {
 		lines[i] = safetext.Line(l)
 	}
 	h.Info(fmt.Sprintf("The end of the log of %s (its stderr, and the protocol: > to the agent, < from it):\n%s\nAll of it is in %s", safetext.Line(name), strings.Join(lines, "\n"), path))
+}
+
+// login signs in to the shown task's agent its way id, or offers its ways
+// in a picker.
+func login(h Host, id string) {
+	auth := h.Services().Auth
+	if auth == nil {
+		h.Error("this task's agent has no sign-in: fawn's own agent uses the keys of your config")
+		return
+	}
+	ms := auth.AuthMethods()
+	if len(ms) == 0 {
+		h.Error("the agent has not said how to sign in: it says so when it starts, with your first message")
+		return
+	}
+	if id == "" {
+		items := make([]picker.Item, 0, len(ms))
+		for _, m := range ms {
+			items = append(items, picker.Item{Label: safetext.Line(m.Name), Detail: safetext.Line(m.Description), Value: m})
+		}
+		h.Pick("Sign in to the agent", items, func(it picker.Item) {
+			if m, ok := it.Value.(backend.AuthMethod); ok {
+				signIn(h, auth, m)
+			}
+		})
+		return
+	}
+	for _, m := range ms {
+		if m.ID == id {
+			signIn(h, auth, m)
+			return
+		}
+	}
+	var ids []string
+	for _, m := range ms {
+		ids = append(ids, m.ID)
+	}
+	h.Error(fmt.Sprintf("/agent login %s: the agent offers no such way; it offers %s", safetext.Line(id), safetext.Line(strings.Join(ids, ", "))))
+}
+
+// signIn runs way m: the agent's own off the UI goroutine; the user's
+// (variables to set, a command to run) is said.
+func signIn(h Host, auth backend.Authenticator, m backend.AuthMethod) {
+	switch m.Kind {
+	case backend.AuthEnv:
+		h.Info(fmt.Sprintf("%s: set %s in the agent's environment (agents.NAME.env in your config), restart fawn, then send your message again", safetext.Line(m.Name), safetext.Line(strings.Join(m.Vars, ", "))))
+		return
+	case backend.AuthTerminal:
+		h.Info(fmt.Sprintf("%s: run the agent's program with %s in the terminal pane and sign in there, then send your message again", safetext.Line(m.Name), safetext.Line(strings.Join(m.Command, " "))))
+		return
+	}
+	h.Flash("signing in to the agent…")
+	h.Go(func() {
+		err := auth.Authenticate(h.Context(), m.ID)
+		h.Post(func() {
+			if err != nil {
+				h.Error(safetext.Line(err.Error()))
+				return
+			}
+			h.Info("Signed in (" + safetext.Line(m.Name) + "): send your message again")
+		})
+	})
 }

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/backend"
@@ -54,5 +56,62 @@ func TestAgentCommandsComplete(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("/clear listed %d times", n)
+	}
+}
+
+type fakeAuth struct {
+	methods []backend.AuthMethod
+	got     chan string
+}
+
+func (f *fakeAuth) AuthMethods() []backend.AuthMethod { return f.methods }
+func (f *fakeAuth) Authenticate(_ context.Context, id string) error {
+	f.got <- id
+	return nil
+}
+
+// loginHost is a Host whose shown task's agent signs in with auth.
+type loginHost struct {
+	Host
+	auth  *fakeAuth
+	infos chan string
+	errs  []string
+}
+
+func (h *loginHost) Agent() Agent               { return nil }
+func (h *loginHost) Services() backend.Services { return backend.Services{Auth: h.auth} }
+func (h *loginHost) Info(s string)              { h.infos <- s }
+func (h *loginHost) Error(s string)             { h.errs = append(h.errs, s) }
+func (h *loginHost) Flash(string)               {}
+func (h *loginHost) Go(f func())                { go f() }
+func (h *loginHost) Post(f func())              { f() }
+func (h *loginHost) Context() context.Context   { return context.Background() }
+
+// /agent login ID runs the agent's own way to sign in and says so; a way
+// of the user's says what to do; a way the agent does not offer says
+// which it does.
+func TestAgentLogin(t *testing.T) {
+	h := &loginHost{infos: make(chan string, 4), auth: &fakeAuth{got: make(chan string, 1), methods: []backend.AuthMethod{
+		{ID: "token", Name: "Sign in", Kind: backend.AuthAgent},
+		{ID: "key", Name: "API key", Kind: backend.AuthEnv, Vars: []string{"SCRIPTED_API_KEY"}},
+	}}}
+	run := func(args string) {
+		cmd := AgentSwitch(nil)
+		cmd.Run(h, args)
+	}
+	run("login token")
+	if id := <-h.auth.got; id != "token" {
+		t.Errorf("signed in with %q", id)
+	}
+	if s := <-h.infos; !strings.Contains(s, "Signed in (Sign in)") {
+		t.Errorf("info %q", s)
+	}
+	run("login key")
+	if s := <-h.infos; !strings.Contains(s, "set SCRIPTED_API_KEY") {
+		t.Errorf("info %q", s)
+	}
+	run("login nope")
+	if len(h.errs) != 1 || !strings.Contains(h.errs[0], "it offers token, key") {
+		t.Errorf("errors %q", h.errs)
 	}
 }
