@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,4 +29,26 @@ func TestAgentSwitch(t *testing.T) {
 	tm.WaitFor("ACP · ")
 	tm.Keys("scripted", "Enter")
 	tm.WaitFor("Done.", "acp/scripted")
+}
+
+// TestHostedContinue: --continue with --agent loads the agent's last
+// conversation in the project (session/load, its ID kept by fawn when the
+// agent opened it): its history shows in the chat, and the next message
+// carries it on.
+func TestHostedContinue(t *testing.T) {
+	cfg, report := acpConfig(t, "load")
+	dir := t.TempDir()
+	home := t.TempDir()
+	cmd := exec.Command(binary, "--config", cfg, "--agent", "scripted", "-p", "hello", dir)
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "OPENAI_API_KEY=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the first run: %v\n%s", err, out)
+	}
+	tm := Start(t, 160, 45, dir, []string{"FAWN_HOME=" + home}, "--config", cfg, "--agent", "scripted", "--continue")
+	tm.WaitFor("fix the greeting", "I fixed the greeting.", "Edit hello.txt", "You are welcome.", "resumed session")
+	tm.Keys("and now?", "Enter")
+	tm.WaitUntil("the prompt reaches the loaded conversation", func(string) bool {
+		b, _ := os.ReadFile(report)
+		return strings.Contains(string(b), "load s1") && strings.Contains(string(b), "prompt in s1")
+	})
 }

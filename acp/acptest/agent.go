@@ -83,7 +83,8 @@ func (a *scripted) Initialize(_ context.Context, p acp.InitializeRequest) (acp.I
 			{EnvVar: &acp.AuthMethodEnvVarInline{Id: "key", Name: "API key", Type: "env_var", Vars: []acp.AuthEnvVar{{Name: "SCRIPTED_API_KEY"}}}},
 		}
 	}
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: methods}, nil
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: methods,
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: a.scenario == "load"}}, nil
 }
 
 func (a *scripted) Cancel(context.Context, acp.CancelNotification) error {
@@ -130,6 +131,33 @@ func (a *scripted) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.N
 	return acp.NewSessionResponse{SessionId: "s1", Modes: modes}, nil
 }
 
+// LoadSession replays a past conversation (scenario load): what the user
+// said, a thought, the agent's words, an edit, a command that failed.
+func (a *scripted) LoadSession(_ context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	a.mu.Lock()
+	a.cwd = p.Cwd
+	a.mu.Unlock()
+	a.note("load %s", p.SessionId)
+	send := func(u acp.SessionUpdate) {
+		_ = a.conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: p.SessionId, Update: u})
+	}
+	send(acp.UpdateUserMessageText("fix the greeting"))
+	send(acp.UpdateAgentThoughtText("the greeting is wrong"))
+	send(acp.UpdateAgentMessageText("I fixed "))
+	send(acp.UpdateAgentMessageText("the greeting."))
+	hello := a.path("hello.txt")
+	send(acp.StartToolCall("e1", "Edit hello.txt", acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusPending),
+		acp.WithStartLocations([]acp.ToolCallLocation{{Path: hello}}),
+		acp.WithStartContent([]acp.ToolCallContent{acp.ToolDiffContent(hello, "hello, world", "hello, wrld")})))
+	send(acp.UpdateToolCall("e1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
+	send(acp.StartToolCall("x1", "Run make", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartRawInput(map[string]any{"command": "make"})))
+	send(acp.UpdateToolCall("x1", acp.WithUpdateStatus(acp.ToolCallStatusFailed),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("make: no rule"))})))
+	send(acp.UpdateUserMessageText("thanks"))
+	send(acp.UpdateAgentMessageText("You are welcome."))
+	return acp.LoadSessionResponse{}, nil
+}
+
 func (a *scripted) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
 	return acp.ResumeSessionResponse{}, nil
 }
@@ -161,6 +189,9 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 	n := a.prompts
 	a.mu.Unlock()
 	a.note("prompt %d: %s", n, p.Prompt[0].Text.Text)
+	if a.scenario == "load" {
+		a.note("prompt in %s", p.SessionId)
+	}
 	switch a.scenario {
 	case "edit":
 		return a.edit()

@@ -67,6 +67,9 @@ type Options struct {
 	// prompt: /diff, the Changes tab and /rewind (its files) cover them.
 	// What the agent's own commands change is not in it.
 	Checkpoints *checkpoint.Book
+	// OnSession, when set, is told the ID of each conversation the agent
+	// opens, so that it can be loaded again (Load) another time.
+	OnSession func(id string)
 	// StartTimeout bounds starting the agent and opening its session
 	// (default one minute: npx may unpack a package first).
 	StartTimeout time.Duration
@@ -127,6 +130,8 @@ type Host struct {
 	commands []backend.AgentCommand
 	// auth are the ways to sign in its initialize offered (auth.go).
 	auth []backend.AuthMethod
+	// replay collects the history of a conversation Load opens (load.go).
+	replay *replay
 	// terms are the terminals terminal/create started, by ID.
 	terms map[string]*term
 	wg    sync.WaitGroup

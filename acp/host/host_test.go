@@ -530,6 +530,63 @@ func TestAuthenticate(t *testing.T) {
 	}
 }
 
+// TestLoad: a conversation the agent had before is loaded (session/load):
+// its history comes back as a resumed session's transcript — the user's
+// messages, the agent's thought and words, its calls under the message
+// that made them with their results — and the next prompt carries it on.
+// A new conversation's ID is told to OnSession.
+func TestLoad(t *testing.T) {
+	var opened []string
+	f := newFixture(t, "load", func(o *host.Options) { o.OnSession = func(id string) { opened = append(opened, id) } })
+	res, err := f.h.Load(context.Background(), "s-old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Log.Transcript {
+		m := e.Message
+		s := m.Role + ":" + m.Content
+		if m.Reasoning != "" {
+			s += " (" + m.Reasoning + ")"
+		}
+		for _, c := range m.ToolCalls {
+			s += " [" + c.Name + " " + c.ID + "]"
+		}
+		got = append(got, s)
+	}
+	want := []string{"user:fix the greeting", "assistant:I fixed the greeting. (the greeting is wrong) [text_editor e1] [execute x1]",
+		"user:thanks", "assistant:You are welcome.", "tool:Edit hello.txt", "tool:error: make: no rule"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("transcript:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if res.Log.Info.ID != "s-old" || f.h.ID() != "s-old" {
+		t.Errorf("session %q, host %q", res.Log.Info.ID, f.h.ID())
+	}
+	evs := collect(t, f.h.Run(context.Background(), "and the tests?"))
+	if err := last(evs).Err; err != nil {
+		t.Fatal(err)
+	}
+	if r := f.reportText(t); !strings.Contains(r, "load s-old") || !strings.Contains(r, "prompt in s-old") {
+		t.Errorf("report: %q", r)
+	}
+	if len(opened) != 0 {
+		t.Errorf("a loaded conversation is not a new one: %q", opened)
+	}
+	f.h.Clear()
+	collect(t, f.h.Run(context.Background(), "start over"))
+	if len(opened) != 1 || opened[0] != "s1" {
+		t.Errorf("OnSession got %q", opened)
+	}
+
+	g := newFixture(t, "edit", nil)
+	if _, err := g.h.Load(context.Background(), "s-old"); !errors.Is(err, host.ErrNoLoad) {
+		t.Errorf("an agent without session/load: %v", err)
+	}
+	if evs := collect(t, g.h.Run(context.Background(), "hello")); last(evs).Err != nil {
+		t.Errorf("after a refused load, a new conversation: %v", last(evs).Err)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

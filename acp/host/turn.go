@@ -262,6 +262,9 @@ func (h *Host) connect(ctx context.Context, t *turn) (*agentProc, string, error)
 		h.mu.Lock()
 		h.session = sid
 		h.mu.Unlock()
+		if h.opts.OnSession != nil {
+			h.opts.OnSession(sid)
+		}
 		h.syncMode(p, sid)
 	}
 	return p, sid, nil

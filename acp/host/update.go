@@ -112,6 +112,9 @@ func (h *Host) update(n acp.SessionNotification) {
 	}
 	h.mu.Lock()
 	t := h.turn
+	if r := h.replay; t == nil && r != nil {
+		r.add(h, u) // the history of a conversation being loaded
+	}
 	h.mu.Unlock()
 	if t == nil {
 		return // between turns nobody shows it (a late or stray update)

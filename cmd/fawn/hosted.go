@@ -57,6 +57,7 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 		Shell:       ws.term,
 		MCPServers:  cfg.Tools.MCPServers,
 		Checkpoints: book,
+		OnSession:   lastConversationOf(cfg, name, ws.env.Root).save,
 	})
 	if err != nil && book != nil {
 		_ = book.Close()
@@ -83,6 +84,57 @@ func hostedCheckpoints(cfg *config.Config, name, root string, red *secret.Redact
 	return b
 }
 
+// lastConversation is the file that keeps the ID of the hosted agent's last
+// conversation in a project, which --continue loads ("": none kept).
+type lastConversation string
+
+// lastConversationOf is agent name's file in the project root, beside
+// its checkpoints ("" without a data directory).
+func lastConversationOf(cfg *config.Config, name, root string) lastConversation {
+	if cfg.DataDir == "" {
+		return ""
+	}
+	return lastConversation(filepath.Join(cfg.DataDir, "agents", name, "sessions", session.ProjectKey(root), "last-conversation"))
+}
+
+// save keeps id (a failure only loses what --continue would load).
+func (l lastConversation) save(id string) {
+	if l == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(string(l)), 0o700); err == nil {
+		_ = os.WriteFile(string(l), []byte(id+"\n"), 0o600)
+	}
+}
+
+// read is the ID kept, "" when there is none.
+func (l lastConversation) read() string {
+	if l == "" {
+		return ""
+	}
+	b, err := os.ReadFile(string(l))
+	if err != nil || len(b) > 1024 {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// continueHosted loads the hosted agent's last conversation in the project
+// for --continue: its history for the chat (nil when there is none to
+// load), and what to tell the user.
+func continueHosted(ctx context.Context, cfg *config.Config, name string, h *host.Host, stderr io.Writer) (*agent.Resumed, string) {
+	id := lastConversationOf(cfg, name, h.Root()).read()
+	if id == "" {
+		return nil, fmt.Sprintf("--continue: %s has no conversation in this project to carry on; this is a new one", name)
+	}
+	fmt.Fprintf(stderr, "fawn: loading %s's last conversation…\n", name)
+	res, err := h.Load(ctx, id)
+	if err != nil {
+		return nil, "--continue: " + err.Error()
+	}
+	return res, ""
+}
+
 // closeHosted stops the hosted agent and closes its checkpoint book.
 func closeHosted(h *host.Host) {
 	h.Close()
@@ -105,6 +157,11 @@ func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.De
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
+	}
+	if c.sess.cont {
+		if _, note := continueHosted(ctx, cfg, c.agent, h, stderr); note != "" {
+			fmt.Fprintf(stderr, "fawn: %s\n", note)
+		}
 	}
 	code := agent.RunHeadless(ctx, h, prompt, c.outputFormat, stdout, stderr)
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {

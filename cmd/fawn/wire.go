@@ -260,6 +260,12 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		}
 		defer closeHosted(h)
 		backendImpl, services = h, hostedServices(h)
+		if c.sess.cont {
+			var note string
+			if res, note = continueHosted(ctx, cfg, c.agent, h, stderr); note != "" {
+				resumeNotes = append(resumeNotes, note)
+			}
+		}
 	} else {
 		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})
 		if err != nil {
