@@ -26,6 +26,10 @@ type Input struct {
 	// attached); "" when Text is all of it. The session keeps it beside
 	// what the model got, for titles, exports and a resumed chat.
 	Typed string
+	// Attached are the files and directories the user attached (their
+	// text is in Text too): an agent that takes files apart from the
+	// text (a hosted ACP agent) sends them as resources of the prompt.
+	Attached []Attachment
 }
 
 // typedKey is the schema.Message.Extra key under which a user message

@@ -252,6 +252,7 @@ func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Ment
 					continue
 				}
 				seen[r.att.Path] = true
+				in.Attached = append(in.Attached, r.att)
 				rel := render.RelPath(t.root, r.att.Path)
 				switch {
 				case r.att.Image != nil:

@@ -84,7 +84,8 @@ func (a *scripted) Initialize(_ context.Context, p acp.InitializeRequest) (acp.I
 		}
 	}
 	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: methods,
-		AgentCapabilities: acp.AgentCapabilities{LoadSession: a.scenario == "load"}}, nil
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: a.scenario == "load",
+			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: a.scenario == "mention-embed", Image: a.scenario == "mention-embed"}}}, nil
 }
 
 func (a *scripted) Cancel(context.Context, acp.CancelNotification) error {
@@ -191,6 +192,21 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 	a.note("prompt %d: %s", n, p.Prompt[0].Text.Text)
 	if a.scenario == "load" {
 		a.note("prompt in %s", p.SessionId)
+	}
+	if strings.HasPrefix(a.scenario, "mention") {
+		for _, b := range p.Prompt {
+			switch {
+			case b.Text != nil:
+				a.note("block text %q", b.Text.Text)
+			case b.ResourceLink != nil:
+				a.note("block link %s %s", b.ResourceLink.Name, b.ResourceLink.Uri)
+			case b.Resource != nil && b.Resource.Resource.TextResourceContents != nil:
+				r := b.Resource.Resource.TextResourceContents
+				a.note("block resource %s %q", r.Uri, r.Text)
+			case b.Image != nil:
+				a.note("block image %s %d", b.Image.MimeType, len(b.Image.Data))
+			}
+		}
 	}
 	switch a.scenario {
 	case "edit":

@@ -92,6 +92,7 @@ var (
 	_ backend.Rewinder       = (*Host)(nil)
 	_ backend.AgentCommander = (*Host)(nil)
 	_ backend.Authenticator  = (*Host)(nil)
+	_ backend.Attacher       = (*Host)(nil)
 )
 
 // ErrOwnConversation: a hosted agent's conversation cannot be rewound.

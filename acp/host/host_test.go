@@ -587,6 +587,72 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestMentions: what the user @-mentioned goes to the agent as resources
+// of the prompt, not pasted into its text: a file embedded where the agent
+// takes embedded context, else linked; a directory linked; an image as an
+// image where the agent takes images, and refused where it does not.
+func TestMentions(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+	send := func(scenario string, withImage bool) (*fixture, []agent.Event) {
+		f := newFixture(t, scenario, nil)
+		if err := os.MkdirAll(filepath.Join(f.root, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile := func(rel, text string) {
+			if err := os.WriteFile(filepath.Join(f.root, rel), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile("notes.txt", "first\nsecond\n")
+		writeFile("src/a.go", "package a\n")
+		writeFile("dot.png", string(png))
+		in := agent.Input{Text: "look at @notes.txt and @src\n\n<attached ...pasted...>", Typed: "look at @notes.txt and @src"}
+		paths := []string{"notes.txt", "src"}
+		if withImage {
+			paths = append(paths, "dot.png")
+		}
+		for _, p := range paths {
+			a, err := f.h.Attach(context.Background(), p)
+			if err != nil {
+				t.Fatalf("Attach(%s): %v", p, err)
+			}
+			if a.Image != nil {
+				in.Images = append(in.Images, *a.Image)
+			}
+			in.Attached = append(in.Attached, a)
+		}
+		return f, collect(t, f.h.RunInput(context.Background(), in))
+	}
+	f, evs := send("mention-embed", true)
+	if err := last(evs).Err; err != nil {
+		t.Fatal(err)
+	}
+	r := f.reportText(t)
+	for _, want := range []string{`block text "look at @notes.txt and @src"`, `block resource file://` + f.root + `/notes.txt "first\nsecond\n"`,
+		"block link src file://" + f.root + "/src", "block image image/png"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r, "pasted") {
+		t.Errorf("the pasted text reached the agent:\n%s", r)
+	}
+	g, evs := send("mention", false)
+	if err := last(evs).Err; err != nil {
+		t.Fatal(err)
+	}
+	if r := g.reportText(t); !strings.Contains(r, "block link notes.txt file://"+g.root+"/notes.txt") || strings.Contains(r, "block resource") {
+		t.Errorf("an agent without embedded context gets links:\n%s", r)
+	}
+	_, evs = send("mention", true)
+	if err := last(evs).Err; err == nil || !strings.Contains(err.Error(), "does not take images") {
+		t.Errorf("an image to an agent that takes none: %v", err)
+	}
+	if _, err := f.h.Attach(context.Background(), "/etc/hostname"); err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Errorf("a file outside the project: %v", err)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

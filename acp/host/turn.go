@@ -57,6 +57,12 @@ func (t *turn) emit(ev agent.Event) { t.q.push(ev) }
 // EventTurnEnded. Cancelling ctx sends session/cancel; an agent that does
 // not end its turn within CancelGrace is stopped.
 func (h *Host) Run(ctx context.Context, prompt string) <-chan agent.Event {
+	return h.run(ctx, prompt, nil)
+}
+
+// run starts a turn of prompt, with the files and images of in (nil: the
+// prompt alone) sent as the agent takes them (mention.go).
+func (h *Host) run(ctx context.Context, prompt string, in *agent.Input) <-chan agent.Event {
 	out := make(chan agent.Event, 64)
 	q := newQueue(out)
 	h.mu.Lock()
@@ -75,7 +81,7 @@ func (h *Host) Run(ctx context.Context, prompt string) <-chan agent.Event {
 	h.mu.Unlock()
 	go func() {
 		defer h.wg.Done()
-		h.runTurn(ctx, t, prompt)
+		h.runTurn(ctx, t, prompt, in)
 	}()
 	return out
 }
@@ -85,7 +91,7 @@ type promptResult struct {
 	err  error
 }
 
-func (h *Host) runTurn(ctx context.Context, t *turn, prompt string) {
+func (h *Host) runTurn(ctx context.Context, t *turn, prompt string, in *agent.Input) {
 	t.mu.Lock()
 	t.emit(agent.Event{Type: agent.EventTurnStarted, Text: prompt})
 	t.mu.Unlock()
@@ -111,11 +117,15 @@ func (h *Host) runTurn(ctx context.Context, t *turn, prompt string) {
 			}
 			return err
 		}
+		blocks, err := h.blocks(p.caps.PromptCapabilities, prompt, in)
+		if err != nil {
+			return err
+		}
 		res := make(chan promptResult, 1)
 		go func() {
 			// Not ctx: a cancelled turn is ended by session/cancel, and the
 			// agent's answer to the prompt is still awaited.
-			r, err := p.conn.Prompt(context.Background(), acp.PromptRequest{SessionId: acp.SessionId(sid), Prompt: []acp.ContentBlock{acp.TextBlock(prompt)}})
+			r, err := p.conn.Prompt(context.Background(), acp.PromptRequest{SessionId: acp.SessionId(sid), Prompt: blocks})
 			res <- promptResult{r, err}
 		}()
 		var r promptResult

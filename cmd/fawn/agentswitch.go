@@ -37,7 +37,7 @@ func (k *taskKit) backendOf(ctx context.Context, c *config.Config, ws *workspace
 
 // hostedServices are the services a hosted agent offers fawn.
 func hostedServices(h *host.Host) backend.Services {
-	s := backend.Services{AgentCommands: h, Auth: h}
+	s := backend.Services{AgentCommands: h, Auth: h, Attach: h}
 	if h.Checkpoints() != nil {
 		s.Rewind = h // the checkpoints of its edits
 	}
