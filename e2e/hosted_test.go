@@ -130,6 +130,8 @@ func TestHostedEditorTab(t *testing.T) {
 	if s := tm.WaitFor("To-do 0/2"); strings.Contains(s, "demo model") {
 		t.Errorf("the demo model's notice shows with a hosted agent:\n%s", s)
 	}
+	// The command it ran itself shows in the agent terminal tab too.
+	tm.WaitFor("│ Agent │", "$ go test ./...", "[done]")
 	// Its edit is in the checkpoints: /diff lists it, /rewind puts the
 	// file back (the files only: the conversation is the agent's).
 	tm.Keys("/diff", "Enter")

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rivo/tview"
+
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/ui/chat"
@@ -310,9 +312,9 @@ func TestRouterRetryReplacesTheBrokenAnswer(t *testing.T) {
 	}
 }
 
-// A hosted agent's own command shows as a command card but does not bring
-// the terminal forward (it did not run there); its other calls show their
-// titles.
+// A hosted agent's own command shows as a command card and in the agent
+// terminal tab, which it brings forward, not the shared terminal (it did
+// not run there); its other calls show their titles.
 func TestRouterHostedAgentCalls(t *testing.T) {
 	a, s := newDrawnApp(t, Options{Root: "/proj"}, 120, 40)
 	a.task.strip.Show(panes.Todo)
@@ -327,8 +329,11 @@ func TestRouterHostedAgentCalls(t *testing.T) {
 		agent.Event{Type: agent.EventToolCallReady, ID: "s1", Name: "search", Args: `{"title":"Find the callers of Run"}`},
 		agent.Event{Type: agent.EventToolRunEnded, ID: "s1", Result: "3 callers"},
 	)
-	if a.task.strip.Active() != panes.Todo {
-		t.Errorf("a hosted agent's own command brought the terminal forward")
+	if a.task.agentTerm == nil || a.task.strip.current() != tview.Primitive(a.task.agentTerm) {
+		t.Errorf("a hosted agent's own command did not bring the agent terminal tab forward")
+	}
+	if !strings.Contains(a.task.agentTerm.Text(), "$ go test ./...\nok  pkg\n[done]") {
+		t.Errorf("the agent terminal tab holds %q", a.task.agentTerm.Text())
 	}
 	a.draw()
 	text := screenText(s)

@@ -142,6 +142,9 @@ type Task struct {
 	lastEsc      time.Time // the last Esc in the input with nothing running (Esc Esc: /rewind)
 	// userTerms are the terminals the user opened beside the agent's.
 	userTerms []*userTerm
+	// agentTerm is the agent terminal tab, nil until a hosted agent runs
+	// a command of its own (agentterm.go).
+	agentTerm *panes.AgentTerm
 	termSeq   int
 
 	// The turn running (turnCancel set) and the messages queued behind it.

@@ -81,3 +81,4 @@ func (noWorkspace) JumpTo(panes.Pane)                     {}
 func (noWorkspace) SetTodos([]tools.Todo)                 {}
 func (noWorkspace) AskPermission(agent.PermissionRequest) {}
 func (noWorkspace) PermissionDone(string)                 {}
+func (noWorkspace) AgentTerminal() AgentOutput            { return nil }

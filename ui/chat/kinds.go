@@ -38,6 +38,9 @@ type ToolKind struct {
 	// Drives is the pane a call of this kind shows its work in, besides the
 	// chat: panes.Editor, panes.Terminal, panes.Todo, or panes.Chat for none.
 	Drives panes.Pane
+	// AgentTerminal says a call's command and output also go to the agent
+	// terminal tab (a hosted agent's own commands).
+	AgentTerminal bool
 }
 
 // Registry maps tool names to kinds.
@@ -73,10 +76,12 @@ func NewRegistry() *Registry {
 }
 
 // hostedCommandKind is a hosted agent's own command: a bash card that
-// drives no pane.
+// drives no pane of fawn's shell, its output shown in the agent terminal
+// tab as well.
 func hostedCommandKind() *ToolKind {
 	k := bashKind()
 	k.Drives = panes.Chat
+	k.AgentTerminal = true
 	return k
 }
 

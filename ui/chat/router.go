@@ -30,6 +30,17 @@ type Workspace interface {
 	AskPermission(req agent.PermissionRequest)
 	// PermissionDone withdraws the dialog of call id, answered or not.
 	PermissionDone(id string)
+	// AgentTerminal is the agent terminal tab, opened on first use; nil
+	// when the task has none.
+	AgentTerminal() AgentOutput
+}
+
+// AgentOutput is the agent terminal tab (*panes.AgentTerm): the commands a
+// hosted agent runs itself, and their output as it arrives.
+type AgentOutput interface {
+	Command(id, command string)
+	Output(id, text string)
+	Ended(id string, failed bool)
 }
 
 // sink receives the events of one tool call.
@@ -224,6 +235,9 @@ func (r *Router) tool(ev agent.Event) {
 		if mk, ok := r.paneSinks[kind.Drives]; ok {
 			rt.sinks = append(rt.sinks, mk(c))
 		}
+		if kind.AgentTerminal {
+			rt.sinks = append(rt.sinks, &agentTermSink{ws: r.ws, card: c})
+		}
 		r.calls[ev.ID] = rt
 		r.turnCards = append(r.turnCards, c)
 		r.list.Append(c)
@@ -414,6 +428,40 @@ func (s *terminalSink) handle(ev agent.Event) {
 		s.card.jump = func() { s.ws.JumpTo(panes.Terminal) }
 	case agent.EventToolOutput, agent.EventToolRunEnded:
 		s.ws.TerminalUsed()
+	}
+}
+
+// agentTermSink writes a hosted agent's own command and its output into
+// the agent terminal tab as they arrive.
+type agentTermSink struct {
+	ws      Workspace
+	card    *Card
+	out     AgentOutput
+	started bool
+}
+
+func (s *agentTermSink) handle(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventToolRunStarted:
+		if s.out = s.ws.AgentTerminal(); s.out == nil {
+			return
+		}
+		cmd := s.card.arg("command")
+		if ev.Action != nil && ev.Action.Command != "" {
+			cmd = ev.Action.Command
+		}
+		s.out.Command(s.card.ID, cmd)
+		s.started = true
+		s.card.jump = func() { s.ws.JumpTo(panes.Terminal) }
+	case agent.EventToolOutput:
+		if s.started {
+			s.out.Output(s.card.ID, ev.Text)
+		}
+	case agent.EventToolRunEnded:
+		if s.started {
+			s.out.Ended(s.card.ID, ev.IsError)
+			s.started = false
+		}
 	}
 }
 
