@@ -62,7 +62,10 @@ func (a *scripted) note(format string, args ...any) {
 
 func (a *scripted) Authenticate(_ context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
 	a.note("authenticate %s", p.MethodId)
-	if p.MethodId != "token" {
+	if p.MethodId == "key" && os.Getenv("SCRIPTED_API_KEY") == "" {
+		return acp.AuthenticateResponse{}, acp.NewAuthRequired(map[string]any{"error": "SCRIPTED_API_KEY is not set"})
+	}
+	if p.MethodId != "token" && p.MethodId != "key" {
 		return acp.AuthenticateResponse{}, acp.NewInvalidParams(map[string]any{"error": "no such method"})
 	}
 	a.mu.Lock()

@@ -103,5 +103,41 @@ func (h *Host) authError() error {
 		}
 		ways = append(ways, w)
 	}
-	return fmt.Errorf("the agent %s: %w. It offers: %s. Type /agent login to pick one, then send your message again", h.opts.Name, ErrAuthRequired, strings.Join(ways, "; "))
+	how := "Type /agent login to pick one, then send your message again"
+	if !h.opts.Interactive {
+		how = "Set what one names, or sign in with the agent's own program, and run again"
+	}
+	return fmt.Errorf("the agent %s: %w. It offers: %s. %s", h.opts.Name, ErrAuthRequired, strings.Join(ways, "; "), how)
+}
+
+// envSignIn signs in the way of the first of the agent's env_var methods
+// whose variables its environment sets (agents.NAME.env, or fawn's own
+// environment passed on): the user has given the agent that key, and
+// Codex asks to be told to use it. It reports whether one did.
+func (h *Host) envSignIn(ctx context.Context, p *agentProc) bool {
+	env := map[string]bool{}
+	for _, kv := range agentEnv(h.opts.Environ, h.opts.Agent.Env) {
+		if k, v, ok := strings.Cut(kv, "="); ok && v != "" {
+			env[k] = true
+		}
+	}
+	for _, m := range h.AuthMethods() {
+		if m.Kind != backend.AuthEnv || len(m.Vars) == 0 {
+			continue
+		}
+		all := true
+		for _, v := range m.Vars {
+			all = all && env[v]
+		}
+		if !all {
+			continue
+		}
+		actx, cancel := context.WithTimeout(ctx, h.opts.StartTimeout)
+		_, err := p.conn.Authenticate(actx, acp.AuthenticateRequest{MethodId: m.ID})
+		cancel()
+		if err == nil {
+			return true
+		}
+	}
+	return false
 }

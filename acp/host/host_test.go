@@ -653,6 +653,26 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+// TestEnvSignIn: an agent whose env_var way to sign in names variables
+// its environment sets is signed in that way without asking (Codex asks
+// to be told to use OPENAI_API_KEY); headless, the error says what to do
+// without /agent login.
+func TestEnvSignIn(t *testing.T) {
+	f := newFixture(t, "auth", func(o *host.Options) { o.Agent.Env["SCRIPTED_API_KEY"] = "sk-given" })
+	evs := collect(t, f.h.Run(context.Background(), "hello"))
+	if err := last(evs).Err; err != nil {
+		t.Fatalf("with the key set: %v", err)
+	}
+	if r := f.reportText(t); !strings.Contains(r, "authenticate key") || !strings.Contains(r, "prompt 1: hello") {
+		t.Errorf("report: %q", r)
+	}
+	g := newFixture(t, "auth", func(o *host.Options) { o.Interactive = false })
+	err := last(collect(t, g.h.Run(context.Background(), "hello"))).Err
+	if !errors.Is(err, host.ErrAuthRequired) || strings.Contains(err.Error(), "/agent login") {
+		t.Errorf("headless: %v", err)
+	}
+}
+
 // TestGarbage: an agent that writes something that is not JSON-RPC ends
 // the turn with that reason, at once.
 func TestGarbage(t *testing.T) {

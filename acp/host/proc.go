@@ -188,6 +188,9 @@ func (h *Host) newSession(ctx context.Context, p *agentProc) (string, error) {
 	sctx, cancel := context.WithTimeout(ctx, h.opts.StartTimeout)
 	defer cancel()
 	resp, err := p.conn.NewSession(sctx, acp.NewSessionRequest{Cwd: h.opts.Root, McpServers: h.mcpServers(p.caps)})
+	if authRequired(err) && h.envSignIn(ctx, p) {
+		resp, err = p.conn.NewSession(sctx, acp.NewSessionRequest{Cwd: h.opts.Root, McpServers: h.mcpServers(p.caps)})
+	}
 	if authRequired(err) {
 		return "", h.authError()
 	}
