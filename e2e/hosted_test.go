@@ -196,6 +196,7 @@ func TestHostedClaudeCode(t *testing.T) {
 	tm.Keys("fix the greeting", "Enter")
 	tm.WaitFor("Edit hello.txt", "+1 −1", "2 + hello, world", "agent edit", "The greeting is fixed.")
 	tm.WaitFor("$ cat hello.txt | wc -l", "3")
+	tm.WaitFor("│ Agent │", "[done]") // and in the agent terminal tab
 	if b, _ := os.ReadFile(p); string(b) != "one\nhello, world\nthree\n" {
 		t.Errorf("hello.txt = %q", b)
 	}
@@ -230,6 +231,7 @@ func TestHostedOpencode(t *testing.T) {
 	tm.Keys("write hello.txt", "Enter")
 	tm.WaitFor("hello.txt", "hello from opencode", "agent edit", "The file is written.")
 	tm.WaitFor("$ ls")
+	tm.WaitFor("│ Agent │", "[done]") // and in the agent terminal tab
 	if b, _ := os.ReadFile(p); string(b) != "hello from opencode\n" {
 		t.Errorf("hello.txt = %q", b)
 	}
