@@ -18,6 +18,16 @@
 // inside the project (writes through project.WriteFile, under the same
 // rules and mode); terminal/* runs in fawn's shared shell when one is given.
 //
+// Beyond turns it offers (as backend services) the slash commands the
+// agent advertises (available_commands_update), sent to it as prompts;
+// signing in where the agent asks (its initialize's authMethods: its own
+// way through authenticate, an env key its environment sets used without
+// asking); loading a past conversation (session/load, Load), its history
+// replayed as a resumed session's transcript; and @-mentions sent as
+// resources of the prompt (embedded or linked, as the agent's
+// promptCapabilities take them). Its log keeps the protocol both ways
+// beside its stderr, secrets hidden.
+//
 // An agent that exits, stops answering a cancel or writes something that is
 // not JSON-RPC ends the turn with an error event that says what happened
 // and what to do; the next message starts it again.
@@ -25,7 +35,7 @@
 // The protocol library is github.com/coder/acp-go-sdk (both sides; fawn's
 // own ACP agent, package acp/serve, uses its agent side).
 //
-// Imports from fawn: agent, backend, config, internal/proc,
-// internal/safetext, project, rules, secret, terminal, tools. Imported by:
-// cmd/fawn.
+// Imports from fawn: agent, backend, checkpoint, config, internal/proc,
+// internal/safetext, project, rules, secret, session, terminal, tools.
+// Imported by: cmd/fawn.
 package host

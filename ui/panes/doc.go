@@ -2,7 +2,9 @@
 // that draw without the App: the to-do view (TodoView, and the to-do line
 // the chat's todo_write card shows too), the Changes tab (ChangesView: the
 // files a session changed, newest first, with their counts, and the rows
-// it is built from, ChangeRows) and the status bar (StatusBar). Each takes
+// it is built from, ChangeRows), the agent terminal tab (AgentTerm: the
+// commands a hosted agent runs itself and their output, read only) and the
+// status bar (StatusBar). Each takes
 // only what it shows: the theme, a list to set, or a function the App
 // answers at draw time (StatusInfo). Everything here runs on the UI
 // goroutine.
