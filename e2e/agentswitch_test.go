@@ -13,6 +13,9 @@ import (
 // the first, and the /agent picker goes back to the first.
 func TestAgentSwitch(t *testing.T) {
 	cfg, _ := acpConfig(t, "edit")
+	prog, _ := acpscript()
+	b, _ := os.ReadFile(cfg)
+	writeFile(t, cfg, string(b)+"  other:\n    command: "+prog+"\n    env:\n      FAWN_ACP_SCRIPT: hello\n")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "hello.txt"), "one\nhello, wrld\nthree\n")
 	tm := Start(t, 160, 45, dir, nil, "--config", cfg, "--agent", "scripted")
@@ -29,6 +32,12 @@ func TestAgentSwitch(t *testing.T) {
 	tm.WaitFor("ACP · ")
 	tm.Keys("scripted", "Enter")
 	tm.WaitFor("Done.", "acp/scripted")
+
+	// Another configured agent opens in a task of its own, and works.
+	tm.Keys("/agent other", "Enter")
+	tm.WaitFor("task other: the ACP agent other works on the project", "acp/other")
+	tm.Keys("say hello", "Enter")
+	tm.WaitFor("hello from the other agent")
 }
 
 // TestHostedContinue: --continue with --agent loads the agent's last

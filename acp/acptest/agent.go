@@ -220,6 +220,9 @@ func (a *scripted) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 		return a.late()
 	case "torn":
 		return a.torn()
+	case "hello":
+		a.send(acp.UpdateAgentMessageText("hello from the other agent"))
+		return endTurn, nil
 	case "terminal":
 		return a.terminal()
 	case "write":
