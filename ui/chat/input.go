@@ -540,11 +540,18 @@ func (in *Input) drawMentions(screen tcell.Screen, x, y, w, maxRows int) {
 		rows = 1 // "listing files…"
 	}
 	n := min(rows, maxRows, 8)
+	base := tcell.StyleDefault.Foreground(in.th.Foreground).Background(in.th.CursorLine)
+	// Matches of a listing still under way are the best of what is listed
+	// so far: the top row says so (a better one may come).
+	if len(in.mentionHits) > 0 && in.mentionWait && maxRows > 1 {
+		n = min(n, maxRows-1)
+		render.Fill(screen, x, y-n-1, w, 1, base)
+		render.DrawText(screen, x+1, y-n-1, w-1, "… still listing the project's files: more may come", base.Foreground(in.th.Dim).Italic(true))
+	}
 	first := 0
 	if in.mentionSel >= n {
 		first = in.mentionSel - n + 1
 	}
-	base := tcell.StyleDefault.Foreground(in.th.Foreground).Background(in.th.CursorLine)
 	query := in.mentionQuery()
 	for i := 0; i < n; i++ {
 		row := y - n + i

@@ -72,3 +72,31 @@ func TestHintDrawsAsTviewsPlaceholder(t *testing.T) {
 		t.Fatalf("typed text does not replace the hint:\n%s", text)
 	}
 }
+
+// TestMentionListSaysItIsPartial: while the project is still being listed,
+// the @ list shows the best matches found so far and says more may come;
+// once the listing is done, the note goes.
+func TestMentionListSaysItIsPartial(t *testing.T) {
+	dark := theme.Get("dark")
+	in := NewInput(&dark, ChatKeys(), nil)
+	loading := true
+	in.MentionFiles = func(q string) ([]string, bool) { return []string{"src/main.go", "src/main_test.go"}, loading }
+	in.SetText("look at @mai", true)
+	in.UpdateMentions()
+	draw := func() string {
+		s := simScreen(t, 60, 12)
+		in.drawMentions(s, 0, 11, 60, 10)
+		s.Show()
+		return screenText(s)
+	}
+	got := draw()
+	if !strings.Contains(got, "@src/main.go") || !strings.Contains(got, "still listing the project's files") {
+		t.Fatalf("while listing, the @ list is:\n%s", got)
+	}
+	loading = false
+	in.UpdateMentions()
+	got = draw()
+	if !strings.Contains(got, "@src/main.go") || strings.Contains(got, "still listing") {
+		t.Fatalf("once listed, the @ list is:\n%s", got)
+	}
+}
