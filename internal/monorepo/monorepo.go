@@ -15,7 +15,7 @@
 // made itself (its marker file says so): it never deletes anything else.
 // git runs through internal/gitcmd, with fixed names and dates.
 //
-// It imports internal/gitcmd; the benchmarks and tests of project, tools,
+// It imports internal/gitcmd and internal/proc; the benchmarks and tests of project, tools,
 // checkpoint and ui/explorer, and cmd/monorepo, import it.
 package monorepo
 
@@ -31,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/fawn-ide/fawn/internal/gitcmd"
+	"github.com/fawn-ide/fawn/internal/proc"
 )
 
 // Options say what to make.
@@ -522,27 +523,38 @@ type Tree struct {
 	Root string
 	// Stats are the fixture's; zero for a real tree.
 	Stats Stats
+	// Why says why the tree is not there to measure ("" when it is).
+	Why string
 }
 
 // BenchTrees are the trees the monorepo benchmarks run on: the fixture
-// that `make bench` made in $FAWN_MONOREPO (when set and made), and Go's
-// own source ($(go env GOROOT)/src) as a real tree (when there). why says
-// what is missing.
-func BenchTrees(goroot string) (trees []Tree, why []string) {
-	if dir := os.Getenv("FAWN_MONOREPO"); dir == "" {
-		why = append(why, "FAWN_MONOREPO is not set: `make bench` makes the 200,000-file fixture and sets it")
-	} else if st, ok := readMarker(dir); !ok {
-		why = append(why, "FAWN_MONOREPO="+dir+" holds no finished fixture: make it with go run ./internal/monorepo/cmd/monorepo -o "+dir)
+// that `make bench` made in $FAWN_MONOREPO, and Go's own source
+// ($(go env GOROOT)/src) as a real tree. One that is not there has its
+// Why: the benchmark prints it as skipped.
+func BenchTrees() []Tree {
+	mono := Tree{Name: "monorepo", Root: os.Getenv("FAWN_MONOREPO")}
+	if mono.Root == "" {
+		mono.Why = "FAWN_MONOREPO is not set: `make bench` makes the 200,000-file fixture and sets it"
+	} else if st, ok := readMarker(mono.Root); !ok {
+		mono.Why = "FAWN_MONOREPO=" + mono.Root + " holds no finished fixture: make it with go run ./internal/monorepo/cmd/monorepo -o " + mono.Root
 	} else {
-		trees = append(trees, Tree{Name: "monorepo", Root: dir, Stats: st.Stats})
-	}
-	if goroot != "" {
-		src := filepath.Join(goroot, "src")
-		if fi, err := os.Stat(src); err == nil && fi.IsDir() {
-			trees = append(trees, Tree{Name: "goroot", Root: src})
-		} else {
-			why = append(why, "no Go source tree at "+src)
+		mono.Stats = st.Stats
+		if real, err := filepath.EvalSymlinks(mono.Root); err == nil {
+			mono.Root = real
 		}
 	}
-	return trees, why
+	src := Tree{Name: "goroot"}
+	out, err := proc.Command(context.Background(), "go", "env", "GOROOT").Output()
+	if err != nil {
+		src.Why = "go env GOROOT: " + err.Error()
+	} else {
+		src.Root = filepath.Join(strings.TrimSpace(string(out)), "src")
+		if real, err := filepath.EvalSymlinks(src.Root); err == nil {
+			src.Root = real
+		}
+		if fi, err := os.Stat(src.Root); err != nil || !fi.IsDir() {
+			src.Why = "no Go source tree at " + src.Root
+		}
+	}
+	return []Tree{mono, src}
 }
