@@ -1,0 +1,66 @@
+package picker
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Matcher is Best for a query typed a key at a time over one list of
+// texts that only grows (the project's index while it is built): a query
+// that extends the last one is matched only against the texts the last
+// one matched, and the texts added since. Not safe for concurrent use.
+type Matcher struct {
+	lastQ    string  // lower-cased
+	seen     int     // how many texts lastQ was matched against
+	first    *byte   // texts[0]'s bytes then: another list starts over
+	lastSeen *byte   // texts[seen-1]'s
+	hits     []int32 // the indices lastQ matched
+}
+
+// Best is Best(texts, query, n), narrowing from the last query when it can.
+func (m *Matcher) Best(texts []string, query string, n int) []string {
+	lq := strings.ToLower(query)
+	same := m.seen > 0 && len(texts) >= m.seen &&
+		unsafe.StringData(texts[0]) == m.first && unsafe.StringData(texts[m.seen-1]) == m.lastSeen
+	var from []int32
+	if same && strings.HasPrefix(lq, m.lastQ) {
+		from = m.hits
+	} else {
+		from = nil
+		m.seen = 0
+	}
+	q := []rune(lq)
+	ascii := asciiQuery(q)
+	foldIK := strings.ContainsAny(string(ascii), "ik")
+	hits := make([]int32, 0, len(from))
+	var best scoredHeap
+	try := func(i int32) {
+		t := texts[i]
+		if ascii != nil && !mayMatch(t, ascii) && !(foldIK && foldsToASCII(t)) {
+			return
+		}
+		s, ok := Score(t, q, nil)
+		if !ok {
+			return
+		}
+		hits = append(hits, i)
+		c := scored{t, s, int(i)}
+		if len(best) < n {
+			pushScored(&best, c)
+		} else if n > 0 && c.better(best[0]) {
+			best[0] = c
+			fixScored(&best)
+		}
+	}
+	for _, i := range from {
+		try(i)
+	}
+	for i := m.seen; i < len(texts); i++ {
+		try(int32(i))
+	}
+	m.lastQ, m.seen, m.hits = lq, len(texts), hits
+	if len(texts) > 0 {
+		m.first, m.lastSeen = unsafe.StringData(texts[0]), unsafe.StringData(texts[len(texts)-1])
+	}
+	return popAll(&best)
+}
