@@ -274,6 +274,7 @@ func (a *App) wireWidgets(t *Task) {
 	t.input.OnHistorySearch = t.searchHistory
 	if t.svc.Attach != nil {
 		t.files = project.NewIndex(t.root)
+		var mentions picker.Matcher // narrows as the @-token grows
 		t.input.MentionFiles = func(q string) ([]string, bool) {
 			t.files.Refresh(a.runCtx, a.Go, func() {
 				a.post(func() {
@@ -283,7 +284,13 @@ func (a *App) wireWidgets(t *Task) {
 				})
 			})
 			paths, done := t.files.Paths()
-			return picker.Best(commands.WithResources(t.opts.MCP, paths), q, 50), !done
+			best := mentions.Best(paths, q, 50)
+			if rs := commands.WithResources(t.opts.MCP, nil); len(rs) > 0 {
+				// The best of all are among the resources and the
+				// files' best.
+				best = picker.Best(append(rs, best...), q, 50)
+			}
+			return best, !done
 		}
 		t.input.HintWidth = -1 // the hint offers @ now
 		t.input.ImagePath = func(text string) (string, bool) {
