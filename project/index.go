@@ -71,7 +71,8 @@ func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func())
 				rel += "/"
 			}
 			batch = append(batch, rel)
-			if len(batch) >= 5000 {
+			// The first few hundred go out at once: a keystroke waits for them.
+			if len(batch) >= 5000 || (fresh && len(batch) >= 500) {
 				flush(false)
 			}
 			return nil

@@ -3,10 +3,14 @@ package project
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/internal/monorepo"
 )
 
 // The index lists the project as the walk does (ignored files left out,
@@ -53,5 +57,54 @@ func TestIndexListsTheProjectInTheBackground(t *testing.T) {
 	}
 	if slices.Contains(paths, "build/out.bin") {
 		t.Errorf("the index lists an ignored file: %v", paths)
+	}
+}
+
+// TestIndexShowsPartsOfABigTreeFirst: on the small monorepo fixture
+// (5,000 files), the first paths are there to match while the walk goes
+// on, flagged as not done; the finished index holds what the walk keeps,
+// every kept file and directory, and nothing the .gitignore files hide.
+func TestIndexShowsPartsOfABigTreeFirst(t *testing.T) {
+	o := monorepo.Small()
+	o.Commits = 0
+	root := t.TempDir()
+	st, err := monorepo.Generate(context.Background(), root, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := NewIndex(root)
+	type seen struct {
+		n    int
+		done bool
+	}
+	calls := make(chan seen, 1000)
+	x.Refresh(context.Background(), func(f func()) { go f() }, func() {
+		p, d := x.Paths()
+		calls <- seen{len(p), d}
+	})
+	first := <-calls
+	if first.done || first.n == 0 || first.n > 1000 {
+		t.Fatalf("the first paths: %d, done %v; want a few hundred, not done", first.n, first.done)
+	}
+	for c := first; !c.done; c = <-calls {
+	}
+	paths, _ := x.Paths()
+	files, dirs := 0, 0
+	for _, p := range paths {
+		switch {
+		case strings.HasSuffix(p, "/"):
+			dirs++
+		case !IsIgnoreFile(path.Base(p)):
+			files++
+		}
+		if strings.HasPrefix(p, "node_modules") || strings.HasSuffix(p, ".o") || strings.Contains(p, "/run") {
+			t.Fatalf("the index lists %s, which the fixture's .gitignore files hide", p)
+		}
+	}
+	if files != st.Kept {
+		t.Errorf("the index holds %d files, the fixture keeps %d", files, st.Kept)
+	}
+	if dirs == 0 || dirs >= st.Dirs {
+		t.Errorf("the index holds %d directories of %d, some hidden", dirs, st.Dirs)
 	}
 }
