@@ -178,9 +178,9 @@ func render(res results, skipped map[string]string, baseline string) string {
 	var b strings.Builder
 	b.WriteString("| measure | fawn | reference, same run | ratio | goal | met |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
-	all := rows
+	all := append(append([]row(nil), rows...), monorepoRows()...)
 	if baseline != "" {
-		all = append(append([]row(nil), rows...), baselineRows(baseline)...)
+		all = append(all, baselineRows(baseline)...)
 	}
 	for _, r := range all {
 		m, ok := res[r.bench]

@@ -76,3 +76,22 @@ func TestBaselineSkipped(t *testing.T) {
 		t.Errorf("no line %q in:\n%s", want, table)
 	}
 }
+
+// TestMonorepoRows: the big trees' figures come out per tree, with their
+// reference and ratio, and a tree that was not there says why.
+func TestMonorepoRows(t *testing.T) {
+	in := "BenchmarkMonorepoStartup/monorepo-2 5 1 ns/op 26.6 big-ms 29.6 small-ms 0.9 big/small\n" +
+		"BenchmarkMonorepoGrep/goroot-2 2 1 ns/op 458 grep-ms 546 rg-ms\n" +
+		"BenchmarkMonorepoIndex/monorepo skipped: FAWN_MONOREPO is not set\n"
+	res, skipped := read(strings.NewReader(in), &bytes.Buffer{})
+	table := render(res, skipped, "")
+	for _, want := range []string{
+		"| exec → first frame, 200,000-file monorepo | 26.6 ms | a 3-file project 29.6 ms | 0.90× | ≤ 1.1× small project | yes |",
+		"| grep tool, 5 queries, Go's source | 458 ms | rg 546 ms | 0.84× | ≤ 1.2× rg | yes |",
+		"| index: memory, 200,000-file monorepo | not run (BenchmarkMonorepoIndex/monorepo: skipped: FAWN_MONOREPO is not set) |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("no line %q in:\n%s", want, table)
+		}
+	}
+}

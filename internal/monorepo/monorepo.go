@@ -165,7 +165,7 @@ func checkSpace(dir string, bytes int64) error {
 		return nil // cannot tell: try
 	}
 	free := int64(fs.Bavail) * int64(fs.Bsize)
-	need := bytes + bytes/2 + 512<<20
+	need := 2*bytes + 512<<20 // the files take whole blocks; git keeps a compressed copy
 	if free < need {
 		return fmt.Errorf("monorepo: %s has %d MiB free, the fixture needs about %d MiB: free some space or give a smaller size", dir, free>>20, need>>20)
 	}
