@@ -29,17 +29,12 @@ func (m *Matcher) Best(texts []string, query string, n int) []string {
 		from = nil
 		m.seen = 0
 	}
-	q := []rune(lq)
-	ascii := asciiQuery(q)
-	foldIK := strings.ContainsAny(string(ascii), "ik")
+	q := NewQuery(lq)
 	hits := make([]int32, 0, len(from))
 	var best scoredHeap
 	try := func(i int32) {
 		t := texts[i]
-		if ascii != nil && !mayMatch(t, ascii) && !(foldIK && foldsToASCII(t)) {
-			return
-		}
-		s, ok := Score(t, q, nil)
+		s, ok := q.Match(t)
 		if !ok {
 			return
 		}
@@ -63,4 +58,27 @@ func (m *Matcher) Best(texts []string, query string, n int) []string {
 		m.first, m.lastSeen = unsafe.StringData(texts[0]), unsafe.StringData(texts[len(texts)-1])
 	}
 	return popAll(&best)
+}
+
+// Query is a query made ready to match many texts: lower-cased, and, when
+// it is ASCII, a byte search that rules most texts out before Score runs.
+type Query struct {
+	runes  []rune
+	ascii  []byte
+	foldIK bool
+}
+
+// NewQuery prepares query (any case).
+func NewQuery(query string) Query {
+	r := []rune(strings.ToLower(query))
+	a := asciiQuery(r)
+	return Query{runes: r, ascii: a, foldIK: strings.ContainsAny(string(a), "ik")}
+}
+
+// Match is Score(text, the lower-cased query, nil).
+func (q Query) Match(text string) (int, bool) {
+	if q.ascii != nil && !mayMatch(text, q.ascii) && !(q.foldIK && foldsToASCII(text)) {
+		return 0, false
+	}
+	return Score(text, q.runes, nil)
 }
