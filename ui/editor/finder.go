@@ -102,9 +102,12 @@ func (t *Tabs) openFinder() {
 				f.filter()
 			})
 		}
+		first := true
 		err := lister(ctx, root, func(rel string) error {
 			batch = append(batch, rel)
-			if len(batch) >= 5000 {
+			// The first few hundred go out at once, to show while the rest come.
+			if len(batch) >= 5000 || (first && len(batch) >= 500) {
+				first = false
 				flush(false, nil)
 			}
 			return ctx.Err()
@@ -133,13 +136,13 @@ func (f *finder) filter() {
 		from = f.matched
 	}
 	f.lastQ = q
-	lowerQ := []rune(strings.ToLower(q))
+	pq := picker.NewQuery(q)
 	matched := make([]string, 0, len(from)/4)
 	best := &matchHeap{}
 	for _, p := range from {
 		score, ok := 0, true
 		if q != "" {
-			score, ok = picker.Score(p, lowerQ, nil)
+			score, ok = pq.Match(p)
 		}
 		if !ok {
 			continue

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -976,4 +977,43 @@ func TestAgentEditScrollsToTheChangeAndFailedViewsShowNothing(t *testing.T) {
 	if len(h.tabs.tabs) != 1 {
 		t.Fatalf("a failed view opened a tab: %d tabs", len(h.tabs.tabs))
 	}
+}
+
+// TestFinderShowsFilesWhileListing: on a big project the finder shows the
+// first files it listed, and says it is still listing, before the listing
+// is over.
+func TestFinderShowsFilesWhileListing(t *testing.T) {
+	h := newHarness(t, 70, 14)
+	release := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	h.tabs.lister = func(ctx context.Context, root string, fn func(string) error) error {
+		for i := range 600 {
+			if err := fn(fmt.Sprintf("src/file%03d.go", i)); err != nil {
+				return err
+			}
+		}
+		select { // the rest of a big tree, not listed yet
+		case <-release:
+		case <-ctx.Done():
+		}
+		return fn("src/last.go")
+	}
+	h.ctrl('p')
+	h.waitFor("the first files", func() bool { return h.tabs.finder != nil && len(h.tabs.finder.files) > 0 })
+	h.draw()
+	if !h.tabs.finder.loading || !strings.Contains(h.text(), " …") {
+		t.Fatalf("the finder does not say it is still listing:\n%s", h.text())
+	}
+	h.typeText("file042")
+	if m := h.tabs.finder.matches; len(m) == 0 || m[0].path != "src/file042.go" {
+		t.Fatalf("matches while listing: %+v", m)
+	}
+	close(release)
+	h.waitFor("the whole list", func() bool { return !h.tabs.finder.loading })
 }
