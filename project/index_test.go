@@ -108,3 +108,72 @@ func TestIndexShowsPartsOfABigTreeFirst(t *testing.T) {
 		t.Errorf("the index holds %d directories of %d, some hidden", dirs, st.Dirs)
 	}
 }
+
+// TestIndexWalksAgainOnlyWhenNamesChange: once listed, a stale index is
+// walked again only when a directory's entries or an ignore file changed;
+// a file written in place changes no path and costs no walk.
+func TestIndexWalksAgainOnlyWhenNamesChange(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, body string) {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Directories last changed an hour ago, as in a project not being
+	// edited (a just-moved mtime is never trusted).
+	settle := func() {
+		old := time.Now().Add(-time.Hour)
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+	write(".gitignore", "*.log\n")
+	write("main.go", "package main\n")
+	write("ui/chat.go", "package ui\n")
+	write("ui/debug.log", "x\n")
+	settle()
+
+	x := NewIndex(root)
+	x.freshFor = 0 // stale at once
+	walks := 0
+	refresh := func() []string {
+		x.Refresh(context.Background(), func(f func()) { f() }, func() {
+			if _, done := x.Paths(); done {
+				walks++
+			}
+		})
+		p, _ := x.Paths()
+		return p
+	}
+	if p := refresh(); walks != 1 || !slices.Contains(p, "ui/chat.go") || slices.Contains(p, "ui/debug.log") {
+		t.Fatalf("the first refresh: %d walks, %v", walks, p)
+	}
+	refresh()
+	if walks != 1 {
+		t.Fatalf("nothing changed, and the index walked again (%d walks)", walks)
+	}
+	write("ui/chat.go", "package ui // edited\n")
+	if refresh(); walks != 1 {
+		t.Fatalf("a file written in place made the index walk again (%d walks)", walks)
+	}
+	write("ui/view.go", "package ui\n")
+	if p := refresh(); walks != 2 || !slices.Contains(p, "ui/view.go") {
+		t.Fatalf("after a file was made: %d walks, %v", walks, p)
+	}
+	settle()
+	refresh() // the stamps of the settled tree
+	walks = 2
+	write(".gitignore", "*.log\nview.go\n")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(root, old, old) // only the ignore file's own time moves
+	if p := refresh(); walks != 3 || slices.Contains(p, "ui/view.go") {
+		t.Fatalf("after .gitignore changed: %d walks, %v", walks, p)
+	}
+}
