@@ -16,7 +16,8 @@ import (
 // painted) in the big trees (the 200,000-file fixture, Go's source) beside
 // the same fawn in a three-file project, interleaved: nothing that walks
 // the tree may run before the first frame (goal ≤ 1.1× the small
-// project's).
+// project's); then the CPU over 10 s of idleness in each (goal: the small
+// project's, 0).
 func BenchmarkMonorepoStartup(b *testing.B) {
 	bin := plainFawn(b)
 	small := b.TempDir()
@@ -47,6 +48,11 @@ func BenchmarkMonorepoStartup(b *testing.B) {
 				ref += timeToFirstFrame(b, env, "Ask fawn", bin, small)
 				big += timeToFirstFrame(b, env, "Ask fawn", bin, tr.Root)
 			}
+			// Then 10 s of nothing, once each: no walk, no frame.
+			bigIdle, _ := idleCPU(b, env, []string{bin, tr.Root})
+			smallIdle, _ := idleCPU(b, env, []string{bin, small})
+			b.ReportMetric(float64(bigIdle.Microseconds())/1000, "big-idle-cpu-ms")
+			b.ReportMetric(float64(smallIdle.Microseconds())/1000, "small-idle-cpu-ms")
 			n := float64(b.N)
 			b.ReportMetric(float64(big.Microseconds())/1000/n, "big-ms")
 			b.ReportMetric(float64(ref.Microseconds())/1000/n, "small-ms")
