@@ -15,7 +15,8 @@
 // caller passes it as WalkOptions.Hide.
 //
 // Index keeps the project's paths at hand for @-mention completion: walked
-// in the background with the same rules, read while the walk goes on.
+// in the background with the same rules, read while the walk goes on, and
+// walked again only when a directory it listed or an ignore file changed.
 //
 // One Watcher tells the panes what changes on disk: the editor (its open
 // files' directories) and the explorer (its expanded folders) subscribe to
