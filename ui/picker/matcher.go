@@ -34,11 +34,23 @@ func (m *Matcher) Best(texts []string, query string, n int) []string {
 	var best scoredHeap
 	try := func(i int32) {
 		t := texts[i]
-		s, ok := q.Match(t)
-		if !ok {
-			return
+		var s int
+		if q.ascii != nil && mayMatch(t, q.ascii) {
+			// It matches (the byte search is exact for ASCII); it is scored
+			// only if it could beat the worst of the best: a key that
+			// matches most paths ranks few of them.
+			hits = append(hits, i)
+			if n > 0 && len(best) == n && len(q.runes) > 0 && maxScore*len(q.runes)-len(t)/8 < best[0].score {
+				return
+			}
+			s, _ = Score(t, q.runes, nil)
+		} else {
+			var ok bool
+			if s, ok = q.Match(t); !ok {
+				return
+			}
+			hits = append(hits, i)
 		}
-		hits = append(hits, i)
 		c := scored{t, s, int(i)}
 		if len(best) < n {
 			pushScored(&best, c)
@@ -59,6 +71,10 @@ func (m *Matcher) Best(texts []string, query string, n int) []string {
 	}
 	return popAll(&best)
 }
+
+// maxScore is the most Score gives a character: 16, +12 at a word's start,
+// +10 following the previous one, +6 in the last segment.
+const maxScore = 16 + 12 + 10 + 6
 
 // Query is a query made ready to match many texts: lower-cased, and, when
 // it is ASCII, a byte search that rules most texts out before Score runs.
