@@ -140,14 +140,15 @@ func (f *finder) filter() {
 	matched := make([]string, 0, len(from)/4)
 	best := &matchHeap{}
 	for _, p := range from {
-		score, ok := 0, true
-		if q != "" {
-			score, ok = pq.Match(p)
-		}
-		if !ok {
+		if q != "" && !pq.Contains(p) {
 			continue
 		}
 		matched = append(matched, p)
+		// A path that cannot beat the worst of the best is not scored.
+		if best.Len() == finderShown && pq.MaxScore(p) < (*best)[0].score {
+			continue
+		}
+		score, _ := pq.Match(p)
 		m := finderMatch{path: p, score: score}
 		if best.Len() < finderShown {
 			heap.Push(best, m)

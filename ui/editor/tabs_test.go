@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -1016,4 +1018,41 @@ func TestFinderShowsFilesWhileListing(t *testing.T) {
 	}
 	close(release)
 	h.waitFor("the whole list", func() bool { return !h.tabs.finder.loading })
+}
+
+// TestFinderRanksAsScoringEverything: the finder's best matches, typed a
+// key at a time over many files (most of them not scored), are the ones
+// scoring and sorting every file gives, in the same order.
+func TestFinderRanksAsScoringEverything(t *testing.T) {
+	var files []string
+	for i := range 4000 {
+		files = append(files, fmt.Sprintf("src/mod%d/deep/er/Gen_%04d.go", i%29, i), fmt.Sprintf("g%d.md", i%7))
+	}
+	f := &finder{files: files, lastQ: "\x00"}
+	query := "gen_01"
+	for k := 1; k <= len(query); k++ {
+		f.query = query[:k]
+		f.filter()
+		var want []finderMatch
+		for _, p := range files {
+			if s, ok := picker.Score(p, []rune(query[:k]), nil); ok {
+				want = append(want, finderMatch{p, s})
+			}
+		}
+		slices.SortFunc(want, func(a, b finderMatch) int {
+			if better(a, b) {
+				return -1
+			}
+			return 1
+		})
+		want = want[:min(len(want), finderShown)]
+		if len(f.matches) != len(want) {
+			t.Fatalf("%q: %d matches shown, want %d", query[:k], len(f.matches), len(want))
+		}
+		for i := range want {
+			if f.matches[i].path != want[i].path || f.matches[i].score != want[i].score {
+				t.Fatalf("%q, match %d: %+v, want %+v", query[:k], i, f.matches[i], want[i])
+			}
+		}
+	}
 }

@@ -40,7 +40,7 @@ func (m *Matcher) Best(texts []string, query string, n int) []string {
 			// only if it could beat the worst of the best: a key that
 			// matches most paths ranks few of them.
 			hits = append(hits, i)
-			if n > 0 && len(best) == n && len(q.runes) > 0 && maxScore*len(q.runes)-len(t)/8 < best[0].score {
+			if n > 0 && len(best) == n && q.MaxScore(t) < best[0].score {
 				return
 			}
 			s, _ = Score(t, q.runes, nil)
@@ -97,4 +97,23 @@ func (q Query) Match(text string) (int, bool) {
 		return 0, false
 	}
 	return Score(text, q.runes, nil)
+}
+
+// Contains reports whether text matches, as Match would, without scoring
+// it when the byte search can tell.
+func (q Query) Contains(text string) bool {
+	if q.ascii != nil && mayMatch(text, q.ascii) {
+		return true
+	}
+	_, ok := q.Match(text)
+	return ok
+}
+
+// MaxScore is the most Match could score text: a text below the worst of
+// the best kept so far need not be scored.
+func (q Query) MaxScore(text string) int {
+	if len(q.runes) == 0 {
+		return 0
+	}
+	return maxScore*len(q.runes) - len(text)/8
 }
