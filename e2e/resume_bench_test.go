@@ -71,19 +71,9 @@ func frameAndRSS(b *testing.B, env []string, marker string, argv ...string) (tim
 		f.Close()
 		_ = cmd.Wait()
 	}()
-	var seen bytes.Buffer
-	buf := make([]byte, 64<<10)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		f.SetReadDeadline(deadline)
-		n, err := f.Read(buf)
-		seen.Write(buf[:n])
-		if bytes.Contains(seen.Bytes(), []byte(marker)) {
-			break
-		}
-		if err != nil {
-			b.Fatalf("%v: no %q in the output (%v)", argv, marker, err)
-		}
+	out := readPty(f)
+	if err := out.waitFor(30*time.Second, func(p []byte) bool { return bytes.Contains(p, []byte(marker)) }); err != nil {
+		b.Fatalf("%v: no %q in the output (%v)", argv, marker, err)
 	}
 	took := time.Since(start)
 	rss := 0

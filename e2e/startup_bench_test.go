@@ -69,19 +69,14 @@ func timeToScreen(b *testing.B, env []string, markers []string, argv ...string) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	var seen bytes.Buffer
-	buf := make([]byte, 64<<10)
-	var took time.Duration
-	deadline := time.Now().Add(20 * time.Second)
-	for took == 0 {
-		f.SetReadDeadline(deadline)
-		n, err := f.Read(buf)
-		seen.Write(buf[:n])
-		if containsAll(seen.Bytes(), markers) {
-			took = time.Since(start)
-		} else if err != nil {
-			b.Fatalf("%v: not all of %q in the output (%v)", argv, markers, err)
-		}
+	out := readPty(f)
+	err = out.waitFor(20*time.Second, func(p []byte) bool { return containsAll(p, markers) })
+	took := time.Since(start)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		f.Close()
+		_ = cmd.Wait()
+		b.Fatalf("%v: not all of %q in the output (%v)", argv, markers, err)
 	}
 	_ = cmd.Process.Kill()
 	f.Close()
