@@ -114,6 +114,9 @@ func (s *Session) attempt(ctx context.Context, t *turn, in []*schema.Message) (*
 	stall, start := s.requestClock(cancel)
 	defer stall.stop()
 	reqCtx = pool.WithAcquired(reqCtx, start)
+	reqCtx = pool.WithWaiting(reqCtx, func() {
+		t.emit(Event{Type: EventInfo, Text: "waiting for the model: every request it takes at once (its `parallel`) is in use by another task or a subagent"})
+	})
 
 	begin := time.Now()
 	sr, err := s.chat.Stream(reqCtx, in, provider.StreamOptions()...)

@@ -276,3 +276,44 @@ func TestFailoverCooldownReturnsToPrimary(t *testing.T) {
 		t.Errorf("model in use %q after the cool-down", got)
 	}
 }
+
+// Sessions that share their pools (the tasks of one project) hold the
+// caps together: a second task's request waits for the first task's to
+// end, and its turn says it waits.
+func TestTasksShareTheModelsSlots(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: strings.Repeat("first task. ", 25), ChunkSize: 2, Delay: llmtest.Duration(20 * time.Millisecond)},
+		{Text: "second task."},
+	}}, ModeAsk)
+	o := Options{Config: testConfig(t, h.srv.URL(), ModeAsk), Env: &tools.Env{Root: h.root}, Tools: testTools(h.root), Interactive: true, Pools: h.s.Pools()}
+	second, err := NewSession(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if second.Pools() != h.s.Pools() {
+		t.Fatal("the second session made pools of its own")
+	}
+	done := make(chan []Event)
+	go func() { done <- collect(t, h.s.Run(context.Background(), "one"), nil) }()
+	for deadline := time.Now().Add(20 * time.Second); len(h.srv.ChatRequests()) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first task's request never reached the server")
+		}
+	}
+	evs := collect(t, second.Run(context.Background(), "two"), nil)
+	if end := last(evs); end.Err != nil {
+		t.Fatal(end.Err)
+	}
+	<-done
+	if p := h.srv.PeakInFlight(); p != 1 {
+		t.Errorf("the server answered %d requests at once; the tasks share parallel: 1", p)
+	}
+	waited := false
+	for _, ev := range evs {
+		waited = waited || ev.Type == EventInfo && strings.Contains(ev.Text, "waiting for the model")
+	}
+	if !waited {
+		t.Errorf("the second task's turn did not say it waited: %s", render(evs))
+	}
+}

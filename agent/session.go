@@ -85,6 +85,10 @@ type Options struct {
 	// tool types there run without asking, unless a rule asks or denies:
 	// the sandbox, not a dialog, bounds what they can do.
 	Sandboxed func() bool
+	// Pools, when set, are the request slots of another session to share
+	// (the tasks of one project): their `parallel` caps hold across all of
+	// them. nil: the session's own, from Config.
+	Pools *pool.Set
 }
 
 // Session is one conversation with the agent: its history, usage, mode and
@@ -254,8 +258,10 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	}
 
 	s.httpClient = provider.HTTPClient(o.HTTPClient)
-	if s.pools, err = pool.New(cfg.Models); err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+	if s.pools = o.Pools; s.pools == nil {
+		if s.pools, err = pool.New(cfg.Models); err != nil {
+			return nil, fmt.Errorf("agent: %w", err)
+		}
 	}
 	s.ep.entry = pool.Default
 	if o.Model == nil {
@@ -572,6 +578,10 @@ type StepLimitError struct{ Steps int }
 func (e *StepLimitError) Error() string {
 	return fmt.Sprintf("stopped after %d model steps (agent.max_steps); send \"continue\" to let the agent go on", e.Steps)
 }
+
+// Pools are the session's request slots, for another session to share
+// (Options.Pools).
+func (s *Session) Pools() *pool.Set { return s.pools }
 
 // Close cancels the running turn, if any, waits for it to end, and releases
 // the session's idle connections.

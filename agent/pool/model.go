@@ -85,6 +85,21 @@ func (m *Model) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel,
 	return out, nil
 }
 
+type waitingKey struct{}
+
+// WithWaiting returns ctx whose request calls wait once when every slot
+// it may take is full (other requests — another task's turn, a subagent —
+// hold them), before it waits for one.
+func WithWaiting(ctx context.Context, wait func()) context.Context {
+	return context.WithValue(ctx, waitingKey{}, wait)
+}
+
+func waiting(ctx context.Context) {
+	if wait, ok := ctx.Value(waitingKey{}).(func()); ok {
+		wait()
+	}
+}
+
 type acquiredKey struct{}
 
 // WithAcquired returns ctx whose request calls start once it has its slot:

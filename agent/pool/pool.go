@@ -92,7 +92,7 @@ func (s *Set) Slot(name string) *Slot {
 // for one to free when all are full. It returns which one and the function
 // that gives it back (call it once).
 func (s *Set) Acquire(ctx context.Context, slots []*Slot) (int, func(), error) {
-	for {
+	for first := true; ; first = false {
 		s.mu.Lock()
 		for i, sl := range slots {
 			if sl.inUse < sl.cap {
@@ -104,6 +104,9 @@ func (s *Set) Acquire(ctx context.Context, slots []*Slot) (int, func(), error) {
 		}
 		wait := s.freed
 		s.mu.Unlock()
+		if first {
+			waiting(ctx)
+		}
 		select {
 		case <-wait:
 		case <-ctx.Done():

@@ -79,3 +79,34 @@ func TestDownForTheCooldown(t *testing.T) {
 		t.Error("still down after the cool-down")
 	}
 }
+
+// A request that finds every slot full says so once, before it waits.
+func TestAcquireSaysItWaits(t *testing.T) {
+	s, err := New(config.Models{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := s.Slot(Default)
+	_, release, err := s.Acquire(context.Background(), []*Slot{slot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := 0
+	ctx := WithWaiting(context.Background(), func() {
+		waits++
+		release() // the first request ends while the second waits
+	})
+	_, again, err := s.Acquire(ctx, []*Slot{slot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again()
+	if waits != 1 {
+		t.Errorf("waiting was said %d times, want once", waits)
+	}
+	if _, r, _ := s.Acquire(ctx, []*Slot{slot}); waits != 1 {
+		t.Errorf("a request that found room said it waited")
+	} else {
+		r()
+	}
+}

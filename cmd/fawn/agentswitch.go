@@ -22,9 +22,12 @@ import (
 // services it offers and what stops it.
 func (k *taskKit) backendOf(ctx context.Context, c *config.Config, ws *workspace, ed *editor.Tabs, store *session.Store, hosted string) (backend.Agent, backend.Services, func(), error) {
 	if hosted == "" {
-		sess, err := agent.NewSession(ctx, agent.Options{Config: c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision, Sandboxed: ws.sandbox.On})
+		sess, err := agent.NewSession(ctx, agent.Options{Config: c, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: k.red, SaveRule: ruleSaver(c), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: k.decision, Sandboxed: ws.sandbox.On, Pools: k.pools})
 		if err != nil {
 			return nil, backend.Services{}, nil, fmt.Errorf("cannot start its session: %w", err)
+		}
+		if k.pools == nil {
+			k.pools = sess.Pools() // the next tasks share its slots
 		}
 		return sess, backend.SessionServices(sess), sess.Close, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/agent/pool"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/secret"
@@ -29,6 +30,10 @@ import (
 // project's rules), the theme and key tables, the one watcher, and the App
 // once it exists.
 type taskKit struct {
+	// pools are the model's request slots every task of fawn's own agent
+	// shares, so a `parallel` cap holds across tasks (nil until the first
+	// such task has a session).
+	pools            *pool.Set
 	cfg              *config.Config
 	decision         *trust.Decision
 	red              *secret.Redactor

@@ -315,6 +315,9 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	// /task new opens tasks in worktrees of the project, on fawn's own
 	// agent (a hosted agent's tasks are not built yet).
 	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watch: watch}
+	if sess != nil {
+		kit.pools = sess.Pools()
+	}
 	if c.agent == "" {
 		opts.NewTask = kit.newTask
 	}
