@@ -266,7 +266,7 @@ func (v *CodeView) cellStyle(f *frame, r *screenRow, p *rowPaint, c cell, st tce
 	if p.mi < len(p.matches) && p.matches[p.mi][0] <= c.off {
 		st = st.Background(v.th.Warning).Foreground(tcell.ColorBlack)
 	}
-	if f.hasSel && !(Pos{r.line, c.off}).Less(f.selFrom) && (Pos{r.line, c.off}).Less(f.selTo) {
+	if f.hasSel && !(Pos{r.line, c.off}).Less(f.selFrom) && (Pos{r.line, c.off}).Less(f.selTo) || v.inVimBlock(r.line, c.col) {
 		st = st.Background(v.th.Selection)
 	}
 	return st

@@ -1,7 +1,5 @@
 package editor
 
-import ()
-
 // resolveScroll applies a pending scroll request now that the size is
 // known, then keeps top within the text.
 func (v *CodeView) resolveScroll() {

@@ -21,12 +21,15 @@ const (
 	vimVisual
 	vimVisualLine
 	vimCmdline
+	vimReplace
+	vimVisualBlock
 )
 
 // vimReg is a register's text; linewise text ends with a line break.
 type vimReg struct {
 	text     string
 	linewise bool
+	block    bool // a visual block's rows
 }
 
 // vimHost is what the command line asks of the tab around the view.
@@ -43,6 +46,31 @@ type vimState struct {
 	regs    map[rune]vimReg
 	msg     string // the status line's message ("vim: q (macros) not built")
 	cmdline string
+	// cmdKind is what the command line is: ':', or '/' and '?' for a
+	// search, whose command (an operator waiting for it) is searchCmd.
+	cmdKind   byte
+	searchCmd vimCmd
+	search    vimSearch
+
+	marks map[rune]Pos // ma: a–z
+	// jumpMark is where the last jump (G, /, n, `a …) left from: '' and ``.
+	jumpMark Pos
+	jumpSet  bool
+
+	// Macros: the register being recorded into (0: none) and its keys;
+	// depth counts replays (. and @) so their keys are not recorded again.
+	macroReg  rune
+	macroKeys []string
+	lastMacro rune
+	depth     int
+
+	// Replace mode: the characters typed over, to give back on <BS>.
+	replaced []replacedChar
+	// block is the visual-block selection's screen column kept by $.
+	blockEnd bool
+	block    *blockIns
+
+	clip *clipboard // the "+ register: the editor's clipboard (OSC 52)
 
 	// The last f, F, t or T, for ; and ,.
 	findCmd, findChar rune
@@ -66,16 +94,20 @@ type vimState struct {
 	merge     string
 
 	vstart Pos    // where visual mode started
-	marks  [2]int // the lines of the last visual selection, for '<,'>
+	vmarks [2]int // the lines of the last visual selection, for '<,'>
 	// visualChange: the last change was made in visual mode, which .
 	// does not repeat yet.
 	visualChange bool
+
+	// beep: the last command failed (a motion that could not move, a
+	// search not found), which ends a macro as in vim.
+	beep bool
 
 	host vimHost
 }
 
 func newVimState() *vimState {
-	return &vimState{regs: map[rune]vimReg{}, want: -2}
+	return &vimState{regs: map[rune]vimReg{}, marks: map[rune]Pos{}, want: -2}
 }
 
 // vimToken names a key as vim's notation does; "" for a key vim mode
@@ -118,6 +150,8 @@ func (v *CodeView) SetVim(on bool) {
 	switch {
 	case on && v.vim == nil:
 		v.vim = newVimState()
+		v.vim.clip = v.clip
+		v.buf.OnChange(v.vimMarksSplice)
 		v.clampNormal()
 	case !on:
 		v.vim = nil
@@ -136,6 +170,10 @@ func (v *CodeView) VimMode() string {
 		return "VISUAL"
 	case vimVisualLine:
 		return "VISUAL LINE"
+	case vimVisualBlock:
+		return "VISUAL BLOCK"
+	case vimReplace:
+		return "REPLACE"
 	case vimCmdline:
 		return "COMMAND"
 	}
@@ -150,11 +188,13 @@ func (v *CodeView) VimStatus() string {
 	case vs == nil:
 		return ""
 	case vs.mode == vimCmdline:
-		return ":" + vs.cmdline
+		return string(vs.cmdKind) + vs.cmdline
 	case vs.msg != "":
 		return vs.msg
 	case len(vs.pending) > 0:
 		return strings.Join(vs.pending, "")
+	case vs.macroReg != 0:
+		return "recording @" + string(vs.macroReg)
 	}
 	return ""
 }
@@ -180,9 +220,18 @@ func (v *CodeView) vimFeed(tok string) {
 	if vs.recording {
 		vs.rec = append(vs.rec, tok)
 	}
+	if vs.macroReg != 0 && vs.depth == 0 {
+		if vs.mode == vimNormal && len(vs.pending) == 0 && tok == "q" {
+			v.vimStopMacro()
+			return
+		}
+		vs.macroKeys = append(vs.macroKeys, tok)
+	}
 	switch vs.mode {
 	case vimInsert:
 		v.vimInsertKey(tok)
+	case vimReplace:
+		v.vimReplaceKey(tok)
 	case vimCmdline:
 		v.vimCmdlineKey(tok)
 	default:
@@ -217,6 +266,10 @@ type vimCmd struct {
 	op    string
 	key   string
 	arg   rune // f, t, r's character
+	// search is the pattern of / or ? (its keys for .); pending is the
+	// mode the search was typed from.
+	search  string
+	pending vimMode
 }
 
 func (c vimCmd) n() int { return max(1, c.count) }
@@ -273,8 +326,8 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 	case visual:
 	case vimOps[toks[i]] || toks[i] == "=":
 		opLen = 1
-	case toks[i] == "g" && i+1 < len(toks) && (toks[i+1] == "u" || toks[i+1] == "U" || toks[i+1] == "~"):
-		opLen = 2 // gu gU g~: operators fawn has not built, which still take their motion
+	case toks[i] == "g" && i+1 < len(toks) && strings.Contains("uU~q?w", toks[i+1]) && len(toks[i+1]) == 1:
+		opLen = 2 // gu gU g~, and gq g? gw, which say they are not built once they have their motion
 	}
 	if opLen > 0 {
 		c.op = strings.Join(toks[i:i+opLen], "")
@@ -286,9 +339,18 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 		if i >= len(toks) {
 			return c, parseMore
 		}
-		if toks[i] == c.op {
-			c.key = "line"
+		if toks[i] == c.op || len(c.op) == 2 && toks[i] == c.op[1:] {
+			c.key = "line" // dd, gUU, g~~
 			return c, parseDone
+		}
+		if len(c.op) == 2 && toks[i] == "g" {
+			if i+1 >= len(toks) {
+				return c, parseMore
+			}
+			if toks[i+1] == c.op[1:] {
+				c.key = "line" // gUgU
+				return c, parseDone
+			}
 		}
 		if toks[i] == "i" || toks[i] == "a" {
 			if i+1 >= len(toks) {
@@ -307,7 +369,7 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 	}
 	c.key = toks[i]
 	switch c.key {
-	case "g", "f", "F", "t", "T", "r", "m", "`", "'", "@", "q", "Z":
+	case "g", "f", "F", "t", "T", "r", "m", "`", "'", "@", "q", "Z", "z":
 		if i+1 >= len(toks) {
 			return c, parseMore
 		}
@@ -315,7 +377,7 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 		if next == "<Esc>" {
 			return c, parseBad
 		}
-		if c.key == "g" || c.key == "Z" {
+		if c.key == "g" || c.key == "Z" || c.key == "z" {
 			c.key += next
 			return c, parseDone
 		}
@@ -331,12 +393,8 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 // notBuilt names the vim keys fawn knows of but has not built, so they say
 // so instead of doing something else.
 var notBuilt = map[string]string{
-	"q": "q (macros)", "@": "@ (macros)", "m": "m (marks)", "`": "` (marks)", "'": "' (marks)",
-	"/": "/ (search)", "?": "? (search)", "n": "n (search)", "N": "N (search)", "*": "* (search)", "#": "# (search)",
-	"R": "R (replace mode)", "ge": "ge", "gE": "gE", "{": "{", "}": "}", "(": "(", ")": ")",
-	"H": "H", "M": "M", "L": "L", "gu": "gu", "gU": "gU", "g~": "g~", "~": "~", "=": "=",
-	"<C-v>": "Ctrl-V (visual block)", "gv": "gv", "gi": "gi", "gJ": "gJ", "&": "&", "ZZ": "ZZ", "ZQ": "ZQ",
-	"-": "-", "+": "+", "_": "_", "|": "|", "K": "K", "U": "U", "<Tab>": "Tab (jumps)",
+	"=": "= (reindent)", "gv": "gv", "gi": "gi", "&": "&", "K": "K", "U": "U", "<Tab>": "Tab (jumps)",
+	"g?": "g? (rot13)", "gq": "gq (format)", "gw": "gw (format)", "zf": "folds",
 }
 
 func (vs *vimState) notBuilt(key string) {
@@ -374,12 +432,12 @@ func cmdKeys(c vimCmd) []string {
 	if c.reg != 0 {
 		out = append(out, `"`, string(c.reg))
 	}
-	if c.op != "" {
-		out = append(out, c.op)
+	for _, r := range c.op {
+		out = append(out, string(r)) // gU is two keys
 	}
 	switch {
 	case c.key == "line":
-		out = append(out, c.op)
+		out = append(out, c.op[len(c.op)-1:])
 	case len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a') && c.op != "":
 		out = append(out, c.key[:1], c.key[1:])
 	default:
@@ -387,6 +445,9 @@ func cmdKeys(c vimCmd) []string {
 	}
 	if c.arg != 0 {
 		out = append(out, string(c.arg))
+	}
+	if c.key == "/" || c.key == "?" {
+		out = append(out, searchCmdKeys(c)...)
 	}
 	return out
 }
@@ -420,6 +481,17 @@ func (vs *vimState) register(r rune) (vimReg, bool) {
 	if r >= 'A' && r <= 'Z' {
 		r += 'a' - 'A'
 	}
+	if r == '*' {
+		r = '+'
+	}
+	if r == '+' && vs.clip != nil {
+		// What fawn last put on the clipboard: a copy made with the
+		// standard keys is charwise; "+y keeps its linewise mark.
+		if reg, ok := vs.regs['+']; ok && reg.text == vs.clip.text {
+			return reg, true
+		}
+		return vimReg{text: vs.clip.text}, vs.clip.text != ""
+	}
 	reg, ok := vs.regs[r]
 	return reg, ok
 }
@@ -429,6 +501,9 @@ func (vs *vimState) register(r rune) (vimReg, bool) {
 func (vs *vimState) setRegister(r rune, reg vimReg, yank bool) bool {
 	switch {
 	case r == 0 || r == '"':
+	case r == '+' || r == '*':
+		vs.regs['+'] = reg
+		vs.clip.set(reg.text) // the editor's clipboard: OSC 52 to the terminal
 	case r >= 'a' && r <= 'z':
 		vs.regs[r] = reg
 	case r >= 'A' && r <= 'Z':
@@ -453,5 +528,5 @@ func (vs *vimState) setRegister(r rune, reg vimReg, yank bool) bool {
 }
 
 func validRegister(r rune) bool {
-	return r == 0 || r == '"' || r == '0' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+	return r == 0 || r == '"' || r == '0' || r == '+' || r == '*' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 }

@@ -32,6 +32,11 @@ const (
 	vIndent = "    a\n    b\n        c\nd\n"
 	vUTF    = "héllo wörld ünï\nça va\n"
 	vNest   = "f(a, (b, c), [d]) { x }\n"
+	vProse  = "One. Two three.  Four five! Six\nseven.\n\nEight (nine.) Ten?\n"
+	vParas  = "a b\n\npara two\nline\n\n\nthree\n  four\n"
+	vCase   = "Hello World foo_bar\nMiXeD case\nlast ONE\n"
+	vRows   = "abcdef\nghijkl\nmn\nstuvwx\n"
+	vFind   = "foo bar foo\nbaz foo\nfoobar\n"
 )
 
 var vimCases = []vimCase{
@@ -143,6 +148,75 @@ var vimCases = []vimCase{
 	{"cc dot", vIndent, 1, 0, "ccz<Esc>j."}, {"r count too big", vText, 1, 0, "99rZ"},
 	{"0 then w count", vCode, 2, 8, "03w"}, {"B start", vText, 1, 0, "B"}, {"k top", vText, 1, 3, "k"},
 	{":N too big", vLines, 1, 0, ":99<CR>"}, {":s literal parens", "f(x)\n", 1, 0, ":s/(x)/[y]/<CR>"},
+
+	// Marks.
+	{"ma `a", vText, 1, 5, "majj`a"}, {"ma 'a", vCode, 2, 9, "maG'a"}, {"d`a", vText, 1, 2, "mawwd`a"},
+	{"d'a", vLines, 2, 1, "majjd'a"}, {"y'a", vLines, 4, 0, "makky'aP"}, {"`` back", vLines, 1, 1, "G``"},
+	{"'' back", vCode, 2, 6, "gg''"}, {"mark follows line", vLines, 3, 1, "maggOnew<Esc>`a"},
+	{"mark after dd", vLines, 4, 1, "maggdd'a"}, {":'a,'bs", vLines, 2, 0, "majmb:'a,'bs/l/M/<CR>"},
+	{"c`a", vText, 1, 8, "ma0c`aX<Esc>"}, {"mark unset", vText, 1, 2, "`z"},
+
+	// Macros.
+	{"qa @a", vLines, 1, 0, "qaA!<Esc>jq@a"}, {"@@", vLines, 1, 0, "qaxjq@a@@"}, {"3@a", vLines, 1, 0, "qaI-<Esc>jq3@a"},
+	{"macro stops at end", vLines, 1, 0, "qaddjq9@a"}, {"macro dot", vText, 1, 0, "xqa.q@a"},
+	{"macro register", vText, 1, 0, "qawq\"ap"}, {"qA appends", vLines, 1, 0, "qaxq0qAjq@a"},
+	{"macro search", vFind, 1, 0, "qa/foo<CR>rXq@a"},
+
+	// Search.
+	{"/", vFind, 1, 0, "/foo<CR>"}, {"/ wraps", vFind, 3, 2, "/foo<CR>"}, {"?", vFind, 2, 4, "?bar<CR>"},
+	{"? wraps", vFind, 1, 0, "?baz<CR>"}, {"n", vFind, 1, 0, "/o<CR>nn"}, {"N", vFind, 1, 0, "/o<CR>nnN"},
+	{"2n", vFind, 1, 0, "/foo<CR>2n"}, {"? n", vFind, 3, 0, "?foo<CR>n"}, {"? N", vFind, 3, 0, "?foo<CR>N"},
+	{"d/", vFind, 1, 0, "d/baz<CR>"}, {"d/ in line", vFind, 1, 0, "d/foo<CR>"}, {"c/", vFind, 1, 4, "c/foo<CR>X<Esc>"},
+	{"y?", vFind, 2, 4, "y?bar<CR>"}, {"/ not found", vFind, 1, 4, "/zzz<CR>"}, {"/ regex", vFind, 1, 0, "/ba[rz]<CR>n"},
+	{"/ backslash", vFind, 1, 0, "/o\\+b<CR>n"}, {"*", vFind, 1, 1, "*"}, {"* twice", vFind, 1, 1, "**"},
+	{"#", vFind, 1, 9, "#"}, {"* n", vFind, 1, 0, "*n"}, {"# N", vFind, 2, 5, "#N"}, {"* on blank", vFind, 1, 3, "*"},
+	{"/ dot", vFind, 1, 0, "d/bar<CR>j."}, {"/ <BS>", vFind, 1, 0, "/bax<BS>z<CR>"}, {"/ <Esc>", vFind, 1, 0, "/baz<Esc>"},
+	{"d/ <Esc>", vFind, 1, 0, "d/baz<Esc>"}, {"v/", vFind, 1, 0, "v/baz<CR>d"}, {":noh", vFind, 1, 0, "/bar<CR>:noh<CR>"},
+	{"/ empty repeats", vFind, 1, 0, "/foo<CR>/<CR>"}, {"/^", vFind, 1, 2, "/^b<CR>"},
+
+	// Replace mode.
+	{"R", vText, 1, 0, "RXY<Esc>"}, {"R past end", vText, 1, 9, "Rabcd<Esc>"}, {"R count", vText, 1, 0, "3Rab<Esc>"},
+	{"R <BS>", vText, 1, 2, "Rabc<BS><BS><Esc>"}, {"R <BS> before start", vText, 1, 2, "Ra<BS><BS><BS><Esc>"},
+	{"R <CR>", vText, 1, 0, "Rab<CR>cd<Esc>"}, {"R dot", vText, 1, 0, "RXY<Esc>w."}, {"R u", vText, 1, 0, "RXYZ<Esc>u"},
+	{"R utf8", vUTF, 1, 0, "Rxyz<Esc>"},
+
+	// Case.
+	{"~", vCase, 1, 0, "~"}, {"3~", vCase, 1, 0, "3~"}, {"~ past end", vCase, 2, 7, "9~"}, {"~ dot", vCase, 1, 0, "~~."},
+	{"g~w", vCase, 1, 0, "g~w"}, {"gUw", vCase, 1, 6, "gUw"}, {"guiw", vCase, 1, 7, "guiw"}, {"gUU", vCase, 1, 5, "gUU"},
+	{"guu", vCase, 2, 3, "guu"}, {"g~~", vCase, 2, 3, "g~~"}, {"gUgU", vCase, 3, 2, "gUgU"}, {"2gUU", vCase, 1, 3, "2gUU"},
+	{"gUj", vCase, 1, 3, "gUj"}, {"guk", vCase, 2, 3, "guk"}, {"gU$", vCase, 1, 6, "gU$"}, {"gUe dot", vCase, 1, 0, "gUew."},
+	{"v U", vCase, 1, 0, "veU"}, {"v u", vCase, 2, 0, "v$u"}, {"V ~", vCase, 1, 0, "Vj~"}, {"gU utf8", vUTF, 1, 0, "gUU"},
+	{"gUiw u", vCase, 1, 0, "gUiwu"},
+
+	// Paragraphs, sentences, screen lines and the small motions.
+	{"}", vParas, 1, 0, "}"}, {"2}", vParas, 1, 0, "2}"}, {"} at end", vParas, 7, 0, "}"}, {"{", vParas, 7, 2, "{"},
+	{"2{", vParas, 7, 0, "2{"}, {"{ at top", vParas, 1, 2, "{"}, {"d}", vParas, 1, 0, "d}"}, {"d{", vParas, 4, 2, "d{"},
+	{"y} P", vParas, 3, 0, "y}P"}, {"9} fails", vParas, 1, 0, "9}"}, {"c}", vParas, 3, 2, "c}X<Esc>"},
+	{")", vProse, 1, 0, ")"}, {"3)", vProse, 1, 0, "3)"}, {"(", vProse, 2, 3, "("}, {"2(", vProse, 4, 8, "2("},
+	{") over empty", vProse, 2, 0, "))"}, {"d)", vProse, 1, 0, "d)"}, {"d(", vProse, 1, 20, "d("},
+	{") paren", vProse, 4, 0, "))"}, {"( paren", vProse, 4, 18, "(("},
+	{"H", vLines, 1, 0, "H"}, {"L", vLines, 1, 0, "L"}, {"M", vLines, 1, 0, "M"}, {"2H", vLines, 1, 0, "2H"},
+	{"2L", vLines, 1, 0, "2L"}, {"dL", vLines, 1, 0, "jdL"}, {"yL", vLines, 1, 0, "yLP"},
+	{"ge", vText, 1, 9, "ge"}, {"2ge", vText, 2, 5, "2ge"}, {"gE", vPunct, 1, 12, "gE"}, {"dge", vText, 1, 9, "dge"},
+	{"ge top", vText, 1, 1, "ge"}, {"-", vIndent, 3, 0, "-"}, {"+", vIndent, 1, 0, "+"}, {"2_", vIndent, 1, 0, "2_"},
+	{"d+", vLines, 1, 0, "d+"}, {"|", vText, 1, 0, "5|"}, {"d|", vText, 1, 8, "3d|"}, {"g_", "ab  \ncd\n", 1, 0, "g_"},
+	{"gJ", vIndent, 1, 0, "gJ"}, {"3gJ", vLines, 1, 0, "3gJ"},
+
+	// Text objects not covered above.
+	{"diW", vPunct, 1, 2, "diW"}, {"daW", vPunct, 1, 2, "daW"}, {"ciW", vPunct, 1, 12, "ciWx<Esc>"},
+	{"di'", "a 'b c' d\n", 1, 4, "di'"}, {"da'", "a 'b c' d\n", 1, 4, "da'"}, {"di[", vNest, 1, 15, "di["},
+	{"da[", vNest, 1, 15, "da["}, {"dip", vParas, 3, 0, "dip"}, {"dap", vParas, 3, 0, "dap"}, {"yip", vParas, 4, 1, "yipP"},
+	{"dap blank", vParas, 5, 0, "dap"}, {"vip", vParas, 3, 0, "vipd"}, {"d2ap", vParas, 1, 0, "d2ap"},
+
+	// Visual block.
+	{"<C-v> d", vRows, 1, 1, "<C-v>jjjlld"}, {"<C-v> y P", vRows, 1, 1, "<C-v>jjjllyP"}, {"<C-v> I", vRows, 1, 3, "<C-v>jjIXY<Esc>"},
+	{"<C-v> A", vRows, 1, 3, "<C-v>jjAXY<Esc>"}, {"<C-v> $A", vRows, 1, 3, "<C-v>jj$AXY<Esc>"}, {"<C-v> c", vRows, 1, 1, "<C-v>jjlcZ<Esc>"},
+	{"<C-v> r", vRows, 1, 0, "<C-v>jlrx"}, {"<C-v> U", vRows, 1, 1, "<C-v>jjlU"}, {"<C-v> o", vRows, 1, 1, "<C-v>jlohd"},
+	{"<C-v> x", vRows, 2, 2, "<C-v>kx"}, {"<C-v> p", vRows, 1, 0, "<C-v>jly$p"}, {"<C-v> $d", vRows, 1, 2, "<C-v>j$d"},
+	{"<C-v> I short", vRows, 2, 3, "<C-v>jjIZ<Esc>"}, {"<C-v> O", vRows, 1, 1, "<C-v>jllOd"}, {"<C-v> <Esc>", vRows, 1, 1, "<C-v>jl<Esc>x"},
+
+	// Registers.
+	{`"+yy "+p`, vLines, 1, 0, `"+yyj"+p`}, {`"+yw "+P`, vText, 1, 0, `"+yw$"+P`},
 }
 
 // vimNotation splits keys written in vim's notation into tokens.

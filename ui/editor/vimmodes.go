@@ -78,6 +78,15 @@ func (v *CodeView) vimInsertKey(tok string) {
 			}
 		}
 		vs.mode = vimNormal
+		if vs.block != nil {
+			// The block's text goes to its other lines; the cursor to
+			// the block's top left.
+			v.finishBlockInsert()
+			v.clampNormal()
+			vs.want = -2
+			vs.stopRecording(true)
+			return
+		}
 		if v.cursor.Col > 0 {
 			v.cursor.Col = prevCluster(v.buf.Line(v.cursor.Line), v.cursor.Col)
 		}
@@ -159,6 +168,10 @@ func (v *CodeView) dropAutoIndent() {
 // selection, which ends before its end: vim's includes the cursor's
 // character (and visual-line mode whole lines).
 func (v *CodeView) vimShowSelection() {
+	if v.vim.mode == vimVisualBlock {
+		v.selected = false // drawn by inVimBlock
+		return
+	}
 	a, b := v.vimVisualRange()
 	v.anchor, v.selected = a, true
 	if v.cursor == a || v.vim.mode == vimVisualLine && v.cursor.Line == a.Line && b.Line > a.Line {
@@ -176,7 +189,7 @@ func (v *CodeView) vimVisualRange() (Pos, Pos) {
 	}
 	bl := v.buf.Line(b.Line)
 	switch {
-	case vs.want == -1 && b == v.cursor && b.Line+1 < v.buf.LineCount():
+	case (vs.want == -1 || b.Col >= len(bl) && len(bl) > 0) && b == v.cursor && b.Line+1 < v.buf.LineCount():
 		// After $ the selection takes the line break too.
 		b = Pos{b.Line + 1, 0}
 	case b.Col < len(bl):
@@ -201,11 +214,8 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 	case "<Esc>":
 		leave()
 		return
-	case "v", "V":
-		want := vimVisual
-		if c.key == "V" {
-			want = vimVisualLine
-		}
+	case "v", "V", "<C-v>":
+		want := map[string]vimMode{"v": vimVisual, "V": vimVisualLine, "<C-v>": vimVisualBlock}[c.key]
 		if vs.mode == want {
 			leave()
 			return
@@ -213,16 +223,35 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 		vs.mode = want
 	case "o":
 		vs.vstart, v.cursor = v.cursor, vs.vstart
-	case "d", "x", "X", "D", "c", "s", "y", "Y", ">", "<", "J", "C", "S", "R":
+	case "d", "x", "X", "D", "c", "s", "y", "Y", ">", "<", "J", "C", "S", "R", "~", "u", "U":
+		if vs.mode == vimVisualBlock && v.vimBlockCmd(c) {
+			return
+		}
 		v.vimVisualOp(c)
+		return
+	case "I", "A", "r", "O", "p", "P":
+		if vs.mode == vimVisualBlock && v.vimBlockCmd(c) {
+			if vs.mode == vimVisualBlock {
+				v.vimShowSelection()
+			}
+			return
+		}
+		vs.notBuilt(c.key + " in visual mode")
 		return
 	case ":":
 		leave()
-		vs.mode, vs.cmdline = vimCmdline, "'<,'>"
+		vs.mode, vs.cmdKind, vs.cmdline = vimCmdline, ':', "'<,'>"
 		a, b := order(vs.vstart, v.cursor)
-		vs.marks = [2]int{a.Line, b.Line}
+		vs.vmarks = [2]int{a.Line, b.Line}
 		return
 	default:
+		if c.key == "ip" || c.key == "ap" {
+			if l1, l2, ok := v.vimParaObject(c.key == "ap", c.n()); ok {
+				vs.mode = vimVisualLine
+				vs.vstart, v.cursor = Pos{l1, 0}, Pos{l2, 0}
+			}
+			break
+		}
 		if len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a') {
 			a, b, ok := v.vimObject(c.key)
 			if ok && b.Col > 0 {
@@ -234,14 +263,25 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 			vs.notBuilt(c.key)
 			return
 		}
+		if vs.mode == vimVisualBlock {
+			switch c.key {
+			case "$":
+				vs.blockEnd = true
+			case "j", "k", "<Up>", "<Down>", "G", "gg":
+			default:
+				vs.blockEnd = false
+			}
+		}
 		p, _, ok, known := v.vimMotion(c, false)
 		if !known {
 			vs.notBuilt(c.key + " in visual mode")
 			return
 		}
 		if ok {
-			v.cursor = p
-			v.clampNormal()
+			if isJump(c.key) {
+				vs.setJump(v.cursor)
+			}
+			v.cursor = v.buf.Clamp(p) // visual mode may sit on a line's end
 		}
 	}
 	v.vimShowSelection()
@@ -253,7 +293,7 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 	a, b := v.vimVisualRange()
 	line := vs.mode == vimVisualLine
 	op := map[string]string{"d": "d", "x": "d", "X": "d", "D": "d", "c": "c", "s": "c", "C": "c", "S": "c", "R": "c",
-		"y": "y", "Y": "y", ">": ">", "<": "<", "J": "J"}[c.key]
+		"y": "y", "Y": "y", ">": ">", "<": "<", "J": "J", "~": "g~", "u": "gu", "U": "gU"}[c.key]
 	if strings.Contains("XDCSRY", c.key) {
 		line = true
 	}
@@ -276,6 +316,8 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		v.vimJoin(a.Line, max(2, b.Line-a.Line+1))
 	case op == ">" || op == "<":
 		v.vimShift(a.Line, b.Line, op == "<")
+	case isCaseOp(op):
+		v.vimCaseRange(op, a, b, line)
 	case line:
 		if op == "y" {
 			v.cursor, _ = order(vs.vstart, v.cursor)
@@ -307,9 +349,15 @@ func (v *CodeView) vimCmdlineKey(tok string) {
 	switch tok {
 	case "<Esc>":
 		vs.mode, vs.cmdline = vimNormal, ""
+		if vs.cmdKind != ':' {
+			v.vimSearchAbort()
+		}
 	case "<BS>":
 		if vs.cmdline == "" {
 			vs.mode = vimNormal
+			if vs.cmdKind != ':' {
+				v.vimSearchAbort()
+			}
 			return
 		}
 		_, n := lastRune(vs.cmdline)
@@ -317,6 +365,10 @@ func (v *CodeView) vimCmdlineKey(tok string) {
 	case "<CR>":
 		line := vs.cmdline
 		vs.mode, vs.cmdline = vimNormal, ""
+		if vs.cmdKind != ':' {
+			v.vimSearchDone(line)
+			return
+		}
 		v.vimEx(line)
 		v.clampNormal()
 	default:
@@ -350,11 +402,17 @@ func (v *CodeView) exRange(cmd string) (int, int, string, bool, error) {
 		case strings.HasPrefix(s, "$"):
 			base, s = last, s[1:]
 		case strings.HasPrefix(s, "'<"):
-			base, s = v.vim.marks[0], s[2:]
+			base, s = v.vim.vmarks[0], s[2:]
 		case strings.HasPrefix(s, "'>"):
-			base, s = v.vim.marks[1], s[2:]
+			base, s = v.vim.vmarks[1], s[2:]
+		case strings.HasPrefix(s, "'") && len(s) > 1 && s[1] >= 'a' && s[1] <= 'z':
+			m, ok := v.vim.marks[rune(s[1])]
+			if !ok {
+				return 0, s, false, fmt.Errorf("E20: Mark not set")
+			}
+			base, s = m.Line, s[2:]
 		case strings.HasPrefix(s, "'"):
-			return 0, s, false, fmt.Errorf("vim: marks not built")
+			return 0, s, false, fmt.Errorf("vim: that mark in a range is not built")
 		default:
 			i := 0
 			for i < len(s) && s[i] >= '0' && s[i] <= '9' {

@@ -321,7 +321,7 @@ func enclosing(b *Buffer, p Pos, open, close byte) (Pos, Pos, bool) {
 }
 
 // wordObject is iw and aw: the range [from, to) on p's line.
-func wordObject(line string, col int, around bool) (int, int) {
+func wordObject(line string, col int, around, big bool) (int, int) {
 	if len(line) == 0 {
 		return 0, 0
 	}
@@ -331,7 +331,7 @@ func wordObject(line string, col int, around bool) (int, int) {
 		switch {
 		case r == ' ' || r == '\t':
 			return 0
-		case isWordRune(r):
+		case big || isWordRune(r):
 			return 2
 		}
 		return 1

@@ -11,6 +11,7 @@ import (
 var changeKeys = map[string]bool{
 	"x": true, "X": true, "D": true, "C": true, "s": true, "S": true, "p": true, "P": true,
 	"J": true, "r": true, "o": true, "O": true, "a": true, "A": true, "i": true, "I": true,
+	"~": true, "R": true, "gJ": true, "gp": true, "gP": true,
 }
 
 // vimNormal runs one complete normal-mode command.
@@ -28,6 +29,10 @@ func (v *CodeView) vimNormal(c vimCmd) {
 		vs.notBuilt(c.key)
 		return
 	}
+	if (c.key == "/" || c.key == "?") && c.search == "" && vs.mode != vimCmdline {
+		v.vimStartSearch(c) // the pattern comes first; the command runs after <CR>
+		return
+	}
 	isChange := (c.op != "" && c.op != "y") || changeKeys[c.key]
 	if isChange {
 		if !v.editable() {
@@ -41,7 +46,12 @@ func (v *CodeView) vimNormal(c vimCmd) {
 		if p, _, ok, known := v.vimMotion(c, false); !known {
 			vs.notBuilt(c.key)
 		} else if ok {
+			if isJump(c.key) {
+				vs.setJump(v.cursor)
+			}
 			v.cursor = p
+		} else {
+			vs.beep = true
 		}
 	}
 	if vs.mode == vimNormal {
@@ -86,6 +96,29 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		v.vimReplaceChars(c.arg, n)
 	case "u", "<C-r>":
 		v.vimUndo(c.key == "u", n)
+	case "~":
+		v.vimTilde(n)
+	case "R":
+		v.vimStartReplace(n)
+	case "gJ":
+		v.vimJoinNoSpace(v.cursor.Line, max(2, n))
+	case "m":
+		v.vimSetMark(c.arg)
+	case "q":
+		v.vimStartMacro(c.arg)
+	case "@":
+		v.vimRunMacro(c.arg, n)
+	case "<C-v>":
+		vs.mode = vimVisualBlock
+		vs.vstart = v.cursor
+		vs.blockEnd = false
+		v.vimShowSelection()
+	case "ZZ":
+		v.vimEx("x")
+	case "ZQ":
+		v.vimEx("q!")
+	case "zz", "zt", "zb", "z.", "z<CR>", "z-":
+		v.vimScroll(c.key)
 	case ".":
 		v.vimRepeat(c.count)
 	case "i", "a", "A", "I", "o", "O":
@@ -98,7 +131,7 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		vs.vstart = v.cursor
 		v.vimShowSelection()
 	case ":":
-		vs.mode, vs.cmdline = vimCmdline, ""
+		vs.mode, vs.cmdKind, vs.cmdline = vimCmdline, ':', ""
 		if c.count > 0 {
 			vs.cmdline = ".,.+" + strconv.Itoa(c.count-1)
 		}
@@ -129,7 +162,9 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		}
 	case "l", "<Right>", " ":
 		last := len(line)
-		if !op && last > 0 {
+		// Visual mode may go onto the line's end (vim's 'selection'
+		// inclusive): the selection then takes the line break.
+		if !op && last > 0 && vs.mode == vimNormal {
 			last = prevCluster(line, last)
 		}
 		if p.Col >= last {
@@ -172,7 +207,7 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		kind = inclusive
 		p.Line = min(v.buf.LineCount()-1, p.Line+n-1)
 		p.Col = len(v.buf.Line(p.Line))
-		if p.Col > 0 {
+		if p.Col > 0 && vs.mode == vimNormal { // visual mode's $ is on the line's end
 			p.Col = prevCluster(v.buf.Line(p.Line), p.Col)
 		}
 		vs.want = -1
@@ -189,6 +224,44 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		p = Pos{target, firstNonBlank(v.buf.Line(target))}
 	case "f", "F", "t", "T", ";", ",":
 		if p, kind, ok = v.vimFind(c, n); !ok {
+			return p, kind, false, true
+		}
+	case "/", "?", "n", "N", "*", "#":
+		kind = exclusive
+		if p, ok = v.vimSearchMotion(c); !ok {
+			return p, kind, false, true
+		}
+	case "`", "'":
+		if p, kind, ok = v.vimMark(c); !ok {
+			return p, kind, false, true
+		}
+	case "{", "}":
+		if p, kind, ok = v.vimPara(c.key == "}", n); !ok {
+			return p, kind, false, true
+		}
+	case "(", ")":
+		if p, ok = v.vimSentence(c.key == ")", n); !ok {
+			return p, kind, false, true
+		}
+	case "H", "M", "L":
+		kind = linewise
+		p = v.vimScreenLine(c.key, c.count)
+	case "-", "+", "_":
+		kind = linewise
+		if p, ok = v.vimLineMotion(c.key, n); !ok {
+			return p, kind, false, true
+		}
+	case "|":
+		p = v.vimColumn(n)
+	case "g_":
+		kind = inclusive
+		if p, ok = v.vimLastNonBlank(n); !ok {
+			return p, kind, false, true
+		}
+	case "ge", "gE":
+		t.big = c.key == "gE"
+		kind = inclusive
+		if p, ok = t.bckEnd(p, n); !ok {
 			return p, kind, false, true
 		}
 	case "%":
@@ -268,8 +341,8 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 	line := v.buf.Line(p.Line)
 	around := key[0] == 'a'
 	switch obj := key[1:]; obj {
-	case "w":
-		s, e := wordObject(line, p.Col, around)
+	case "w", "W":
+		s, e := wordObject(line, p.Col, around, obj == "W")
 		return Pos{p.Line, s}, Pos{p.Line, e}, e > s
 	case `"`, "'", "`":
 		s, e, ok := quoteObject(line, p.Col, obj[0], around)
@@ -306,6 +379,13 @@ func (v *CodeView) vimOperator(c vimCmd) {
 	case c.key == "line":
 		last := min(start.Line+c.n()-1, v.buf.LineCount()-1)
 		a, b, kind = start, Pos{last, 0}, linewise
+	case c.key == "ip" || c.key == "ap":
+		l1, l2, ok := v.vimParaObject(c.key == "ap", c.n())
+		if !ok {
+			vs.beep = true
+			return
+		}
+		a, b, kind = Pos{l1, 0}, Pos{l2, 0}, linewise
 	case len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a'):
 		var ok bool
 		if c.count > 1 {
@@ -331,7 +411,11 @@ func (v *CodeView) vimOperator(c vimCmd) {
 			return
 		}
 		if !ok {
+			vs.beep = true
 			return
+		}
+		if isJump(c.key) {
+			vs.setJump(start)
 		}
 		kind = k
 		a, b = order(start, to)
@@ -361,6 +445,10 @@ func (v *CodeView) vimOperator(c vimCmd) {
 		v.vimLineOp(c, a.Line, b.Line, start, a, b)
 		return
 	}
+	if isCaseOp(c.op) {
+		v.vimCaseRange(c.op, a, b, false)
+		return
+	}
 	text := v.buf.Text(a, b)
 	switch c.op {
 	case "y":
@@ -383,6 +471,16 @@ func (v *CodeView) vimOperator(c vimCmd) {
 func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 	vs := v.vim
 	l1, l2 = min(l1, l2), max(l1, l2)
+	if isCaseOp(c.op) {
+		v.vimCaseRange(c.op, Pos{l1, 0}, Pos{l2, 0}, true)
+		// The cursor goes to the start of what the motion spans (gUU's
+		// motion ends on its last line's first non-blank).
+		v.cursor = a
+		if c.key == "line" {
+			v.cursor, _ = order(start, Pos{l2, firstNonBlank(v.buf.Line(l2))})
+		}
+		return
+	}
 	if c.op == "d" || c.op == "c" {
 		// Vim starts a linewise change at the first line's column 0,
 		// which is where undo puts the cursor back.
@@ -399,6 +497,7 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
 			return
 		}
+		vs.dropMarks(l1, l2)
 		v.vimEdit(func() Pos {
 			v.deleteLines(l1, l2)
 			l := min(l1, v.buf.LineCount()-1)
@@ -474,6 +573,10 @@ func (v *CodeView) vimPut(r rune, before bool, n int) {
 	reg, ok := vs.register(r)
 	if !ok || reg.text == "" {
 		vs.msg = "vim: register " + regName(r) + " is empty"
+		return
+	}
+	if reg.block {
+		v.vimPutBlock(reg, before, n)
 		return
 	}
 	if reg.linewise {
@@ -613,6 +716,8 @@ func (v *CodeView) vimRepeat(count int) {
 		}
 	}
 	feed = append(feed, keys...)
+	vs.depth++ // a macro being recorded has the . already
+	defer func() { vs.depth-- }()
 	for _, k := range feed {
 		v.vimFeed(k)
 	}
