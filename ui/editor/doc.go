@@ -8,7 +8,7 @@
 // fuzzy file finder. With editor.keys: vim (WithVimKeys) a file's view
 // takes vim's keys instead of its own (vim*.go): a state machine over the
 // same buffer edits, so one vim change is one undo step, checked against
-// vim itself by TestVimAgainstVim.
+// vim itself by TestVimConformance (recorded from vim) and TestVimFuzzAgainstVim.
 //
 // Everything here runs on the UI goroutine except Tabs.CheckEdit and the
 // background work (highlighting, file watching, listing project files),

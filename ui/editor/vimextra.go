@@ -355,16 +355,20 @@ func (v *CodeView) vimScreenLine(key string, count int) Pos {
 // non-blank (_ counts from the cursor's own line).
 func (v *CodeView) vimLineMotion(key string, n int) (Pos, bool) {
 	l := v.cursor.Line
+	last := v.buf.LineCount() - 1
 	switch key {
 	case "-":
-		l -= n
+		if l == 0 {
+			return v.cursor, false
+		}
+		l = max(0, l-n)
 	case "_":
-		l += n - 1
+		l = min(last, l+n-1) // as far as there are lines, as vim's cursor_down
 	default:
-		l += n
-	}
-	if l < 0 || l >= v.buf.LineCount() {
-		return v.cursor, false
+		if l == last {
+			return v.cursor, false
+		}
+		l = min(last, l+n)
 	}
 	return Pos{l, firstNonBlank(v.buf.Line(l))}, true
 }
@@ -464,6 +468,9 @@ func (v *CodeView) vimScroll(key string) bool {
 func (v *CodeView) vimParaObject(around bool, n int) (int, int, bool) {
 	blank := func(l int) bool { return strings.TrimLeft(v.buf.Line(l), " \t") == "" }
 	last := v.buf.LineCount() - 1
+	if last == 0 && v.buf.Line(0) == "" {
+		return 0, 0, false // an empty buffer has no paragraph
+	}
 	l1 := v.cursor.Line
 	for l1 > 0 && blank(l1-1) == blank(v.cursor.Line) {
 		l1--

@@ -321,6 +321,9 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 	case line:
 		if op == "y" {
 			v.cursor, _ = order(vs.vstart, v.cursor)
+			if v.cursor == vs.vstart && c.key == "y" {
+				v.cursor.Col = 0 // vim yanks from where V started, at column 0
+			}
 		}
 		v.vimLineOp(cmd, a.Line, b.Line, v.cursor, a, b)
 	default:

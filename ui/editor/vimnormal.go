@@ -129,6 +129,11 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 			vs.mode = vimVisualLine
 		}
 		vs.vstart = v.cursor
+		if c.count > 1 && c.key == "V" {
+			// 3V: three lines.
+			v.cursor.Line = min(v.buf.LineCount()-1, v.cursor.Line+c.count-1)
+			v.cursor = v.buf.Clamp(v.cursor)
+		}
 		v.vimShowSelection()
 	case ":":
 		vs.mode, vs.cmdKind, vs.cmdline = vimCmdline, ':', ""
@@ -199,13 +204,24 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		t.big = c.key == "E"
 		p, ok = t.endWord(p, n, false)
 		kind = inclusive
+		if !ok && op && p != v.cursor {
+			// Vim's operator takes what the motion got to before the
+			// buffer's end (and not the line end past it).
+			ok = true
+			if l := v.buf.Line(p.Line); p.Col >= len(l) && len(l) > 0 {
+				p.Col = prevCluster(l, len(l))
+			}
+		}
 	case "0":
 		p.Col = 0
 	case "^":
 		p.Col = firstNonBlank(line)
 	case "$":
 		kind = inclusive
-		p.Line = min(v.buf.LineCount()-1, p.Line+n-1)
+		if p.Line+n-1 >= v.buf.LineCount() {
+			return p, kind, false, true // 3$ with fewer lines left fails, as in vim
+		}
+		p.Line += n - 1
 		p.Col = len(v.buf.Line(p.Line))
 		if p.Col > 0 && vs.mode == vimNormal { // visual mode's $ is on the line's end
 			p.Col = prevCluster(v.buf.Line(p.Line), p.Col)
@@ -266,8 +282,12 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		}
 	case "%":
 		if c.count > 0 {
-			vs.notBuilt("N% (go to a percentage)")
-			return p, kind, false, true
+			// N%: the line N percent into the file.
+			if c.count > 100 {
+				return p, kind, false, true
+			}
+			l := (c.count*v.buf.LineCount()+99)/100 - 1
+			return Pos{l, firstNonBlank(v.buf.Line(l))}, linewise, true, true
 		}
 		p, ok = matchPair(v.buf, p)
 		kind = inclusive
@@ -350,6 +370,12 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 	case "(", ")", "b", "{", "}", "B", "[", "]", "<", ">":
 		pair := map[string]string{"(": "()", ")": "()", "b": "()", "{": "{}", "}": "{}", "B": "{}", "[": "[]", "]": "[]", "<": "<>", ">": "<>"}[obj]
 		s, e, ok := enclosing(v.buf, p, pair[0], pair[1])
+		if !ok {
+			// Not inside a pair: the next one on the line, as vim 9 does.
+			if i := strings.IndexByte(line[min(p.Col, len(line)):], pair[0]); i >= 0 {
+				s, e, ok = enclosing(v.buf, Pos{p.Line, p.Col + i}, pair[0], pair[1])
+			}
+		}
 		if !ok {
 			return p, p, false
 		}
@@ -447,6 +473,14 @@ func (v *CodeView) vimOperator(c vimCmd) {
 	}
 	if isCaseOp(c.op) {
 		v.vimCaseRange(c.op, a, b, false)
+		return
+	}
+	if a == b && (c.op == "d" || c.op == "c" || c.op == "y") {
+		// An empty region leaves the registers alone (c still inserts).
+		v.cursor = a
+		if c.op == "c" {
+			v.vimStartInsert(1, "")
+		}
 		return
 	}
 	text := v.buf.Text(a, b)
