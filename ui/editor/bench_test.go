@@ -438,3 +438,47 @@ func BenchmarkVimKeyAt90k(b *testing.B) {
 		b.ReportMetric(float64(v)/float64(s), "vim/standard")
 	}
 }
+
+// BenchmarkVimNormalKeyAt90k: at line 90,000, a motion in vim's normal
+// mode (l, then h, alternately) and the redraw, beside the same move with
+// the standard keys (Right, Left), timed alternately in one run: vim-ms,
+// standard-ms and vim/standard.
+func BenchmarkVimNormalKeyAt90k(b *testing.B) {
+	path := benchFile(b)
+	vimTabs, vs, _ := benchTabs(b, filepath.Dir(path))
+	vimTabs.vimKeys = true
+	stdTabs, ss, _ := benchTabs(b, filepath.Dir(path))
+	for _, t := range []*Tabs{vimTabs, stdTabs} {
+		if err := t.Open(path, 90_000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	paint(vimTabs, vs)
+	paint(stdTabs, ss)
+	vimKeys := []*tcell.EventKey{tcell.NewEventKey(tcell.KeyRune, 'l', tcell.ModNone), tcell.NewEventKey(tcell.KeyRune, 'h', tcell.ModNone)}
+	stdKeys := []*tcell.EventKey{tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone), tcell.NewEventKey(tcell.KeyLeft, 0, tcell.ModNone)}
+	var vimT, stdT []time.Duration
+	n := max(b.N, 1) * 200
+	b.ResetTimer()
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		vimTabs.HandleKey(vimKeys[i%2])
+		paint(vimTabs, vs)
+		vimT = append(vimT, time.Since(start))
+		start = time.Now()
+		stdTabs.HandleKey(stdKeys[i%2])
+		paint(stdTabs, ss)
+		stdT = append(stdT, time.Since(start))
+	}
+	b.StopTimer()
+	vv, sv := vimTabs.current().view, stdTabs.current().view
+	if vv.VimMode() != "NORMAL" || vv.cursor != sv.cursor || vv.cursor.Line != 89_999 {
+		b.Fatalf("the two editors differ: vim %s at %v, standard at %v", vv.VimMode(), vv.cursor, sv.cursor)
+	}
+	v, s := median(vimT), median(stdT)
+	b.ReportMetric(float64(v.Nanoseconds())/1e6, "vim-ms")
+	b.ReportMetric(float64(s.Nanoseconds())/1e6, "standard-ms")
+	if s > 0 {
+		b.ReportMetric(float64(v)/float64(s), "vim/standard")
+	}
+}
