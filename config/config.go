@@ -13,6 +13,7 @@ type Config struct {
 	Shell       Shell       `mapstructure:"shell" yaml:"shell"`
 	UI          UI          `mapstructure:"ui" yaml:"ui"`
 	Editor      Editor      `mapstructure:"editor" yaml:"editor"`
+	Chat        Chat        `mapstructure:"chat" yaml:"chat"`
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
 	Worktrees   Worktrees   `mapstructure:"worktrees" yaml:"worktrees"`
 	Sandbox     Sandbox     `mapstructure:"sandbox" yaml:"sandbox"`
@@ -154,6 +155,13 @@ type UI struct {
 // Editor configures the editor pane.
 type Editor struct {
 	// Keys is the editor's key set: standard (fawn's own) or vim.
+	Keys string `mapstructure:"keys" yaml:"keys"`
+}
+
+// Chat configures the chat pane.
+type Chat struct {
+	// Keys is the chat input's key set: standard or vim (normal and
+	// insert modes on the text being written).
 	Keys string `mapstructure:"keys" yaml:"keys"`
 }
 

@@ -58,7 +58,7 @@ func TestDefaultsFallBackToDemo(t *testing.T) {
 	if got := rep.Sources["models.chat_model.type"].Layer; got != "fallback" {
 		t.Errorf("type source = %q, want fallback", got)
 	}
-	if cfg.Tools.Bash.Timeout != 120*time.Second || cfg.Permissions.Mode != "ask" || cfg.UI.Theme != "dark" || cfg.Agent.MaxSteps != 100 || cfg.Editor.Keys != "standard" {
+	if cfg.Tools.Bash.Timeout != 120*time.Second || cfg.Permissions.Mode != "ask" || cfg.UI.Theme != "dark" || cfg.Agent.MaxSteps != 100 || cfg.Editor.Keys != "standard" || cfg.Chat.Keys != "standard" {
 		t.Errorf("defaults not applied: %+v", cfg)
 	}
 	if m.Temperature == nil || *m.Temperature != 0 || m.MaxTokens != 8192 || m.ContextWindow != 0 {
@@ -265,6 +265,7 @@ func TestValidationErrors(t *testing.T) {
 		{"theme", "ui:\n  theme: pink\n", "ui.theme", "one of dark, light"},
 		{"keys", "ui:\n  keys:\n    editor.save: 5\n", "ui.keys", "a key or a list of keys"},
 		{"editor keys", "editor:\n  keys: emacs\n", "editor.keys", "one of standard, vim"},
+		{"chat keys", "chat:\n  keys: emacs\n", "chat.keys", "one of standard, vim"},
 		{"max_steps", "agent:\n  max_steps: 0\n", "agent.max_steps", "greater than 0"},
 	}
 	for _, c := range cases {

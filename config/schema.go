@@ -107,7 +107,7 @@ var NotifyMethods = []string{"bell", "osc9", "osc777", "off"}
 // Themes are the accepted ui.theme values.
 var Themes = []string{"dark", "light"}
 
-// EditorKeySets are the accepted editor.keys values.
+// EditorKeySets are the accepted editor.keys and chat.keys values.
 var EditorKeySets = []string{"standard", "vim"}
 
 // OutputFormats are the accepted --output-format values.
@@ -146,6 +146,7 @@ func schema() []field {
 		{key: "ui.notify", kind: kString, def: "bell", check: oneOf(NotifyMethods...)},
 		{key: "ui.keys", kind: kMap, def: map[string]any{}, check: checkKeys},
 		{key: "editor.keys", kind: kString, def: "standard", check: oneOf(EditorKeySets...)},
+		{key: "chat.keys", kind: kString, def: "standard", check: oneOf(EditorKeySets...)},
 		{key: "agent.max_steps", kind: kInt, def: 100, check: positive},
 		{key: "hooks", kind: kMap, def: map[string]any{}, check: checkHooks},
 		{key: "lsp", kind: kMap, def: map[string]any{}, check: checkLSP},

@@ -186,6 +186,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.rctx = &chat.Ctx{Th: &a.th, MD: a.rctx.MD, Root: o.Root}
 	t.list = chat.NewMessageList(t.rctx, a.keys.messages)
 	t.input = chat.NewInput(&a.th, a.keys.chat, a.commands)
+	t.input.SetVimKeys(a.cfg.Chat.Keys == "vim")
 	t.chat = chat.NewView(&a.th, t.list, t.input)
 	t.chat.Busy = t.turnRunning
 	t.todos = panes.NewTodoView(&a.th)

@@ -62,6 +62,8 @@ type Input struct {
 	OnHistorySearch func()
 	// ImagePath recognises a pasted image file's path (set by the app).
 	ImagePath func(text string) (string, bool)
+
+	vim *inputVim // chat.keys: vim (inputvim.go)
 }
 
 func NewInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) *Input {
@@ -153,6 +155,7 @@ func (in *Input) Draw(screen tcell.Screen) {
 			render.DrawText(screen, x, y, w, in.hint, in.hintStyle)
 		}
 	}
+	in.drawVimMode(screen)
 }
 
 // AddHistory remembers a sent message for Up/Down.
@@ -293,6 +296,9 @@ func (in *Input) forward(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		action := in.keys.Action(ev)
+		if in.vim != nil && in.vimKey(ev, action, setFocus) {
+			return
+		}
 		if in.mentioning() && in.mentionKey(ev, action) {
 			return
 		}
