@@ -148,8 +148,11 @@ type UI struct {
 	// permission is asked while its window is not focused: bell | osc9 |
 	// osc777 | off.
 	Notify string `mapstructure:"notify" yaml:"notify"`
-	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1").
+	// Keys overrides key bindings: action name → keys ("ctrl+s", "alt+1"),
+	// from keys.yaml and the config's keys: (ui.keys:) section.
 	Keys map[string][]string `mapstructure:"keys" yaml:"keys"`
+	// KeySources is where each action of Keys was bound ("file:line").
+	KeySources map[string]string `mapstructure:"-" yaml:"-"`
 }
 
 // Editor configures the editor pane.

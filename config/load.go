@@ -155,6 +155,7 @@ func Load(opts Options) (*Config, *Report, error) {
 		l.rep.Values[f.key] = f.def
 		l.rep.Sources[f.key] = Source{Layer: "default"}
 	}
+	l.readKeysFile(KeysFile(configDir))
 	l.readFile(filepath.Join(configDir, "config.yaml"), false)
 	if f := LocalRulesFile(dataDir, opts.ProjectDir); f != "" {
 		l.readFile(f, false) // the user's own answers: trusted like their config
@@ -177,6 +178,10 @@ func Load(opts Options) (*Config, *Report, error) {
 		if err := decode(l.rep.Values, cfg); err != nil {
 			l.rep.Errors = append(l.rep.Errors, Problem{Msg: err.Error()})
 		}
+	}
+	cfg.UI.KeySources = map[string]string{}
+	for name, src := range l.keySources {
+		cfg.UI.KeySources[name] = src.String()
 	}
 	cfg.Shell.KeyVars = l.keyRead
 	cfg.Permissions.RuleSources = map[string]string{}
@@ -225,6 +230,8 @@ type loader struct {
 	keyRead []string
 	// ruleSources: "permissions.allow\x00rule" → where it was set.
 	ruleSources map[string]string
+	// keySources: where each action of ui.keys was bound (keysfile.go).
+	keySources map[string]Source
 }
 
 func (l *loader) field(key string) *field {
@@ -245,6 +252,7 @@ const DefaultAnthropicModel = "claude-sonnet-4-5"
 // aliases maps keys of DeerCode's files (and common misnamings) to fawn's.
 var aliases = map[string]string{
 	"models.chat_model.api_base": "models.chat_model.base_url",
+	"keys":                       "ui.keys", // the keymap section, as keys.yaml names it
 }
 
 // MaxFileSize bounds a configuration file; a larger one is refused.
@@ -320,6 +328,8 @@ func (l *loader) walk(path, prefix string, m *yaml.Node) {
 				if v, ok = l.projectValue(key, v, vn, src); !ok {
 					continue
 				}
+			} else if key == "ui.keys" {
+				l.keyLines(path, vn)
 			}
 			l.set(key, v, src)
 			continue

@@ -517,6 +517,17 @@ func configCommand(c *cli, cfg *config.Config, rep *config.Report, loadErr error
 			}
 			return exitUsage
 		}
+		if kp := checkKeyBindings(cfg); len(kp) > 0 {
+			for _, p := range kp {
+				fmt.Fprintln(stderr, "error:", p)
+			}
+			if len(kp) == 1 {
+				fmt.Fprintln(stderr, "1 problem in the key bindings")
+			} else {
+				fmt.Fprintf(stderr, "%d problems in the key bindings\n", len(kp))
+			}
+			return exitUsage
+		}
 		files := "no configuration file, defaults only"
 		if len(rep.Files) > 0 {
 			files = strings.Join(rep.Files, ", ")

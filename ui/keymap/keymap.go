@@ -1,8 +1,9 @@
 // Package keymap holds key bindings as data: one Table per context (chat,
 // editor, terminal, global), each binding naming an action, its keys and a
 // line of help. Widgets look keys up here instead of switching on them, the
-// help overlay is generated from the tables, and ui.keys in the config
-// overrides them.
+// help overlay is generated from the tables, and the user's bindings
+// (keys.yaml, the config's keys: or ui.keys: section) override them;
+// Conflicts finds a key two actions would share.
 //
 // It imports nothing of fawn; ui, ui/editor, ui/explorer, ui/termview and
 // cmd/fawn import it.
@@ -235,4 +236,56 @@ func Display(spec string) string {
 		}
 	}
 	return strings.Join(parts, "-")
+}
+
+// Conflict is a key two actions share where only one can have it: in one
+// table, or in the global table and a pane's (the global one always wins).
+type Conflict struct {
+	Key     string // as written in the first binding
+	A, B    Action
+	InA     string // the tables' contexts
+	InB     string
+	Overlap Key
+}
+
+// Conflicts lists the keys bound twice in one table, or in global and one
+// of panes. Modal tables (a dialog's) are checked alone: the global keys
+// are off while they show.
+func Conflicts(global *Table, panes, modal []*Table) []Conflict {
+	var out []Conflict
+	type owner struct {
+		a    Action
+		ctx  string
+		spec string
+	}
+	check := func(seen map[Key]owner, t *Table) {
+		for _, b := range t.Bindings {
+			for _, s := range b.Keys {
+				k, err := Parse(s)
+				if err != nil {
+					continue
+				}
+				if o, ok := seen[k]; ok && o.a != b.Action {
+					out = append(out, Conflict{Key: o.spec, A: o.a, B: b.Action, InA: o.ctx, InB: t.Context, Overlap: k})
+					continue
+				}
+				seen[k] = owner{b.Action, t.Context, s}
+			}
+		}
+	}
+	globals := map[Key]owner{}
+	if global != nil {
+		check(globals, global)
+	}
+	for _, t := range panes {
+		seen := map[Key]owner{}
+		for k, o := range globals {
+			seen[k] = o
+		}
+		check(seen, t)
+	}
+	for _, t := range modal {
+		check(map[Key]owner{}, t)
+	}
+	return out
 }

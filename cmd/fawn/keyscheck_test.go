@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fawn config --check reports, with the file and line, an action no table
+// has, a key two actions share, and a key that does not parse, from
+// keys.yaml and from the keys: section of config.yaml.
+func TestConfigCheckKeyBindings(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "keys.yaml"), []byte(`editor.save: ctrl+w
+editor.svae: [ctrl+s]
+app.quit: [alt+e]
+`), 0o644)
+	os.WriteFile(filepath.Join(home, "config.yaml"), []byte(`ui:
+  theme: dark
+keys:
+  chat.send: [enter]
+  editor.find: [ctrl+nope]
+`), 0o644)
+	code, _, errs := runCLI(t, home, "config", "--check", t.TempDir())
+	if code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, errs)
+	}
+	keys, conf := filepath.Join(home, "keys.yaml"), filepath.Join(home, "config.yaml")
+	for _, want := range []string{
+		"error: " + keys + ":2: keys.editor.svae: no such action",
+		"error: " + keys + ":3: keys.app.quit: alt+e is bound to both app.quit (Global) and pane.editor (Global)",
+		"error: " + conf + ":5: keys.editor.find: unknown key \"ctrl+nope\"",
+		"error: " + keys + ":1: keys.editor.save: ctrl+w is bound to both editor.save (Editor) and editor.close (Editor)",
+		"4 problems in the key bindings",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+// Bindings that work pass the check, and keys.yaml is among the files read.
+func TestConfigCheckKeysFileOK(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "keys.yaml"), []byte("editor.save: [f9]\napp.help: f2\n"), 0o644)
+	code, out, errs := runCLI(t, home, "config", "--check", t.TempDir())
+	if code != 0 || !strings.Contains(out, filepath.Join(home, "keys.yaml")) {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+}
+
+// A project's config never rebinds a key, under keys: or ui.keys:.
+func TestProjectConfigCannotRebindKeys(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".fawn"), 0o755)
+	os.WriteFile(filepath.Join(project, ".fawn", "config.yaml"), []byte("keys:\n  permission.deny: [y]\n"), 0o644)
+	os.WriteFile(filepath.Join(project, ".fawn", "keys.yaml"), []byte("permission.deny: [y]\n"), 0o644)
+	code, out, errs := runCLI(t, home, "config", project)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "key bindings are yours to choose") {
+		t.Errorf("the project's keys: is not refused:\n%s", errs)
+	}
+	if strings.Contains(out, "permission.deny") {
+		t.Errorf("the project's binding is in force:\n%s", out)
+	}
+}
