@@ -69,6 +69,8 @@ type vimState struct {
 	// block is the visual-block selection's screen column kept by $.
 	blockEnd bool
 	block    *blockIns
+	// lastVisual is the selection gv selects again.
+	lastVisual vimLastVisual
 
 	clip *clipboard // the "+ register: the editor's clipboard (OSC 52)
 
@@ -393,7 +395,7 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 // notBuilt names the vim keys fawn knows of but has not built, so they say
 // so instead of doing something else.
 var notBuilt = map[string]string{
-	"=": "= (reindent)", "gv": "gv", "gi": "gi", "&": "&", "K": "K", "U": "U", "<Tab>": "Tab (jumps)",
+	"=": "= (reindent)", "gi": "gi", "&": "&", "K": "K", "U": "U", "<Tab>": "Tab (jumps)",
 	"g?": "g? (rot13)", "gq": "gq (format)", "gw": "gw (format)", "zf": "folds",
 }
 

@@ -41,6 +41,7 @@ const (
 	vCase   = "Hello World foo_bar\nMiXeD case\nlast ONE\n"
 	vRows   = "abcdef\nghijkl\nmn\nstuvwx\n"
 	vFind   = "foo bar foo\nbaz foo\nfoobar\n"
+	vTags   = "<p>one <b>two</b> x</p>\n<div>\n  <i>y</i>\n</div>\n"
 )
 
 var vimCases = []vimCase{
@@ -221,6 +222,13 @@ var vimCases = []vimCase{
 
 	// Registers.
 	{`"+yy "+p`, vLines, 1, 0, `"+yyj"+p`}, {`"+yw "+P`, vText, 1, 0, `"+yw$"+P`},
+
+	// Visual put, gv, tags.
+	{"v p", vText, 1, 0, "yiwwvep"}, {"v P", vText, 1, 0, "yiwwveP"}, {"V p", vText, 1, 0, "yyjVp"},
+	{"V p charwise", vText, 1, 0, "yiwjVp"}, {"v p linewise", vText, 1, 0, "yyvep"}, {"v p at end", vText, 1, 0, "yiw$vp"},
+	{"gv", vText, 1, 0, "vl<Esc>wgvd"}, {"gv V", vLines, 1, 0, "Vj<Esc>Ggvd"}, {"gv after op", vText, 1, 0, "vey$gvd"},
+	{"dit", vTags, 1, 8, "dit"}, {"dat", vTags, 1, 8, "dat"}, {"cit", vTags, 2, 3, "citX<Esc>"},
+	{"dit outer", vTags, 1, 2, "dit"}, {"yat P", vTags, 2, 4, "yatP"}, {"vit", vTags, 1, 9, "vitd"},
 }
 
 // vimNotation splits keys written in vim's notation into tokens.

@@ -210,6 +210,8 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 		v.selected = false
 		v.clampNormal()
 	}
+	// What gv selects again, as it is when a key may leave visual mode.
+	vs.lastVisual = vimLastVisual{mode: vs.mode, start: vs.vstart, end: v.cursor, blockEnd: vs.blockEnd}
 	switch c.key {
 	case "<Esc>":
 		leave()
@@ -229,7 +231,14 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 		}
 		v.vimVisualOp(c)
 		return
-	case "I", "A", "r", "O", "p", "P":
+	case "p", "P":
+		if vs.mode != vimVisualBlock {
+			v.vimVisualPut(c)
+			return
+		}
+		vs.notBuilt(c.key + " in visual-block mode")
+		return
+	case "I", "A", "r", "O":
 		if vs.mode == vimVisualBlock && v.vimBlockCmd(c) {
 			if vs.mode == vimVisualBlock {
 				v.vimShowSelection()

@@ -113,6 +113,8 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		vs.vstart = v.cursor
 		vs.blockEnd = false
 		v.vimShowSelection()
+	case "gv":
+		v.vimReselect()
 	case "ZZ":
 		v.vimEx("x")
 	case "ZQ":
@@ -129,6 +131,7 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 			vs.mode = vimVisualLine
 		}
 		vs.vstart = v.cursor
+		vs.want = -2 // a $ before v does not take the line break
 		if c.count > 1 && c.key == "V" {
 			// 3V: three lines.
 			v.cursor.Line = min(v.buf.LineCount()-1, v.cursor.Line+c.count-1)
@@ -364,6 +367,8 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 	case "w", "W":
 		s, e := wordObject(line, p.Col, around, obj == "W")
 		return Pos{p.Line, s}, Pos{p.Line, e}, e > s
+	case "t":
+		return v.tagObject(p, around)
 	case `"`, "'", "`":
 		s, e, ok := quoteObject(line, p.Col, obj[0], around)
 		return Pos{p.Line, s}, Pos{p.Line, e}, ok
@@ -422,7 +427,7 @@ func (v *CodeView) vimOperator(c vimCmd) {
 		if !ok {
 			return
 		}
-		if b.Col == 0 && b.Line > a.Line {
+		if b.Col == 0 && b.Line > a.Line && c.key[1] != 't' { // a tag's content is taken as it is
 			b.Line--
 			if v.inIndent(a) {
 				kind = linewise

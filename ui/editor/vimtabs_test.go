@@ -42,7 +42,7 @@ func TestVimModeInStatusLine(t *testing.T) {
 func TestVimNotBuiltSaysSo(t *testing.T) {
 	for _, c := range []struct{ keys, name string }{
 		{"=j", "= (reindent)"}, {":g/a/d<CR>", ":g/a/d not built"}, {":s/a/b/c<CR>", "flags other than g"},
-		{"U", "U"}, {"gv", "gv"}, {"dit", "it (text object)"}, {"<C-v>J", "J in visual-block mode"},
+		{"U", "U"}, {"gi", "gi"}, {"dis", "is (text object)"}, {"<C-v>J", "J in visual-block mode"},
 		{"/bar/e<CR>", "a search offset (/e)"}, {`"%p`, `"% (register)`}, {"q%", "q% (record into that register)"},
 		{"m%", "mark %"}, {"@:", "@: (repeat the command line)"}, {"gqq", "gq (format)"},
 	} {
@@ -160,5 +160,22 @@ func TestVimVisualShowsSelection(t *testing.T) {
 		if !ok || from != c.from || to != c.to {
 			t.Errorf("%q shows %v..%v (%v), want %v..%v", c.keys, from, to, ok, c.from, c.to)
 		}
+	}
+}
+
+// "+ is the editor's clipboard, which goes to the terminal by OSC 52: "+y
+// puts the text there, and "+p puts what the standard keys copied.
+func TestVimPlusRegisterIsTheClipboard(t *testing.T) {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("f.txt", "foo bar\nbaz\n")
+	h.open("f.txt", 0)
+	h.vimKeys(`"+yy`)
+	if h.tabs.clip.text != "foo bar\n" {
+		t.Errorf(`"+yy put %q on the clipboard, want the line`, h.tabs.clip.text)
+	}
+	h.tabs.clip.set("COPIED")
+	h.vimKeys(`j"+P`)
+	if got := string(h.tabs.current().buf.Bytes()); got != "foo bar\nCOPIEDbaz\n" {
+		t.Errorf(`"+P put the wrong text: %q`, got)
 	}
 }
