@@ -97,9 +97,11 @@ type vimState struct {
 
 	vstart Pos    // where visual mode started
 	vmarks [2]int // the lines of the last visual selection, for '<,'>
-	// visualChange: the last change was made in visual mode, which .
-	// does not repeat yet.
+	// visualChange: the last change was made in visual mode; . repeats
+	// vrepeat (vrec: its keys are being recorded).
 	visualChange bool
+	vrepeat      *vimVisualRepeat
+	vrec         bool
 
 	// beep: the last command failed (a motion that could not move, a
 	// search not found), which ends a macro as in vim.
@@ -420,6 +422,15 @@ func (vs *vimState) startChange(cmd vimCmd, keys []string) {
 
 // stopRecording ends the change; keep makes it the one . repeats.
 func (vs *vimState) stopRecording(keep bool) {
+	if vs.vrec {
+		// A visual change's keys (what c typed) for its repeat.
+		if vs.vrepeat != nil {
+			vs.vrepeat.keys = append([]string(nil), vs.rec...)
+		}
+		vs.vrec, vs.recording = false, false
+		vs.rec = vs.rec[:0]
+		return
+	}
 	if vs.recording && keep {
 		vs.lastChange = append([]string(nil), vs.rec...)
 		vs.visualChange = false

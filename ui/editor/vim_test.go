@@ -41,6 +41,7 @@ const (
 	vCase   = "Hello World foo_bar\nMiXeD case\nlast ONE\n"
 	vRows   = "abcdef\nghijkl\nmn\nstuvwx\n"
 	vFind   = "foo bar foo\nbaz foo\nfoobar\n"
+	vWide   = "foo bar baz qux\nqux quux corge\nthree four five\nl4 l4 l4 l4\nl5 l5\n"
 	vTags   = "<p>one <b>two</b> x</p>\n<div>\n  <i>y</i>\n</div>\n"
 )
 
@@ -228,6 +229,10 @@ var vimCases = []vimCase{
 	{"V p charwise", vText, 1, 0, "yiwjVp"}, {"v p linewise", vText, 1, 0, "yyvep"}, {"v p at end", vText, 1, 0, "yiw$vp"},
 	{"gv", vText, 1, 0, "vl<Esc>wgvd"}, {"gv V", vLines, 1, 0, "Vj<Esc>Ggvd"}, {"gv after op", vText, 1, 0, "vey$gvd"},
 	{"dit", vTags, 1, 8, "dit"}, {"dat", vTags, 1, 8, "dat"}, {"cit", vTags, 2, 3, "citX<Esc>"},
+	{"dot v d", vWide, 1, 0, "vlldw."}, {"dot V d", vWide, 1, 0, "Vjdj."}, {"dot v c lines", vWide, 1, 0, "vjlcX<Esc>j0."},
+	{"dot v c", vWide, 1, 0, "vec-<Esc>w."}, {"dot <C-v> d", vWide, 1, 0, "<C-v>jldl."}, {"dot v U", vWide, 1, 0, "vU2w."},
+	{"dot V >", vWide, 1, 0, "Vj>."}, {"dot x then v", vText, 1, 0, "xvld."},
+	{"dot <C-v> I", vRows, 1, 0, "<C-v>jI#<Esc>jj."}, {"dot v J", vLines, 1, 0, "VjJj."},
 	{"dit outer", vTags, 1, 2, "dit"}, {"yat P", vTags, 2, 4, "yatP"}, {"vit", vTags, 1, 9, "vitd"},
 }
 

@@ -99,8 +99,7 @@ func (v *CodeView) vimBlockCmd(c vimCmd) bool {
 		}
 		vs.seq++
 		vs.merge = "vim:" + strconv.Itoa(vs.seq)
-		vs.lastChange = nil
-		vs.visualChange = true
+		v.vimVisualRecord(c)
 		return true
 	}
 	switch c.key {
@@ -204,6 +203,9 @@ func (v *CodeView) vimBlockCmd(c vimCmd) bool {
 		vs.notBuilt(c.key + " in visual-block mode")
 	default:
 		return false
+	}
+	if vs.mode == vimNormal {
+		vs.stopRecording(true)
 	}
 	return true
 }

@@ -314,10 +314,7 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		}
 		vs.seq++
 		vs.merge = "vim:" + strconv.Itoa(vs.seq)
-		// . after a visual change would need the region's size; it
-		// says so instead of repeating an older change.
-		vs.lastChange = nil
-		vs.visualChange = true
+		v.vimVisualRecord(c)
 	}
 	cmd := vimCmd{op: op, reg: c.reg, count: 1}
 	switch {
@@ -352,6 +349,7 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 	}
 	if vs.mode == vimNormal {
 		v.clampNormal()
+		vs.stopRecording(true)
 	}
 }
 

@@ -738,7 +738,7 @@ func (v *CodeView) vimUndo(undo bool, n int) {
 func (v *CodeView) vimRepeat(count int) {
 	vs := v.vim
 	if vs.visualChange {
-		vs.notBuilt(". after a visual-mode change")
+		v.vimRepeatVisual()
 		return
 	}
 	if len(vs.lastChange) == 0 {

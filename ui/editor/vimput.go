@@ -33,8 +33,8 @@ func (v *CodeView) vimVisualPut(c vimCmd) {
 	}
 	vs.seq++
 	vs.merge = "vim:" + strconv.Itoa(vs.seq)
-	vs.lastChange = nil
-	vs.visualChange = true
+	v.vimVisualRecord(c)
+	defer vs.stopRecording(true)
 	deleted := vimReg{text: v.buf.Text(a, b)}
 	if line {
 		deleted = vimReg{text: deleted.text + "\n", linewise: true}
@@ -135,4 +135,77 @@ func (v *CodeView) tagObject(p Pos, around bool) (Pos, Pos, bool) {
 		return pos(best[0]), pos(best[3]), true
 	}
 	return pos(best[1]), pos(best[2]), true
+}
+
+// vimVisualRepeat is what . does after a change made in visual mode: the
+// same command on as much text from the cursor (as many lines; on one
+// line as many characters; a block as wide), then the keys typed after it.
+type vimVisualRepeat struct {
+	mode     vimMode
+	lines    int // lines below the first
+	chars    int // characters, on one line
+	endCol   int // the end's column, over lines
+	width    int // a block's screen columns, less one
+	blockEnd bool
+	cmd      vimCmd
+	keys     []string
+}
+
+// vimVisualRecord remembers the visual change c about to run, and records
+// the keys typed for it (c's insert mode) until it ends.
+func (v *CodeView) vimVisualRecord(c vimCmd) {
+	vs := v.vim
+	lv := vs.lastVisual
+	a, b := order(lv.start, lv.end)
+	r := &vimVisualRepeat{mode: lv.mode, lines: b.Line - a.Line, endCol: b.Col, blockEnd: lv.blockEnd, cmd: c}
+	if r.lines == 0 {
+		line := v.buf.Line(a.Line)
+		r.chars = len([]rune(line[min(a.Col, len(line)):min(b.Col, len(line))])) + 1
+	}
+	ca := colOf(v.buf.Line(lv.start.Line), lv.start.Col, v.tabWidth)
+	cb := colOf(v.buf.Line(lv.end.Line), lv.end.Col, v.tabWidth)
+	r.width = max(ca, cb) - min(ca, cb)
+	vs.vrepeat = r
+	vs.lastChange = nil
+	vs.visualChange = true
+	vs.recording, vs.vrec = true, true
+	vs.rec = vs.rec[:0]
+}
+
+// vimRepeatVisual is . after a visual change.
+func (v *CodeView) vimRepeatVisual() {
+	vs := v.vim
+	r := vs.vrepeat
+	if r == nil {
+		return
+	}
+	start := v.cursor
+	last := v.buf.LineCount() - 1
+	end := start
+	switch r.mode {
+	case vimVisualLine:
+		end.Line = min(last, start.Line+r.lines)
+	case vimVisualBlock:
+		end.Line = min(last, start.Line+r.lines)
+		col := colOf(v.buf.Line(start.Line), start.Col, v.tabWidth) + r.width
+		end.Col = offAt(v.buf.Line(end.Line), col, v.tabWidth)
+	default:
+		if r.lines == 0 {
+			line := v.buf.Line(start.Line)
+			for i := 1; i < r.chars && end.Col < len(line); i++ {
+				end.Col = nextCluster(line, end.Col)
+			}
+		} else {
+			end = v.buf.Clamp(Pos{min(last, start.Line+r.lines), r.endCol})
+		}
+	}
+	vs.mode, vs.vstart, vs.blockEnd, vs.want = r.mode, start, r.blockEnd, -2
+	v.cursor = end
+	keys := append([]string(nil), r.keys...)
+	vs.depth++
+	defer func() { vs.depth-- }()
+	v.vimVisualCmd(r.cmd)
+	for _, k := range keys {
+		v.vimFeed(k)
+	}
 }

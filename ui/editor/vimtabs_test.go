@@ -123,21 +123,6 @@ func TestVimOffByDefault(t *testing.T) {
 	}
 }
 
-// . after a change made in visual mode says it is not built rather than
-// repeating an older change.
-func TestVimDotAfterVisualChange(t *testing.T) {
-	h := newHarness(t, 80, 20, WithVimKeys())
-	h.write("f.txt", "abcdef\n")
-	h.open("f.txt", 0)
-	h.vimKeys("xvld.")
-	if got := string(h.tabs.current().buf.Bytes()); got != "def\n" {
-		t.Errorf(". changed the text: %q", got)
-	}
-	if st := h.status(); !strings.Contains(st, ". after a visual-mode change not built") {
-		t.Errorf("the status line does not say so: %q", st)
-	}
-}
-
 // The visual selection is shown with the view's own selection, whichever
 // side of where it started the cursor is (the cursor's own cell shows
 // the cursor).
