@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,15 +234,22 @@ var vimCases = []vimCase{
 	{"dot v c", vWide, 1, 0, "vec-<Esc>w."}, {"dot <C-v> d", vWide, 1, 0, "<C-v>jldl."}, {"dot v U", vWide, 1, 0, "vU2w."},
 	{"dot V >", vWide, 1, 0, "Vj>."}, {"dot x then v", vText, 1, 0, "xvld."},
 	{"dot <C-v> I", vRows, 1, 0, "<C-v>jI#<Esc>jj."}, {"dot v J", vLines, 1, 0, "VjJj."},
+	{"4v", vNest, 1, 3, "4vly"}, {"caw u", vPunct, 2, 3, "cawZ<Esc>u"}, {"d2w u", vText, 1, 5, "d2wu"},
+	{"< is a key", vIndent, 3, 0, "<<"}, {"2dd last line", vLines, 5, 0, "2dd"}, {"2S last line", vRows, 4, 4, "2S-<Esc>"},
+	{"yap cursor", vParas, 4, 2, "yap"},
 	{"dit outer", vTags, 1, 2, "dit"}, {"yat P", vTags, 2, 4, "yatP"}, {"vit", vTags, 1, 9, "vitd"},
 }
+
+// vimKeyName are the key names vimNotation reads between < and >; any
+// other < is the key <.
+var vimKeyName = regexp.MustCompile(`^(Esc|CR|BS|Del|Tab|Left|Right|Up|Down|C-[a-z])$`)
 
 // vimNotation splits keys written in vim's notation into tokens.
 func vimNotation(keys string) []string {
 	var out []string
 	for len(keys) > 0 {
 		if keys[0] == '<' {
-			if i := strings.IndexByte(keys, '>'); i > 1 && !strings.ContainsAny(keys[1:i], " <") {
+			if i := strings.IndexByte(keys, '>'); i > 1 && vimKeyName.MatchString(keys[1:i]) {
 				out = append(out, keys[:i+1])
 				keys = keys[i+1:]
 				continue

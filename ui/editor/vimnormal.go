@@ -137,6 +137,12 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 			v.cursor.Line = min(v.buf.LineCount()-1, v.cursor.Line+c.count-1)
 			v.cursor = v.buf.Clamp(v.cursor)
 		}
+		if line := v.buf.Line(v.cursor.Line); c.count > 1 && c.key == "v" {
+			// 3v: three characters.
+			for i := 1; i < c.count && v.cursor.Col < len(line); i++ {
+				v.cursor.Col = nextCluster(line, v.cursor.Col)
+			}
+		}
 		v.vimShowSelection()
 	case ":":
 		vs.mode, vs.cmdKind, vs.cmdline = vimCmdline, ':', ""
@@ -408,6 +414,10 @@ func (v *CodeView) vimOperator(c vimCmd) {
 	kind := exclusive
 	switch {
 	case c.key == "line":
+		if c.n() > 1 && start.Line == v.buf.LineCount()-1 {
+			vs.beep = true // 2dd on the last line fails, as in vim
+			return
+		}
 		last := min(start.Line+c.n()-1, v.buf.LineCount()-1)
 		a, b, kind = start, Pos{last, 0}, linewise
 	case c.key == "ip" || c.key == "ap":
@@ -497,6 +507,7 @@ func (v *CodeView) vimOperator(c vimCmd) {
 		if !vs.setRegister(c.reg, vimReg{text: text}, false) {
 			return
 		}
+		v.cursor = a // where vim's undo puts the cursor back: the region's start
 		v.vimEdit(func() Pos { v.buf.Delete(a, b); return a })
 		if c.op == "c" {
 			v.vimStartInsert(1, "")
@@ -529,8 +540,8 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 	switch c.op {
 	case "y":
 		vs.setRegister(c.reg, vimReg{text: text, linewise: true}, true)
-		if a.Line < start.Line {
-			v.cursor = a
+		if a.Line < start.Line || c.key == "ip" || c.key == "ap" {
+			v.cursor = a // the start of what was yanked
 		}
 	case "d":
 		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
