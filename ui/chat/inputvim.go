@@ -242,28 +242,49 @@ func charClass(r rune, big bool) int {
 	return 1
 }
 
+// Stepping over a string a character at a time.
+func runeAt(s string, i int) rune  { r, _ := utf8.DecodeRuneInString(s[i:]); return r }
+func nextRune(s string, i int) int { _, w := utf8.DecodeRuneInString(s[i:]); return i + w }
+func prevRune(s string, i int) int { _, w := utf8.DecodeLastRuneInString(s[:i]); return i - w }
+
 // inputMotion moves from c: the target, whether an operator takes it
 // inclusively or by lines, and whether it moved.
 func (in *Input) inputMotion(s string, c int, cmd inputCmd) (to int, incl, lines, ok bool) {
-	vs := in.vim
+	switch cmd.key {
+	case "w", "W", "b", "B", "e", "E":
+		to, incl = wordMotion(s, c, cmd)
+	case "f", "F", "t", "T", ";", ",":
+		if to, incl, ok = in.findMotion(s, c, cmd); !ok {
+			return c, false, false, false
+		}
+	case "j", "k":
+		if to, ok = verticalMotion(s, c, cmd); !ok {
+			return c, false, true, false
+		}
+		lines = true
+	default:
+		to, incl = lineMotion(s, c, cmd)
+	}
+	return to, incl, lines, to != c || cmd.key == "0" || cmd.key == "^" || cmd.key == "$"
+}
+
+// lineMotion is h l 0 ^ $.
+func lineMotion(s string, c int, cmd inputCmd) (int, bool) {
 	n := cmd.n()
 	ls, le := lineStart(s, c), lineEnd(s, c)
-	at := func(i int) rune { r, _ := utf8.DecodeRuneInString(s[i:]); return r }
-	next := func(i int) int { _, w := utf8.DecodeRuneInString(s[i:]); return i + w }
-	prev := func(i int) int { _, w := utf8.DecodeLastRuneInString(s[:i]); return i - w }
-	to = c
+	to := c
 	switch cmd.key {
 	case "h":
 		for ; n > 0 && to > ls; n-- {
-			to = prev(to)
+			to = prevRune(s, to)
 		}
 	case "l":
 		last := le
 		if cmd.op == "" && le > ls {
-			last = prev(le)
+			last = prevRune(s, le)
 		}
 		for ; n > 0 && to < last; n-- {
-			to = next(to)
+			to = nextRune(s, to)
 		}
 	case "0":
 		to = ls
@@ -273,130 +294,147 @@ func (in *Input) inputMotion(s string, c int, cmd inputCmd) (to int, incl, lines
 			to++
 		}
 	case "$":
-		to, incl = le, true
+		to = le
 		if le > ls {
-			to = prev(le)
+			to = prevRune(s, le)
 		}
+		return to, true
+	}
+	return to, false
+}
+
+// wordMotion is w W b B e E.
+func wordMotion(s string, c int, cmd inputCmd) (int, bool) {
+	n := cmd.n()
+	big := cmd.key == "W" || cmd.key == "B" || cmd.key == "E"
+	cls := func(i int) int { return charClass(runeAt(s, i), big) }
+	to := c
+	switch cmd.key {
 	case "w", "W":
-		big := cmd.key == "W"
 		for ; n > 0 && to < len(s); n-- {
-			cl := charClass(at(to), big)
-			for to < len(s) && cl != 0 && charClass(at(to), big) == cl {
-				to = next(to)
+			cl := cls(to)
+			for to < len(s) && cl != 0 && cls(to) == cl {
+				to = nextRune(s, to)
 			}
-			for to < len(s) && charClass(at(to), big) == 0 {
+			for to < len(s) && cls(to) == 0 {
 				if cmd.op != "" && n == 1 && s[to] == '\n' {
 					break // dw does not take the line break
 				}
-				to = next(to)
+				to = nextRune(s, to)
 			}
 		}
-		if cmd.op == "c" && to > c && charClass(at(c), big) != 0 {
+		if cmd.op == "c" && to > c && cls(c) != 0 {
 			// cw is ce.
-			to = prev(to)
-			for to > c && charClass(at(to), big) == 0 {
-				to = prev(to)
+			to = prevRune(s, to)
+			for to > c && cls(to) == 0 {
+				to = prevRune(s, to)
 			}
-			incl = true
+			return to, true
 		}
 	case "b", "B":
-		big := cmd.key == "B"
 		for ; n > 0 && to > 0; n-- {
-			to = prev(to)
-			for to > 0 && charClass(at(to), big) == 0 {
-				to = prev(to)
+			to = prevRune(s, to)
+			for to > 0 && cls(to) == 0 {
+				to = prevRune(s, to)
 			}
-			cl := charClass(at(to), big)
-			for to > 0 && charClass(at(prev(to)), big) == cl {
-				to = prev(to)
+			cl := cls(to)
+			for to > 0 && cls(prevRune(s, to)) == cl {
+				to = prevRune(s, to)
 			}
 		}
-	case "e", "E":
-		big := cmd.key == "E"
-		incl = true
+	default:
 		for ; n > 0 && to < len(s); n-- {
-			to = next(to)
-			for to < len(s) && charClass(at(to), big) == 0 {
-				to = next(to)
+			to = nextRune(s, to)
+			for to < len(s) && cls(to) == 0 {
+				to = nextRune(s, to)
 			}
 			if to >= len(s) {
-				to = prev(len(s))
-				break
+				return prevRune(s, len(s)), true
 			}
-			cl := charClass(at(to), big)
-			for next(to) < len(s) && charClass(at(next(to)), big) == cl {
-				to = next(to)
+			cl := cls(to)
+			for nextRune(s, to) < len(s) && cls(nextRune(s, to)) == cl {
+				to = nextRune(s, to)
 			}
 		}
-	case "f", "F", "t", "T", ";", ",":
-		key, ch := cmd.key, cmd.arg
-		if key == ";" || key == "," {
-			if vs.findCmd == 0 {
-				return c, false, false, false
-			}
-			key, ch = string(vs.findCmd), vs.findCh
-			if cmd.key == "," {
-				key = map[string]string{"f": "F", "F": "f", "t": "T", "T": "t"}[key]
+		return to, true
+	}
+	return to, false
+}
+
+// findMotion is f F t T and their repeats ; and ,.
+func (in *Input) findMotion(s string, c int, cmd inputCmd) (int, bool, bool) {
+	vs := in.vim
+	ls, le := lineStart(s, c), lineEnd(s, c)
+	key, ch := cmd.key, cmd.arg
+	if key == ";" || key == "," {
+		if vs.findCmd == 0 {
+			return c, false, false
+		}
+		key, ch = string(vs.findCmd), vs.findCh
+		if cmd.key == "," {
+			key = map[string]string{"f": "F", "F": "f", "t": "T", "T": "t"}[key]
+		}
+	} else {
+		vs.findCmd, vs.findCh = rune(key[0]), ch
+	}
+	p := c
+	for n := cmd.n(); n > 0; n-- {
+		found := false
+		if key == "f" || key == "t" {
+			for q := nextRune(s, p); q < le; q = nextRune(s, q) {
+				if runeAt(s, q) == ch && (key == "f" || q != nextRune(s, c) || cmd.key != ";") {
+					p, found = q, true
+					break
+				}
 			}
 		} else {
-			vs.findCmd, vs.findCh = rune(key[0]), ch
-		}
-		p := c
-		for ; n > 0; n-- {
-			found := false
-			if key == "f" || key == "t" {
-				for q := next(p); q < le; q = next(q) {
-					if at(q) == ch && (key == "f" || q != next(c) || cmd.key != ";") {
-						p, found = q, true
-						break
-					}
-				}
-			} else {
-				for q := p; q > ls; {
-					q = prev(q)
-					if at(q) == ch {
-						p, found = q, true
-						break
-					}
+			for q := p; q > ls; {
+				q = prevRune(s, q)
+				if runeAt(s, q) == ch {
+					p, found = q, true
+					break
 				}
 			}
-			if !found {
-				return c, false, false, false
-			}
 		}
-		switch key {
-		case "t":
-			p = prev(p)
-		case "T":
-			p = next(p)
-		}
-		to, incl = p, key == "f" || key == "t"
-	case "j", "k":
-		lines = true
-		col := render.TextWidth(s[ls:c])
-		l := ls
-		for ; n > 0; n-- {
-			if cmd.key == "j" {
-				e := lineEnd(s, l)
-				if e >= len(s) {
-					return c, false, true, false
-				}
-				l = e + 1
-			} else {
-				if l == 0 {
-					return c, false, true, false
-				}
-				l = lineStart(s, l-1)
-			}
-		}
-		to = l
-		for e := lineEnd(s, l); to < e && render.TextWidth(s[l:next(to)]) <= col; to = next(to) {
-		}
-		if to > l && render.TextWidth(s[l:to]) > col {
-			to = prev(to)
+		if !found {
+			return c, false, false
 		}
 	}
-	return to, incl, lines, to != c || cmd.key == "0" || cmd.key == "^" || cmd.key == "$"
+	switch key {
+	case "t":
+		p = prevRune(s, p)
+	case "T":
+		p = nextRune(s, p)
+	}
+	return p, key == "f" || key == "t", true
+}
+
+// verticalMotion is j and k: the same screen column n lines down or up.
+func verticalMotion(s string, c int, cmd inputCmd) (int, bool) {
+	ls := lineStart(s, c)
+	col := render.TextWidth(s[ls:c])
+	l := ls
+	for n := cmd.n(); n > 0; n-- {
+		if cmd.key == "j" {
+			e := lineEnd(s, l)
+			if e >= len(s) {
+				return c, false
+			}
+			l = e + 1
+		} else {
+			if l == 0 {
+				return c, false
+			}
+			l = lineStart(s, l-1)
+		}
+	}
+	to := l
+	for e := lineEnd(s, l); to < e && render.TextWidth(s[l:nextRune(s, to)]) <= col; to = nextRune(s, to) {
+	}
+	if to > l && render.TextWidth(s[l:to]) > col {
+		to = prevRune(s, to)
+	}
+	return to, true
 }
 
 // vimSimple runs a command that is not an operator.

@@ -343,25 +343,9 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 		if i >= len(toks) {
 			return c, parseMore
 		}
-		if toks[i] == c.op || len(c.op) == 2 && toks[i] == c.op[1:] {
-			c.key = "line" // dd, gUU, g~~
-			return c, parseDone
-		}
-		if len(c.op) == 2 && toks[i] == "g" {
-			if i+1 >= len(toks) {
-				return c, parseMore
-			}
-			if toks[i+1] == c.op[1:] {
-				c.key = "line" // gUgU
-				return c, parseDone
-			}
-		}
-		if toks[i] == "i" || toks[i] == "a" {
-			if i+1 >= len(toks) {
-				return c, parseMore
-			}
-			c.key = toks[i] + toks[i+1]
-			return c, parseDone
+		if key, st := opTarget(toks[i:], c.op); st != parseDone || key != "" {
+			c.key = key
+			return c, st
 		}
 	}
 	if visual && (toks[i] == "i" || toks[i] == "a") {
@@ -392,6 +376,29 @@ func parseVim(toks []string, visual bool) (vimCmd, parseState) {
 		c.arg = r[0]
 	}
 	return c, parseDone
+}
+
+// opTarget reads what follows an operator when it is not a motion: the
+// operator again (dd, gUU, gUgU: "line") or a text object ("iw"); "" and
+// parseDone for a motion.
+func opTarget(toks []string, op string) (string, parseState) {
+	switch {
+	case toks[0] == op || len(op) == 2 && toks[0] == op[1:]:
+		return "line", parseDone // dd, gUU, g~~
+	case len(op) == 2 && toks[0] == "g":
+		if len(toks) < 2 {
+			return "", parseMore
+		}
+		if toks[1] == op[1:] {
+			return "line", parseDone // gUgU
+		}
+	case toks[0] == "i" || toks[0] == "a":
+		if len(toks) < 2 {
+			return "", parseMore
+		}
+		return toks[0] + toks[1], parseDone
+	}
+	return "", parseDone
 }
 
 // notBuilt names the vim keys fawn knows of but has not built, so they say

@@ -260,63 +260,10 @@ func (v *CodeView) vimSentence(forward bool, count int) (Pos, bool) {
 			t.decl(&pos)
 		}
 		if !found {
-			foundDot := false
-			for {
-				c := t.gchar(pos)
-				if !(c == ' ' || c == '\t' || strings.ContainsRune(".!?)]\"'", c) && c != 0) {
-					break
-				}
-				tpos := pos
-				if t.decl(&tpos) == -1 || (v.buf.Line(tpos.Line) == "" && forward) {
-					break
-				}
-				if foundDot {
-					break
-				}
-				if strings.ContainsRune(".!?", c) {
-					foundDot = true
-				}
-				if tc := t.gchar(tpos); strings.ContainsRune(")]\"'", c) && (tc == 0 || !strings.ContainsRune(".!?)]\"'", tc)) {
-					break
-				}
-				t.decl(&pos)
-			}
-			startLine := pos.Line
-			for {
-				c := t.gchar(pos)
-				if c == 0 || (pos.Col == 0 && startPS(pos.Line)) {
-					if !forward && pos.Line != startLine {
-						pos = Pos{pos.Line + 1, 0}
-					}
-					break
-				}
-				if c == '.' || c == '!' || c == '?' {
-					tpos := pos
-					r := 0
-					var tc rune
-					for {
-						if r = t.inc(&tpos); r == -1 {
-							break
-						}
-						if tc = t.gchar(tpos); tc == 0 || !strings.ContainsRune(")]\"'", tc) {
-							break
-						}
-					}
-					if r == -1 || tc == ' ' || tc == '\t' || tc == 0 {
-						pos = tpos
-						if t.gchar(pos) == 0 {
-							t.inc(&pos)
-						}
-						break
-					}
-				}
-				if step(&pos) == -1 {
-					if count > 0 {
-						return v.cursor, false
-					}
-					noskip = true
-					break
-				}
+			var fail bool
+			pos, noskip, fail = v.sentenceEnd(pos, forward, count)
+			if fail {
+				return v.cursor, false
 			}
 		}
 		for !noskip {
@@ -329,6 +276,84 @@ func (v *CodeView) vimSentence(forward bool, count int) (Pos, bool) {
 		}
 	}
 	return pos, true
+}
+
+// sentenceEnd is the heart of vim's findsent: back over blanks and the
+// end of the sentence before, then on to where this one ends (the next
+// one's start). fail: the buffer ended with counts left.
+func (v *CodeView) sentenceEnd(pos Pos, forward bool, count int) (Pos, bool, bool) {
+	t := vimText{b: v.buf}
+	step := t.decl
+	if forward {
+		step = t.incl
+	}
+	startPS := func(l int) bool { return v.buf.Line(l) == "" }
+	foundDot := false
+	for {
+		c := t.gchar(pos)
+		if !(c == ' ' || c == '\t' || strings.ContainsRune(".!?)]\"'", c) && c != 0) {
+			break
+		}
+		tpos := pos
+		if t.decl(&tpos) == -1 || (v.buf.Line(tpos.Line) == "" && forward) {
+			break
+		}
+		if foundDot {
+			break
+		}
+		if strings.ContainsRune(".!?", c) {
+			foundDot = true
+		}
+		if tc := t.gchar(tpos); strings.ContainsRune(")]\"'", c) && (tc == 0 || !strings.ContainsRune(".!?)]\"'", tc)) {
+			break
+		}
+		t.decl(&pos)
+	}
+	startLine := pos.Line
+	for {
+		c := t.gchar(pos)
+		if c == 0 || (pos.Col == 0 && startPS(pos.Line)) {
+			if !forward && pos.Line != startLine {
+				pos = Pos{pos.Line + 1, 0}
+			}
+			return pos, false, false
+		}
+		if c == '.' || c == '!' || c == '?' {
+			if end, ok := t.afterSentenceEnd(pos); ok {
+				return end, false, false
+			}
+		}
+		if step(&pos) == -1 {
+			if count > 0 {
+				return pos, false, true
+			}
+			return pos, true, false
+		}
+	}
+}
+
+// afterSentenceEnd: past a . ! or ? at p and its closing )]"', whether a
+// blank or the line's end follows (so the sentence ends there), and where
+// the next one may start.
+func (t vimText) afterSentenceEnd(p Pos) (Pos, bool) {
+	tpos := p
+	r := 0
+	var tc rune
+	for {
+		if r = t.inc(&tpos); r == -1 {
+			break
+		}
+		if tc = t.gchar(tpos); tc == 0 || !strings.ContainsRune(")]\"'", tc) {
+			break
+		}
+	}
+	if r == -1 || tc == ' ' || tc == '\t' || tc == 0 {
+		if t.gchar(tpos) == 0 {
+			t.inc(&tpos)
+		}
+		return tpos, true
+	}
+	return p, false
 }
 
 // vimScreenLine is H, M and L: a line of those shown, at its first

@@ -162,7 +162,6 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 	p := v.cursor
 	n := c.n()
 	line := v.buf.Line(p.Line)
-	t := vimText{b: v.buf}
 	keepWant := false
 	kind := exclusive
 	ok := true
@@ -192,35 +191,8 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		if p, ok = v.vimVertical(c.key, n); !ok {
 			return p, kind, false, true
 		}
-	case "w", "W":
-		t.big = c.key == "W"
-		if op && c.op == "c" && t.cls(p) != 0 {
-			// cw is ce: it changes the word, not the blanks after it.
-			p, ok = t.endWord(p, n, true)
-			kind = inclusive
-			break
-		}
-		var moved bool
-		p, moved = t.fwdWord(p, n, op)
-		ok = moved || p != v.cursor
-		if op && p.Line > v.cursor.Line && p.Col == 0 && n == 1 {
-			ok = true
-		}
-	case "b", "B":
-		t.big = c.key == "B"
-		p, ok = t.bckWord(p, n)
-	case "e", "E":
-		t.big = c.key == "E"
-		p, ok = t.endWord(p, n, false)
-		kind = inclusive
-		if !ok && op && p != v.cursor {
-			// Vim's operator takes what the motion got to before the
-			// buffer's end (and not the line end past it).
-			ok = true
-			if l := v.buf.Line(p.Line); p.Col >= len(l) && len(l) > 0 {
-				p.Col = prevCluster(l, len(l))
-			}
-		}
+	case "w", "W", "b", "B", "e", "E":
+		p, kind, ok = v.vimWordMotion(c, op)
 	case "0":
 		p.Col = 0
 	case "^":
@@ -251,6 +223,73 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		if p, kind, ok = v.vimFind(c, n); !ok {
 			return p, kind, false, true
 		}
+	default:
+		var known bool
+		if p, kind, ok, known = v.vimMoreMotion(c); !known || !ok {
+			return p, kind, ok, known
+		}
+	}
+	if !keepWant {
+		vs.want = -2
+	}
+	return p, kind, ok, true
+}
+
+// vimWordMotion is w W b B e E.
+func (v *CodeView) vimWordMotion(c vimCmd, op bool) (Pos, motionKind, bool) {
+	p, n := v.cursor, c.n()
+	t := vimText{b: v.buf, big: c.key == "W" || c.key == "B" || c.key == "E"}
+	var ok bool
+	switch c.key {
+	case "w", "W":
+		if op && c.op == "c" && t.cls(p) != 0 {
+			// cw is ce: it changes the word, not the blanks after it.
+			p, ok = t.endWord(p, n, true)
+			return p, inclusive, ok
+		}
+		var moved bool
+		p, moved = t.fwdWord(p, n, op)
+		ok = moved || p != v.cursor
+		if op && p.Line > v.cursor.Line && p.Col == 0 && n == 1 {
+			ok = true
+		}
+		return p, exclusive, ok
+	case "b", "B":
+		p, ok = t.bckWord(p, n)
+		return p, exclusive, ok
+	}
+	p, ok = t.endWord(p, n, false)
+	if !ok && op && p != v.cursor {
+		// Vim's operator takes what the motion got to before the
+		// buffer's end (and not the line end past it).
+		ok = true
+		if l := v.buf.Line(p.Line); p.Col >= len(l) && len(l) > 0 {
+			p.Col = prevCluster(l, len(l))
+		}
+	}
+	return p, inclusive, ok
+}
+
+// vimMoreMotion is the motions that jump (search, marks, paragraphs,
+// sentences, screen lines, %) and the small ones (- + _ | g_ ge gE).
+func (v *CodeView) vimMoreMotion(c vimCmd) (Pos, motionKind, bool, bool) {
+	p := v.cursor
+	n := c.n()
+	t := vimText{b: v.buf}
+	kind := exclusive
+	ok := true
+	switch c.key {
+	case "%":
+		if c.count > 0 {
+			// N%: the line N percent into the file.
+			if c.count > 100 {
+				return p, kind, false, true
+			}
+			l := (c.count*v.buf.LineCount()+99)/100 - 1
+			return Pos{l, firstNonBlank(v.buf.Line(l))}, linewise, true, true
+		}
+		p, ok = matchPair(v.buf, p)
+		kind = inclusive
 	case "/", "?", "n", "N", "*", "#":
 		kind = exclusive
 		if p, ok = v.vimSearchMotion(c); !ok {
@@ -289,22 +328,8 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		if p, ok = t.bckEnd(p, n); !ok {
 			return p, kind, false, true
 		}
-	case "%":
-		if c.count > 0 {
-			// N%: the line N percent into the file.
-			if c.count > 100 {
-				return p, kind, false, true
-			}
-			l := (c.count*v.buf.LineCount()+99)/100 - 1
-			return Pos{l, firstNonBlank(v.buf.Line(l))}, linewise, true, true
-		}
-		p, ok = matchPair(v.buf, p)
-		kind = inclusive
 	default:
 		return p, kind, false, false
-	}
-	if !keepWant {
-		vs.want = -2
 	}
 	return p, kind, ok, true
 }
@@ -407,35 +432,33 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 func (v *CodeView) inIndent(p Pos) bool { return p.Col <= firstNonBlank(v.buf.Line(p.Line)) }
 
 // vimOperator runs d, c, y, > or < over a motion or text object.
-func (v *CodeView) vimOperator(c vimCmd) {
+// vimOpRange is the region an operator works on: [a, b), and how.
+func (v *CodeView) vimOpRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
 	vs := v.vim
 	start := v.cursor
-	var a, b Pos
-	kind := exclusive
+	kind = exclusive
 	switch {
 	case c.key == "line":
 		if c.n() > 1 && start.Line == v.buf.LineCount()-1 {
 			vs.beep = true // 2dd on the last line fails, as in vim
-			return
+			return a, b, kind, false
 		}
 		last := min(start.Line+c.n()-1, v.buf.LineCount()-1)
 		a, b, kind = start, Pos{last, 0}, linewise
 	case c.key == "ip" || c.key == "ap":
-		l1, l2, ok := v.vimParaObject(c.key == "ap", c.n())
-		if !ok {
+		l1, l2, found := v.vimParaObject(c.key == "ap", c.n())
+		if !found {
 			vs.beep = true
-			return
+			return a, b, kind, false
 		}
 		a, b, kind = Pos{l1, 0}, Pos{l2, 0}, linewise
 	case len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a'):
-		var ok bool
 		if c.count > 1 {
 			vs.notBuilt("a count on a text object")
-			return
+			return a, b, kind, false
 		}
-		a, b, ok = v.vimObject(c.key)
-		if !ok {
-			return
+		if a, b, ok = v.vimObject(c.key); !ok {
+			return a, b, kind, false
 		}
 		if b.Col == 0 && b.Line > a.Line && c.key[1] != 't' { // a tag's content is taken as it is
 			b.Line--
@@ -446,14 +469,14 @@ func (v *CodeView) vimOperator(c vimCmd) {
 			}
 		}
 	default:
-		to, k, ok, known := v.vimMotion(c, true)
+		to, k, moved, known := v.vimMotion(c, true)
 		if !known {
 			vs.notBuilt(c.key)
-			return
+			return a, b, kind, false
 		}
-		if !ok {
+		if !moved {
 			vs.beep = true
-			return
+			return a, b, kind, false
 		}
 		if isJump(c.key) {
 			vs.setJump(start)
@@ -481,6 +504,16 @@ func (v *CodeView) vimOperator(c vimCmd) {
 			strings.TrimLeft(v.buf.Line(b.Line)[b.Col:], " \t") == "" {
 			kind = linewise
 		}
+	}
+	return a, b, kind, true
+}
+
+func (v *CodeView) vimOperator(c vimCmd) {
+	vs := v.vim
+	start := v.cursor
+	a, b, kind, ok := v.vimOpRange(c)
+	if !ok {
+		return
 	}
 	if kind == linewise {
 		v.vimLineOp(c, a.Line, b.Line, start, a, b)
