@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fawn-ide/fawn/ui/theme"
 )
 
 func (h *harness) vimKeys(keys string) {
@@ -162,5 +164,33 @@ func TestVimPlusRegisterIsTheClipboard(t *testing.T) {
 	h.vimKeys(`j"+P`)
 	if got := string(h.tabs.current().buf.Bytes()); got != "foo bar\nCOPIEDbaz\n" {
 		t.Errorf(`"+P put the wrong text: %q`, got)
+	}
+}
+
+// A visual block is drawn as a rectangle: the columns between its corners
+// on each of its lines, and nothing else.
+func TestVimVisualBlockDrawn(t *testing.T) {
+	h := newHarness(t, 80, 20, WithVimKeys())
+	h.write("f.txt", "abcdef\nghijkl\n")
+	h.open("f.txt", 0)
+	v := h.tabs.current().view
+	v.cursor = Pos{0, 1}
+	h.vimKeys("<C-v>jl")
+	sel := theme.Get("dark").Selection
+	cells, w, _ := h.screen.GetContents()
+	found := map[rune]bool{}
+	for i, c := range cells {
+		if len(c.Runes) != 1 || !strings.ContainsRune("abcdghij", c.Runes[0]) || i%w < 5 {
+			continue
+		}
+		_, bg, _ := c.Style.Decompose()
+		want := strings.ContainsRune("bchi", c.Runes[0])
+		if (bg == sel) != want {
+			t.Errorf("%q selected %v, want %v", c.Runes[0], bg == sel, want)
+		}
+		found[c.Runes[0]] = true
+	}
+	if len(found) != 8 {
+		t.Fatalf("found %d of the 8 letters on the screen:\n%s", len(found), h.text())
 	}
 }
