@@ -118,7 +118,7 @@ type App struct {
 	task  *Task
 
 	keys struct {
-		global, chat, messages, dialog, help, explorer *keymap.Table
+		global, chat, messages, dialog, help, explorer, picker *keymap.Table
 	}
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
@@ -198,6 +198,7 @@ func New(opts Options) (*App, error) {
 	a.keys.dialog = dialogs.DialogKeys()
 	a.keys.help = dialogs.HelpKeys()
 	a.keys.explorer = explorer.DefaultKeys()
+	a.keys.picker = picker.DefaultKeys()
 
 	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
 	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
@@ -317,7 +318,7 @@ func (a *App) keyTables() []*keymap.Table {
 	t := []*keymap.Table{a.keys.global, a.keys.chat, a.keys.messages}
 	t = append(t, a.opts.Keys...)
 	t = append(t, a.keys.explorer)
-	return append(t, a.keys.dialog)
+	return append(t, a.keys.dialog, a.keys.picker)
 }
 
 // applyKeyOverrides applies ui.keys to every table and warns in the chat

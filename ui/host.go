@@ -189,7 +189,10 @@ func (h *pickerHost) MouseHandler() func(action tview.MouseAction, event *tcell.
 
 // openPicker shows p over the panes until the user picks or backs out.
 // Another picker already open is replaced.
-func (a *App) openPicker(p *picker.Picker) { a.pickers.cur = p }
+func (a *App) openPicker(p *picker.Picker) {
+	p.SetKeys(a.keys.picker) // with the user's bindings
+	a.pickers.cur = p
+}
 
 // Picker returns the open picker, or nil (tests, and commands that fill a
 // picker as results arrive).

@@ -11,6 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/termview"
 )
 
@@ -20,7 +21,7 @@ import (
 func defaultKeyTables() (*keymap.Table, []*keymap.Table, []*keymap.Table) {
 	return ui.GlobalKeys(),
 		[]*keymap.Table{chat.ChatKeys(), chat.MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()},
-		[]*keymap.Table{dialogs.DialogKeys(), dialogs.HelpKeys()}
+		[]*keymap.Table{dialogs.DialogKeys(), dialogs.HelpKeys(), picker.DefaultKeys()}
 }
 
 // checkKeyBindings applies the user's key bindings (keys.yaml, keys:) to

@@ -43,7 +43,7 @@ keys:
 // Bindings that work pass the check, and keys.yaml is among the files read.
 func TestConfigCheckKeysFileOK(t *testing.T) {
 	home := t.TempDir()
-	os.WriteFile(filepath.Join(home, "keys.yaml"), []byte("editor.save: [f9]\napp.help: f2\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "keys.yaml"), []byte("editor.save: [f9]\napp.help: f2\npicker.down: [ctrl+j]\n"), 0o644)
 	code, out, errs := runCLI(t, home, "config", "--check", t.TempDir())
 	if code != 0 || !strings.Contains(out, filepath.Join(home, "keys.yaml")) {
 		t.Fatalf("exit %d: %s%s", code, out, errs)

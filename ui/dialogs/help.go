@@ -107,7 +107,7 @@ func (h *Help) Lines(width int) []render.Line {
 	row("␣!text, ␣#text", "A space first sends text that starts with ! or # as a message", "")
 	out = append(out, nil, render.Line{{Text: "Mouse: a click focuses a pane, selects a message or opens what a tool card drove; the wheel scrolls; " +
 		"the tab labels switch tabs. Most terminals select text natively with Shift held while dragging. " +
-		"Keys can be changed with ui.keys in the config, by the action names shown in grey.", Style: base.Foreground(th.Dim)}})
+		"Keys can be changed in ~/.config/fawn/keys.yaml (or the keys: section of the config) by the action names shown in grey; fawn config --check finds clashes.", Style: base.Foreground(th.Dim)}})
 	return out
 }
 

@@ -8,8 +8,10 @@
 //
 // It is a tview primitive drawn over the panes; it runs on the UI goroutine.
 //
-// It imports ui/theme and internal/safetext, never ui; ui, ui/editor and
-// ui/sessions import it.
+// Its keys are a keymap table (DefaultKeys) the user's bindings rebind.
+//
+// It imports ui/theme, ui/keymap and internal/safetext, never ui; ui,
+// ui/editor, ui/sessions and cmd/fawn import it.
 package picker
 
 import (
@@ -22,6 +24,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -59,14 +62,23 @@ type Picker struct {
 	// OnCancel runs when the user backs out with Esc (or a click outside).
 	OnCancel func()
 	closed   bool
+	keys     *keymap.Table // DefaultKeys, or the app's with the user's bindings
 }
 
 // New returns an open picker titled title over items, the current item
 // selected.
 func New(th *theme.Theme, title string, items []Item) *Picker {
-	p := &Picker{Box: tview.NewBox(), th: th, title: title}
+	p := &Picker{Box: tview.NewBox(), th: th, title: title, keys: DefaultKeys()}
 	p.SetItems(items)
 	return p
+}
+
+// SetKeys gives the picker the app's key table (DefaultKeys with the
+// user's bindings).
+func (p *Picker) SetKeys(keys *keymap.Table) {
+	if keys != nil {
+		p.keys = keys
+	}
 }
 
 // SetItems replaces the choices, keeping the query and, when it is still
@@ -190,31 +202,31 @@ func (p *Picker) cancel() {
 // HandleKey applies one key: arrows and PgUp/PgDn move, Enter chooses, Esc
 // backs out, anything typed narrows the list.
 func (p *Picker) HandleKey(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyEscape:
+	switch p.keys.Action(ev) {
+	case actCancel:
 		p.cancel()
-	case tcell.KeyEnter:
+	case actPick:
 		p.pick()
-	case tcell.KeyUp, tcell.KeyCtrlP, tcell.KeyBacktab:
+	case actUp:
 		p.move(-1)
-	case tcell.KeyDown, tcell.KeyCtrlN, tcell.KeyTab:
+	case actDown:
 		p.move(1)
-	case tcell.KeyPgUp:
+	case actPageUp:
 		p.move(-max(1, p.rows-1))
-	case tcell.KeyPgDn:
+	case actPageDown:
 		p.move(max(1, p.rows-1))
-	case tcell.KeyHome:
+	case actFirst:
 		p.sel = 0
-	case tcell.KeyEnd:
+	case actLast:
 		p.sel = max(0, len(p.shown)-1)
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
+	case actErase:
 		if r := []rune(p.query); len(r) > 0 {
 			p.SetQuery(string(r[:len(r)-1]))
 		}
-	case tcell.KeyCtrlU:
+	case actClear:
 		p.SetQuery("")
-	case tcell.KeyRune:
-		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
+	default:
+		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
 			p.SetQuery(p.query + string(ev.Rune()))
 		}
 	}

@@ -139,3 +139,24 @@ func TestPickerDrawsHostileTextSafely(t *testing.T) {
 		t.Errorf("%q", s)
 	}
 }
+
+// The picker's keys are a table the user's bindings rebind: bound to
+// Ctrl-J, picker.down moves with Ctrl-J and no longer with Down.
+func TestPickerKeysAreRebindable(t *testing.T) {
+	th := theme.Get("dark")
+	items := []Item{{Label: "one"}, {Label: "two"}, {Label: "three"}}
+	keys := DefaultKeys()
+	if unknown, err := keys.Override(map[string][]string{"picker.down": {"ctrl+j"}}); err != nil || len(unknown) > 0 {
+		t.Fatalf("override: %v %v", unknown, err)
+	}
+	p := New(&th, "Pick", items)
+	p.SetKeys(keys)
+	key(p, tcell.KeyDown, 0)
+	if it, _ := p.Selected(); it.Label != "one" {
+		t.Errorf("Down still moves once rebound: %q", it.Label)
+	}
+	key(p, tcell.KeyCtrlJ, 0)
+	if it, _ := p.Selected(); it.Label != "two" {
+		t.Errorf("Ctrl-J does not move down: %q", it.Label)
+	}
+}
