@@ -236,7 +236,8 @@ var vimCases = []vimCase{
 	{"dot <C-v> I", vRows, 1, 0, "<C-v>jI#<Esc>jj."}, {"dot v J", vLines, 1, 0, "VjJj."},
 	{"4v", vNest, 1, 3, "4vly"}, {"caw u", vPunct, 2, 3, "cawZ<Esc>u"}, {"d2w u", vText, 1, 5, "d2wu"},
 	{"< is a key", vIndent, 3, 0, "<<"}, {"2dd last line", vLines, 5, 0, "2dd"}, {"2S last line", vRows, 4, 4, "2S-<Esc>"},
-	{"yap cursor", vParas, 4, 2, "yap"},
+	{"yap cursor", vParas, 4, 2, "yap"}, {"ci( next line", vProse, 2, 5, "ci(Z<Esc>"}, {"ch at column 0", vIndent, 4, 0, "chZ<Esc>"},
+	{"3_ on the last line", vParas, 8, 4, "3_"},
 	{"dit outer", vTags, 1, 2, "dit"}, {"yat P", vTags, 2, 4, "yatP"}, {"vit", vTags, 1, 9, "vitd"},
 }
 

@@ -388,6 +388,9 @@ func (v *CodeView) vimLineMotion(key string, n int) (Pos, bool) {
 		}
 		l = max(0, l-n)
 	case "_":
+		if n > 1 && l == last {
+			return v.cursor, false
+		}
 		l = min(last, l+n-1) // as far as there are lines, as vim's cursor_down
 	default:
 		if l == last {

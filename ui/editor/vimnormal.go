@@ -407,9 +407,12 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 		pair := map[string]string{"(": "()", ")": "()", "b": "()", "{": "{}", "}": "{}", "B": "{}", "[": "[]", "]": "[]", "<": "<>", ">": "<>"}[obj]
 		s, e, ok := enclosing(v.buf, p, pair[0], pair[1])
 		if !ok {
-			// Not inside a pair: the next one on the line, as vim 9 does.
-			if i := strings.IndexByte(line[min(p.Col, len(line)):], pair[0]); i >= 0 {
-				s, e, ok = enclosing(v.buf, Pos{p.Line, p.Col + i}, pair[0], pair[1])
+			// Not inside a pair: the next one, as vim 9 does.
+			for l, from := p.Line, min(p.Col, len(line)); l < v.buf.LineCount() && !ok; l, from = l+1, 0 {
+				if i := strings.IndexByte(v.buf.Line(l)[from:], pair[0]); i >= 0 {
+					s, e, ok = enclosing(v.buf, Pos{l, from + i}, pair[0], pair[1])
+					break
+				}
 			}
 		}
 		if !ok {
@@ -475,6 +478,9 @@ func (v *CodeView) vimOpRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
 			return a, b, kind, false
 		}
 		if !moved {
+			if c.op == "c" && (c.key == "h" || c.key == "<BS>" || c.key == "<Left>") {
+				return start, start, exclusive, true // ch at column 0 still inserts, as in vim
+			}
 			vs.beep = true
 			return a, b, kind, false
 		}
