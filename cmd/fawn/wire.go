@@ -234,7 +234,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	tv := termview.New(ws.term, th, termKeys)
 	tv.SetBorder(false) // the app frames every pane and shows the view's live title
 	tv.SetTag(ws.sandbox.Describe)
-	keys := []*keymap.Table{edKeys, termKeys}
+	keys := []*keymap.Table{edKeys, termKeys, ed.FinderKeys()}
 
 	store := newStore(cfg, red)
 	// The agent behind the panes: fawn's own (sess), or the ACP agent

@@ -207,10 +207,10 @@ func fuzzyScore(path, query string) (int, []int, bool) {
 // handleFinder takes the keys while the finder is open.
 func (t *Tabs) handleFinder(ev *tcell.EventKey) {
 	f := t.finder
-	switch ev.Key() {
-	case tcell.KeyEscape:
+	switch t.finderKeys.Action(ev) {
+	case picker.ActCancel:
 		t.closeFinder()
-	case tcell.KeyEnter:
+	case picker.ActPick:
 		if f.sel < len(f.matches) {
 			rel := f.matches[f.sel].path
 			t.closeFinder()
@@ -218,25 +218,29 @@ func (t *Tabs) handleFinder(ev *tcell.EventKey) {
 				t.flash(err.Error(), true)
 			}
 		}
-	case tcell.KeyUp, tcell.KeyCtrlP:
+	case picker.ActUp:
 		f.move(-1)
-	case tcell.KeyDown, tcell.KeyCtrlN:
+	case picker.ActDown:
 		f.move(1)
-	case tcell.KeyPgUp:
+	case picker.ActPageUp:
 		f.move(-max(1, f.rows-1))
-	case tcell.KeyPgDn:
+	case picker.ActPageDown:
 		f.move(max(1, f.rows-1))
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
+	case picker.ActFirst:
+		f.move(-len(f.matches))
+	case picker.ActLast:
+		f.move(len(f.matches))
+	case picker.ActErase:
 		if f.query != "" {
 			r := []rune(f.query)
 			f.query = string(r[:len(r)-1])
 			f.filter()
 		}
-	case tcell.KeyCtrlU:
+	case picker.ActClear:
 		f.query = ""
 		f.filter()
-	case tcell.KeyRune:
-		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
+	default:
+		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
 			f.query += string(ev.Rune())
 			f.filter()
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -100,6 +101,9 @@ type Tabs struct {
 	unifiedDiffs bool
 	lister       FileLister
 	vimKeys      bool // editor.keys: vim
+	// finderKeys are the file finder's keys: the picker's actions, left
+	// out of the help (the picker's own table shows them).
+	finderKeys *keymap.Table
 
 	tabs   []*tab
 	active int
@@ -153,20 +157,21 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		keys = DefaultKeys()
 	}
 	t := &Tabs{
-		Box:       tview.NewBox(),
-		root:      root,
-		th:        th,
-		keys:      keys,
-		base:      tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
-		maxSize:   DefaultMaxFileSize,
-		tabWidth:  4,
-		lister:    projectFiles,
-		box:       &mailbox{},
-		clip:      &clipboard{},
-		fp:        newStamper(),
-		lexers:    &lexerCache{},
-		dirty:     map[string]bool{},
-		diskQueue: map[string]diskVersion{},
+		Box:        tview.NewBox(),
+		root:       root,
+		th:         th,
+		keys:       keys,
+		base:       tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
+		maxSize:    DefaultMaxFileSize,
+		tabWidth:   4,
+		lister:     projectFiles,
+		box:        &mailbox{},
+		clip:       &clipboard{},
+		finderKeys: hiddenPickerKeys(),
+		fp:         newStamper(),
+		lexers:     &lexerCache{},
+		dirty:      map[string]bool{},
+		diskQueue:  map[string]diskVersion{},
 	}
 	t.SetBackgroundColor(th.Background)
 	t.hl = newHighlighter(th.Syntax, t.base)
@@ -187,6 +192,18 @@ func (t *Tabs) SetRedraw(fn func()) { t.box.setRedraw(fn) }
 
 // Keys returns the key table the editor uses.
 func (t *Tabs) Keys() *keymap.Table { return t.keys }
+
+// FinderKeys is the file finder's key table, for the user's bindings
+// (the picker's action names).
+func (t *Tabs) FinderKeys() *keymap.Table { return t.finderKeys }
+
+func hiddenPickerKeys() *keymap.Table {
+	k := picker.DefaultKeys()
+	for i := range k.Bindings {
+		k.Bindings[i].Hidden = true
+	}
+	return k
+}
 
 // Close stops the file watcher and the background work and waits for them.
 func (t *Tabs) Close() {

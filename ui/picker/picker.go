@@ -203,27 +203,27 @@ func (p *Picker) cancel() {
 // backs out, anything typed narrows the list.
 func (p *Picker) HandleKey(ev *tcell.EventKey) {
 	switch p.keys.Action(ev) {
-	case actCancel:
+	case ActCancel:
 		p.cancel()
-	case actPick:
+	case ActPick:
 		p.pick()
-	case actUp:
+	case ActUp:
 		p.move(-1)
-	case actDown:
+	case ActDown:
 		p.move(1)
-	case actPageUp:
+	case ActPageUp:
 		p.move(-max(1, p.rows-1))
-	case actPageDown:
+	case ActPageDown:
 		p.move(max(1, p.rows-1))
-	case actFirst:
+	case ActFirst:
 		p.sel = 0
-	case actLast:
+	case ActLast:
 		p.sel = max(0, len(p.shown)-1)
-	case actErase:
+	case ActErase:
 		if r := []rune(p.query); len(r) > 0 {
 			p.SetQuery(string(r[:len(r)-1]))
 		}
-	case actClear:
+	case ActClear:
 		p.SetQuery("")
 	default:
 		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
