@@ -79,6 +79,12 @@ func (t *Tabs) AgentChanged(ev tools.FileChanged) {
 	}
 	tb.agentEdit = edit
 	tb.agentMark = true
+	if !tb.flashErr {
+		// The watcher may have reloaded the file a moment before (an
+		// agent that writes files itself): the change is the agent's, and
+		// the status says so rather than "changed on disk".
+		tb.flash = ""
+	}
 	if !tb.binary && !tb.readOnly {
 		var before []string
 		if ev.Before != nil {

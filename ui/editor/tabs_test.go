@@ -977,3 +977,24 @@ func TestAgentEditScrollsToTheChangeAndFailedViewsShowNothing(t *testing.T) {
 		t.Fatalf("a failed view opened a tab: %d tabs", len(h.tabs.tabs))
 	}
 }
+
+// An agent that writes the file itself: the watcher reloads the tab a
+// moment before the agent's edit is reported, and the status line then
+// says it was the agent's edit, not a change on disk.
+func TestAgentEditAfterTheWatcherReloadSaysSo(t *testing.T) {
+	h := newHarness(t, 100, 8)
+	h.write("a.txt", "one\nhello, wrld\n")
+	h.open("a.txt", 1)
+	p := h.write("a.txt", "one\nhello, world\n")
+	tb := h.tabs.find(h.tabs.canon(p))
+	h.tabs.diskChanged(tb, h.tabs.fp.of([]byte("one\nhello, world\n")), []byte("one\nhello, world\n"))
+	h.draw()
+	if !strings.Contains(h.text(), "changed on disk") {
+		t.Fatalf("the reload is not said:\n%s", h.text())
+	}
+	h.tabs.AgentChanged(tools.FileChanged{Path: p, Before: []byte("one\nhello, wrld\n"), After: []byte("one\nhello, world\n"), Command: "str_replace"})
+	h.draw()
+	if !strings.Contains(h.text(), "agent edit") || strings.Contains(h.text(), "changed on disk") {
+		t.Errorf("the status does not say it was the agent's edit:\n%s", h.text())
+	}
+}
