@@ -536,6 +536,11 @@ func (t *Terminal) runResult(r *run, res Result, text string, restarted bool, on
 		res.SyntaxError = true
 		res.ExitCode = 2
 		res.Output = incompleteMessage(t.bash, text)
+	case r.done && !r.started && (res.Interrupted || res.UserInterrupted || res.TimedOut):
+		// Stopped before bash began to run it: readline dropped the line
+		// at the Ctrl-C. Not a syntax error.
+		res.ExitCode = r.status
+		res.Output = ""
 	case r.done && !r.started:
 		res.SyntaxError = true
 		res.ExitCode = r.status

@@ -837,3 +837,23 @@ func TestSpillGetsTheWholeOutput(t *testing.T) {
 		t.Fatalf("the spill holds %d bytes, want %d; it ends %q", len(got), want.Len(), got[max(0, len(got)-40):])
 	}
 }
+
+// A command stopped before bash began to run it (the Ctrl-C reached
+// readline with the line) ended, but not for a syntax error: it says it
+// was interrupted, and is not reported as one that could not be parsed.
+func TestInterruptedBeforeItStartedIsNoSyntaxError(t *testing.T) {
+	term := startTerm(t, Options{})
+	for _, res := range []Result{{Interrupted: true}, {UserInterrupted: true}, {TimedOut: true}} {
+		r := &run{cap: newCapture(), done: true, status: 130, userInterrupt: res.UserInterrupted}
+		r.pre = []byte("^C\n")
+		got := term.runResult(r, res, "sleep 30", false, nil)
+		if got.SyntaxError || got.ExitCode != 130 {
+			t.Errorf("%+v: syntax error %v, exit %d", res, got.SyntaxError, got.ExitCode)
+		}
+	}
+	// Without an interrupt, a line that never started is bash's syntax error.
+	r := &run{cap: newCapture(), done: true, status: 2, pre: []byte("bash: syntax error near unexpected token `)'\n")}
+	if got := term.runResult(r, Result{}, "echo )", false, nil); !got.SyntaxError {
+		t.Errorf("a line bash refused is not a syntax error: %+v", got)
+	}
+}
