@@ -61,3 +61,30 @@ func TestHostedContinue(t *testing.T) {
 		return strings.Contains(string(b), "load s1") && strings.Contains(string(b), "prompt in s1")
 	})
 }
+
+// TestHostedResume: --resume ID with --agent loads that conversation of
+// the agent's in the project (a unique prefix is enough); --resume alone
+// names the conversations it could load.
+func TestHostedResume(t *testing.T) {
+	cfg, report := acpConfig(t, "load")
+	dir := t.TempDir()
+	home := t.TempDir()
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(binary, append(append([]string{"--config", cfg, "--agent", "scripted"}, args...), dir)...)
+		cmd.Env = append(os.Environ(), "FAWN_HOME="+home, "OPENAI_API_KEY=")
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	if out, code := run("-p", "hello"); code != 0 {
+		t.Fatalf("the first run: exit %d\n%s", code, out)
+	}
+	if out, code := run("--resume", "-p", "again"); code != 2 || !strings.Contains(out, "s1") {
+		t.Errorf("--resume alone: exit %d, want 2 naming s1:\n%s", code, out)
+	}
+	if out, code := run("--resume=s", "-p", "again"); code != 0 || !strings.Contains(out, "loading scripted's conversation s1") {
+		t.Fatalf("--resume=s: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(report); !strings.Contains(string(b), "load s1") || !strings.Contains(string(b), "prompt in s1") {
+		t.Errorf("the agent did not load s1 and take the prompt there:\n%s", b)
+	}
+}

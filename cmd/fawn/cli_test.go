@@ -43,7 +43,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad output format", []string{"--output-format", "xml", "-p", "hi"}, 2, "", `--output-format "xml": expected one of text, json, stream-json`},
 		{"empty prompt", []string{"-p", " "}, 2, "", "needs a prompt"},
 		{"check without config", []string{"--check"}, 2, "", "--check goes with `fawn config`"},
-		{"agent with resume", []string{"--agent", "claude", "--resume", "abc"}, 2, "", "--resume reopens fawn's own sessions; with a hosted agent (--agent), --continue loads"},
+		{"agent with resume", []string{"--agent", "claude", "--resume", "abc"}, 2, "", "--agent claude: no such agent"},
 		{"unknown agent", []string{"--agent", "nobody", "-p", "hi", t.TempDir()}, 2, "", "--agent nobody: no such agent (none is configured)"},
 		{"bad permission mode", []string{"--permission-mode", "maybe", "config", "--check"}, 2, "", "permissions.mode"},
 		{"config check ok", []string{"config", "--check", t.TempDir()}, 0, "configuration ok", ""},

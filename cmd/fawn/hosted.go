@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fawn-ide/fawn/acp/host"
 	"github.com/fawn-ide/fawn/agent"
@@ -97,14 +99,69 @@ func lastConversationOf(cfg *config.Config, name, root string) lastConversation 
 	return lastConversation(filepath.Join(cfg.DataDir, "agents", name, "sessions", session.ProjectKey(root), "last-conversation"))
 }
 
-// save keeps id (a failure only loses what --continue would load).
+// save keeps id as the last conversation, and adds it to the project's
+// list of them (a failure only loses what --continue or --resume would
+// load).
 func (l lastConversation) save(id string) {
-	if l == "" {
+	if l == "" || strings.ContainsAny(id, "\n\t") {
 		return
 	}
-	if err := os.MkdirAll(filepath.Dir(string(l)), 0o700); err == nil {
-		_ = os.WriteFile(string(l), []byte(id+"\n"), 0o600)
+	if err := os.MkdirAll(filepath.Dir(string(l)), 0o700); err != nil {
+		return
 	}
+	_ = os.WriteFile(string(l), []byte(id+"\n"), 0o600)
+	if slices.Contains(l.all(), id) {
+		return
+	}
+	if f, err := os.OpenFile(l.list(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+		fmt.Fprintf(f, "%s\t%s\n", id, time.Now().UTC().Format(time.RFC3339))
+		f.Close()
+	}
+}
+
+// list is the file beside l that keeps every conversation, oldest first.
+func (l lastConversation) list() string {
+	return filepath.Join(filepath.Dir(string(l)), "conversations")
+}
+
+// all are the IDs of the conversations kept, oldest first.
+func (l lastConversation) all() []string {
+	if l == "" {
+		return nil
+	}
+	b, err := os.ReadFile(l.list())
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if id, _, _ := strings.Cut(line, "\t"); strings.TrimSpace(id) != "" {
+			ids = append(ids, strings.TrimSpace(id))
+		}
+	}
+	return ids
+}
+
+// find is the kept conversation id names: itself, or the one it is a
+// unique prefix of; an ID fawn did not keep is passed on as given (the
+// agent may know it).
+func (l lastConversation) find(id string) (string, error) {
+	var match []string
+	for _, k := range l.all() {
+		if k == id {
+			return k, nil
+		}
+		if strings.HasPrefix(k, id) {
+			match = append(match, k)
+		}
+	}
+	if len(match) > 1 {
+		return "", fmt.Errorf("%q is the start of %d conversations (%s): give more of it", id, len(match), strings.Join(match, ", "))
+	}
+	if len(match) == 1 {
+		return match[0], nil
+	}
+	return id, nil
 }
 
 // read is the ID kept, "" when there is none.
@@ -135,6 +192,30 @@ func continueHosted(ctx context.Context, cfg *config.Config, name string, h *hos
 	return res, ""
 }
 
+// resumeHosted loads the hosted agent's conversation id (--resume ID), or,
+// without one, says which conversations in the project it may load.
+func resumeHosted(ctx context.Context, cfg *config.Config, name, id string, h *host.Host, stderr io.Writer) (*agent.Resumed, string, error) {
+	l := lastConversationOf(cfg, name, h.Root())
+	if id == "" {
+		ids := l.all()
+		if len(ids) == 0 {
+			return nil, "", fmt.Errorf("--resume: %s has had no conversation in this project", name)
+		}
+		slices.Reverse(ids)
+		return nil, "", fmt.Errorf("--resume with --agent needs the ID of one of %s's conversations in this project, newest first: %s", name, strings.Join(ids, ", "))
+	}
+	full, err := l.find(id)
+	if err != nil {
+		return nil, "", fmt.Errorf("--resume: %w", err)
+	}
+	fmt.Fprintf(stderr, "fawn: loading %s's conversation %s…\n", name, full)
+	res, err := h.Load(ctx, full)
+	if err != nil {
+		return nil, "--resume: " + err.Error(), nil
+	}
+	return res, "", nil
+}
+
 // closeHosted stops the hosted agent and closes its checkpoint book.
 func closeHosted(h *host.Host) {
 	h.Close()
@@ -160,6 +241,16 @@ func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.De
 	}
 	if c.sess.cont {
 		if _, note := continueHosted(ctx, cfg, c.agent, h, stderr); note != "" {
+			fmt.Fprintf(stderr, "fawn: %s\n", note)
+		}
+	}
+	if c.sess.resumeSet {
+		_, note, err := resumeHosted(ctx, cfg, c.agent, c.sess.id, h, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "fawn: %v\n", err)
+			return exitUsage
+		}
+		if note != "" {
 			fmt.Fprintf(stderr, "fawn: %s\n", note)
 		}
 	}

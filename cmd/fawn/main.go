@@ -282,9 +282,6 @@ func parse(args []string, stderr io.Writer) (*cli, *pflag.FlagSet, error) {
 	if c.sub == "acp" && c.agent != "" {
 		return nil, fs, errors.New("--agent does not go with `fawn acp`: fawn serves its own agent there")
 	}
-	if c.agent != "" && c.sess.resumeSet {
-		return nil, fs, errors.New("--resume reopens fawn's own sessions; with a hosted agent (--agent), --continue loads its last conversation in the project")
-	}
 	if c.printSet && strings.TrimSpace(c.prompt) == "" {
 		return nil, fs, errors.New("-p/--print needs a prompt (-p - reads it from standard input)")
 	}

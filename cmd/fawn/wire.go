@@ -266,6 +266,15 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 				resumeNotes = append(resumeNotes, note)
 			}
 		}
+		if c.sess.resumeSet {
+			var note string
+			if res, note, err = resumeHosted(ctx, cfg, c.agent, c.sess.id, h, stderr); err != nil {
+				fmt.Fprintf(stderr, "fawn: %v\n", err)
+				return exitUsage
+			} else if note != "" {
+				resumeNotes = append(resumeNotes, note)
+			}
+		}
 	} else {
 		sess, err = agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: store, Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})
 		if err != nil {
