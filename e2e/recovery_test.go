@@ -43,7 +43,7 @@ func recoveryHolds(t *testing.T, home, want string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		files, _ := filepath.Glob(filepath.Join(home, "data", "sessions", "*", "recovery", "*.json"))
+		files, _ := filepath.Glob(filepath.Join(home, "data", "sessions", "*", "recovery", "*.rec"))
 		for _, f := range files {
 			if b, _ := os.ReadFile(f); strings.Contains(string(b), want) {
 				return
@@ -119,7 +119,7 @@ func TestUnsavedBufferSurvivesAKill(t *testing.T) {
 	tm3.WaitGone("Unsaved changes from before")
 	tm3.Keys("C-q")
 	tm3.WaitFor("fawn-exited-0")
-	files, _ := filepath.Glob(filepath.Join(home, "data", "sessions", "*", "recovery", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(home, "data", "sessions", "*", "recovery", "*.rec"))
 	if len(files) != 0 {
 		t.Errorf("recovery files left after discarding: %v", files)
 	}
