@@ -1,17 +1,12 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/fawn-ide/fawn/session"
 )
@@ -59,32 +54,9 @@ func writeLongSession(b *testing.B, home, project string, n int, last string) {
 // the time it took and the process's resident memory then (KiB).
 func frameAndRSS(b *testing.B, env []string, marker string, argv ...string) (time.Duration, int) {
 	b.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	start := time.Now()
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Kill()
-		f.Close()
-		_ = cmd.Wait()
-	}()
-	out := readPty(f)
-	if err := out.waitFor(30*time.Second, func(p []byte) bool { return bytes.Contains(p, []byte(marker)) }); err != nil {
-		b.Fatalf("%v: no %q in the output (%v)", argv, marker, err)
-	}
-	took := time.Since(start)
 	rss := 0
-	if status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)); err == nil {
-		for _, line := range strings.Split(string(status), "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-				rss, _ = strconv.Atoi(f[1])
-			}
-		}
-	}
-	return took, rss
+	took := screenTimes(b, env, [][]string{{marker}}, func(pid int) { rss = int(vmRSS(pid)) }, argv...)
+	return took[0], rss
 }
 
 // BenchmarkResumeLongSession: `fawn --continue` on a session of 1,000

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 var (
@@ -62,26 +60,7 @@ func timeToFirstFrame(b *testing.B, env []string, marker string, argv ...string)
 // markers (the chat's input line and the shell's prompt, say).
 func timeToScreen(b *testing.B, env []string, markers []string, argv ...string) time.Duration {
 	b.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	start := time.Now()
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
-	if err != nil {
-		b.Fatal(err)
-	}
-	out := readPty(f)
-	err = out.waitFor(20*time.Second, func(p []byte) bool { return containsAll(p, markers) })
-	took := time.Since(start)
-	if err != nil {
-		_ = cmd.Process.Kill()
-		f.Close()
-		_ = cmd.Wait()
-		b.Fatalf("%v: not all of %q in the output (%v)", argv, markers, err)
-	}
-	_ = cmd.Process.Kill()
-	f.Close()
-	_ = cmd.Wait()
-	return took
+	return screenTimes(b, env, [][]string{markers}, nil, argv...)[0]
 }
 
 func containsAll(p []byte, markers []string) bool {

@@ -117,16 +117,7 @@ func treeRSS(pid int) float64 {
 	var kib int64
 	var walk func(pid int)
 	walk = func(pid int) {
-		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		if err != nil {
-			return
-		}
-		for _, l := range strings.Split(string(status), "\n") {
-			if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-				n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-				kib += n
-			}
-		}
+		kib += vmRSS(pid)
 		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 		for _, t := range tasks {
 			b, _ := os.ReadFile(t)
@@ -139,4 +130,19 @@ func treeRSS(pid int) float64 {
 	}
 	walk(pid)
 	return float64(kib) / 1024
+}
+
+// vmRSS is the resident memory of process pid, in KiB (0 when gone).
+func vmRSS(pid int) int64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
 }
