@@ -74,6 +74,12 @@ func (s *screen) reflow(cols, rows int) {
 	// cursor put where readline's arithmetic finds the line's start.
 	base := int64(s.pushed) + int64(e.Scrollback().Len())
 	readline := s.atPrompt && s.promptLine >= base+int64(curStart) && s.promptLine <= base+int64(cur.Y)
+	if readline && curStart == cur.Y && len(lines[curLine]) < cols && curOff < cols {
+		// A line on one row that still fits: readline's redraw goes back
+		// to its row's start and writes it over itself, so it stays on the
+		// screen meanwhile (the first prompt is not blank until then).
+		readline = false
+	}
 	if readline {
 		lines[curLine] = nil
 		curOff = 0

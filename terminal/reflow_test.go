@@ -185,3 +185,30 @@ func TestFindAcrossAWrap(t *testing.T) {
 		t.Fatalf("to the row's end: %+v", got)
 	}
 }
+
+// A prompt line that fits the new width stays on the screen through a
+// resize (readline writes it over itself), instead of blinking out until
+// bash redraws it: the first prompt is painted at once.
+func TestReflowKeepsAPromptLineThatFits(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("PS1='$ '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTerm(t, Options{Cols: 40, Rows: 8, Env: []string{"HOME=" + home}})
+	mustRun(t, term, "echo before")
+	waitIdle(t, term)
+	term.Write([]byte("echo hi"))
+	waitFor(t, "the typed line", func() bool { return strings.Contains(term.ScreenText(), "$ echo hi") })
+	for _, cols := range []int{30, 55, 14} {
+		term.Resize(cols, 8)
+		if s := term.ScreenText(); !strings.Contains(s, "$ echo hi") {
+			t.Fatalf("at %d columns the prompt line is gone until bash redraws it:\n%s", cols, s)
+		}
+		waitFor(t, fmt.Sprintf("readline's redraw at %d columns", cols), func() bool {
+			s := term.ScreenText()
+			return strings.Count(s, "$ ") == 2 && strings.Contains(s, "$ echo hi") && strings.HasPrefix(s, "$ echo before\nbefore\n")
+		})
+	}
+	term.Write([]byte("\r"))
+	waitFor(t, "the line's output", func() bool { return strings.Contains(term.ScreenText(), "$ echo hi\nhi") })
+}
