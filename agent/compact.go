@@ -38,6 +38,9 @@ type Compaction struct {
 	Instructions []string
 	// Todos are the open to-dos written after the summary.
 	Todos []tools.Todo
+	// FromNotes is set when the summary is the notes written in the
+	// background after each turn: no summary was asked for.
+	FromNotes bool
 }
 
 const (
@@ -154,13 +157,21 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 	c := &Compaction{Reason: reason, Focus: focus, TokensBefore: before, Instructions: s.instructionFiles()}
 	s.runHooks(ctx, t, "PreCompact", "", "", hooks.Input{})
 	t.emit(Event{Type: EventCompacting, Compact: &Compaction{Reason: reason, Focus: focus, TokensBefore: before}})
-	summary, err := s.summarise(ctx, t, msgs, focus)
-	if err != nil {
-		err = fmt.Errorf("the conversation could not be compacted: %w", err)
-		t.emit(Event{Type: EventCompacted, Compact: c, Err: err})
-		return err
+	// The notes written in the background after each turn stand for the
+	// conversation when they cover all of it (in a turn: all before the
+	// turn's request, whose own steps are kept): no summary request.
+	keep, notes := s.notedCompaction(t, msgs, focus)
+	if notes == "" {
+		summary, err := s.summarise(ctx, t, msgs, focus)
+		if err != nil {
+			err = fmt.Errorf("the conversation could not be compacted: %w", err)
+			t.emit(Event{Type: EventCompacted, Compact: c, Err: err})
+			return err
+		}
+		c.Summary = summary
+	} else {
+		c.Summary, c.FromNotes = notes, true
 	}
-	c.Summary = summary
 	if s.env.Todos != nil {
 		for _, td := range s.env.Todos.Items() {
 			if td.Status != "completed" && td.Status != "cancelled" {
@@ -170,7 +181,9 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 	}
 	note := compactionNote(c, t.input != nil)
 	var repl []*schema.Message
-	if in := t.input; in != nil {
+	if keep != nil {
+		repl = append([]*schema.Message{withLead(note, keep[0])}, keep[1:]...)
+	} else if in := t.input; in != nil {
 		repl = []*schema.Message{withLead(note, in)}
 	} else {
 		repl = []*schema.Message{schema.UserMessage(note), schema.AssistantMessage(compactAck, nil)}
@@ -190,11 +203,15 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 	return nil
 }
 
+// compactHeader starts the message that stands for a compacted
+// conversation.
+const compactHeader = "[fawn: this conversation was compacted to fit the context window. The messages before this point were replaced by the summary below, which you wrote of them. Carry on from it; do not start over.]\n\n"
+
 // compactionNote is the message that stands for the compacted
 // conversation.
 func compactionNote(c *Compaction, inTurn bool) string {
 	var b strings.Builder
-	b.WriteString("[fawn: this conversation was compacted to fit the context window. The messages before this point were replaced by the summary below, which you wrote of them. Carry on from it; do not start over.]\n\n")
+	b.WriteString(compactHeader)
 	b.WriteString(strings.TrimSpace(c.Summary))
 	b.WriteString("\n")
 	if len(c.Instructions) > 0 {

@@ -53,6 +53,9 @@ const (
 	EventError EventType = "error"
 	// EventInfo is a notice for the user that is not an error {Text}, e.g. "running on the demo model".
 	EventInfo EventType = "info"
+	// EventGoal is the goal of a run or a judge's verdict on it {Text: the
+	// card's line; Data: the verdict (package agent/background)}.
+	EventGoal EventType = "goal"
 )
 
 // Event is one item of a turn's stream. Which fields are set depends on Type

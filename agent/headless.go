@@ -98,6 +98,8 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 		switch ev.Type {
 		case EventText:
 			answer.WriteString(ev.Text)
+		case EventTurnStarted:
+			answer.Reset() // a run under a goal has several turns: the answer is the last one's
 		case EventToolCallStarted:
 			// Text before a call is narration; the answer is what follows the last call.
 			answer.Reset()
@@ -126,7 +128,7 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 			if obj := streamObject(ev, names, s.ID()); obj != nil {
 				line(obj)
 			}
-			if ev.Type == EventInfo {
+			if ev.Type == EventInfo || ev.Type == EventGoal {
 				fmt.Fprintln(stderr, "fawn:", ev.Text)
 			}
 			continue
@@ -223,7 +225,7 @@ func notice(w io.Writer, ev Event) {
 		if ev.Answer.Decision == Deny {
 			fmt.Fprintf(w, "fawn: denied %s (%s): %s\n", ev.Name, ev.ID, ev.Answer.Note)
 		}
-	case EventInfo:
+	case EventInfo, EventGoal:
 		fmt.Fprintln(w, "fawn:", ev.Text)
 	case EventHook:
 		fmt.Fprintln(w, "fawn:", hookLine(ev))

@@ -609,6 +609,7 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("the session was on %s; it carries on with %s", l.Model, cur))
 	}
 	rec.setModel(cur)
+	s.restoreNotes(l)
 	return res, nil
 }
 

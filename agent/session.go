@@ -174,6 +174,8 @@ type Session struct {
 	// character of request cost at the server's last report.
 	toolChars     *schemaChars
 	tokensPerChar float64
+	// bg are the hooks of the work done beside the turns (background.go).
+	bg bgHooks
 }
 
 // NewSession builds a session: the provider, the graph, the permission
@@ -534,6 +536,9 @@ func (s *Session) runTurn(ctx context.Context, in Input, q *queue) {
 	rec.turnEnded(u, turnErr)
 	if err := rec.takeError(); err != nil {
 		t.emit(Event{Type: EventError, Err: err})
+	}
+	if s.parent == nil {
+		s.turnEnded(turnErr)
 	}
 	end := Event{Type: EventTurnEnded, Usage: &u, SessionUsage: &total, Duration: u.Duration, Err: turnErr}
 	if t.cutOff {

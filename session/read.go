@@ -34,6 +34,9 @@ type Log struct {
 	Usage Usage
 	// Warnings say what was skipped on load (a torn last line).
 	Warnings []string
+	// Notes are the notes of turns written in the background (records of
+	// type note), oldest first.
+	Notes []Record
 
 	epoch  int   // where the conversation of the transcript's end begins (after the last compaction)
 	good   int64 // bytes up to the end of the last whole record
@@ -207,6 +210,8 @@ func (l *Log) apply(r *Record) {
 		}
 	case TypeWorkspace:
 		l.Workspace = &Workspace{Tabs: append([]Tab(nil), r.Tabs...), Cwd: r.Cwd}
+	case TypeNote:
+		l.Notes = append(l.Notes, *r)
 	}
 }
 

@@ -18,6 +18,9 @@ const (
 	TypeHistory   = "history"
 	TypeTruncate  = "truncate"
 	TypeWorkspace = "workspace"
+	// TypeNote is a note of turns written in the background (Summary),
+	// standing for Covers messages whose fingerprint is Hash.
+	TypeNote = "note"
 )
 
 // Record is one line of a transcript. Type says which fields it uses (see
@@ -64,6 +67,10 @@ type Record struct {
 	Summary      string `json:"summary,omitempty"`
 	TokensBefore int    `json:"tokens_before,omitempty"`
 	TokensAfter  int    `json:"tokens_after,omitempty"`
+
+	// note (its text is Summary)
+	Covers int    `json:"covers,omitempty"`
+	Hash   string `json:"hash,omitempty"`
 
 	// trim
 	Trims []Trim `json:"trims,omitempty"`
