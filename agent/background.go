@@ -49,10 +49,52 @@ type Notes interface {
 
 // bgHooks are the session's side of its background work.
 type bgHooks struct {
-	mu    sync.Mutex
-	after func(TurnEnd)
-	notes Notes
+	mu      sync.Mutex
+	after   func(TurnEnd)
+	notes   Notes
+	closers []func()
+	worker  any
 }
+
+// Worker returns the session's background worker, made by mk the first
+// time: one session has one, however many ask for it.
+func (b Background) Worker(mk func() any) any {
+	b.s.bg.mu.Lock()
+	w := b.s.bg.worker
+	b.s.bg.mu.Unlock()
+	if w != nil {
+		return w
+	}
+	w = mk()
+	b.s.bg.mu.Lock()
+	defer b.s.bg.mu.Unlock()
+	if b.s.bg.worker == nil {
+		b.s.bg.worker = w
+	}
+	return b.s.bg.worker
+}
+
+// close runs what OnClose was given, once.
+func (h *bgHooks) close() {
+	h.mu.Lock()
+	fs := h.closers
+	h.closers = nil
+	h.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// OnClose makes f run when the session closes (the background work
+// stops), after its turn has ended.
+func (b Background) OnClose(f func()) {
+	b.s.bg.mu.Lock()
+	defer b.s.bg.mu.Unlock()
+	b.s.bg.closers = append(b.s.bg.closers, f)
+}
+
+// GoalMaxTurns is goal.max_turns (0 when unset).
+func (b Background) GoalMaxTurns() int { return b.s.cfg.Goal.MaxTurns }
 
 // Background is a session's face for its background work.
 type Background struct{ s *Session }

@@ -598,6 +598,7 @@ func (s *Session) Close() {
 		cancel()
 	}
 	s.wg.Wait()
+	s.bg.close()
 	s.recorder().close()
 	s.httpClient.CloseIdleConnections()
 }

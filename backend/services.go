@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/agent/background"
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/hooks"
@@ -46,6 +47,10 @@ type Services struct {
 	AgentCommands AgentCommander
 	// Auth is signing in to an agent that asks for it (/agent login).
 	Auth Authenticator
+	// Background is the work beside the turns: /goal and its judge,
+	// /commit's drafted message, the turn notes, the status bar's word
+	// on them.
+	Background BackgroundWorker
 }
 
 // SessionServices are the services of fawn's own agent: all of them. The
@@ -63,6 +68,8 @@ func SessionServices(s *agent.Session) Services {
 		Hooks:     s,
 		Models:    s,
 		Attach:    s,
+
+		Background: background.For(s.Background()),
 	}
 }
 
@@ -78,7 +85,28 @@ var (
 	_ HookKeeper      = (*agent.Session)(nil)
 	_ ModelSwitcher   = (*agent.Session)(nil)
 	_ Attacher        = (*agent.Session)(nil)
+
+	_ BackgroundWorker = (*background.Work)(nil)
 )
+
+// BackgroundWorker is the work done beside the turns, on the background
+// entries of models (package agent/background).
+type BackgroundWorker interface {
+	// Goal is the goal set ("" for none); SetGoal sets it ("" drops it)
+	// and returns its card; MaxTurns is goal.max_turns.
+	Goal() string
+	SetGoal(goal string) background.Verdict
+	MaxTurns() int
+	// Follow returns the events of a turn started with prompt, judged
+	// and followed by more turns (run) while a goal is set and not met.
+	Follow(ctx context.Context, events <-chan agent.Event, prompt string, run background.RunFunc) <-chan agent.Event
+	// Drafter keeps the draft commit message (/commit).
+	Drafter() *background.Drafter
+	// Status is the work under way and where it goes; Watch makes f run
+	// when that changes.
+	Status() background.Status
+	Watch(f func())
+}
 
 // Compacter compacts the conversation (/compact).
 type Compacter interface {

@@ -17,6 +17,7 @@ type Config struct {
 	Agent       Agent       `mapstructure:"agent" yaml:"agent"`
 	Worktrees   Worktrees   `mapstructure:"worktrees" yaml:"worktrees"`
 	Sandbox     Sandbox     `mapstructure:"sandbox" yaml:"sandbox"`
+	Goal        Goal        `mapstructure:"goal" yaml:"goal"`
 	// Hooks are the hook commands by event (package hooks parses them); a
 	// project's apply only once its directory is trusted.
 	Hooks map[string]any `mapstructure:"hooks" yaml:"hooks"`
@@ -202,6 +203,14 @@ type Agent struct {
 	RepeatStop int `mapstructure:"repeat_stop" yaml:"repeat_stop"`
 	// SubagentMaxSteps is a subagent's step limit (task tool; default 50).
 	SubagentMaxSteps int `mapstructure:"subagent_max_steps" yaml:"subagent_max_steps"`
+}
+
+// Goal configures /goal and -p --goal: the stop condition a judge checks
+// after each turn.
+type Goal struct {
+	// MaxTurns is how many turns a goal may run before fawn stops it
+	// (0: 10).
+	MaxTurns int `mapstructure:"max_turns" yaml:"max_turns"`
 }
 
 // LSPServer configures one language server (package lsp): an entry named

@@ -155,6 +155,7 @@ func schema() []field {
 		{key: "agent.repeat_warn", kind: kInt, def: 3, check: between(0, 1000)},
 		{key: "agent.repeat_stop", kind: kInt, def: 5, check: between(0, 1000)},
 		{key: "agent.subagent_max_steps", kind: kInt, def: 50, check: between(1, 10000)},
+		{key: "goal.max_turns", kind: kInt, def: 10, check: between(1, 1000)},
 		{key: "web.fetch.timeout", kind: kDuration, def: 30 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
 		{key: "web.fetch.allow_private", kind: kStringList, def: []string{}, check: hostList},
 		{key: "web.search.type", kind: kString, def: "", check: oneOf(WebSearchTypes...)},

@@ -94,8 +94,8 @@ func collect(t *testing.T, ch <-chan agent.Event) []agent.Event {
 func verdicts(evs []agent.Event) []Verdict {
 	var out []Verdict
 	for _, ev := range evs {
-		if ev.Type == agent.EventGoal {
-			out = append(out, ev.Data.(Verdict))
+		if v, _ := ev.Data.(Verdict); ev.Type == agent.EventGoal && v.State != Set {
+			out = append(out, v)
 		}
 	}
 	return out
@@ -129,6 +129,9 @@ func TestGoalMetOnTheThirdTurn(t *testing.T) {
 		texts("NOT MET: b.txt is missing", "NOT MET: c.txt is missing", "MET"), Options{NoNotes: true})
 	r.w.SetGoal("a.txt, b.txt and c.txt exist")
 	evs := collect(t, r.w.Follow(context.Background(), r.s.Run(context.Background(), "write a.txt"), "write a.txt", r.s.Run))
+	if v, _ := evs[0].Data.(Verdict); evs[0].Type != agent.EventGoal || v.State != Set {
+		t.Errorf("the run does not start with the goal's card: %+v", evs[0])
+	}
 	ends := turnEnds(evs)
 	if len(ends) != 3 {
 		t.Fatalf("%d turns, want 3", len(ends))

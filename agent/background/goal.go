@@ -123,6 +123,7 @@ func (w *Work) runGoal(ctx context.Context, run RunFunc, goal string, max int, p
 	send := func(v Verdict) {
 		out <- agent.Event{Type: agent.EventGoal, Text: v.Line(), Data: v}
 	}
+	send(Verdict{Goal: goal, State: Set, Max: max})
 	for turn := 1; ; turn++ {
 		var end *agent.Event
 		for ev := range run(ctx, prompt) {

@@ -45,6 +45,9 @@ func New(bg agent.Background, o Options) *Work {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Work{bg: bg, ctx: ctx, cancel: cancel, maxTurns: o.MaxTurns}
 	if w.maxTurns <= 0 {
+		w.maxTurns = bg.GoalMaxTurns()
+	}
+	if w.maxTurns <= 0 {
 		w.maxTurns = DefaultMaxTurns
 	}
 	if !o.NoNotes {
@@ -63,10 +66,12 @@ func New(bg agent.Background, o Options) *Work {
 	}
 	w.drafter = &Drafter{git: gitcmd.Git{Dir: bg.Root(), UserFilters: bg.Trusted()}, model: bg.Model, changed: w.tell}
 	bg.OnTurnEnd(w.turnEnded)
+	bg.OnClose(w.Close)
 	return w
 }
 
-// Close stops the work under way and waits for it.
+// Close stops the work under way and waits for it (the session's Close
+// does).
 func (w *Work) Close() {
 	w.cancel()
 	w.wg.Wait()
@@ -74,7 +79,10 @@ func (w *Work) Close() {
 
 // turnEnded starts the work a turn's end asks for.
 func (w *Work) turnEnded(te agent.TurnEnd) {
-	if w.ctx.Err() != nil {
+	if _, shared := w.bg.Entries(); shared || w.ctx.Err() != nil {
+		// Without a background entry nothing is sent after every turn:
+		// it would queue on chat_model and double its requests. The
+		// judge and /commit's draft, asked for, still run there.
 		return
 	}
 	if w.notes != nil && len(te.History) > te.Skip {
@@ -94,6 +102,12 @@ func (w *Work) goRun(f func()) {
 		defer w.wg.Done()
 		f()
 	}()
+}
+
+// For is the background work of the session bg is the face of, started
+// on first use (New, with the configured goal.max_turns).
+func For(bg agent.Background) *Work {
+	return bg.Worker(func() any { return New(bg, Options{}) }).(*Work)
 }
 
 // Drafter is the commit drafter.

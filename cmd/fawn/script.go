@@ -21,12 +21,14 @@ import (
 // and permission rules for this run.
 type scriptFlags struct {
 	maxTurns   int
+	goal       string
 	allowed    []string
 	disallowed []string
 }
 
 func (f *scriptFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "with -p: stop after `N` turns (model round-trips) and exit 1 if the agent has not finished")
+	fs.StringVar(&f.goal, "goal", "", "with -p: a stop condition a judge checks after each turn; a turn that has not met it is followed by one with what is missing (up to goal.max_turns; exit 1 if impossible or not met)")
 	fs.StringArrayVar(&f.allowed, "allowed-tools", nil, "permission `RULES` allowed for this run, e.g. \"bash(go test:*) text_editor\" (repeatable)")
 	fs.StringArrayVar(&f.disallowed, "disallowed-tools", nil, "permission `RULES` denied for this run, e.g. \"bash(git push:*)\" (repeatable)")
 }
@@ -39,6 +41,14 @@ func (f *scriptFlags) check(fs *pflag.FlagSet, printSet bool, sub string) error 
 		}
 		if f.maxTurns < 1 {
 			return fmt.Errorf("--max-turns %d: give a number of turns from 1 up", f.maxTurns)
+		}
+	}
+	if fs.Changed("goal") {
+		if !printSet {
+			return errors.New("--goal goes with -p (in the IDE, /goal TEXT sets one)")
+		}
+		if strings.TrimSpace(f.goal) == "" {
+			return errors.New("--goal is empty: say what the run must reach")
 		}
 	}
 	if sub != "" && (len(f.allowed) > 0 || len(f.disallowed) > 0) {

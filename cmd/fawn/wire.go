@@ -14,6 +14,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/agent"
+	"github.com/fawn-ide/fawn/agent/background"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
@@ -175,6 +176,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		return exitUsage
 	}
 	defer sess.Close()
+	work := background.For(sess.Background()) // before a resume: it takes the session's notes
 	res, notes, _, err := resumeFlags(c, sess, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
@@ -201,7 +203,11 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
-	code := agent.RunHeadlessOnBranch(ctx, sess, prompt, c.outputFormat, branch, stdout, stderr)
+	var run agent.Headless = sess
+	if g := c.script.goal; g != "" {
+		run = goalRun{Session: sess, work: work, goal: g, root: cfg.ProjectDir}
+	}
+	code := agent.RunHeadlessOnBranch(ctx, run, prompt, c.outputFormat, branch, stdout, stderr)
 	// The shell's directory goes on to the next -p of the conversation.
 	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
@@ -535,3 +541,19 @@ func webAccess(c config.Web) *tools.WebAccess {
 	wa.Search = s
 	return wa
 }
+
+// goalRun is a headless run under --goal: its turns are judged, and
+// followed by more while the goal is not met.
+type goalRun struct {
+	*agent.Session
+	work *background.Work
+	goal string
+	root string
+}
+
+func (g goalRun) Run(ctx context.Context, prompt string) <-chan agent.Event {
+	return g.work.RunGoal(ctx, g.Session.Run, g.goal, prompt)
+}
+
+// Root is the project's directory, for stream-json's init line.
+func (g goalRun) Root() string { return g.root }
