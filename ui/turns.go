@@ -102,6 +102,9 @@ func (t *Task) startTurn(item *chat.User) {
 	default:
 		events = t.agent.Run(ctx, item.Text)
 	}
+	if bg := t.svc.Background; bg != nil {
+		events = bg.Follow(ctx, events, item.Text, t.agent.Run) // a goal's judge and its next turns
+	}
 	t.follow(events, cancel)
 }
 

@@ -158,6 +158,9 @@ func (r *Router) Handle(ev agent.Event) {
 		}
 	case agent.EventInfo:
 		r.list.Append(&Notice{Kind: NoticeInfo, Text: ev.Text})
+	case agent.EventGoal:
+		r.endText()
+		r.list.Append(GoalCardOf(ev))
 	case agent.EventCompacting, agent.EventCompacted:
 		r.compaction(ev)
 	case agent.EventHook:

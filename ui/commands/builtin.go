@@ -33,4 +33,7 @@ func AddBuiltin(c *Commands) {
 	c.Add(needs(Revert(), rewinds))
 	c.Add(needs(Permissions(), func(s backend.Services) bool { return s.Rules != nil }))
 	c.Add(needs(Hooks(), func(s backend.Services) bool { return s.Hooks != nil }))
+	bg := func(s backend.Services) bool { return s.Background != nil }
+	c.Add(needs(Goal(), bg))
+	c.Add(needs(Commit(), bg))
 }

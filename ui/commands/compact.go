@@ -25,7 +25,7 @@ func Compact() Command {
 // Context service.
 func Context() Command {
 	return Command{Name: "context", Help: "Show how the context window is used: system prompt, tools, instructions, history, reserve, free", Run: func(h Host, _ string) {
-		h.Info(contextText(h.Services().Context.Context(), h.Root()))
+		h.Info(contextText(h.Services().Context.Context(), h.Root()) + backgroundLine(h.Services().Background))
 	}}
 }
 
