@@ -44,10 +44,11 @@ func Goal() Command {
 }
 
 // Commit is /commit: the message drafted in the background for git diff
-// HEAD, with the diff's stat, in a dialog; Enter commits everything with
-// exactly that message. It needs the Background service.
+// HEAD, editable in a box with the diff's stat beside it; Enter commits
+// everything with exactly the message as it stands. It needs the
+// Background service.
 func Commit() Command {
-	return Command{Name: "commit", Help: "Commit the working tree with the message drafted for git diff HEAD (shown with the diff stat first)", Run: func(h Host, _ string) {
+	return Command{Name: "commit", Help: "Commit the working tree with the message drafted for git diff HEAD, edited in a box beside the diff stat", Run: func(h Host, _ string) {
 		d := h.Services().Background.Drafter()
 		if h.TurnRunning() {
 			h.Error("a turn is running — wait for it to end (or press Esc), then /commit")
@@ -65,9 +66,7 @@ func Commit() Command {
 				case err != nil:
 					h.Error("/commit: the commit message could not be drafted: " + err.Error())
 				default:
-					h.Ask("Commit with this message?", draft.Message+"\n\n"+strings.TrimRight(draft.Stat, "\n"),
-						Choice{Key: "enter", Label: "commit", Do: func() { commitWith(h, d, draft.Message) }},
-						Choice{Key: "esc", Label: "cancel", Do: func() {}})
+					h.Edit("Commit message", draft.Message, draft.Stat, func(msg string) { commitWith(h, d, msg) })
 				}
 			})
 		})

@@ -64,6 +64,9 @@ type Host interface {
 	ResetChat()
 	// Ask shows a small modal question; the choice the user takes runs.
 	Ask(title, text string, choices ...Choice)
+	// Edit shows text to edit in a box, aside beside it; Enter gives the
+	// text as edited to done, Esc closes the box.
+	Edit(title, text, aside string, done func(text string))
 	// RecordWorkspace keeps the open tabs and the terminal's directory in
 	// the session; Restore shows a resumed session as it was.
 	RecordWorkspace()

@@ -24,6 +24,15 @@ type Confirm struct {
 	text    string
 	choices []Choice
 	shown   bool
+	// edit, when set, is the text being edited (Edit): Enter takes it,
+	// Alt-Enter starts a new line, Esc drops it; aside is shown beside it.
+	edit   *tview.TextArea
+	aside  string
+	onEdit func(string)
+	// placed is set once the text was drawn: the cursor goes to its end
+	// then, when the box's size is known (before, it would scroll the
+	// text out of a box of no height).
+	placed bool
 }
 
 func NewConfirm(ctx *chat.Ctx) *Confirm { return &Confirm{Box: tview.NewBox(), ctx: ctx} }
@@ -34,10 +43,29 @@ func (c *Confirm) Modal() bool   { return true }
 // Ask shows the question.
 func (c *Confirm) Ask(title, text string, choices ...Choice) {
 	c.title, c.text, c.choices, c.shown = title, text, choices, true
+	c.edit, c.onEdit = nil, nil
 }
+
+// Edit shows text to edit, aside beside it (or below it when narrow):
+// Enter gives the text as it is then to done, Esc closes the box.
+func (c *Confirm) Edit(title, text, aside string, done func(string)) {
+	c.Ask(title, "", Choice{Key: "enter", Label: "ok"}, Choice{Key: "alt+enter", Label: "new line"}, Choice{Key: "esc", Label: "cancel", Do: func() {}})
+	c.edit = tview.NewTextArea()
+	c.edit.SetText(text, false)
+	c.placed = false
+	c.edit.Focus(func(tview.Primitive) {}) // its cursor shows
+	c.aside, c.onEdit = aside, done
+}
+
+// Editing reports whether the box edits a text.
+func (c *Confirm) Editing() bool { return c.shown && c.edit != nil }
 
 func (c *Confirm) Draw(screen tcell.Screen) {
 	if !c.shown {
+		return
+	}
+	if c.edit != nil {
+		c.drawEdit(screen)
 		return
 	}
 	th := c.ctx.Th
@@ -72,6 +100,10 @@ func (c *Confirm) Draw(screen tcell.Screen) {
 func (c *Confirm) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		got := keymap.FromEvent(ev)
+		if c.edit != nil {
+			c.editKey(ev, setFocus)
+			return
+		}
 		for _, ch := range c.choices {
 			if k, err := keymap.Parse(ch.Key); err == nil && k == got {
 				c.shown = false
