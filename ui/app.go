@@ -481,6 +481,10 @@ func (a *App) statusInfo() panes.StatusInfo {
 		u := ag.Usage()
 		in.Session = &u
 	}
+	if bg := a.task.svc.Background; bg != nil {
+		st := bg.Status()
+		in.Background = panes.BackgroundText(st.What, st.Entries, st.Shared)
+	}
 	return in
 }
 

@@ -136,3 +136,23 @@ func TestGoalCardsInTheChat(t *testing.T) {
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("The goal is dropped")
 }
+
+// While the turn's note is being written on the background entry, the
+// status bar says so and names the entry; once written, it says nothing.
+func TestStatusBarShowsBackgroundWork(t *testing.T) {
+	main := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "the answer"}}})
+	// The note is answered after a pause (a request without streaming
+	// waits out a stall, then gets the whole answer).
+	slow := &llmtest.Fault{Kind: llmtest.Stall, Stall: llmtest.Duration(3 * time.Second)}
+	bg := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "## Goal\nslowly noted", Fault: slow}}})
+	r := twoSlotApp(t, t.TempDir(), main, bg)
+	r.typeText("hello")
+	r.key(tcell.KeyEnter, 0, 0)
+	r.waitScreen("the answer")
+	waitFor(t, "the status bar to name the note and its entry", func() bool {
+		return strings.Contains(r.statusLine(), "⟳ turn note → spare")
+	})
+	waitFor(t, "the status bar to drop the note once written", func() bool {
+		return !strings.Contains(r.statusLine(), "turn note")
+	})
+}

@@ -136,7 +136,9 @@ func (a *App) Ask(title, text string, choices ...commands.Choice) {
 }
 
 // Edit shows text to edit, aside beside it.
-func (a *App) Edit(title, text, aside string, done func(string)) { a.ask.Edit(title, text, aside, done) }
+func (a *App) Edit(title, text, aside string, done func(string)) {
+	a.ask.Edit(title, text, aside, done)
+}
 
 // RecordWorkspace keeps the open tabs and the terminal's directory in the
 // session.

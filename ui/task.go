@@ -207,6 +207,9 @@ func (a *App) newTask(o TaskOptions) *Task {
 	if b, ok := t.terminal.(interface{ SetBorder(bool) *tview.Box }); ok {
 		b.SetBorder(false)
 	}
+	if bg := o.Services.Background; bg != nil {
+		bg.Watch(a.RequestDraw) // the status bar says what runs in the background
+	}
 	// Panes whose background work needs a redraw get the App's.
 	for _, p := range []tview.Primitive{t.editor, t.terminal} {
 		if r, ok := p.(interface{ SetRedraw(func()) }); ok {

@@ -25,6 +25,31 @@ type StatusInfo struct {
 	Session, Last *agent.Usage
 	ContextWindow int
 	Hint          string // right side: "F1 help · Ctrl-Q quit"
+	// Background is the work under way beside the turns and the entry it
+	// goes to ("⟳ turn note → spare"; "" when none).
+	Background string
+}
+
+// BackgroundText is the status bar's word on background work: what runs
+// and which entries of models it goes to ("chat_model" when it shares the
+// conversation's).
+func BackgroundText(what, entries []string, shared bool) string {
+	if len(what) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var kinds []string
+	for _, w := range what {
+		if !seen[w] {
+			seen[w] = true
+			kinds = append(kinds, w)
+		}
+	}
+	where := strings.Join(entries, ", ")
+	if shared {
+		where = "chat_model"
+	}
+	return "⟳ " + strings.Join(kinds, ", ") + " → " + where
 }
 
 // StatusBar is the bottom line: model, permission mode, state, tokens in and
@@ -90,6 +115,9 @@ func (s *StatusBar) segments(in StatusInfo) []render.Line {
 		state = render.Spinner(in.Frame) + " " + state
 	}
 	segs = append(segs, render.Line{{Text: state, Style: stateSt}})
+	if in.Background != "" {
+		segs = append(segs, render.Line{{Text: in.Background, Style: base.Foreground(th.Accent)}})
+	}
 	if u := in.Session; u != nil {
 		if u.InputTokens > 0 || u.OutputTokens > 0 {
 			segs = append(segs, render.Line{{Text: fmt.Sprintf("↑%s ↓%s", render.Kilo(u.InputTokens), render.Kilo(u.OutputTokens)), Style: base}})
