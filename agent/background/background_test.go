@@ -20,7 +20,7 @@ import (
 const deadline = 20 * time.Second
 
 type rig struct {
-	t        *testing.T
+	t        testing.TB
 	root     string
 	main, bg *llmtest.Server
 	s        *agent.Session
@@ -37,7 +37,7 @@ func texts(ss ...string) llmtest.Script {
 
 // newRig starts a session whose chat_model is on main and whose one
 // background entry ("spare") is on bg, with the background work hooked.
-func newRig(t *testing.T, main, bg llmtest.Script, o Options, edit ...func(*agent.Options)) *rig {
+func newRig(t testing.TB, main, bg llmtest.Script, o Options, edit ...func(*agent.Options)) *rig {
 	t.Helper()
 	r := &rig{t: t, root: t.TempDir()}
 	r.main = llmtest.Start(t, main)
@@ -74,7 +74,7 @@ func newRig(t *testing.T, main, bg llmtest.Script, o Options, edit ...func(*agen
 	return r
 }
 
-func collect(t *testing.T, ch <-chan agent.Event) []agent.Event {
+func collect(t testing.TB, ch <-chan agent.Event) []agent.Event {
 	t.Helper()
 	var evs []agent.Event
 	timeout := time.After(deadline)
@@ -229,7 +229,7 @@ func slicesEqual[T comparable](a, b []T) bool {
 }
 
 // waitNotes waits until no note is being written.
-func waitNotes(t *testing.T, w *Work) {
+func waitNotes(t testing.TB, w *Work) {
 	t.Helper()
 	for end := time.Now().Add(deadline); w.Notes().Pending() > 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(end) {

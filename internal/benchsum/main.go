@@ -154,6 +154,8 @@ var rows = []row{
 		goal: "0", met: func(f, _ float64) bool { return f == 0 }, zeroes: true},
 	{measure: "switch tasks with 3 streaming: key → frame, p99", bench: "BenchmarkTaskSwitch", fawn: "ms/switch-p99", unit: "ms",
 		goal: "≤ 16 ms", met: func(f, _ float64) bool { return f <= 16 }},
+	{measure: "end of a turn → compaction done, turn notes ready", bench: "BenchmarkCompactionAfterTurns", fawn: "notes-ms", ref: "summary-ms", refName: "a summary request", unit: "ms",
+		goal: "≤ 0.1×", met: func(_, r float64) bool { return r <= 0.1 }},
 	{measure: "an edit's write → its diagnostics (gopls)", bench: "BenchmarkEditToDiagnostics", fawn: "ns/op", unit: "ms", scale: 1e-6},
 }
 
