@@ -14,6 +14,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/trust"
 )
 
 // deadline bounds every wait: generous for a loaded machine.
@@ -414,5 +415,98 @@ func TestOverflowCompactionUsesTheNotes(t *testing.T) {
 	}
 	if got := lastUser(reqs[6]); !strings.Contains(got, "NOTE-5") || !strings.Contains(got, "the big one") {
 		t.Errorf("the retried request's user message %q lacks the notes or the request", got)
+	}
+}
+
+// Automatic compaction (agent.auto_compact) takes the notes too: the
+// window fills over long answers, the conversation is compacted before a
+// request, and no summary request is sent.
+func TestAutoCompactionUsesTheNotes(t *testing.T) {
+	long := strings.Repeat("A long answer line. ", 200)
+	r := newRig(t, texts(long, long, long, long, long, long), texts("NOTE-1", "NOTE-2", "NOTE-3", "NOTE-4", "NOTE-5", "NOTE-6"), Options{},
+		func(o *agent.Options) {
+			o.Config.Agent.AutoCompact = 85
+			o.Config.Models.Chat.ContextWindow = 4000
+		})
+	ctx := context.Background()
+	var auto *agent.Compaction
+	for i := range 5 {
+		evs := collect(t, r.s.Run(ctx, "step "+string(rune('1'+i))))
+		for _, ev := range evs {
+			if ev.Type == agent.EventCompacted {
+				if ev.Err != nil {
+					t.Fatal(ev.Err)
+				}
+				auto = ev.Compact
+			}
+		}
+		waitNotes(t, r.w)
+	}
+	if auto == nil || auto.Reason != "auto" || !auto.FromNotes {
+		t.Fatalf("compaction %+v, want an automatic one from the notes", auto)
+	}
+	if n := len(r.main.ChatRequests()); n != 5 {
+		t.Errorf("chat_model got %d requests, want the five turns' (no summary)", n)
+	}
+}
+
+// Esc (the run's context) stops a goal while its judge thinks: the run
+// ends cancelled after the one turn, and no next turn starts.
+func TestGoalStopsOnEsc(t *testing.T) {
+	slow := &llmtest.Fault{Kind: llmtest.Stall, Stall: llmtest.Duration(deadline)}
+	r := newRig(t, texts("one", "never sent"), llmtest.Script{Responses: []llmtest.Response{{Text: "NOT MET: more", Fault: slow}}}, Options{NoNotes: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var evs []agent.Event
+	for ev := range r.w.RunGoal(ctx, r.s.Run, "more", "start") {
+		evs = append(evs, ev)
+		if ev.Type == agent.EventText {
+			go func() {
+				for len(r.bg.Requests()) == 0 {
+					time.Sleep(5 * time.Millisecond)
+				}
+				cancel() // the judge has been asked
+			}()
+		}
+	}
+	ends := turnEnds(evs)
+	if len(ends) != 1 || !errors.Is(ends[0].Err, agent.ErrCancelled) {
+		t.Fatalf("turns %v, want one, cancelled", ends)
+	}
+	if n := len(r.main.ChatRequests()); n != 1 {
+		t.Errorf("chat_model got %d requests after Esc", n)
+	}
+}
+
+// In a trusted project the draft is kept up to date in the background: a
+// turn after which the tree differs from HEAD gets a draft on the
+// background entry, /commit then shows it without asking again, and a turn
+// that changed nothing drafts nothing.
+func TestDrafterRefreshesAfterATurnThatChangedFiles(t *testing.T) {
+	const msg = "a: the answer is 42"
+	root := t.TempDir()
+	gitProject(t, root)
+	r := newRig(t, texts("changed a.go", "changed nothing"), texts(msg), Options{NoNotes: true}, func(o *agent.Options) {
+		o.Env.Root = root
+		o.Trust = &trust.Decision{Dir: root}
+	})
+	ctx := context.Background()
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nconst Answer = 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	collect(t, r.s.Run(ctx, "change a.go"))
+	for end := time.Now().Add(deadline); len(r.bg.ChatRequests()) == 0 || r.w.Drafter().Busy(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no draft was written after the turn")
+		}
+	}
+	d, err := r.w.Drafter().Current(ctx)
+	if err != nil || d.Message != msg {
+		t.Fatalf("draft %q (%v), want %q", d.Message, err, msg)
+	}
+	collect(t, r.s.Run(ctx, "look only"))
+	r.w.Close() // waits for what the turn's end started
+	if n := len(r.bg.ChatRequests()); n != 1 {
+		t.Errorf("the background entry got %d draft requests, want 1 (the second turn changed nothing)", n)
 	}
 }
