@@ -192,6 +192,17 @@ func (b Background) Entries() ([]string, bool) {
 	return names, false
 }
 
+// Failover names the entry the session failed over from and the one it
+// uses instead, or "" and "" when it uses its own.
+func (b Background) Failover() (from, to string) {
+	b.s.mu.Lock()
+	defer b.s.mu.Unlock()
+	if h := b.s.ep.home; h != nil {
+		return h.entry, b.s.ep.entry
+	}
+	return "", ""
+}
+
 // Transcript renders msgs as the text a background request reads, within
 // budget characters (long results cut, the middle left out).
 func Transcript(msgs []*schema.Message, budget int) string {

@@ -45,7 +45,7 @@ func TestBackgroundWorkAndFailoverOnScreen(t *testing.T) {
 	tm.prompt("again")
 	tm.WaitFor("default down (server error (503)) → using rescue")
 	tm.WaitFor("Answered by the rescue.")
-	statusHas("the status bar to name the model in use", "openai/rescue")
+	statusHas("the status bar to name the model in use and the failover", "openai/rescue │ default down → using rescue")
 	if n := len(spare.ChatRequests()); n < 1 {
 		t.Errorf("the background entry got no request")
 	}

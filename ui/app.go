@@ -484,6 +484,7 @@ func (a *App) statusInfo() panes.StatusInfo {
 	if bg := a.task.svc.Background; bg != nil {
 		st := bg.Status()
 		in.Background = panes.BackgroundText(st.What, st.Entries, st.Shared)
+		in.Failover = st.Failover
 	}
 	return in
 }

@@ -213,7 +213,8 @@ func (w *Work) tell() {
 	}
 }
 
-// Status is the background work under way, for the status bar.
+// Status is the background work under way, and the conversation's
+// failover, for the status bar.
 type Status struct {
 	// What is the work under way ("turn note", "commit draft", "goal
 	// judge"), empty when none.
@@ -222,6 +223,9 @@ type Status struct {
 	// that is chat_model's (no models.background).
 	Entries []string
 	Shared  bool
+	// Failover, when set, says that the conversation's entry is down and
+	// which one it uses ("default down → using rescue").
+	Failover string
 }
 
 // Status says what runs in the background and where.
@@ -236,5 +240,8 @@ func (w *Work) Status() Status {
 		st.What = append(st.What, "commit draft")
 	}
 	st.Entries, st.Shared = w.bg.Entries()
+	if from, to := w.bg.Failover(); from != "" {
+		st.Failover = from + " down → using " + to
+	}
 	return st
 }

@@ -28,6 +28,9 @@ type StatusInfo struct {
 	// Background is the work under way beside the turns and the entry it
 	// goes to ("⟳ turn note → spare"; "" when none).
 	Background string
+	// Failover says the conversation's entry is down and which one took
+	// over ("default down → using rescue"; "" when none).
+	Failover string
 }
 
 // BackgroundText is the status bar's word on background work: what runs
@@ -94,6 +97,9 @@ func (s *StatusBar) segments(in StatusInfo) []render.Line {
 	dim := base.Foreground(th.Dim)
 	var segs []render.Line
 	segs = append(segs, render.Line{{Text: in.Model, Style: base.Bold(true)}})
+	if in.Failover != "" {
+		segs = append(segs, render.Line{{Text: in.Failover, Style: base.Foreground(th.Warning)}})
+	}
 	modeSt := base
 	switch in.Mode {
 	case agent.ModeYolo:
