@@ -13,6 +13,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
@@ -508,5 +509,44 @@ func TestDrafterRefreshesAfterATurnThatChangedFiles(t *testing.T) {
 	r.w.Close() // waits for what the turn's end started
 	if n := len(r.bg.ChatRequests()); n != 1 {
 		t.Errorf("the background entry got %d draft requests, want 1 (the second turn changed nothing)", n)
+	}
+}
+
+// The notes are kept in the session: resumed in another fawn, the
+// conversation compacts from them, with no request at all.
+func TestNotesSurviveAResume(t *testing.T) {
+	data, root := t.TempDir(), t.TempDir()
+	st, err := session.New(data, root, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withStore := func(o *agent.Options) {
+		o.Env.Root = root
+		o.Store = st
+	}
+	first := newRig(t, texts("one", "two"), texts("NOTE-1", "NOTE-2"), Options{}, withStore)
+	ctx := context.Background()
+	for _, p := range []string{"step 1", "step 2"} {
+		collect(t, first.s.Run(ctx, p))
+		waitNotes(t, first.w)
+	}
+	id := first.s.ID()
+	first.s.Close()
+
+	second := newRig(t, llmtest.Script{}, llmtest.Script{}, Options{}, withStore)
+	if _, err := second.s.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	var done *agent.Compaction
+	for _, ev := range collect(t, second.s.Compact(ctx, "")) {
+		if ev.Type == agent.EventCompacted {
+			done = ev.Compact
+		}
+	}
+	if done == nil || !done.FromNotes || !strings.Contains(done.Summary, "NOTE-1") || !strings.Contains(done.Summary, "NOTE-2") {
+		t.Fatalf("compaction %+v, want one from the two notes kept", done)
+	}
+	if n := len(second.main.Requests()) + len(second.bg.Requests()); n != 0 {
+		t.Errorf("%d requests after the resume, want none", n)
 	}
 }

@@ -20,7 +20,8 @@ const diffBudget = 40000
 
 // DraftCommitMessage asks m for a commit message for diff (git diff's
 // output) in the style of recent (subject lines of earlier commits, may be
-// empty). The task merge's message is drafted by it too.
+// empty). Whatever else needs a message for a diff (a task's merge) can
+// call it with the model of Session.Background().Model.
 func DraftCommitMessage(ctx context.Context, m agent.BackgroundModel, diff, recent string) (string, error) {
 	if len(diff) > diffBudget {
 		diff = diff[:diffBudget*2/3] + "\n[… the diff is cut here …]\n" + diff[len(diff)-diffBudget/3:]
