@@ -63,7 +63,7 @@ func TestBackgroundWorkAndFailoverOnScreen(t *testing.T) {
 // the judge found the goal met, with that turn's answer; an impossible
 // goal exits 1 after one turn.
 func TestHeadlessGoal(t *testing.T) {
-	main := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "Wrote a.txt."}, {Text: "Wrote b.txt as well."}, {Text: "Cannot."}}})
+	main := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "Wrote a.txt."}, {Text: "Wrote b.txt as well."}, {Text: "Cannot."}, {Text: "Plain."}}})
 	// After each turn the spare gets the turn's note and the judge's
 	// question, in either order: each pair answers alike.
 	notMet, met, impossible := llmtest.Response{Text: "NOT MET: b.txt is missing"}, llmtest.Response{Text: "MET"}, llmtest.Response{Text: "IMPOSSIBLE: there is no such file system"}
@@ -89,5 +89,14 @@ func TestHeadlessGoal(t *testing.T) {
 	}
 	if reqs := main.ChatRequests(); len(reqs) != 3 {
 		t.Errorf("chat_model got %d requests, want one more turn", len(reqs))
+	}
+	// Without a goal a run sends nothing to the background entry: a note
+	// begun as the run ends would be lost.
+	before := len(spare.Requests())
+	if out, errOut, code := runHeadless(t, main, dir, "--config", conf, "-p", "plain"); code != 0 || strings.TrimSpace(out) != "Plain." {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if n := len(spare.Requests()) - before; n != 0 {
+		t.Errorf("a run without a goal sent %d requests to the background entry", n)
 	}
 }

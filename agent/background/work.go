@@ -20,8 +20,9 @@ type Work struct {
 	wg       sync.WaitGroup
 	maxTurns int
 
-	notes   *Notes
-	drafter *Drafter
+	notes    *Notes
+	drafter  *Drafter
+	noDrafts bool
 
 	mu      sync.Mutex
 	goal    string
@@ -37,13 +38,16 @@ type Options struct {
 	// NoNotes leaves the turn notes out (compaction then always asks for
 	// a summary).
 	NoNotes bool
+	// NoDrafts keeps the commit draft from being refreshed after each
+	// turn (/commit still drafts one when asked).
+	NoDrafts bool
 }
 
 // New starts the background work of the session bg is the face of, and
 // hooks it to the session's turns and compaction. Close stops it.
 func New(bg agent.Background, o Options) *Work {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &Work{bg: bg, ctx: ctx, cancel: cancel, maxTurns: o.MaxTurns}
+	w := &Work{bg: bg, ctx: ctx, cancel: cancel, maxTurns: o.MaxTurns, noDrafts: o.NoDrafts}
 	if w.maxTurns <= 0 {
 		w.maxTurns = bg.GoalMaxTurns()
 	}
@@ -88,7 +92,7 @@ func (w *Work) turnEnded(te agent.TurnEnd) {
 	if w.notes != nil && len(te.History) > te.Skip {
 		w.notes.turnEnded(w.ctx, te, w.goRun)
 	}
-	if w.bg.Trusted() {
+	if w.bg.Trusted() && !w.noDrafts {
 		// In a project not trusted git runs only when the user asks
 		// (/commit), not after every turn.
 		w.drafter.refresh(w.ctx, w.goRun)
@@ -106,8 +110,11 @@ func (w *Work) goRun(f func()) {
 
 // For is the background work of the session bg is the face of, started
 // on first use (New, with the configured goal.max_turns).
-func For(bg agent.Background) *Work {
-	return bg.Worker(func() any { return New(bg, Options{}) }).(*Work)
+func For(bg agent.Background) *Work { return ForWith(bg, Options{}) }
+
+// ForWith is For with o for the work when it is started here.
+func ForWith(bg agent.Background, o Options) *Work {
+	return bg.Worker(func() any { return New(bg, o) }).(*Work)
 }
 
 // Drafter is the commit drafter.

@@ -176,7 +176,10 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		return exitUsage
 	}
 	defer sess.Close()
-	work := background.For(sess.Background()) // before a resume: it takes the session's notes
+	// Before a resume: it takes the session's notes. A run ends with its
+	// turn: nothing is drafted after it, and notes are written only for
+	// the turns of a goal (a note begun as the run ends would be lost).
+	work := background.ForWith(sess.Background(), background.Options{NoNotes: c.script.goal == "", NoDrafts: true})
 	res, notes, _, err := resumeFlags(c, sess, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
