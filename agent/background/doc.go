@@ -16,6 +16,6 @@
 // queues on chat_model's slot (and shares its cache). Nothing here commits
 // on its own.
 //
-// It imports agent, agent/pool (through agent), internal/gitcmd and
-// internal/words; backend, ui/commands, ui/chat and cmd/fawn import it.
+// It imports agent, internal/gitcmd and internal/words; backend,
+// ui/commands, ui/chat and cmd/fawn import it.
 package background

@@ -10,7 +10,8 @@
 // Workspace, the task's side of it. The App (package ui) builds one of
 // each per task and lays them out; nothing here knows the App.
 //
-// Imports from fawn: agent, hooks (a hook's run in a card), internal/safetext, internal/words, session, tools, trust, ui/commands (the
+// Imports from fawn: agent, agent/background (a goal's card), hooks (a hook's run in a card), internal/safetext,
+// internal/words, session, tools, trust, ui/commands (the
 // registry the input completes from), ui/keymap, ui/panes (pane names),
 // ui/picker, ui/render, ui/theme. Imported by: ui, cmd/fawn (tests).
 package chat
