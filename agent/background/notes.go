@@ -32,6 +32,9 @@ Paths, names, commands, error messages and facts the agent cannot do without.
 
 Be specific and brief. Do not invent anything that is not in the transcript. Do not call tools.`
 
+// maxNotes bounds the notes kept in memory.
+const maxNotes = 1000
+
 // Notes writes a note of each turn in the background and hands compaction
 // the notes once they cover the whole conversation. A note stands for the
 // messages of its turn by their fingerprint (roles, texts, call IDs — not
@@ -139,6 +142,10 @@ func (n *Notes) turnEnded(ctx context.Context, te agent.TurnEnd, run func(func()
 	rest := msgs[pos:]
 	nt := &note{covers: len(rest), hash: fingerprint(rest)}
 	n.notes = append(n.notes, nt)
+	if len(n.notes) > maxNotes {
+		// The oldest stand for messages compacted away long ago.
+		n.notes = append(n.notes[:0:0], n.notes[len(n.notes)-maxNotes:]...)
+	}
 	n.mu.Unlock()
 	n.tell()
 	run(func() {

@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
@@ -51,7 +52,7 @@ func (c *Confirm) Ask(title, text string, choices ...Choice) {
 func (c *Confirm) Edit(title, text, aside string, done func(string)) {
 	c.Ask(title, "", Choice{Key: "enter", Label: "ok"}, Choice{Key: "alt+enter", Label: "new line"}, Choice{Key: "esc", Label: "cancel", Do: func() {}})
 	c.edit = tview.NewTextArea()
-	c.edit.SetText(text, false)
+	c.edit.SetText(safetext.Text(text), false) // a model may have written it
 	c.placed = false
 	c.edit.Focus(func(tview.Primitive) {}) // its cursor shows
 	c.aside, c.onEdit = aside, done
