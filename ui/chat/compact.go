@@ -16,12 +16,14 @@ import (
 // instructions and the open to-dos.
 type compactItem struct {
 	reason, focus, summary string
-	before, after          int
-	instructions           []string
-	todos                  []tools.Todo
-	running                bool
-	expanded               bool
-	ver                    uint64
+	// fromNotes: the summary is the notes written after each turn.
+	fromNotes     bool
+	before, after int
+	instructions  []string
+	todos         []tools.Todo
+	running       bool
+	expanded      bool
+	ver           uint64
 }
 
 func newCompactItem(reason, focus, summary string, before, after int, instructions []string, todos []tools.Todo) *compactItem {
@@ -66,6 +68,9 @@ func (c *compactItem) Render(rc *Ctx, width int) []render.Line {
 		arrow = "▾ "
 	}
 	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", render.Kilo(c.before), render.Kilo(c.after), compactWhy(c.reason))
+	if c.fromNotes {
+		head += " · from the turn notes"
+	}
 	if c.focus != "" {
 		head += " · focus: " + render.Sanitize(c.focus, 1)
 	}
@@ -128,6 +133,7 @@ func (r *Router) compaction(ev agent.Event) {
 		it.reason, it.focus, it.summary = c.Reason, c.Focus, c.Summary
 		it.before, it.after = c.TokensBefore, c.TokensAfter
 		it.instructions, it.todos = c.Instructions, c.Todos
+		it.fromNotes = c.FromNotes
 		it.running = false
 		it.ver++
 		r.text = nil

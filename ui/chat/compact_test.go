@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/agent"
@@ -29,5 +30,22 @@ func TestCompactionCardEndsAtAnyFrame(t *testing.T) {
 				t.Errorf("ver %d frame %d: moving and still revisions meet", ver, frame)
 			}
 		}
+	}
+}
+
+// A compaction made from the turn notes says so on its card.
+func TestCompactionCardSaysFromTheNotes(t *testing.T) {
+	r := &Router{list: &MessageList{}}
+	r.compaction(agent.Event{Type: agent.EventCompacting, Compact: &agent.Compaction{Reason: "auto"}})
+	it := r.compact
+	r.compaction(agent.Event{Type: agent.EventCompacted, Compact: &agent.Compaction{Reason: "auto", Summary: "s", TokensBefore: 10, TokensAfter: 5, FromNotes: true}})
+	var text string
+	for _, l := range it.Render(darkCtx(), 120) {
+		for _, sp := range l {
+			text += sp.Text
+		}
+	}
+	if !strings.Contains(text, "from the turn notes") {
+		t.Errorf("the card reads %q", text)
 	}
 }
