@@ -39,10 +39,38 @@ func TestMain(m *testing.M) {
 	// turn it on again (FAWN_SANDBOX_MODE), the others run as they were
 	// written, with commands that ask.
 	os.Setenv("FAWN_SANDBOX_MODE", "off")
+	home := ownHome()
 	code := m.Run()
+	os.RemoveAll(home)
 	os.RemoveAll(dir)
 	removeBenchBinaries()
 	os.Exit(code)
+}
+
+// ownHome gives the tests' programs a home of their own, so the shells
+// fawn starts read no rc files of the machine's (a pyenv rehash that a
+// killed shell left locked made every later bash wait for the lock); the
+// Go caches and the npm packages the tests use stay where they are.
+func ownHome() string {
+	real, _ := os.UserHomeDir()
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if os.Getenv(k) == "" {
+			if out, err := exec.Command("go", "env", k).Output(); err == nil {
+				os.Setenv(k, strings.TrimSpace(string(out)))
+			}
+		}
+	}
+	for k, sub := range map[string]string{"NPM_TEST_PACKAGES_DIR": "fawn-test-npm", "ACP_TEST_PACKAGES_DIR": "fawn-test-npm-acp"} {
+		if os.Getenv(k) == "" && real != "" {
+			os.Setenv(k, filepath.Join(real, ".cache", sub))
+		}
+	}
+	home, err := os.MkdirTemp("", "fawn-e2e-home")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	return home
 }
 
 var sessionSeq atomic.Int64
