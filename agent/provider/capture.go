@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/cloudwego/eino-ext/components/model/openai"
 )
 
 // Capture records what the transport saw of one model request: the status
@@ -150,18 +148,16 @@ type ServerError struct {
 // transport captured for the request (0: none).
 func ErrorOf(err error, captured int) ServerError {
 	se := ServerError{Status: captured}
-	var oe *openai.APIError
 	var ae *anthropicError
 	var ie *streamError
+	var fe *OpenAIError
 	switch {
-	case errors.As(err, &oe):
+	case errors.As(err, &fe):
 		if se.Status == 0 {
-			se.Status = oe.HTTPStatusCode
+			se.Status = fe.Status
 		}
-		se.Message = oe.Message
-		if code, _ := oe.Code.(string); code == "context_length_exceeded" {
-			se.ContextLength = true
-		}
+		se.Message = fe.Message
+		se.ContextLength = fe.Code == "context_length_exceeded"
 	case errors.As(err, &ae):
 		if se.Status == 0 {
 			se.Status = ae.StatusCode

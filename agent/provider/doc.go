@@ -1,6 +1,7 @@
 // Package provider owns turning a model entry of the configuration
 // (models.chat_model, models.named.*) into a ready eino chat model client —
-// any OpenAI-compatible server, fawn's own client of Anthropic's Messages
+// fawn's own clients, over plain HTTP and server-sent events, of any
+// OpenAI-compatible server's chat completions and of Anthropic's Messages
 // API, or the offline demo model — and the plumbing that depends on which
 // server answers: the HTTP transport that records each response's status
 // and Retry-After, reading a provider's error for its status and the

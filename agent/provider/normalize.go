@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 )
@@ -26,8 +25,9 @@ type Normalizer struct {
 	byID  map[string]*ncall // the server's ID → call
 	byIx  map[int]*ncall    // the server's index → the latest call with it
 	last  *ncall
-	// viaModifier is set when the provider calls apply itself (the openai
-	// chunk modifier), so the reader must not apply it a second time.
+	// viaModifier is set when the provider calls apply itself (the
+	// OpenAI-compatible reader), so the agent must not apply it a second
+	// time.
 	viaModifier atomic.Bool
 }
 
@@ -146,26 +146,17 @@ func WithNormalizer(ctx context.Context, n *Normalizer) context.Context {
 }
 
 // Chunk normalises a chunk the reader received, unless the provider did
-// already (the openai component, given StreamOptions).
+// already (the OpenAI-compatible reader does, as it decodes each chunk).
 func (n *Normalizer) Chunk(msg *schema.Message) {
 	if !n.viaModifier.Load() {
 		n.apply(msg)
 	}
 }
 
-// StreamOptions are the options of a streamed request that let the
-// provider normalise each chunk itself, before eino merges anything.
+// StreamOptions are the options every streamed request is made with. There
+// are none today: the OpenAI-compatible reader finds the Normalizer in the
+// request's context itself. Callers pass them so that an option a provider
+// needs one day reaches every request.
 func StreamOptions() []model.Option {
-	return []model.Option{openai.WithResponseChunkMessageModifier(chunkModifier)}
-}
-
-// chunkModifier is the openai component's ResponseChunkMessageModifier: it
-// normalises each chunk inside the provider, before eino (or anything else)
-// sees it.
-func chunkModifier(ctx context.Context, msg *schema.Message, _ []byte, _ bool) (*schema.Message, error) {
-	if n, ok := ctx.Value(normalizerKey{}).(*Normalizer); ok && msg != nil {
-		n.viaModifier.Store(true)
-		n.apply(msg)
-	}
-	return msg, nil
+	return nil
 }

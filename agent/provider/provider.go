@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/fawn-ide/fawn/config"
@@ -84,24 +83,18 @@ func New(ctx context.Context, mc config.Model, o Options) (Client, error) {
 		if mc.Model == "" {
 			return Client{}, fmt.Errorf("agent: models.chat_model.model is empty: name the model to use (e.g. gpt-4o)")
 		}
-		oc := &openai.ChatModelConfig{
-			APIKey:      mc.APIKey, // empty: no Authorization header (Ollama, llama.cpp)
-			BaseURL:     baseURL,
-			Model:       mc.Model,
-			HTTPClient:  hc,
-			ExtraFields: mc.ExtraBody,
-		}
-		if mc.MaxTokens > 0 {
-			oc.MaxTokens = ptr(mc.MaxTokens)
+		oc := openaiConfig{
+			APIKey:     mc.APIKey, // empty: no Authorization header (Ollama, llama.cpp)
+			BaseURL:    baseURL,
+			Model:      mc.Model,
+			MaxTokens:  mc.MaxTokens,
+			HTTPClient: hc,
+			ExtraBody:  mc.ExtraBody,
 		}
 		if mc.Temperature != nil {
 			oc.Temperature = ptr(float32(*mc.Temperature))
 		}
-		cm, err := openai.NewChatModel(ctx, oc)
-		if err != nil {
-			return Client{}, fmt.Errorf("agent: the openai model: %w", err)
-		}
-		c.Chat = cm
+		c.Chat = newOpenAIModel(oc)
 		return c, nil
 
 	case "anthropic":
