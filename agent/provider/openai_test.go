@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -402,5 +403,33 @@ func TestOpenAIStreamAllocationsPerChunk(t *testing.T) {
 	}
 	if per := allocs / chunks; per > 12 {
 		t.Errorf("%.1f allocations per chunk, want at most 12", per)
+	}
+}
+
+// The answer is read in the goroutine that calls Recv: Stream starts no
+// goroutine, so a chunk is not handed from one goroutine to another on its
+// way to the agent.
+func TestOpenAIStreamStartsNoGoroutine(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 100; i++ {
+		b.WriteString("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"}}]}\n\n")
+	}
+	b.WriteString("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	c, err := New(context.Background(), config.Model{Type: "openai", Model: "m", BaseURL: "http://llm.invalid/v1"},
+		Options{HTTPClient: &http.Client{Transport: cannedBody(b.String())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	sr, err := c.Chat.Stream(context.Background(), []*schema.Message{schema.UserMessage("go")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	if _, err := sr.Recv(); err != nil {
+		t.Fatal(err)
+	}
+	if after := runtime.NumGoroutine(); after != before {
+		t.Errorf("%d goroutines while the answer streams, %d before", after, before)
 	}
 }
