@@ -14,10 +14,11 @@ import (
 )
 
 // openaiStream reads one streamed chat completion: a line at a time, each
-// `data:` line decoded once into the fields fawn uses (oaChunk) and turned
+// `data:` line decoded once into the fields fawn uses (by fastDelta for the
+// usual text chunk, into oaChunk by encoding/json for any other) and turned
 // into a chunk for eino. It runs in the goroutine that calls Recv: no
-// goroutine of its own and no channel between the socket and the agent, so a
-// chunk costs one wake-up, not three.
+// goroutine of its own and no channel between the socket and the agent, so
+// a chunk is not handed from one goroutine to another on its way.
 //
 // Lines that are not data (SSE comments, event names, blank lines) are
 // skipped, except that they are kept (up to a bound) in case the stream
@@ -222,6 +223,22 @@ func (l *lenientString) UnmarshalJSON(b []byte) error {
 // its finish reason and the usage. A chunk with none of these (a role, an
 // empty delta) gives nil.
 func (s *openaiStream) chunk(data []byte) (*schema.Message, error) {
+	content, reasoning, finish, choice, ok := fastDelta(data)
+	if !ok {
+		return s.decode(data)
+	}
+	if !choice || content == "" && reasoning == "" && finish == "" {
+		return nil, nil
+	}
+	msg := &schema.Message{Role: schema.Assistant, Content: content, ReasoningContent: reasoning}
+	if finish != "" {
+		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finish}
+	}
+	return msg, nil
+}
+
+// decode is chunk through encoding/json: any chunk at all.
+func (s *openaiStream) decode(data []byte) (*schema.Message, error) {
 	// encoding/json reuses a slice's elements without zeroing them.
 	choices := s.c.Choices[:cap(s.c.Choices)]
 	clear(choices)
