@@ -86,9 +86,7 @@ replace github.com/bytedance/sonic => ./third_party/sonic
 
 replace github.com/nikolalohinski/gonja => ./third_party/gonja
 
-// Patched copies, until upstream has what their FAWN.md lists: chroma
-// loads its lexers on first use; tcell draws with fewer bytes and
-// allocations and never writes a control character in a cell raw.
-replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
-
+// A patched copy, until upstream has what its FAWN.md lists: tcell draws
+// with fewer bytes and allocations and never writes a control character
+// in a cell raw.
 replace github.com/gdamore/tcell/v2 => ./third_party/tcell

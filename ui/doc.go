@@ -25,7 +25,8 @@
 //   - sessions: the /resume picker;
 //   - trustprompt: the question asked before opening an untrusted project;
 //   - keymap: key bindings as data, one table per context;
-//   - theme: the colours.
+//   - theme: the colours;
+//   - syntax: the lexers, read on first use.
 //
 // Imports from fawn: agent, backend, checkpoint, config, internal/proc,
 // internal/safetext, internal/words, project, session, tools and those

@@ -15,7 +15,7 @@
 // which hands its results back through the redraw hook: they are applied at
 // the next Draw, so no background goroutine ever touches a buffer.
 //
-// It imports project, tools, ui/keymap, ui/picker, ui/theme and
+// It imports project, tools, ui/keymap, ui/picker, ui/syntax, ui/theme and
 // internal/safetext, never ui; ui, cmd/fawn and the fawnedit command
 // (internal/fawnedit, the pane on its own) import it.
 package editor

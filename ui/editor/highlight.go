@@ -7,8 +7,9 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/syntax"
 )
 
 // span styles the bytes of a line up to end (from the previous span's end).
@@ -223,8 +224,7 @@ func (c *lexerCache) lexerFor(path string, content []byte) chroma.Lexer {
 	ext := filepath.Ext(base)
 	if c.byExt == nil {
 		c.byExt = map[string]chroma.Lexer{}
-		for _, l := range lexers.Registry().Lexers {
-			cfg := l.Config()
+		for _, cfg := range syntax.Configs() {
 			for _, g := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
 				if !strings.HasPrefix(g, "*.") || strings.ContainsAny(g[2:], "*?[.") {
 					c.special = append(c.special, g)
@@ -241,15 +241,15 @@ func (c *lexerCache) lexerFor(path string, content []byte) chroma.Lexer {
 	}
 	l, ok := c.byExt[ext]
 	if !ok || !cacheable {
-		l = lexers.Match(base)
+		l = syntax.Match(base)
 		// Keep it only when the extension alone gives the same lexer (not
 		// so for a backup such as "x.go.bak").
-		if cacheable && l != nil && lexers.Match("x"+ext) == l {
+		if cacheable && l != nil && syntax.Match("x"+ext) == l {
 			c.byExt[ext] = l
 		}
 	}
 	if l == nil && len(content) > 0 {
-		l = lexers.Analyse(string(content[:min(len(content), 4096)]))
+		l = syntax.Analyse(string(content[:min(len(content), 4096)]))
 	}
 	if l == nil || l.Config().Name == "plaintext" {
 		return nil

@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/fawn-ide/fawn/internal/safetext"
+	"github.com/fawn-ide/fawn/ui/syntax"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -55,9 +55,12 @@ func (h *Highlighter) tokenStyle(t chroma.TokenType) tcell.Style {
 	return s
 }
 
-// WarmLexers loads chroma's lexer registry (about 20 ms of parsing the
-// embedded definitions), which fawn's copy of chroma defers to first use.
-func WarmLexers() { lexers.Registry() }
+// WarmLexers reads the definitions of the lexers code is most often in
+// (Go, Python, shell, JavaScript, TypeScript, JSON, YAML, Markdown), so the
+// first file or code block in one does not wait for it.
+func WarmLexers() {
+	syntax.Warm("go", "python", "bash", "javascript", "typescript", "json", "yaml", "markdown", "diff")
+}
 
 // lexerFor finds a lexer by fence language ("go", "python", "sh") or, failing
 // that, by treating it as a file extension ("py", "rs"). Unknown languages get
@@ -67,10 +70,10 @@ func lexerFor(lang string) chroma.Lexer {
 	if lang == "" {
 		return nil
 	}
-	if l := lexers.Get(lang); l != nil {
+	if l := syntax.Get(lang); l != nil {
 		return l
 	}
-	if l := lexers.Match("x." + lang); l != nil {
+	if l := syntax.Match("x." + lang); l != nil {
 		return l
 	}
 	return nil
