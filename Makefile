@@ -5,7 +5,7 @@ GO      ?= go
 DIR     ?= .
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-PKGS    := ./... github.com/bytedance/sonic github.com/bytedance/sonic/ast github.com/nikolalohinski/gonja/... github.com/gdamore/tcell/v2 github.com/gdamore/tcell/v2/terminfo
+PKGS    := ./... github.com/bytedance/sonic github.com/bytedance/sonic/ast github.com/nikolalohinski/gonja/...
 TESTPKGS := $(PKGS)
 
 .PHONY: build run install release test test-short bench fuzz lint clean

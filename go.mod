@@ -43,7 +43,6 @@ require (
 	github.com/charmbracelet/colorprofile v0.4.2 // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
-	github.com/charmbracelet/x/vt v0.0.0-20260913004009-c615ff2f7805 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
@@ -85,8 +84,3 @@ require (
 replace github.com/bytedance/sonic => ./third_party/sonic
 
 replace github.com/nikolalohinski/gonja => ./third_party/gonja
-
-// A patched copy, until upstream has what its FAWN.md lists: tcell draws
-// with fewer bytes and allocations and never writes a control character
-// in a cell raw.
-replace github.com/gdamore/tcell/v2 => ./third_party/tcell

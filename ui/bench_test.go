@@ -20,6 +20,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/display"
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render/screentest"
 )
@@ -403,8 +404,9 @@ func streamFrames(b *testing.B, a *App, tty *nullTty, answer string) {
 	b.ReportMetric(float64(tty.n.Load())/float64(b.N), "tty-bytes/op")
 }
 
-// ttyApp is an App on a real tScreen over a nullTty (xterm-256color, UTF-8)
-// holding a session of n chat items; the screen is closed when b ends.
+// ttyApp is an App on a real tScreen over a nullTty (xterm-256color, UTF-8,
+// trimmed and guarded as display.Open makes it) holding a session of n
+// chat items; the screen is closed when b ends.
 func ttyApp(b *testing.B, n int) (*App, *nullTty) {
 	b.Setenv("LC_ALL", "en_US.UTF-8")
 	ti, err := tcell.LookupTerminfo("xterm-256color")
@@ -412,10 +414,11 @@ func ttyApp(b *testing.B, n int) (*App, *nullTty) {
 		b.Fatal(err)
 	}
 	tty := &nullTty{closed: make(chan struct{})}
-	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, display.Lean(ti))
 	if err != nil {
 		b.Fatal(err)
 	}
+	s = display.Guard(s) // as display.Open makes it
 	if err := s.Init(); err != nil {
 		b.Fatal(err)
 	}

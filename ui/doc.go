@@ -26,7 +26,8 @@
 //   - trustprompt: the question asked before opening an untrusted project;
 //   - keymap: key bindings as data, one table per context;
 //   - theme: the colours;
-//   - syntax: the lexers, read on first use.
+//   - syntax: the lexers, read on first use;
+//   - display: the terminal screen, guarded against control characters.
 //
 // Imports from fawn: agent, backend, checkpoint, config, internal/proc,
 // internal/safetext, internal/words, project, session, tools and those

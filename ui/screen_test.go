@@ -6,24 +6,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// On xterm, sgr0 loses its charset reset (sent once on entering the
-// screen instead) and cnorm its blink reset; the entry itself is left as
-// it was.
-func TestLeanTerminfo(t *testing.T) {
-	ti, err := tcell.LookupTerminfo("xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	attrOff, enterCA := ti.AttrOff, ti.EnterCA
-	lean := leanTerminfo(ti)
-	if lean.AttrOff != "\x1b[m" || lean.ShowCursor != "\x1b[?25h" || lean.EnterCA != enterCA+"\x1b(B" {
-		t.Fatalf("sgr0 %q, cnorm %q, smcup %q", lean.AttrOff, lean.ShowCursor, lean.EnterCA)
-	}
-	if ti.AttrOff != attrOff || ti.EnterCA != enterCA {
-		t.Fatal("the terminfo database's entry was changed")
-	}
-}
-
 // ttyScreen is a simulation screen that says it is a terminal, as a real
 // one of 256 colours does.
 type ttyScreen struct{ tcell.SimulationScreen }

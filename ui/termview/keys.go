@@ -12,11 +12,6 @@ import (
 // encodeKey turns a key event into the bytes xterm would send for it, given
 // the modes the program set; nil when the key has no encoding.
 func encodeKey(ev *tcell.EventKey, m terminal.Modes) []byte {
-	if final, ok := ev.Keypad(); ok && m.AppKeypad {
-		// A keypad key, for a program that put the keypad in
-		// application mode (ESC =): its code, as xterm sends it.
-		return []byte{0x1b, 'O', final}
-	}
 	mods := ev.Modifiers()
 	alt := mods&tcell.ModAlt != 0
 	k := ev.Key()

@@ -46,10 +46,6 @@ func TestEncodeKey(t *testing.T) {
 		{"f5", tcell.NewEventKey(tcell.KeyF5, 0, tcell.ModNone), normal, "\x1b[15~"},
 		{"f12", tcell.NewEventKey(tcell.KeyF12, 0, tcell.ModNone), normal, "\x1b[24~"},
 		{"ctrl-h", tcell.NewEventKey(tcell.KeyBackspace, 0, tcell.ModCtrl), normal, "\x08"},
-		{"kp5", tcell.NewKeypadEvent('u'), normal, "5"},
-		{"kp5 app", tcell.NewKeypadEvent('u'), terminal.Modes{AppKeypad: true}, "\x1bOu"},
-		{"kp enter app", tcell.NewKeypadEvent('M'), terminal.Modes{AppKeypad: true}, "\x1bOM"},
-		{"kp enter", tcell.NewKeypadEvent('M'), normal, "\r"},
 	}
 	for _, c := range cases {
 		if got := string(encodeKey(c.ev, c.m)); got != c.want {

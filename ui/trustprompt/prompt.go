@@ -11,8 +11,8 @@
 // the widget (a tview primitive, tested on a simulation screen); [Run]
 // shows it on a terminal and waits for the answer.
 //
-// It imports trust, ui/theme and internal/safetext, never ui; cmd/fawn shows
-// it before the IDE starts.
+// It imports trust, ui/display, ui/theme and internal/safetext, never
+// ui; cmd/fawn shows it before the IDE starts.
 package trustprompt
 
 import (
@@ -27,6 +27,7 @@ import (
 
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/trust"
+	"github.com/fawn-ide/fawn/ui/display"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -241,7 +242,7 @@ func (v *View) MouseHandler() func(action tview.MouseAction, event *tcell.EventM
 // signal) ends it with Quit and ctx's error.
 func Run(ctx context.Context, screen tcell.Screen, opts Options) (Answer, error) {
 	if screen == nil {
-		s, err := tcell.NewScreen()
+		s, err := display.Open()
 		if err != nil {
 			return Quit, fmt.Errorf("cannot open the terminal: %w", err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/display"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -85,5 +86,9 @@ func run(args []string) error {
 		quitAsked = false
 		return ev
 	})
-	return app.SetRoot(tabs, true).EnableMouse(true).EnablePaste(true).Run()
+	screen, err := display.Open()
+	if err != nil {
+		return err
+	}
+	return app.SetScreen(screen).SetRoot(tabs, true).EnableMouse(true).EnablePaste(true).Run()
 }
