@@ -3,6 +3,9 @@ package display
 import (
 	"bytes"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -313,5 +316,42 @@ func TestLean(t *testing.T) {
 	_, tty := realScreen(t, 40, 10)
 	if out := tty.output(); strings.Contains(out, "\x1b=") {
 		t.Fatalf("the keypad was put in application mode: %q", out)
+	}
+}
+
+// TestOnlyDisplayOpensTheTerminal: every screen fawn draws on is Open's,
+// guarded; no other package makes tcell's terminal screen itself.
+func TestOnlyDisplayOpensTheTerminal(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "third_party", "testdata", "bin", "dist", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Dir(path) == filepath.Join(root, "ui", "display") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, call := range []string{"tcell.NewScreen(", "tcell.NewTerminfoScreen", "tview.NewApplication()"} {
+			if bytes.Contains(src, []byte(call)) && !(call == "tview.NewApplication()" && bytes.Contains(src, []byte("SetScreen(screen)"))) {
+				t.Errorf("%s calls %s: open the terminal with display.Open, which guards it", path, call)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
