@@ -165,6 +165,32 @@ type verdict struct {
 	result string  // the tool result for the model when refused
 }
 
+// refuseHeadless refuses a call that would ask: headless, nobody can
+// answer. The refusal says how the call could be allowed.
+func (s *Session) refuseHeadless(t *turn, id, name string, call rules.Call, v rules.Verdict, act tools.Action, reason, what string, mode Mode, protected bool) verdict {
+	eff := v.Effect
+	how := fmt.Sprintf("allow it with the rule %q in permissions.allow of your config, or with --permission-mode (accept-edits, yolo)", rules.Suggest(call))
+	switch {
+	case eff == rules.Ask:
+		how = "remove that rule or allow the call with --permission-mode yolo"
+	case v.Caution == rules.UntrustedGit:
+		how = "trust the directory (--trust, or in the IDE) if its .git/config is yours, or allow the call with --permission-mode yolo"
+	case v.Caution != "":
+		how = "no allow rule allows it; only --permission-mode yolo or an answer in the IDE does"
+	}
+	if protected {
+		how = "only --permission-mode yolo allows it"
+	}
+	a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; %s", reason, how)}
+	s.answered(t, id, name, a)
+	why := ""
+	if v.Caution != "" && eff != rules.Ask {
+		why = " This one asks whatever the rules allow: " + v.Caution + "."
+	}
+	return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it.%s "+
+		"Do not retry this call; finish what you can without it and say what was not done.", what, mode, why)}
+}
+
 // permit decides whether the call may run, asking the user when the mode
 // says so. It emits the permission events.
 func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tools.Action) verdict {
@@ -228,26 +254,7 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 	}
 	reason := askReason(v, act, what, mode)
 	if !s.interactive {
-		how := fmt.Sprintf("allow it with the rule %q in permissions.allow of your config, or with --permission-mode (accept-edits, yolo)", rules.Suggest(call))
-		switch {
-		case eff == rules.Ask:
-			how = "remove that rule or allow the call with --permission-mode yolo"
-		case v.Caution == rules.UntrustedGit:
-			how = "trust the directory (--trust, or in the IDE) if its .git/config is yours, or allow the call with --permission-mode yolo"
-		case v.Caution != "":
-			how = "no allow rule allows it; only --permission-mode yolo or an answer in the IDE does"
-		}
-		if protected {
-			how = "only --permission-mode yolo allows it"
-		}
-		a := Answer{Decision: Deny, Auto: true, Note: fmt.Sprintf("%s, and nobody can answer in headless mode; %s", reason, how)}
-		s.answered(t, id, name, a)
-		why := ""
-		if v.Caution != "" && eff != rules.Ask {
-			why = " This one asks whatever the rules allow: " + v.Caution + "."
-		}
-		return verdict{answer: &a, result: fmt.Sprintf("error: denied: %s need the user's permission, and fawn is running headless in %s mode where nobody can give it.%s "+
-			"Do not retry this call; finish what you can without it and say what was not done.", what, mode, why)}
+		return s.refuseHeadless(t, id, name, call, v, act, reason, what, mode, protected)
 	}
 
 	req := PermissionRequest{ID: id, Tool: name, Action: act, Reason: reason}
