@@ -220,7 +220,9 @@ func (c *Client) explain(ctx context.Context, u *url.URL, err error) error {
 	switch {
 	case errors.As(err, &pe):
 		return pe
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || isTimeout(err):
+		// The headers' time limit and the context's are the same: which
+		// one fires first is a matter of scheduling.
 		return fmt.Errorf("%s did not answer within %s: the server is slow or unreachable; try again later or another source", u.Redacted(), c.timeout())
 	case errors.Is(err, context.Canceled):
 		return errors.New("cancelled")
@@ -247,4 +249,10 @@ func textual(ct string) bool {
 		return true
 	}
 	return false
+}
+
+// isTimeout reports a transport's time limit running out.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }

@@ -246,3 +246,23 @@ func TestFetchSendsNothingOfFawns(t *testing.T) {
 		t.Errorf("user agent %q", got.Get("User-Agent"))
 	}
 }
+
+// headerTimeout is a transport's time limit, as net/http reports one.
+type headerTimeout struct{}
+
+func (headerTimeout) Error() string   { return "net/http: timeout awaiting response headers" }
+func (headerTimeout) Timeout() bool   { return true }
+func (headerTimeout) Temporary() bool { return true }
+
+// The transport's time limit and the context's are the same: when the
+// transport's fires first (the context still live), the message is the
+// same time-limit message.
+func TestTheTransportsTimeLimitSaysSo(t *testing.T) {
+	c := local()
+	c.Timeout = 300 * time.Millisecond
+	u, _ := url.Parse("http://127.0.0.1:1/slow")
+	err := c.explain(context.Background(), u, &url.Error{Op: "Get", URL: u.String(), Err: headerTimeout{}})
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 300ms") {
+		t.Fatalf("%v", err)
+	}
+}
