@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent/pool"
 	"github.com/fawn-ide/fawn/agent/provider"
+	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/session"
 )
 
@@ -153,7 +154,10 @@ func (b Background) Model(ctx context.Context) (BackgroundModel, error) {
 		if entry == "" {
 			entry = pool.Default
 		}
-		return BackgroundModel{Chat: own.Chat, Entries: []string{entry}, Shared: true}, nil
+		s.mu.Lock()
+		mc := s.modelCfg
+		s.mu.Unlock()
+		return BackgroundModel{Chat: spending{ToolCallingChatModel: own.Chat, s: s, mc: mc}, Entries: []string{entry}, Shared: true}, nil
 	}
 	var (
 		models []model.ToolCallingChatModel
@@ -168,7 +172,7 @@ func (b Background) Model(ctx context.Context) (BackgroundModel, error) {
 		if err != nil {
 			return BackgroundModel{}, fmt.Errorf("models.named.%s: %w", name, err)
 		}
-		models = append(models, cl.Chat)
+		models = append(models, spending{ToolCallingChatModel: cl.Chat, s: s, mc: c.Config})
 		slots = append(slots, s.pools.Slot(name))
 	}
 	return BackgroundModel{Chat: s.pools.Spread(models, slots), Entries: names}, nil
@@ -324,4 +328,38 @@ func (s *Session) restoreNotes(l *session.Log) {
 		notes = append(notes, Note{Text: r.Summary, Covers: r.Covers, Hash: r.Hash})
 	}
 	n.Restore(notes)
+}
+
+// spending is a background entry's model whose answers count in the
+// session's usage and cost, at that entry's price: background work is
+// the user's money as a turn is.
+type spending struct {
+	model.ToolCallingChatModel
+	s  *Session
+	mc config.Model
+}
+
+// Generate asks the entry and counts what the answer cost.
+func (m spending) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	msg, err := m.ToolCallingChatModel.Generate(ctx, in, opts...)
+	if err == nil {
+		m.s.spend(msg, m.mc)
+	}
+	return msg, err
+}
+
+// spend adds one background answer's tokens and cost to the session's
+// usage (not to a turn's: the work runs between turns).
+func (s *Session) spend(msg *schema.Message, mc config.Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if msg == nil || msg.ResponseMeta == nil || msg.ResponseMeta.Usage == nil {
+		s.usage.Cost.Unpriced++
+		return
+	}
+	u := msg.ResponseMeta.Usage
+	s.usage.InputTokens += u.PromptTokens
+	s.usage.OutputTokens += u.CompletionTokens
+	s.usage.CachedTokens += u.PromptTokenDetails.CachedTokens
+	s.usage.Cost.Add(costOf(mc, u.PromptTokens, u.PromptTokenDetails.CachedTokens, u.CompletionTokens))
 }

@@ -317,3 +317,45 @@ func TestTasksShareTheModelsSlots(t *testing.T) {
 		t.Errorf("the second task's turn did not say it waited: %s", render(evs))
 	}
 }
+
+// What background work costs counts in the session's usage, at the price
+// of the entry that answered: with a background entry and without one.
+func TestBackgroundWorkCountsInTheSessionsCost(t *testing.T) {
+	bg := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "MET", Usage: &llmtest.Usage{PromptTokens: 1_000_000, CompletionTokens: 0}},
+	}})
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "NOT MET: more", Usage: &llmtest.Usage{PromptTokens: 2_000_000, CompletionTokens: 0}},
+	}}, ModeAsk, func(o *Options) {
+		o.Config.Models.Chat.PricePerMTok = map[string]float64{"input": 1, "output": 1}
+		named(o, "spare", bg.URL(), func(m *config.Model) { m.PricePerMTok = map[string]float64{"input": 3, "output": 3} })
+		o.Config.Models.Background = []string{"spare"}
+	})
+	ask := func() {
+		m, err := h.s.Background().Model(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Chat.Generate(context.Background(), []*schema.Message{schema.UserMessage("judge")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask()
+	if u := h.s.Usage(); u.InputTokens != 1_000_000 || u.Cost.USD < 2.99 || u.Cost.USD > 3.01 {
+		t.Fatalf("after a background answer on spare: %d input tokens, $%.2f; want 1,000,000 and $3", u.InputTokens, u.Cost.USD)
+	}
+	// Without a background entry the work goes to chat_model, at its price.
+	h2 := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "MET", Usage: &llmtest.Usage{PromptTokens: 2_000_000, CompletionTokens: 0}},
+	}}, ModeAsk, func(o *Options) { o.Config.Models.Chat.PricePerMTok = map[string]float64{"input": 1, "output": 1} })
+	m, err := h2.s.Background().Model(context.Background())
+	if err != nil || !m.Shared {
+		t.Fatalf("%+v %v", m, err)
+	}
+	if _, err := m.Chat.Generate(context.Background(), []*schema.Message{schema.UserMessage("judge")}); err != nil {
+		t.Fatal(err)
+	}
+	if u := h2.s.Usage(); u.InputTokens != 2_000_000 || u.Cost.USD < 1.99 || u.Cost.USD > 2.01 {
+		t.Fatalf("after a background answer on chat_model: %d input tokens, $%.2f; want 2,000,000 and $2", u.InputTokens, u.Cost.USD)
+	}
+}
