@@ -137,26 +137,7 @@ func anthropicTool(info *schema.ToolInfo) (aTool, error) {
 
 // Generate is Stream read to the end.
 func (m *anthropicModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	sr, err := m.Stream(ctx, in, opts...)
-	if err != nil {
-		return nil, err
-	}
-	defer sr.Close()
-	var chunks []*schema.Message
-	for {
-		c, err := sr.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		chunks = append(chunks, c)
-	}
-	if len(chunks) == 0 {
-		return &schema.Message{Role: schema.Assistant}, nil
-	}
-	return schema.ConcatMessages(chunks)
+	return collect(m.Stream(ctx, in, opts...))
 }
 
 // Stream sends the request and returns the answer as it arrives. An HTTP
@@ -651,4 +632,28 @@ func finishReason(stop string) string {
 		return "content_filter"
 	}
 	return stop
+}
+
+// collect reads a stream to its end into one message (Generate of the
+// clients that only stream).
+func collect(sr *schema.StreamReader[*schema.Message], err error) (*schema.Message, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Close()
+	var chunks []*schema.Message
+	for {
+		c, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		chunks = append(chunks, c)
+	}
+	if len(chunks) == 0 {
+		return &schema.Message{Role: schema.Assistant}, nil
+	}
+	return schema.ConcatMessages(chunks)
 }

@@ -92,26 +92,7 @@ func (m *openaiModel) WithTools(infos []*schema.ToolInfo) (model.ToolCallingChat
 
 // Generate is Stream read to the end.
 func (m *openaiModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	sr, err := m.Stream(ctx, in, opts...)
-	if err != nil {
-		return nil, err
-	}
-	defer sr.Close()
-	var chunks []*schema.Message
-	for {
-		c, err := sr.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		chunks = append(chunks, c)
-	}
-	if len(chunks) == 0 {
-		return &schema.Message{Role: schema.Assistant}, nil
-	}
-	return schema.ConcatMessages(chunks)
+	return collect(m.Stream(ctx, in, opts...))
 }
 
 // Stream sends the request and returns the answer as it arrives. An HTTP
