@@ -203,7 +203,9 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		s.answered(t, id, name, a)
 		return verdict{answer: &a, result: fmt.Sprintf("error: denied by the user's permission rule %q. Do not retry this call or work around it; do what you can without it and say what was not done.", rule.Raw)}
 	}
-	if act.Kind == tools.KindRead && (!act.ReadOnlyHint || eff != rules.Ask) {
+	// Reads run without asking (fawn's own and an MCP tool's marked
+	// readOnlyHint), unless the user's ask rule names them.
+	if act.Kind == tools.KindRead && eff != rules.Ask {
 		return verdict{allow: true}
 	}
 	mode := s.Mode()
@@ -213,6 +215,8 @@ func (s *Session) permit(ctx context.Context, t *turn, id, name string, act tool
 		what = "edits"
 	case tools.KindFetch:
 		what = "web requests"
+	case tools.KindRead:
+		what = "reads"
 	}
 	// Reading the web changes nothing here: plan mode asks for it as ask
 	// mode does, rather than refusing it; so for a read an ask rule names.

@@ -198,3 +198,47 @@ func TestSetModeAndParse(t *testing.T) {
 		t.Errorf("ParseMode: %v", err)
 	}
 }
+
+// A user's ask rule holds for fawn's own reads too: reading the file it
+// names asks (in plan mode as well), other reads do not; headless, the
+// read is refused and the refusal names the rule.
+func TestAskRuleAsksForABuiltInRead(t *testing.T) {
+	script := llmtest.Script{Responses: []llmtest.Response{
+		{ToolCalls: []llmtest.ToolCall{
+			{ID: "s", Name: "read_file", Arguments: `{"path":"secret.txt"}`},
+			{ID: "a", Name: "read_file", Arguments: `{"path":"a.txt"}`},
+		}},
+		text("done"),
+	}}
+	askSecret := func(o *Options) { o.Config.Permissions.Ask = []string{"Read(secret.txt)"} }
+	for _, mode := range []Mode{ModeAsk, ModeAcceptEdits, ModePlan} {
+		t.Run(string(mode), func(t *testing.T) {
+			h := newHarness(t, script, mode, askSecret)
+			h.write("secret.txt", "S")
+			h.write("a.txt", "A")
+			asked := ""
+			evs := runChecked(t, h, context.Background(), "read", func(ev Event) {
+				if ev.Type == EventPermissionAsked {
+					asked += ev.ID
+					h.s.Approve(ev.ID, Answer{Decision: Deny})
+				}
+			})
+			o := outcomes(evs)
+			if asked != "s" || o["s"].ran || !o["a"].ran {
+				t.Errorf("asked %q, want the secret's read only:\n%s", asked, render(evs))
+			}
+			if !strings.Contains(o["s"].result, "denied") {
+				t.Errorf("secret's read: %q", o["s"].result)
+			}
+		})
+	}
+	t.Run("headless", func(t *testing.T) {
+		h := newHarness(t, script, ModeAsk, askSecret, func(o *Options) { o.Interactive = false })
+		h.write("secret.txt", "S")
+		h.write("a.txt", "A")
+		o := outcomes(runChecked(t, h, context.Background(), "read", nil))
+		if o["s"].ran || !o["a"].ran || !strings.Contains(o["s"].result, "reads need the user's permission") || !strings.Contains(o["s"].result, "headless") {
+			t.Errorf("secret: %+v, a: %+v", o["s"], o["a"])
+		}
+	})
+}
