@@ -273,12 +273,12 @@ func (h *Host) Approve(id string, a agent.Answer) {
 }
 
 // logFile opens the agent's stderr log for appending, with a line saying
-// which start of which command follows.
-func (h *Host) logFile() (*os.File, error) {
+// which start of which command follows. It is rotated at logMax.
+func (h *Host) logFile() (*rotatingLog, error) {
 	if h.opts.LogPath == "" {
 		return nil, nil
 	}
-	f, err := os.OpenFile(h.opts.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openRotatingLog(h.opts.LogPath, logMax)
 	if err != nil {
 		return nil, fmt.Errorf("the agent's log %s: %w", h.opts.LogPath, err)
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -39,7 +38,7 @@ type agentProc struct {
 	badMu   sync.Mutex
 	bad     error
 	tail    *tailBuffer
-	log     *os.File
+	log     *rotatingLog
 	logw    *redactWriter
 	loglock *locked
 	// redact hides secrets in what the agent said, before it is shown.
