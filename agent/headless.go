@@ -31,7 +31,7 @@ const (
 // Headless is what RunHeadless runs a turn of: fawn's own *Session, or an
 // agent fawn hosts.
 type Headless interface {
-	Run(ctx context.Context, prompt string) <-chan Event
+	RunInput(ctx context.Context, in Input) <-chan Event
 	// ID is the session's, for a script to go on with ("" for none).
 	ID() string
 	// SaveError is why the session could not be kept, or nil.
@@ -61,12 +61,13 @@ func headlessDir(s Headless) string {
 // It returns the exit code: 0 ok, 1 the turn failed or the session could
 // not be saved, 2 a bad format, 130 interrupted (ctx cancelled).
 func RunHeadless(ctx context.Context, s Headless, prompt, format string, stdout, stderr io.Writer) int {
-	return RunHeadlessOnBranch(ctx, s, prompt, format, "", stdout, stderr)
+	return RunHeadlessOnBranch(ctx, s, Input{Text: prompt}, format, "", stdout, stderr)
 }
 
-// RunHeadlessOnBranch is RunHeadless for a run in a task's worktree: the
-// JSON result and stream-json's init line name its branch ("branch").
-func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch string, stdout, stderr io.Writer) int {
+// RunHeadlessOnBranch is RunHeadless of a whole message (what @-mentions
+// attached with it), for a run in a task's worktree: the JSON result and
+// stream-json's init line name its branch ("branch", "" for none).
+func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, branch string, stdout, stderr io.Writer) int {
 	if format == "" {
 		format = FormatText
 	}
@@ -94,7 +95,7 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, prompt, format, branch
 	// A hosted agent may send a call's arguments again as they change:
 	// its tool_call line is the first.
 	called := map[string]bool{}
-	for ev := range s.Run(ctx, prompt) {
+	for ev := range s.RunInput(ctx, in) {
 		switch ev.Type {
 		case EventText:
 			answer.WriteString(ev.Text)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -246,5 +247,28 @@ func TestHeadlessJSONCost(t *testing.T) {
 	// 1200×1000/1e6 + 18×2000/1e6 = 1.2 + 0.036.
 	if c, ok := cost(t, "scripted", "--config", cfg); !ok || c < 1.2359 || c > 1.2361 {
 		t.Errorf("price_per_mtok: cost_usd = %v (%v), want 1.236", c, ok)
+	}
+}
+
+// An @-mention in the prompt attaches the file as the chat does; one that
+// names nothing is reported on stderr and the run goes on; a mention in
+// piped text is data and attaches nothing.
+func TestHeadlessMentionsAttachFiles(t *testing.T) {
+	srv := llmtest.Start(t, answerOnly())
+	dir := project(t)
+	writeFile(t, filepath.Join(dir, "notes.txt"), "the launch is on Tuesday\n")
+	_, errs, code := runHeadlessIn(t, srv, dir, strings.NewReader("see also @README.md\n"), "-p", "summarise @notes.txt and @missing/x.go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := userText(t, srv.ChatRequests()[0])
+	if !strings.Contains(got, `<attached path="notes.txt">`) || !strings.Contains(got, "the launch is on Tuesday") {
+		t.Errorf("the model was not sent notes.txt:\n%s", got)
+	}
+	if strings.Contains(got, `<attached path="README.md">`) {
+		t.Errorf("a mention in piped text attached a file:\n%s", got)
+	}
+	if !strings.Contains(errs, "not attached: missing/x.go") {
+		t.Errorf("stderr does not name the failed mention: %q", errs)
 	}
 }

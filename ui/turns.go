@@ -58,7 +58,7 @@ func (t *Task) submit(text string) {
 	t.list.Append(item)
 	t.list.ScrollToBottom()
 	if at := t.svc.Attach; at != nil {
-		if ms := chat.MentionsIn(text); len(ms) > 0 {
+		if ms := agent.MentionsIn(text); len(ms) > 0 {
 			t.attachAndRun(at, item, ms)
 			return
 		}
@@ -223,61 +223,44 @@ const flashCancelling = "cancelling…"
 // attachAndRun resolves the mentions of item's text off the UI goroutine,
 // then shows what was attached, opens the files in tabs, and starts the
 // turn (or queues it).
-func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []chat.Mention) {
+func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []agent.Mention) {
 	item.Attaching = true
 	ctx := t.app.runCtx
 	text := item.Text
 	t.app.Go(func() {
-		type got struct {
-			m   chat.Mention
-			att agent.Attachment
-			err error
-		}
-		var res []got
-		for _, m := range ms {
-			att, err := at.Attach(ctx, m.Path)
-			res = append(res, got{m, att, err})
-		}
+		res := agent.ResolveMentions(ctx, at.Attach, ms)
 		t.app.post(func() {
 			item.Attaching = false
 			item.Ver++
-			in := agent.Input{Text: text, Typed: text}
-			var blocks []string
+			in := agent.Input{Text: text, Typed: text}.WithMentions(t.root, res)
 			seen := map[string]bool{}
 			for _, r := range res {
-				if r.err != nil {
-					if r.m.Path != "" && chat.LooksLikePath(r.m.Path) {
-						item.Chips = append(item.Chips, chat.Chip{Text: render.Clean(r.err.Error()), Err: true})
+				if r.Err != nil {
+					if agent.LooksLikePath(r.Path) {
+						item.Chips = append(item.Chips, chat.Chip{Text: render.Clean(r.Err.Error()), Err: true})
 					}
 					continue
 				}
-				if seen[r.att.Path] {
+				if seen[r.Att.Path] {
 					continue
 				}
-				seen[r.att.Path] = true
-				in.Attached = append(in.Attached, r.att)
-				rel := render.RelPath(t.root, r.att.Path)
+				seen[r.Att.Path] = true
+				rel := render.RelPath(t.root, r.Att.Path)
 				switch {
-				case r.att.Image != nil:
-					in.Images = append(in.Images, *r.att.Image)
-					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + r.att.Image.String()})
-				case r.att.Dir:
-					blocks = append(blocks, fmt.Sprintf("<attached path=%q kind=\"directory listing\">\n%s\n</attached>", rel+"/", strings.TrimRight(r.att.Text, "\n")))
+				case r.Att.Image != nil:
+					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + r.Att.Image.String()})
+				case r.Att.Dir:
 					item.Chips = append(item.Chips, chat.Chip{Text: strings.TrimSuffix(rel, "/") + "/ · listing"})
 				default:
-					blocks = append(blocks, fmt.Sprintf("<attached path=%q>\n%s\n</attached>", rel, strings.TrimRight(r.att.Text, "\n")))
-					what := chat.ViewedRange(r.att.Viewed)
-					if r.att.About != "" {
-						what = render.Clean(r.att.About)
+					what := chat.ViewedRange(r.Att.Viewed)
+					if r.Att.About != "" {
+						what = render.Clean(r.Att.About)
 					}
 					item.Chips = append(item.Chips, chat.Chip{Text: rel + " · " + what})
-					if ed := t.EditorPane(); ed != nil && r.att.Viewed != nil {
-						ed.AgentViewed(*r.att.Viewed)
+					if ed := t.EditorPane(); ed != nil && r.Att.Viewed != nil {
+						ed.AgentViewed(*r.Att.Viewed)
 					}
 				}
-			}
-			if len(blocks) > 0 {
-				in.Text += "\n\n(The user attached these with @-mentions; they are shown as text_editor view shows files.)\n" + strings.Join(blocks, "\n")
 			}
 			if len(in.Images) > 0 && !at.AcceptsImages() {
 				t.list.Remove(item)

@@ -254,7 +254,16 @@ func headlessHosted(ctx context.Context, c *cli, cfg *config.Config, d *trust.De
 			fmt.Fprintf(stderr, "fawn: %s\n", note)
 		}
 	}
-	code := agent.RunHeadless(ctx, h, prompt, c.outputFormat, stdout, stderr)
+	typed := ""
+	if prompt == c.prompt {
+		typed = prompt // the user's own words, not a command's
+	}
+	in, err := headlessInput(ctx, h, h.ModelName(), cfg.ProjectDir, typed, withStdin(prompt, c.stdin), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
+	code := agent.RunHeadlessOnBranch(ctx, h, in, c.outputFormat, "", stdout, stderr)
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
 		return sc
 	}

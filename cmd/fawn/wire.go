@@ -201,7 +201,15 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
 	}
-	prompt = withStdin(prompt, c.stdin)
+	typed := ""
+	if !named && prompt == c.prompt {
+		typed = prompt // the user's own words, not a command's
+	}
+	in, err := headlessInput(ctx, sess, sess.ModelName(), cfg.ProjectDir, typed, withStdin(prompt, c.stdin), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "fawn: %v\n", err)
+		return exitUsage
+	}
 	if err := c.script.addRules(sess); err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitUsage
@@ -210,7 +218,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	if g := c.script.goal; g != "" {
 		run = goalRun{Session: sess, work: work, goal: g, root: cfg.ProjectDir}
 	}
-	code := agent.RunHeadlessOnBranch(ctx, run, prompt, c.outputFormat, branch, stdout, stderr)
+	code := agent.RunHeadlessOnBranch(ctx, run, in, c.outputFormat, branch, stdout, stderr)
 	// The shell's directory goes on to the next -p of the conversation.
 	sess.RecordWorkspace(session.Workspace{Tabs: tabs, Cwd: ws.term.Cwd()})
 	if sc := signalExit(ctx, nil); code == exitInterrupted && sc != 0 {
@@ -554,8 +562,21 @@ type goalRun struct {
 	root string
 }
 
-func (g goalRun) Run(ctx context.Context, prompt string) <-chan agent.Event {
-	return g.work.RunGoal(ctx, g.Session.Run, g.goal, prompt)
+// RunInput runs in, then the turns the goal's judge asks for.
+func (g goalRun) RunInput(ctx context.Context, in agent.Input) <-chan agent.Event {
+	first := true
+	run := func(ctx context.Context, prompt string) <-chan agent.Event {
+		if first { // the user's message, with what it attached
+			first = false
+			return g.Session.RunInput(ctx, in)
+		}
+		return g.Session.Run(ctx, prompt)
+	}
+	prompt := in.Typed
+	if prompt == "" {
+		prompt = in.Text
+	}
+	return g.work.RunGoal(ctx, run, g.goal, prompt)
 }
 
 // Root is the project's directory, for stream-json's init line.

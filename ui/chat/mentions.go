@@ -1,10 +1,9 @@
 package chat
 
-// @-mentions: "@path" in a message attaches that file as the agent's view
-// would show it (and opens it in a tab), "@dir/" a listing of the directory,
-// "@shot.png" the image. Typing "@" offers the project's files, fuzzy
-// matched; a path with spaces is written @"my file.txt". A pasted path of an
-// image file (what a terminal's drag and drop types) becomes a mention.
+// @-mentions (agent.MentionsIn reads them): typing "@" offers the project's
+// files, fuzzy matched, and a chosen file opens in a tab when sent. A
+// pasted path of an image file (what a terminal's drag and drop types)
+// becomes a mention.
 
 import (
 	"fmt"
@@ -17,45 +16,6 @@ import (
 	"github.com/fawn-ide/fawn/tools"
 	"github.com/fawn-ide/fawn/trust"
 )
-
-// Mention is one "@path" in a message.
-type Mention struct {
-	start, end int // byte range of the whole token, "@" included
-	Path       string
-}
-
-// MentionsIn finds the @-mentions of text: an "@" at the start or after a
-// space, then a path up to the next space, or a quoted path. Trailing
-// punctuation that ends a sentence is not part of the path.
-func MentionsIn(text string) []Mention {
-	var out []Mention
-	for i := 0; i < len(text); i++ {
-		if text[i] != '@' || (i > 0 && !unicode.IsSpace(rune(text[i-1])) && text[i-1] != '(') {
-			continue
-		}
-		j := i + 1
-		var path string
-		if j < len(text) && text[j] == '"' {
-			k := strings.IndexByte(text[j+1:], '"')
-			if k < 0 {
-				continue
-			}
-			path = text[j+1 : j+1+k]
-			j = j + 1 + k + 1
-		} else {
-			for j < len(text) && !unicode.IsSpace(rune(text[j])) {
-				j++
-			}
-			path = strings.TrimRight(text[i+1:j], ".,;:!?)'\"")
-			j = i + 1 + len(path)
-		}
-		if path != "" {
-			out = append(out, Mention{start: i, end: j, Path: path})
-		}
-		i = j - 1
-	}
-	return out
-}
 
 // mentionToken returns the @-token that ends at the cursor (at offset end
 // of text): where its "@" is and the query after it.
@@ -78,12 +38,6 @@ func mentionToken(text string, end int) (start int, query string, ok bool) {
 type Chip struct {
 	Text string
 	Err  bool
-}
-
-// LooksLikePath tells a failed mention that was meant as a file ("@src/x.go")
-// from an @ that was not ("@alice").
-func LooksLikePath(p string) bool {
-	return strings.ContainsAny(p, "/.~")
 }
 
 func ViewedRange(v *tools.FileViewed) string {
