@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
 )
@@ -115,5 +119,71 @@ func TestHeadlessMCPPromptFromNpm(t *testing.T) {
 	_, errs, code = runHeadless(t, srv, project(t), "--config", conf, "-p", "/mcp__everything__nope")
 	if code != 2 || !strings.Contains(errs, "/mcp__everything__nope: no MCP server offers that prompt; these are offered:") || !strings.Contains(errs, "/mcp__everything__simple-prompt") {
 		t.Errorf("an unknown prompt: exit %d, %s", code, errs)
+	}
+}
+
+// `fawn acp` offers the MCP servers' prompts to the editor as slash
+// commands once the server is ready (available_commands_update), expands
+// one when it is sent, and attaches a resource the prompt names as
+// @SERVER:URI; the real everything server from npm.
+func TestACPOffersMCPPromptsAndResources(t *testing.T) {
+	every := npmBin(t, "mcp-server-everything")
+	home := t.TempDir()
+	conf := filepath.Join(home, "mcp.yaml")
+	writeFile(t, conf, fmt.Sprintf("tools:\n  mcp_servers:\n    everything:\n      command: %s\n      args: [stdio]\n", every))
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: "It is sunny in Lyon."},
+		{Text: "The architecture is plain."},
+	}})
+	conn, cl, _, stderr := startACP(t, srv, home, "--config", conf)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if _, err := conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, acp.NewSessionRequest{Cwd: project(t), McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatalf("new session: %v\n%s", err, stderr)
+	}
+	offered := func() *acp.AvailableCommand {
+		cl.mu.Lock()
+		defer cl.mu.Unlock()
+		for _, u := range cl.updates {
+			if a := u.Update.AvailableCommandsUpdate; a != nil {
+				for _, c := range a.AvailableCommands {
+					if c.Name == "mcp__everything__args-prompt" {
+						return &c
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for offered() == nil && ctx.Err() == nil {
+		time.Sleep(50 * time.Millisecond)
+	}
+	c := offered()
+	if c == nil {
+		t.Fatalf("the everything server's prompts were never offered\n%s", stderr)
+	}
+	if c.Input == nil || c.Input.Unstructured == nil || c.Input.Unstructured.Hint != "<city> [state]" {
+		t.Errorf("args-prompt offered as %+v", c)
+	}
+	if _, err := conn.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("/mcp__everything__args-prompt Lyon")}}); err != nil {
+		t.Fatalf("prompt: %v\n%s", err, stderr)
+	}
+	if got := userText(t, srv.ChatRequests()[0]); got != "What's weather in Lyon?" {
+		t.Errorf("the model was sent %q", got)
+	}
+	ref := "everything:demo://resource/static/document/architecture.md"
+	if _, err := conn.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("summarise @" + ref)}}); err != nil {
+		t.Fatalf("prompt: %v\n%s", err, stderr)
+	}
+	if got := userText(t, srv.ChatRequests()[1]); !strings.Contains(got, `<attached path="`+ref+`">`) || !strings.Contains(got, "Architecture") {
+		t.Errorf("the resource was not attached:\n%.600s", got)
+	}
+	_, err = conn.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("read @everything:demo://nothing/here")}})
+	if err == nil || !strings.Contains(err.Error(), "@everything:demo://nothing/here") {
+		t.Errorf("an unknown resource: %v", err)
 	}
 }

@@ -223,10 +223,15 @@ func (s *server) relistCatalog(sess *sdk.ClientSession) {
 	defer cancel()
 	c := listCatalog(ctx, sess)
 	s.mu.Lock()
-	if s.sess == sess || s.catalogOf == sess {
+	adopted := s.sess == sess || s.catalogOf == sess
+	if adopted {
 		s.catalog, s.catalogOf = c, sess
 	}
+	state := s.state
 	s.mu.Unlock()
+	if adopted && s.m.onChange != nil {
+		s.m.onChange(Change{Server: s.name, State: state, Catalog: true})
+	}
 }
 
 // offering is the catalog of the running session, if there is one; s.mu

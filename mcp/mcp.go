@@ -78,6 +78,10 @@ type Change struct {
 	Back bool
 	// Attempt counts the failed attempts in a row (restarting, failed).
 	Attempt int
+	// Catalog is set on a change of a ready server's prompts or
+	// resources (listed again after its notification); State is then
+	// the server's state, unchanged.
+	Catalog bool
 }
 
 // Manager runs the servers of tools.mcp_servers.

@@ -76,10 +76,29 @@ func (s *Server) start(ctx context.Context, ss *sessionState, in agent.Input) (<
 				break
 			}
 		}
+		if p.MCP != nil {
+			text, ok, err := p.MCP.Expand(ctx, name, args)
+			if err != nil {
+				return nil, fmt.Errorf("/%s: %v", name, err)
+			}
+			if ok {
+				in.Text = text
+			}
+		}
+	} else if p.MCP != nil {
+		// Only the user's own words name resources: a command's text
+		// or an MCP prompt attaches nothing.
+		var err error
+		if in, err = withResources(ctx, p.MCP, p.Root, in); err != nil {
+			return nil, err
+		}
 	}
-	if len(in.Images) > 0 {
+	if len(in.Images) > 0 || len(in.Attached) > 0 {
 		if p.Services.Attach == nil {
-			return nil, errors.New("this agent takes no images")
+			if len(in.Images) > 0 {
+				return nil, errors.New("this agent takes no images")
+			}
+			return p.Agent.Run(ctx, in.Text), nil
 		}
 		return p.Services.Attach.RunInput(ctx, in), nil
 	}
@@ -252,7 +271,8 @@ func slashCommand(text string) (name, args string, ok bool) {
 }
 
 // availableCommands are the slash commands that make sense without fawn's
-// screen: /compact, and the custom commands (prompts the agent is sent).
+// screen: /compact, the custom commands and the MCP servers' prompts
+// (prompts the agent is sent).
 // The rest of fawn's commands are the editor's business (/new, /resume,
 // /mode: its session list and mode picker), need fawn's panes (/rewind,
 // /diff, /help) or change what fawn runs (/model, /mcp restart).
@@ -270,11 +290,12 @@ func availableCommands(p *Project) []acp.AvailableCommand {
 		if desc == "" {
 			desc = "custom command (" + c.Scope + ")"
 		}
-		ac := acp.AvailableCommand{Name: c.Name, Description: desc}
-		if c.ArgumentHint != "" {
-			ac.Input = &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: c.ArgumentHint}}
+		out = append(out, Command{Name: c.Name, Description: desc, Hint: c.ArgumentHint}.available())
+	}
+	if p.MCP != nil {
+		for _, c := range p.MCP.Prompts() {
+			out = append(out, c.available())
 		}
-		out = append(out, ac)
 	}
 	return out
 }

@@ -29,6 +29,8 @@ type Project struct {
 	Root string
 	// Commands are the custom commands, offered as slash commands.
 	Commands []commands.Command
+	// MCP is what the MCP servers offer beside tools (nil: none).
+	MCP MCP
 	// Notices are said at the start of the first prompt's answer: what the
 	// user should know before the agent acts, such as what fawn ignores of
 	// an untrusted project.
@@ -114,6 +116,9 @@ type sessionState struct {
 	turn sync.Mutex
 	// noticed is set once the Notices were said.
 	noticed bool
+	// cmdsSent are the slash commands the client was last told of.
+	cmdMu    sync.Mutex
+	cmdsSent []acp.AvailableCommand
 }
 
 // Initialize agrees on the protocol version (fawn speaks version 1; a
@@ -212,10 +217,12 @@ func (s *Server) open(ctx context.Context, cwd string) (*sessionState, error) {
 	return &sessionState{p: p, peer: client.peer}, nil
 }
 
-// afterOpen tells the client the session's slash commands.
+// afterOpen tells the client the session's slash commands, and tells it
+// again as the MCP servers' prompts come and go.
 func (s *Server) afterOpen(ss *sessionState) {
-	if cmds := availableCommands(ss.p); len(cmds) > 0 {
-		s.send(ss.id, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{AvailableCommands: cmds}})
+	s.sendCommands(ss)
+	if ss.p.MCP != nil {
+		ss.p.MCP.Watch(func() { s.sendCommands(ss) })
 	}
 }
 

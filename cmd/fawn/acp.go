@@ -127,9 +127,18 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 		return nil, err
 	}
 	closers := []func(){sess.Close, ws.Close}
+	var offered *acpMCP
 	if len(cfg.Tools.MCPServers) > 0 {
-		// A server's tools join the session when it is ready, as in the IDE.
-		m := mcp.Start(ctx, cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, func(ch mcp.Change) {
+		// A server's tools join the session when it is ready, as in the
+		// IDE; its prompts and resources are offered from then on.
+		offered = &acpMCP{}
+		// Not ctx: that is session/new's, over when it is answered; the
+		// servers live as long as the session (m.Close).
+		m := mcp.Start(context.WithoutCancel(ctx), cfg.Tools.MCPServers, cfg.ProjectDir, ws.environ, func(ch mcp.Change) {
+			defer offered.changed()
+			if ch.Catalog {
+				return
+			}
 			if len(ch.NewTools) > 0 {
 				if err := sess.AddTools(ch.NewTools...); err != nil {
 					fmt.Fprintf(stderr, "fawn acp: MCP: %v\n", err)
@@ -139,6 +148,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 				fmt.Fprintf(stderr, "fawn acp: MCP: %s: %s\n", ch.Server, ch.Err)
 			}
 		})
+		offered.m = m
 		closers = append([]func(){m.Close}, closers...)
 	}
 	return &serve.Project{
@@ -146,6 +156,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 		Services: backend.SessionServices(sess),
 		Root:     ws.env.Root,
 		Commands: commands.Load(cfg.ConfigDir, cfg.ProjectDir),
+		MCP:      mcpOffer(offered),
 		Notices:  append(acpNotices(cfg, rep, decision), sandboxNotices(ws.sandbox)...),
 		Close: func() {
 			for _, f := range closers {

@@ -407,6 +407,9 @@ func startMCP(ctx context.Context, cfg *config.Config, ws *workspace) *mcp.Manag
 // them from its next request) and every change is said in the chat.
 func mcpNotices(app *ui.App, sess *agent.Session) func(mcp.Change) {
 	return func(ch mcp.Change) {
+		if ch.Catalog {
+			return // prompts and resources are read when completed
+		}
 		if len(ch.NewTools) > 0 {
 			if err := sess.AddTools(ch.NewTools...); err != nil {
 				app.Notify("MCP: "+err.Error(), true)
