@@ -41,9 +41,9 @@ type Note struct {
 
 // Notes hands compaction the notes written of a conversation.
 type Notes interface {
-	// Ready returns the text that stands for msgs, every one of them, or
-	// false when some are not noted (yet).
-	Ready(msgs []*schema.Message) (string, bool)
+	// Noted returns the text that stands for the start of msgs and how
+	// many of its messages that text covers (0: none are noted yet).
+	Noted(msgs []*schema.Message) (string, int)
 	// Restore takes the notes a resumed session recorded.
 	Restore(notes []Note)
 }
@@ -226,27 +226,28 @@ func (s *Session) turnEnded(err error) {
 	f(TurnEnd{History: h, Skip: skip, Err: err})
 }
 
-// notesFor is the text that stands for msgs from the background notes,
-// after the summary of an earlier compaction they start with, if any.
-func (s *Session) notesFor(msgs []*schema.Message) (string, bool) {
+// notesFor is the text that stands for the start of msgs from the
+// background notes, after the summary of an earlier compaction they start
+// with, if any, and how many of msgs it covers (0: none).
+func (s *Session) notesFor(msgs []*schema.Message) (string, int) {
 	s.bg.mu.Lock()
 	n := s.bg.notes
 	s.bg.mu.Unlock()
 	if n == nil {
-		return "", false
+		return "", 0
 	}
 	prev, skip := compactedPrefix(msgs)
 	if skip >= len(msgs) {
-		return "", false
+		return "", 0
 	}
-	text, ok := n.Ready(msgs[skip:])
-	if !ok || strings.TrimSpace(text) == "" {
-		return "", false
+	text, k := n.Noted(msgs[skip:])
+	if k == 0 || strings.TrimSpace(text) == "" {
+		return "", 0
 	}
 	if prev != "" {
 		text = "## Before the last compaction\n" + prev + "\n\n" + text
 	}
-	return text, true
+	return text, skip + k
 }
 
 // compactedPrefix finds the summary and acknowledgement a compaction made
@@ -286,8 +287,8 @@ func (s *Session) notedCompaction(t *turn, msgs []*schema.Message, focus string)
 		return nil, ""
 	}
 	if t.input == nil {
-		text, ok := s.notesFor(msgs)
-		if !ok {
+		text, k := s.notesFor(msgs)
+		if k < len(msgs) {
 			return nil, ""
 		}
 		return nil, text
@@ -299,8 +300,8 @@ func (s *Session) notedCompaction(t *turn, msgs []*schema.Message, focus string)
 	if i <= 0 {
 		return nil, ""
 	}
-	text, ok := s.notesFor(msgs[:i])
-	if !ok {
+	text, k := s.notesFor(msgs[:i])
+	if k < i {
 		return nil, ""
 	}
 	keep := msgs[i:]

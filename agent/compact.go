@@ -41,6 +41,10 @@ type Compaction struct {
 	// FromNotes is set when the summary is the notes written in the
 	// background after each turn: no summary was asked for.
 	FromNotes bool
+	// NotedMessages is how many messages at the start of the conversation
+	// went to the summary as their turns' notes rather than as the
+	// transcript (0: none).
+	NotedMessages int
 }
 
 const (
@@ -162,7 +166,18 @@ func (s *Session) compact(ctx context.Context, t *turn, reason, focus string) er
 	// turn's request, whose own steps are kept): no summary request.
 	keep, notes := s.notedCompaction(t, msgs, focus)
 	if notes == "" {
-		summary, err := s.summarise(ctx, t, msgs, focus)
+		// The turns already noted are sent as their notes, the rest as
+		// the transcript: a smaller request for the same summary. With a
+		// focus the whole transcript goes, since a note may have left
+		// out what the focus asks for.
+		var earlier string
+		rest := msgs
+		if strings.TrimSpace(focus) == "" {
+			if text, k := s.notesFor(msgs); k > 0 && k < len(msgs) {
+				earlier, rest, c.NotedMessages = text, msgs[k:], k
+			}
+		}
+		summary, err := s.summarise(ctx, t, rest, focus, earlier)
 		if err != nil {
 			err = fmt.Errorf("the conversation could not be compacted: %w", err)
 			t.emit(Event{Type: EventCompacted, Compact: c, Err: err})
@@ -247,14 +262,19 @@ func withLead(text string, m *schema.Message) *schema.Message {
 }
 
 // summarise asks the model in use for the summary of msgs.
-func (s *Session) summarise(ctx context.Context, t *turn, msgs []*schema.Message, focus string) (string, error) {
+func (s *Session) summarise(ctx context.Context, t *turn, msgs []*schema.Message, focus, earlier string) (string, error) {
 	sys := compactPrompt
 	if f := strings.TrimSpace(focus); f != "" {
 		sys += "\n\nThe user asks you to keep in particular: " + f
 	}
+	body := "The transcript to summarise:\n\n" + transcriptForSummary(msgs, s.summaryBudget())
+	if earlier != "" {
+		body = "Notes kept turn by turn stand for the start of the session; carry what still matters of them into your note.\n\n<notes>\n" + earlier +
+			"\n</notes>\n\nThe transcript of what followed, to summarise with the notes:\n\n" + transcriptForSummary(msgs, s.summaryBudget())
+	}
 	req := []*schema.Message{
 		schema.SystemMessage(sys),
-		schema.UserMessage("The transcript to summarise:\n\n" + transcriptForSummary(msgs, s.summaryBudget())),
+		schema.UserMessage(body),
 	}
 	for n := 1; ; n++ {
 		text, f := s.summaryAttempt(ctx, t, req)

@@ -550,3 +550,40 @@ func TestNotesSurviveAResume(t *testing.T) {
 		t.Errorf("%d requests after the resume, want none", n)
 	}
 }
+
+// With the notes of the first turns written and the last one's not yet,
+// the summary request sends those notes in place of their turns and the
+// transcript of the rest only; the card says so.
+func TestCompactionSendsTheNotesWrittenAndTheRest(t *testing.T) {
+	r := newRig(t, texts("one", "two", "three", "SUMMARY"), llmtest.Script{Responses: []llmtest.Response{
+		{Text: "NOTE-1"}, {Text: "NOTE-2"}, {Text: "late", Delay: llmtest.Duration(time.Second), ChunkSize: 1},
+	}}, Options{})
+	ctx := context.Background()
+	for i := range 2 {
+		collect(t, r.s.Run(ctx, "step "+string(rune('1'+i))))
+		waitNotes(t, r.w)
+	}
+	collect(t, r.s.Run(ctx, "step 3"))
+	var done *agent.Compaction
+	for _, ev := range collect(t, r.s.Compact(ctx, "")) {
+		if ev.Type == agent.EventCompacted {
+			if ev.Err != nil {
+				t.Fatal(ev.Err)
+			}
+			done = ev.Compact
+		}
+	}
+	if done == nil || done.FromNotes || done.NotedMessages != 4 || done.Summary != "SUMMARY" {
+		t.Fatalf("compaction %+v, want a summary of the two notes and the third turn", done)
+	}
+	reqs := r.main.ChatRequests()
+	sent := string(reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1].Content)
+	for _, want := range []string{"<notes>", "NOTE-1", "NOTE-2", "step 3"} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the summary request lacks %q:\n%s", want, sent)
+		}
+	}
+	if strings.Contains(sent, "step 1") || strings.Contains(sent, "step 2") {
+		t.Errorf("the summary request still holds the noted turns:\n%s", sent)
+	}
+}

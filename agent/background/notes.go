@@ -61,24 +61,39 @@ type note struct {
 
 // Ready returns the notes that stand for msgs, every one of them, in order.
 func (n *Notes) Ready(msgs []*schema.Message) (string, bool) {
+	text, covered := n.Noted(msgs)
+	return text, covered == len(msgs) && covered > 0
+}
+
+// Noted returns the written notes that stand for the start of msgs, in
+// order, and how many of its messages they cover (0 when none do): the
+// notes of the turns before one whose note is missing, failed or still
+// being written.
+func (n *Notes) Noted(msgs []*schema.Message) (string, int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	chain, pos := n.chain(msgs)
-	if pos != len(msgs) || len(chain) == 0 {
-		return "", false
+	chain, _ := n.chain(msgs)
+	k, covered := 0, 0
+	for _, nt := range chain {
+		if !nt.done || nt.err != nil {
+			break
+		}
+		k++
+		covered += nt.covers
 	}
 	var b strings.Builder
-	for i, nt := range chain {
-		if !nt.done || nt.err != nil {
-			return "", false
-		}
-		if len(chain) > 1 {
+	for i, nt := range chain[:k] {
+		if k > 1 {
 			fmt.Fprintf(&b, "# Turn %d\n", i+1)
 		}
 		b.WriteString(nt.text)
 		b.WriteString("\n\n")
 	}
-	return strings.TrimSpace(b.String()), true
+	text := strings.TrimSpace(b.String())
+	if text == "" {
+		return "", 0
+	}
+	return text, covered
 }
 
 // Restore takes the notes a resumed session recorded.

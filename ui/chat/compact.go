@@ -17,7 +17,10 @@ import (
 type compactItem struct {
 	reason, focus, summary string
 	// fromNotes: the summary is the notes written after each turn.
-	fromNotes     bool
+	fromNotes bool
+	// notedMessages: the summary was written from the notes of the first
+	// turns and the transcript of the rest.
+	notedMessages int
 	before, after int
 	instructions  []string
 	todos         []tools.Todo
@@ -68,8 +71,11 @@ func (c *compactItem) Render(rc *Ctx, width int) []render.Line {
 		arrow = "▾ "
 	}
 	head := fmt.Sprintf("Compacted: %s → %s tokens (%s)", render.Kilo(c.before), render.Kilo(c.after), compactWhy(c.reason))
-	if c.fromNotes {
+	switch {
+	case c.fromNotes:
 		head += " · from the turn notes"
+	case c.notedMessages > 0:
+		head += " · the turn notes and the turns after them"
 	}
 	if c.focus != "" {
 		head += " · focus: " + render.Sanitize(c.focus, 1)
@@ -133,7 +139,7 @@ func (r *Router) compaction(ev agent.Event) {
 		it.reason, it.focus, it.summary = c.Reason, c.Focus, c.Summary
 		it.before, it.after = c.TokensBefore, c.TokensAfter
 		it.instructions, it.todos = c.Instructions, c.Todos
-		it.fromNotes = c.FromNotes
+		it.fromNotes, it.notedMessages = c.FromNotes, c.NotedMessages
 		it.running = false
 		it.ver++
 		r.text = nil

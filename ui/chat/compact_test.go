@@ -33,19 +33,27 @@ func TestCompactionCardEndsAtAnyFrame(t *testing.T) {
 	}
 }
 
-// A compaction made from the turn notes says so on its card.
+// A compaction made from the turn notes says so on its card, and so does
+// one made from the notes of the first turns and the transcript of the
+// rest.
 func TestCompactionCardSaysFromTheNotes(t *testing.T) {
-	r := &Router{list: &MessageList{}}
-	r.compaction(agent.Event{Type: agent.EventCompacting, Compact: &agent.Compaction{Reason: "auto"}})
-	it := r.compact
-	r.compaction(agent.Event{Type: agent.EventCompacted, Compact: &agent.Compaction{Reason: "auto", Summary: "s", TokensBefore: 10, TokensAfter: 5, FromNotes: true}})
-	var text string
-	for _, l := range it.Render(darkCtx(), 120) {
-		for _, sp := range l {
-			text += sp.Text
+	for want, c := range map[string]agent.Compaction{
+		"· from the turn notes":                     {FromNotes: true},
+		"· the turn notes and the turns after them": {NotedMessages: 4},
+	} {
+		r := &Router{list: &MessageList{}}
+		r.compaction(agent.Event{Type: agent.EventCompacting, Compact: &agent.Compaction{Reason: "auto"}})
+		it := r.compact
+		c.Reason, c.Summary, c.TokensBefore, c.TokensAfter = "auto", "s", 10, 5
+		r.compaction(agent.Event{Type: agent.EventCompacted, Compact: &c})
+		var text string
+		for _, l := range it.Render(darkCtx(), 120) {
+			for _, sp := range l {
+				text += sp.Text
+			}
 		}
-	}
-	if !strings.Contains(text, "from the turn notes") {
-		t.Errorf("the card reads %q", text)
+		if !strings.Contains(text, want) {
+			t.Errorf("the card reads %q, want %q", text, want)
+		}
 	}
 }
