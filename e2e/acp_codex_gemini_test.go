@@ -62,22 +62,38 @@ func TestHostedCodexGetsToTheModel(t *testing.T) {
 }
 
 // TestHostedGeminiGetsToTheModel: Gemini CLI (--acp) starts, opens a
-// session and sends the prompt to its model — over the Gemini API, which
-// the scripted server does not speak: how far Gemini CLI gets offline.
+// session, has its router pick a model (the scripted server's first
+// answer, the JSON the router asks for), streams the prompt's answer from
+// the scripted server's Gemini API, and fawn prints it.
 func TestHostedGeminiGetsToTheModel(t *testing.T) {
 	prog := agentBin(t, "gemini")
-	srv := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "hello"}}})
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{
+		{Text: `{"complexity_reasoning": "Trivial.", "complexity_score": 5}`},
+		{Text: "hello from the scripted model"},
+	}})
 	home := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	writeFile(t, cfg, "agents:\n  gemini:\n    command: "+prog+"\n    args: [--acp]\n    env:\n      HOME: "+home+"\n      TMPDIR: "+t.TempDir()+
 		"\n      GEMINI_API_KEY: scripted-gemini-key\n      GOOGLE_GEMINI_BASE_URL: "+strings.TrimSuffix(srv.URL(), "/v1")+"\n")
-	_, stderr, log := hostedRun(t, cfg, "gemini")
+	stdout, stderr, log := hostedRun(t, cfg, "gemini")
 	for _, want := range []string{`"authMethods"`, `"method":"session/new"`, `"method":"session/prompt"`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %s:\n%s", want, log)
 		}
 	}
-	if !strings.Contains(stderr, "streamGenerateContent") {
-		t.Errorf("the turn did not reach the model's Gemini API: %s", stderr)
+	if strings.TrimSpace(stdout) != "hello from the scripted model" {
+		t.Errorf("stdout %q, want the model's answer; stderr: %s", stdout, stderr)
+	}
+	streamed := false
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, ":streamGenerateContent") && strings.Contains(string(r.Body), "say hello") {
+			streamed = true
+		}
+	}
+	if !streamed {
+		t.Error("the prompt never reached the model's Gemini API")
+	}
+	if strings.Contains(log, "scripted-gemini-key") || strings.Contains(stderr, "scripted-gemini-key") {
+		t.Error("the agent's key reached its log or the screen")
 	}
 }

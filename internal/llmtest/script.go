@@ -1,7 +1,8 @@
 // Package llmtest owns fawn's scripted model server: an HTTP server that
 // speaks OpenAI's /v1/chat/completions and Anthropic's /v1/messages
-// (streaming SSE and plain JSON), OpenAI's /v1/responses (streamed, for
-// agents such as Codex that speak only it) and /v1/models, replays a script of responses in the tool-call dialects real
+// (streaming SSE and plain JSON), OpenAI's /v1/responses and Gemini's
+// /v1beta/models/M:streamGenerateContent (for agents such as Codex and
+// Gemini CLI that speak only those) and /v1/models, replays a script of responses in the tool-call dialects real
 // servers use, injects the faults real servers produce, and records every
 // request so a test can check the history the client sent back.
 //

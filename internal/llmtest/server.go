@@ -79,6 +79,7 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("/v1/chat/completions", s.chat)
 	mux.HandleFunc("/v1/messages", s.messages)
 	mux.HandleFunc("/v1/responses", s.responses)
+	mux.HandleFunc("/v1beta/models/", s.gemini)
 	mux.HandleFunc("/v1/models", s.models)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r, nil)
