@@ -143,7 +143,7 @@ type Task struct {
 	// userTerms are the terminals the user opened beside the agent's.
 	userTerms []*userTerm
 	// agentTerm is the agent terminal tab, nil until a hosted agent runs
-	// a command of its own (agentterm.go).
+	// a command of its own (AgentTerminal).
 	agentTerm *panes.AgentTerm
 	termSeq   int
 
@@ -309,6 +309,22 @@ func (t *Task) JumpTo(p panes.Pane) {
 }
 
 func (t *Task) SetTodos(items []tools.Todo) { t.todos.SetItems(items) }
+
+// AgentTerminal is the task's agent terminal tab, where a hosted agent's
+// own commands show their output as it arrives: added to the strip beside
+// the terminal on the first such command, and brought forward for each
+// unless the user works in the strip.
+func (t *Task) AgentTerminal() chat.AgentOutput {
+	if t.agentTerm == nil {
+		v := panes.NewAgentTerm(&t.app.th)
+		t.agentTerm = v
+		t.strip.AddTerminal(stripTab{pane: panes.Terminal, prim: v, title: v.Title})
+	}
+	if !t.strip.HasFocus() {
+		t.strip.ShowPrim(t.agentTerm)
+	}
+	return t.agentTerm
+}
 
 func (t *Task) AskPermission(req agent.PermissionRequest) {
 	t.dialog.Push(req)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/panes"
@@ -16,7 +17,8 @@ import (
 
 // A turn from the App's side: a message submitted (a command, a new turn,
 // or one queued while a turn runs), the turn's events followed into the
-// router, its end, and Esc's cancelling.
+// router, its end, and Esc's cancelling; and a "!cmd" run, which holds
+// the task as a turn does (the run itself and its record are chat's).
 
 // typed handles what the user sent from the input: "!cmd" runs cmd in
 // the terminal, "#note" notes it in an AGENTS.md, anything else is
@@ -279,4 +281,67 @@ func (t *Task) attachAndRun(at backend.Attacher, item *chat.User, ms []agent.Men
 			t.startTurn(item)
 		})
 	})
+}
+
+// runShell is "!cmd" typed in the chat. cmd runs in the task's terminal,
+// in sight, as the agent's commands do; its output is held for the user's
+// next message (chat.Pending shows it above the input; Esc drops it). It
+// is the user's own command, so nothing asks, whatever the project's
+// trust. While it runs the task counts as working: Esc stops it, and a
+// message sent meanwhile waits for it and takes its output. While a turn
+// runs it is refused and given back to the input: the agent's commands
+// run in that same shell.
+func (t *Task) runShell(line string) {
+	cmd := strings.TrimSpace(line)
+	switch {
+	case cmd == "":
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "! needs a command after it: !go test ./... runs it in the terminal and sends its output with your next message"})
+		return
+	case t.turnRunning():
+		if t.input.GetText() == "" {
+			t.input.SetText("!"+line, true)
+		}
+		what := "a turn is running"
+		if t.chat.Pending.Running() {
+			what = "a command is running"
+		}
+		t.app.flash(what + ": send !" + render.Clean(cmd) + " again when it has ended (Esc stops it), or type it in the terminal")
+		return
+	}
+	runner, ok := t.terminal.(chat.ShellRunner)
+	if !ok {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "this task has no terminal to run !" + render.Clean(cmd) + " in"})
+		return
+	}
+	run := &chat.ShellRun{Command: cmd, Running: true}
+	t.chat.Pending.Add(run)
+	t.list.ScrollToBottom()
+	ctx, cancel := context.WithCancel(t.app.runCtx)
+	t.turnCancel = cancel
+	t.ended = panes.TaskIdle
+	t.Reveal(panes.Terminal)
+	t.app.Go(func() {
+		res, err := runner.Run(ctx, terminal.Command{Text: cmd})
+		t.app.post(func() { t.shellEnded(run, res, err, cancel) })
+	})
+}
+
+// shellEnded records how a "!cmd" ended and starts the message that
+// waited for it.
+func (t *Task) shellEnded(run *chat.ShellRun, res terminal.Result, err error, cancel context.CancelFunc) {
+	cancel()
+	t.turnCancel = nil
+	t.router.Cancelled = false
+	t.app.status.Unflash(flashCancelling)
+	t.TerminalUsed()
+	if notRun := run.End(res, err); notRun != "" {
+		t.chat.Pending.Remove(run)
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: notRun})
+	}
+	t.app.RequestDraw()
+	if len(t.queued) > 0 {
+		next := t.queued[0]
+		t.queued = t.queued[1:]
+		t.startTurn(next)
+	}
 }

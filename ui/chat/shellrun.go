@@ -6,7 +6,10 @@ package chat
 // the runs pending, draws that row, and writes what the agent is sent.
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -14,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/internal/words"
+	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -37,6 +41,47 @@ type ShellRun struct {
 	Lines  int
 	// Ended says how it ended: "exit 0", "interrupted", "syntax error — not run".
 	Ended string
+}
+
+// ShellRunner is a terminal pane that runs a command in its shell in
+// sight (*termview.View): where a "!cmd" runs.
+type ShellRunner interface {
+	Run(ctx context.Context, c terminal.Command) (terminal.Result, error)
+}
+
+// End records how r ended: what it printed and how, or, when it did not
+// run, why not, as the chat says it ("" when it ran).
+func (r *ShellRun) End(res terminal.Result, err error) (notRun string) {
+	r.Running = false
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, terminal.ErrBusy) {
+			msg = "the terminal is busy (" + msg + "): finish what runs in it, then send it again"
+		}
+		return "!" + render.Clean(r.Command) + " did not run: " + msg
+	}
+	r.Ended = shellEnding(res)
+	out := res.Output
+	if res.Binary {
+		out = "(binary output, not shown)"
+	}
+	r.SetOutput(out, int(res.TotalLines))
+	return ""
+}
+
+// shellEnding says how a run ended, in a few words.
+func shellEnding(r terminal.Result) string {
+	switch {
+	case r.SyntaxError:
+		return "syntax error — not run"
+	case r.Interrupted, r.UserInterrupted:
+		return "interrupted"
+	case r.ShellRestarted:
+		return "the shell ended"
+	case r.ExitCode < 0:
+		return "killed"
+	}
+	return "exit " + strconv.Itoa(r.ExitCode)
 }
 
 // SetOutput records what a run printed, cut and made safe to send and show.
