@@ -29,6 +29,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
+	"github.com/fawn-ide/fawn/ui/sessions"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -272,7 +273,16 @@ func (a *App) wireWidgets(t *Task) {
 		}
 	}
 	t.input.OnOpenFile = a.openFinder
-	t.input.OnHistorySearch = t.searchHistory
+	t.input.OnHistorySearch = func() {
+		var store sessions.PromptStore
+		if k, ok := t.keeper(); ok {
+			store = k.Store()
+		}
+		sessions.SearchPrompts(a, t.input.History(), store, func(text string) {
+			t.input.SetText(text, true)
+			t.input.UpdateCompletion()
+		})
+	}
 	if t.svc.Attach != nil {
 		t.files = project.NewIndex(t.root)
 		var mentions picker.Matcher // narrows as the @-token grows

@@ -40,3 +40,44 @@ func HistoryItems(sent []string, stored []session.Prompt, now time.Time) []picke
 	}
 	return items
 }
+
+// SearchHost is what the prompt history search needs of the frame: a
+// picker over the panes, and goroutines (*ui.App gives them).
+type SearchHost interface {
+	Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker
+	Go(f func())
+	Post(f func())
+}
+
+// PromptStore is where the project's sessions are kept (*session.Store).
+type PromptStore interface {
+	Prompts() ([]session.Prompt, error)
+}
+
+// SearchPrompts is Ctrl-R in the chat: a picker over what the user sent
+// — in this run first (sent), then in every session of the project
+// (store; nil when fawn keeps none), newest first — narrowed as they
+// type. The prompt chosen goes to use; Esc leaves everything as it was.
+// The sessions are read off the UI goroutine and join the list when read.
+func SearchPrompts(h SearchHost, sent []string, store PromptStore, use func(text string)) {
+	p := h.Pick("Prompt history", HistoryItems(sent, nil, time.Now()), func(it picker.Item) {
+		if text, ok := it.Value.(string); ok {
+			use(text)
+		}
+	})
+	if store == nil {
+		p.SetNote("this run only: fawn keeps no sessions here (no data directory)")
+		return
+	}
+	p.SetLoading(true)
+	h.Go(func() {
+		stored, err := store.Prompts()
+		h.Post(func() {
+			p.SetLoading(false)
+			if err != nil {
+				p.SetNote("the sessions could not be read: " + err.Error())
+			}
+			p.SetItems(HistoryItems(sent, stored, time.Now()))
+		})
+	})
+}

@@ -4,8 +4,9 @@
 // use marked. It gives a ui/picker its items (Items), and Age says how
 // long ago for the Changes tab and /rewind too; the app opens the picker
 // and resumes the session picked. It gives the chat's prompt history
-// search (Ctrl-R) its items too: what the user sent in every session
-// (HistoryItems).
+// search (Ctrl-R) its items too — what the user sent in every session
+// (HistoryItems) — and runs that search (SearchPrompts) against a narrow
+// SearchHost.
 //
 // It imports session, ui/picker and internal/safetext, never ui; ui imports
 // it.
