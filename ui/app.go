@@ -240,7 +240,7 @@ func New(opts Options) (*App, error) {
 		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: n})
 	}
 	t.todos.SetItems(opts.Agent.Todos())
-	a.task.noteChanges()
+	a.task.tracker.Refresh()
 	a.setFocus(t.chat)
 	a.focusPane = panes.Chat
 	return a, nil
@@ -461,7 +461,7 @@ func (a *App) focusOn(p panes.Pane) {
 		a.setFocus(a.task.todos)
 	case panes.Changes:
 		a.setFocus(a.task.changes)
-		a.task.noteChanges()
+		a.task.tracker.Refresh()
 	case panes.Explorer:
 		if a.task.root == "" {
 			return

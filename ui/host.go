@@ -104,7 +104,7 @@ func (a *App) ClearConversation() {
 	a.task.agent.Clear()
 	a.task.list.Clear()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.task.noteChanges()
+	a.task.tracker.Refresh()
 }
 
 // ShowHelp opens the help overlay at its top.
@@ -123,7 +123,7 @@ func (a *App) ResetChat() {
 	a.task.list.Clear()
 	a.task.router.ResetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.task.noteChanges()
+	a.task.tracker.Refresh()
 }
 
 // Ask shows a small modal question.
@@ -146,6 +146,25 @@ func (a *App) RecordWorkspace() { a.task.recordWorkspace() }
 
 // Restore shows a resumed session.
 func (a *App) Restore(res *agent.Resumed) { a.restore(res) }
+
+// PickRewind is /rewind (and Esc Esc) in the task shown.
+func (a *App) PickRewind() { a.task.tracker.PickRewind() }
+
+// PickChange is /diff in the task shown.
+func (a *App) PickChange() { a.task.tracker.PickChange() }
+
+// RevertFile is /revert PATH in the task shown.
+func (a *App) RevertFile(path string) { a.task.tracker.RevertFile(path) }
+
+// ReviewTask turns the review of the shown task's branch on or off.
+func (a *App) ReviewTask() {
+	t := a.task
+	if t.opts.Tree == nil {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "this task works in the project itself: only a task opened with /task new NAME has a branch to review"})
+		return
+	}
+	t.tracker.Review(t.opts.Tree, t.opts.Branch)
+}
 
 // pickerHost shows one picker at a time over the panes (/mode, /model and
 // any other command that asks the user to choose from a list).
@@ -340,6 +359,45 @@ func (a *App) MergeTask() {
 							})
 						})
 					}},
+					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
+			}
+		})
+	})
+}
+
+// mergePlanned merges the task's branch: a fast-forward at once; a merge
+// that makes a commit after the user confirmed its drafted message (or
+// chose one squashed commit); a conflict or a refusal is said, and
+// nothing is merged.
+func (t *Task) mergePlanned() {
+	a := t.app
+	br := t.opts.Tree
+	merge := func(squash bool, message string) {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "merging " + t.opts.Branch + "…"})
+		a.Go(func() {
+			what, err := br.Merge(a.runCtx, squash, message)
+			a.post(func() {
+				if err != nil {
+					t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
+					return
+				}
+				t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
+			})
+		})
+	}
+	a.Go(func() {
+		plan, err := br.Plan(a.runCtx)
+		a.post(func() {
+			switch {
+			case err != nil:
+				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
+			case plan.FastForward:
+				merge(false, "")
+			default:
+				a.ask.Ask("Merge "+t.opts.Branch, fmt.Sprintf("The base moved on since the task started, so merging makes a commit:\n\n%s\n\nor, squashed into one commit:\n\n%s",
+					safetext.Text(plan.Message), safetext.Text(plan.SquashMessage)),
+					dialogs.Choice{Key: "m", Label: "merge commit with this message", Do: func() { merge(false, plan.Message) }},
+					dialogs.Choice{Key: "s", Label: "one squashed commit", Do: func() { merge(true, plan.SquashMessage) }},
 					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
 			}
 		})

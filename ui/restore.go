@@ -42,7 +42,7 @@ func (a *App) restore(res *agent.Resumed) {
 	}
 	a.task.router.ResetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
-	a.task.noteChanges()
+	a.task.tracker.Refresh()
 	id := l.Info.ID
 	if k := a.task.svc.Sessions; k != nil {
 		id = k.ID() // a copy of a session another fawn has open carries on under a new ID
@@ -94,4 +94,25 @@ func (t *Task) workspaceState() session.Workspace {
 		ws.Cwd = t.opts.Cwd()
 	}
 	return ws
+}
+
+// reloadChat shows the task's conversation as its session holds it on
+// disk (after /rewind took it back).
+func (t *Task) reloadChat() {
+	k, ok := t.keeper()
+	if !ok {
+		return
+	}
+	l, err := k.Store().Load(k.ID())
+	if err != nil {
+		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not reload the chat: " + err.Error()})
+		return
+	}
+	t.list.Clear()
+	for _, it := range t.transcript(l) {
+		t.list.Append(it)
+	}
+	t.todos.SetItems(t.agent.Todos())
+	t.tracker.Refresh()
+	t.list.ScrollToBottom()
 }

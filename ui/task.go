@@ -15,11 +15,13 @@ import (
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/changes"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/panes"
+	"github.com/fawn-ide/fawn/ui/picker"
 	"github.com/fawn-ide/fawn/ui/render"
 )
 
@@ -122,17 +124,17 @@ type Task struct {
 	chat    *chat.View
 	todos   *panes.TodoView
 	changes *panes.ChangesView
-	// changesBusy: a refresh of the Changes tab is being computed;
-	// changesAgain: another was asked for meanwhile.
-	changesBusy, changesAgain bool
-	strip                     *Strip
-	dialog                    *dialogs.PermissionDialog
-	editor                    EditorPane
-	terminal                  TerminalPane
-	router                    *chat.Router
-	files                     *project.Index // the project's paths, for @ completion
-	explorer                  *explorer.Explorer
-	explorerFrame             *frame
+	// tracker keeps the Changes tab and does /diff, /revert, /rewind and
+	// /task review.
+	tracker       *changes.Tracker
+	strip         *Strip
+	dialog        *dialogs.PermissionDialog
+	editor        EditorPane
+	terminal      TerminalPane
+	router        *chat.Router
+	files         *project.Index // the project's paths, for @ completion
+	explorer      *explorer.Explorer
+	explorerFrame *frame
 	// chatFrame and editorFrame are the chat and editor in their borders,
 	// as the layout shows them while the task is shown.
 	chatFrame, editorFrame *frame
@@ -156,10 +158,6 @@ type Task struct {
 	// wants the user (a permission asked, a turn ended).
 	ended     panes.TaskState
 	attention bool
-
-	// review, while on, fills the Changes tab with the task's branch
-	// against its base (/task review).
-	review *branchReview
 }
 
 // state is where the task is, for its tab in the task bar.
@@ -225,7 +223,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.editorFrame = newFrame(t.editor, &a.th, func() render.Line { return a.paneTitle("Editor", t.editor) })
 	t.router = chat.NewRouter(chat.NewRegistry(), t.list, t)
 	a.wireWidgets(t)
-	a.wireChanges(t)
+	t.tracker = changes.New(changesHost{t}, o.Services.Rewind, t.changes, t.EditorPane(), o.Root)
 	a.tasks = append(a.tasks, t)
 	return t
 }
@@ -394,3 +392,49 @@ func (t *Task) flashUnseen(what string) {
 	}
 	t.app.flash(msg)
 }
+
+// changesHost is the task's side of its changes.Tracker: its chat, its
+// strip's Changes tab, and the frame's questions, pickers and focus while
+// the task is shown.
+type changesHost struct{ t *Task }
+
+var _ changes.Host = changesHost{}
+
+func (h changesHost) Info(text string) {
+	h.t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: text})
+}
+
+func (h changesHost) Error(text string) {
+	h.t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: text})
+}
+
+func (h changesHost) Flash(msg string) { h.t.app.flash(msg) }
+
+func (h changesHost) Ask(title, text string, choices ...dialogs.Choice) {
+	h.t.app.ask.Ask(title, text, choices...)
+}
+
+func (h changesHost) Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker {
+	return h.t.app.Pick(title, items, onPick)
+}
+
+func (h changesHost) Focus(p panes.Pane) {
+	if h.t.shown() {
+		h.t.app.focusOn(p)
+	}
+}
+
+func (h changesHost) RevealTab() { h.t.strip.Reveal(panes.Changes, false) }
+
+func (h changesHost) MarkTab() {
+	if h.t.strip.Active() != panes.Changes {
+		h.t.strip.Mark(panes.Changes)
+	}
+}
+
+func (h changesHost) Go(f func())              { h.t.app.Go(f) }
+func (h changesHost) Post(f func())            { h.t.app.post(f) }
+func (h changesHost) Context() context.Context { return h.t.app.runCtx }
+func (h changesHost) TurnRunning() bool        { return h.t.turnRunning() }
+func (h changesHost) ReloadChat()              { h.t.reloadChat() }
+func (h changesHost) SetInput(text string)     { h.t.input.SetText(text, true) }

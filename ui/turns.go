@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
+	"github.com/fawn-ide/fawn/internal/words"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
@@ -131,7 +133,7 @@ func (t *Task) follow(events <-chan agent.Event, cancel context.CancelFunc) {
 				t.router.Handle(ev)
 				switch ev.Type {
 				case agent.EventToolRunEnded:
-					t.noteChanges() // an edit or a command may have changed files
+					t.tracker.Refresh() // an edit or a command may have changed files
 				case agent.EventTurnEnded:
 					// The status says "idle" from here: "cancelling…" goes
 					// with the same frame, not when the stream closes.
@@ -163,7 +165,7 @@ func (t *Task) turnEnded(cancel context.CancelFunc) {
 	}
 	t.app.status.Unflash(flashCancelling)
 	t.recordWorkspace()
-	t.noteChanges()
+	t.tracker.Refresh()
 	if !t.router.Cancelled {
 		what := "the agent has finished"
 		if t.router.LastError != "" {
@@ -345,3 +347,30 @@ func (t *Task) shellEnded(run *chat.ShellRun, res terminal.Result, err error, ca
 		t.startTurn(next)
 	}
 }
+
+// escape is Esc in the chat's input: it cancels a running turn (or
+// "!cmd"), drops the output of "!cmd" runs waiting for the next message;
+// twice in a row on an empty input with nothing running, it opens
+// /rewind.
+func (a *App) escape() {
+	if a.task.turnRunning() {
+		a.task.cancelTurn()
+		return
+	}
+	if n := a.task.chat.Pending.Drop(); n > 0 {
+		a.flash(fmt.Sprintf("dropped: the output of %s will not be sent", words.Plural(n, "command", "commands")))
+		return
+	}
+	now := time.Now()
+	if a.task.input.GetText() == "" && now.Sub(a.task.lastEsc) < escEscWindow {
+		a.task.lastEsc = time.Time{}
+		if a.task.svc.Rewind != nil {
+			a.PickRewind()
+		}
+		return
+	}
+	a.task.lastEsc = now
+}
+
+// escEscWindow is how quickly a second Esc must follow the first.
+const escEscWindow = 600 * time.Millisecond

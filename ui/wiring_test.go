@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/termview"
 )
@@ -11,8 +12,9 @@ import (
 var (
 	_ EditorPane     = (*editor.Tabs)(nil)
 	_ tabbedEditor   = (*editor.Tabs)(nil)
-	_ diffEditor     = (*editor.Tabs)(nil)
 	_ recoveryEditor = (*editor.Tabs)(nil)
 	_ unsavedEditor  = (*editor.Tabs)(nil)
 	_ TerminalPane   = (*termview.View)(nil)
+
+	_ chat.ShellRunner = (*termview.View)(nil)
 )
