@@ -1,15 +1,23 @@
-// Package ui is the frame: the App, its event loop, the layout, focus,
-// overlays, crash handling and recovery, and the tasks it hosts. A Task
-// (task.go) is one conversation and everything it drives — its agent
-// backend and services, its chat, editor, terminals, to-dos, changes,
-// permission requests and turns — and the App shows one task at a time;
-// one not shown goes on working, its events routed to its own widgets.
-// The App is the slash commands' Host (host.go). Sub-packages hold what
-// needs no App:
+// Package ui is the frame: the App, its event loop (loop.go), the layout
+// and the strip (layout.go), focus, overlays, the keys of its own table
+// (keys.go), crash handling (crash.go) and the recovery of unsaved
+// buffers (recovery.go), what it hands the desktop (desktop.go), and the
+// tasks it hosts. A Task (task.go) is one conversation and everything it
+// drives — its agent backend and services, its chat, editor, terminals
+// (terminals.go), to-dos, changes, permission requests, turns and "!cmd"
+// runs (turns.go), its session shown again (restore.go) — and the App
+// shows one task at a time; one not shown goes on working, its events
+// routed to its own widgets. The App is the slash commands' Host
+// (host.go). What a task does that needs no App lives in the rooms below,
+// each against a narrow interface the task or the frame implements (a
+// changes.Host, a sessions.SearchHost, a chat.Workspace, a commands.Host):
 //
 //   - chat: the message list, its items and tool cards, the kind registry,
 //     Markdown, the input with completion and @-mentions, and the Router
 //     from a turn's events to the widgets each tool call drives;
+//   - changes: a task's changes — the Changes tab's actions, /diff,
+//     /revert, /rewind and Esc Esc, restores that meet hand edits (three
+//     versions), and /task review of a task's branch (a Tracker per task);
 //   - dialogs: the permission dialog, keyed questions, the help overlay;
 //   - commands: the slash commands, one file per command or family, each
 //     acting only through the Host interface and the typed services
@@ -22,16 +30,16 @@
 //   - termview: the terminal pane;
 //   - explorer: the file tree;
 //   - picker: the fuzzy picker and matching the finder and @ use;
-//   - sessions: the /resume picker;
+//   - sessions: the /resume picker and the prompt history search (Ctrl-R);
 //   - trustprompt: the question asked before opening an untrusted project;
 //   - keymap: key bindings as data, one table per context;
 //   - theme: the colours;
 //   - syntax: the lexers, read on first use;
 //   - display: the terminal screen, guarded against control characters.
 //
-// Imports from fawn: agent, backend, checkpoint, config, internal/proc,
-// internal/safetext, internal/words, project, session, tools and those
-// sub-packages (but termview and trustprompt, which cmd/fawn builds and
+// Imports from fawn: agent, backend, config, internal/proc,
+// internal/safetext, internal/words, project, session, terminal, tools and
+// those sub-packages (but termview and trustprompt, which cmd/fawn builds and
 // shows). Imported by:
 // cmd/fawn only.
 //

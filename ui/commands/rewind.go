@@ -3,8 +3,8 @@ package commands
 import "strings"
 
 // The checkpoint machinery behind these (the pickers, restoring files,
-// conflicts, the Changes tab) is the frame's until the changes service
-// owns it; the commands only ask for it.
+// conflicts, the Changes tab) is ui/changes', one Tracker per task; the
+// commands only ask the Host for it.
 
 // Rewind is /rewind: go back to before a prompt. It needs the Rewind
 // service.

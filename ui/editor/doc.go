@@ -16,6 +16,7 @@
 // the next Draw, so no background goroutine ever touches a buffer.
 //
 // It imports project, tools, ui/keymap, ui/picker, ui/syntax, ui/theme and
-// internal/safetext, never ui; ui, cmd/fawn and the fawnedit command
+// internal/safetext, never ui; ui, ui/changes (diffs, versions),
+// ui/panes (diff counts), cmd/fawn and the fawnedit command
 // (internal/fawnedit, the pane on its own) import it.
 package editor

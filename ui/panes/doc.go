@@ -12,5 +12,5 @@
 // Imports from fawn: agent (modes and usage), checkpoint (the Changes
 // tab's book), internal/safetext, tools (to-dos), ui/editor (diff counts),
 // ui/render, ui/sessions (ages), ui/theme. Imported by: ui, ui/chat (pane
-// names).
+// names), ui/changes (the Changes tab), cmd/fawn.
 package panes

@@ -11,7 +11,8 @@
 // Its keys are a keymap table (DefaultKeys) the user's bindings rebind.
 //
 // It imports ui/theme, ui/keymap and internal/safetext, never ui; ui,
-// ui/editor, ui/sessions and cmd/fawn import it.
+// ui/changes, ui/chat, ui/commands, ui/editor, ui/sessions and cmd/fawn
+// import it.
 package picker
 
 import (

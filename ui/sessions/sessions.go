@@ -8,8 +8,8 @@
 // (HistoryItems) — and runs that search (SearchPrompts) against a narrow
 // SearchHost.
 //
-// It imports session, ui/picker and internal/safetext, never ui; ui imports
-// it.
+// It imports session, ui/picker and internal/safetext, never ui; ui,
+// ui/changes, ui/commands and ui/panes import it.
 package sessions
 
 import (
