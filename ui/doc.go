@@ -10,8 +10,10 @@
 // routed to its own widgets. The App is the slash commands' Host
 // (host.go). What a task does that needs no App lives in the rooms below,
 // each against a narrow interface the task or the frame implements (a
-// changes.Host, a sessions.SearchHost, a chat.Workspace, a commands.Host):
+// changes.Host, a branch.Host, a sessions.SearchHost, a chat.Workspace, a
+// commands.Host):
 //
+//   - branch: /task merge of a task's own git branch into its base;
 //   - chat: the message list, its items and tool cards, the kind registry,
 //     Markdown, the input with completion and @-mentions, and the Router
 //     from a turn's events to the widgets each tool call drives;

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -12,8 +11,7 @@ import (
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/config"
-	"github.com/fawn-ide/fawn/internal/safetext"
-	"github.com/fawn-ide/fawn/internal/words"
+	"github.com/fawn-ide/fawn/ui/branch"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
 	"github.com/fawn-ide/fawn/ui/dialogs"
@@ -334,74 +332,7 @@ func (a *App) MergeTask() {
 	if t == nil {
 		return
 	}
-	br := t.opts.Tree
-	merge := t.mergePlanned
-	a.Go(func() {
-		files, err := br.Uncommitted(a.runCtx)
-		a.post(func() {
-			switch {
-			case err != nil:
-				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
-			case len(files) == 0:
-				merge()
-			default:
-				a.ask.Ask("Commit, then merge", fmt.Sprintf("%s in the task's worktree %s not committed to %s: %s. Commit them to the branch, then merge it?",
-					words.Plural(len(files), "file", "files"), map[bool]string{true: "is", false: "are"}[len(files) == 1], t.opts.Branch, shownFiles(files)),
-					dialogs.Choice{Key: "c", Label: "commit and merge", Do: func() {
-						a.Go(func() {
-							err := br.Commit(a.runCtx, "fawn task "+t.name)
-							a.post(func() {
-								if err != nil {
-									t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not committed, nothing merged: " + err.Error()})
-									return
-								}
-								merge()
-							})
-						})
-					}},
-					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
-			}
-		})
-	})
-}
-
-// mergePlanned merges the task's branch: a fast-forward at once; a merge
-// that makes a commit after the user confirmed its drafted message (or
-// chose one squashed commit); a conflict or a refusal is said, and
-// nothing is merged.
-func (t *Task) mergePlanned() {
-	a := t.app
-	br := t.opts.Tree
-	merge := func(squash bool, message string) {
-		t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "merging " + t.opts.Branch + "…"})
-		a.Go(func() {
-			what, err := br.Merge(a.runCtx, squash, message)
-			a.post(func() {
-				if err != nil {
-					t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
-					return
-				}
-				t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: what})
-			})
-		})
-	}
-	a.Go(func() {
-		plan, err := br.Plan(a.runCtx)
-		a.post(func() {
-			switch {
-			case err != nil:
-				t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "not merged: " + err.Error()})
-			case plan.FastForward:
-				merge(false, "")
-			default:
-				a.ask.Ask("Merge "+t.opts.Branch, fmt.Sprintf("The base moved on since the task started, so merging makes a commit:\n\n%s\n\nor, squashed into one commit:\n\n%s",
-					safetext.Text(plan.Message), safetext.Text(plan.SquashMessage)),
-					dialogs.Choice{Key: "m", Label: "merge commit with this message", Do: func() { merge(false, plan.Message) }},
-					dialogs.Choice{Key: "s", Label: "one squashed commit", Do: func() { merge(true, plan.SquashMessage) }},
-					dialogs.Choice{Key: "esc", Label: "cancel", Do: func() {}})
-			}
-		})
-	})
+	branch.Merge(taskHost{t}, t.opts.Tree, t.opts.Branch, t.name)
 }
 
 // DiscardTask closes the task shown and, after a yes, removes its worktree
@@ -444,18 +375,4 @@ func (a *App) discard(t *Task) {
 			first.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: "task " + t.name + " discarded: its worktree and branch " + t.opts.Branch + " are gone"})
 		})
 	})
-}
-
-// shownFiles is a list of file names for a question, each made safe to
-// show, the list cut after ten.
-func shownFiles(files []string) string {
-	var names []string
-	for i, f := range files {
-		if i == 10 {
-			names = append(names, fmt.Sprintf("and %d more", len(files)-10))
-			break
-		}
-		names = append(names, safetext.Line(f))
-	}
-	return strings.Join(names, ", ")
 }

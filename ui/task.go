@@ -15,6 +15,7 @@ import (
 	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/branch"
 	"github.com/fawn-ide/fawn/ui/changes"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
@@ -66,41 +67,20 @@ type TaskOptions struct {
 }
 
 // TaskBranch is what a task working on a git branch of its own (in a
-// worktree) can do with it; cmd/fawn gives one over package worktree.
-// Its methods may take a while: the App calls them off the UI goroutine.
+// worktree) can do with it; cmd/fawn gives one over package worktree:
+// merge it (/task merge, package branch), review it (/task review,
+// package changes: every file it changed against its base, relative to
+// the task's directory, and one file's text on the base and now), and
+// Discard it, removing the task's worktree and its branch. Its methods
+// may take a while: the App calls them off the UI goroutine.
 type TaskBranch interface {
-	// Uncommitted lists the files changed in the task's worktree and not
-	// committed to its branch; an error says why the branch cannot be
-	// merged now (its base is not ready) or the worktree cannot be read.
-	Uncommitted(ctx context.Context) ([]string, error)
-	// Commit commits them all to the task's branch with message.
-	Commit(ctx context.Context, message string) error
-	// Plan says how merging the branch would go, changing nothing: a
-	// fast-forward, or a commit with a drafted message; a conflict, or a
-	// base that cannot take it, is the error, saying where and why.
-	Plan(ctx context.Context) (MergePlan, error)
-	// Merge merges the branch into its base branch in the project (one
-	// squashed commit, or a merge commit when it cannot fast-forward,
-	// with message) and says what it did; a conflict changes nothing and
-	// says where.
-	Merge(ctx context.Context, squash bool, message string) (string, error)
-	// Discard removes the task's worktree and its branch.
+	branch.Branch
+	changes.Branch
 	Discard(ctx context.Context) error
-	// Review lists every file the branch changed against its base, its
-	// commits and its uncommitted work, relative to the task's directory;
-	// Content is one file's text on the base (nil: new on the branch) and
-	// now (nil: deleted).
-	Review(ctx context.Context) ([]panes.ChangeRow, error)
-	Content(ctx context.Context, path string) (base, now []byte, err error)
 }
 
-// MergePlan is how a task's branch would merge: a fast-forward, or a
-// commit whose drafted messages (a merge commit's, a squash's) the user
-// confirms.
-type MergePlan struct {
-	FastForward            bool
-	Message, SquashMessage string
-}
+// MergePlan is how a task's branch would merge (TaskBranch.Plan).
+type MergePlan = branch.Plan
 
 // A Task is one conversation and everything it drives: its agent backend
 // and services, its chat (messages, input, the router from the agent's
@@ -223,7 +203,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.editorFrame = newFrame(t.editor, &a.th, func() render.Line { return a.paneTitle("Editor", t.editor) })
 	t.router = chat.NewRouter(chat.NewRegistry(), t.list, t)
 	a.wireWidgets(t)
-	t.tracker = changes.New(changesHost{t}, o.Services.Rewind, t.changes, t.EditorPane(), o.Root)
+	t.tracker = changes.New(taskHost{t}, o.Services.Rewind, t.changes, t.EditorPane(), o.Root)
 	a.tasks = append(a.tasks, t)
 	return t
 }
@@ -393,48 +373,51 @@ func (t *Task) flashUnseen(what string) {
 	t.app.flash(msg)
 }
 
-// changesHost is the task's side of its changes.Tracker: its chat, its
-// strip's Changes tab, and the frame's questions, pickers and focus while
-// the task is shown.
-type changesHost struct{ t *Task }
+// taskHost is the task's side of the rooms that act for it (its
+// changes.Tracker, a /task merge): its chat, its strip's Changes tab, and
+// the frame's questions, pickers and focus while the task is shown.
+type taskHost struct{ t *Task }
 
-var _ changes.Host = changesHost{}
+var (
+	_ changes.Host = taskHost{}
+	_ branch.Host  = taskHost{}
+)
 
-func (h changesHost) Info(text string) {
+func (h taskHost) Info(text string) {
 	h.t.list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: text})
 }
 
-func (h changesHost) Error(text string) {
+func (h taskHost) Error(text string) {
 	h.t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: text})
 }
 
-func (h changesHost) Flash(msg string) { h.t.app.flash(msg) }
+func (h taskHost) Flash(msg string) { h.t.app.flash(msg) }
 
-func (h changesHost) Ask(title, text string, choices ...dialogs.Choice) {
+func (h taskHost) Ask(title, text string, choices ...dialogs.Choice) {
 	h.t.app.ask.Ask(title, text, choices...)
 }
 
-func (h changesHost) Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker {
+func (h taskHost) Pick(title string, items []picker.Item, onPick func(picker.Item)) *picker.Picker {
 	return h.t.app.Pick(title, items, onPick)
 }
 
-func (h changesHost) Focus(p panes.Pane) {
+func (h taskHost) Focus(p panes.Pane) {
 	if h.t.shown() {
 		h.t.app.focusOn(p)
 	}
 }
 
-func (h changesHost) RevealTab() { h.t.strip.Reveal(panes.Changes, false) }
+func (h taskHost) RevealTab() { h.t.strip.Reveal(panes.Changes, false) }
 
-func (h changesHost) MarkTab() {
+func (h taskHost) MarkTab() {
 	if h.t.strip.Active() != panes.Changes {
 		h.t.strip.Mark(panes.Changes)
 	}
 }
 
-func (h changesHost) Go(f func())              { h.t.app.Go(f) }
-func (h changesHost) Post(f func())            { h.t.app.post(f) }
-func (h changesHost) Context() context.Context { return h.t.app.runCtx }
-func (h changesHost) TurnRunning() bool        { return h.t.turnRunning() }
-func (h changesHost) ReloadChat()              { h.t.reloadChat() }
-func (h changesHost) SetInput(text string)     { h.t.input.SetText(text, true) }
+func (h taskHost) Go(f func())              { h.t.app.Go(f) }
+func (h taskHost) Post(f func())            { h.t.app.post(f) }
+func (h taskHost) Context() context.Context { return h.t.app.runCtx }
+func (h taskHost) TurnRunning() bool        { return h.t.turnRunning() }
+func (h taskHost) ReloadChat()              { h.t.reloadChat() }
+func (h taskHost) SetInput(text string)     { h.t.input.SetText(text, true) }

@@ -8,5 +8,5 @@
 //
 // Imports from fawn: agent, internal/safetext, tools, ui/chat (the render context and diff
 // colouring), ui/commands, ui/keymap, ui/render, ui/theme. Imported by: ui,
-// ui/changes (questions), cmd/fawn (tests).
+// ui/branch and ui/changes (questions), cmd/fawn (tests).
 package dialogs
