@@ -23,6 +23,7 @@ import (
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/commands"
+	"github.com/fawn-ide/fawn/ui/desktop"
 	"github.com/fawn-ide/fawn/ui/dialogs"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
@@ -512,8 +513,74 @@ func (a *App) copy(text string) {
 	if a.screen != nil {
 		a.screen.SetClipboard([]byte(text))
 	}
-	copyToTmux(a, text)
+	desktop.CopyToTmux(text, a.Go)
 	a.flash("copied " + words.Plural(strings.Count(text, "\n")+1, "line", "lines"))
+}
+
+// attend asks for the user's attention with body when a turn ends or a
+// permission is asked, unless the terminal window has the focus (it
+// reports focus, mode 1004; one that never does is taken as focused: no
+// notification rather than one on every turn) or ui.notify is off: the
+// bell, or a desktop notification (package desktop). It runs on the UI
+// goroutine, which is the one that draws, so the sequence never lands
+// inside a frame.
+func (a *App) attend(body string) {
+	if a.windowFocused || a.cfg.UI.Notify == desktop.NotifyOff {
+		return
+	}
+	a.attentions++
+	method := a.cfg.UI.Notify
+	if method == "" {
+		method = desktop.NotifyBell
+	}
+	if method == desktop.NotifyBell || a.tty == nil {
+		if a.screen != nil {
+			_ = a.screen.Beep()
+		}
+		return
+	}
+	title := "fawn"
+	if a.task.root != "" {
+		title = "fawn — " + lastElem(a.task.root)
+	}
+	_, _ = a.tty.Write(desktop.Notification(method, title, body, os.Getenv("TMUX") != ""))
+}
+
+func lastElem(path string) string {
+	path = strings.TrimRight(path, "/")
+	return path[strings.LastIndexByte(path, '/')+1:]
+}
+
+// Notify shows a notice from fawn itself in the chat (red when isErr). It is
+// safe from any goroutine: background work such as MCP servers finishing
+// their start reports through it.
+func (a *App) Notify(text string, isErr bool) {
+	kind := chat.NoticeInfo
+	if isErr {
+		kind = chat.NoticeError
+	}
+	a.QueueUpdate(func() {
+		a.task.list.Append(&chat.Notice{Kind: kind, Text: text})
+	})
+}
+
+// openLink opens a hyperlink the user asked for in a terminal pane
+// (desktop.Links): a file in the shown task's editor, which takes the
+// focus.
+func (a *App) openLink(link string) {
+	desktop.Links{
+		Flash: a.flash,
+		OpenFile: func(path string) error {
+			if err := a.task.editor.Open(path, 0); err != nil {
+				return err
+			}
+			a.setFocus(a.task.editor)
+			return nil
+		},
+		Copy:  a.copy,
+		Go:    a.Go,
+		Shell: a.cfg.Shell,
+	}.Open(link)
 }
 
 // --- commands -------------------------------------------------------------------

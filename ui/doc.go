@@ -1,7 +1,7 @@
 // Package ui is the frame: the App, its event loop (loop.go), the layout
 // and the strip (layout.go), focus, overlays, the keys of its own table
 // (keys.go), crash handling (crash.go) and the recovery of unsaved
-// buffers (recovery.go), what it hands the desktop (desktop.go), and the
+// buffers (recovery.go), when to call the user back (attend), and the
 // tasks it hosts. A Task (task.go) is one conversation and everything it
 // drives — its agent backend and services, its chat, editor, terminals
 // (terminals.go), to-dos, changes, permission requests, turns and "!cmd"
@@ -20,6 +20,8 @@
 //   - changes: a task's changes — the Changes tab's actions, /diff,
 //     /revert, /rewind and Esc Esc, restores that meet hand edits (three
 //     versions), and /task review of a task's branch (a Tracker per task);
+//   - desktop: what fawn hands the desktop — a notification's escape
+//     sequence, the clipboard through tmux, a terminal's links opened;
 //   - dialogs: the permission dialog, keyed questions, the help overlay;
 //   - commands: the slash commands, one file per command or family, each
 //     acting only through the Host interface and the typed services
