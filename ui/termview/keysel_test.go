@@ -16,10 +16,9 @@ func TestKeyboardSelectsAndCopies(t *testing.T) {
 	var copied []string
 	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
 	h.run(`seq 1 30; printf 'alpha beta gamma\ndelta epsilon\n'`)
-	h.waitLine("delta epsilon")
-	_, dy := h.rowIs("delta epsilon")
-	h.waitLine("$") // the prompt after the output: the cursor is there
-	_, py := h.rowIs("$")
+	// The prompt after the output: the cursor is there.
+	ys := h.rowsOf("delta epsilon", "$")
+	dy, py := ys[0], ys[1]
 	press := func(keys string) {
 		for _, r := range keys {
 			h.key(tcell.KeyRune, r, tcell.ModNone)
@@ -89,10 +88,8 @@ func TestKeyboardSelectionMovesByWords(t *testing.T) {
 	var copied []string
 	h.view.SetOnCopy(func(s string) { copied = append(copied, s) })
 	h.run(`printf 'alpha beta gamma\ndelta epsilon\n'`)
-	h.waitLine("delta epsilon")
-	h.waitLine("$")
-	_, ay := h.rowIs("alpha beta gamma")
-	_, py := h.rowIs("$")
+	ys := h.rowsOf("alpha beta gamma", "$")
+	ay, py := ys[0], ys[1]
 	press := func(keys string) {
 		for _, r := range keys {
 			h.key(tcell.KeyRune, r, tcell.ModNone)

@@ -629,6 +629,29 @@ func (h *harness) run(text string) {
 	}
 }
 
+// rowsOf waits until the pane has a row reading exactly each of texts, at
+// once, and returns their rows (the last one of each): read from one
+// drawing, since the shell may still be redrawing its prompt between two.
+func (h *harness) rowsOf(texts ...string) []int {
+	h.t.Helper()
+	ys := make([]int, len(texts))
+	h.waitFor(fmt.Sprintf("rows %q", texts), func(rows []string) bool {
+		for i, text := range texts {
+			ys[i] = -1
+			for y, row := range rows {
+				if row == text {
+					ys[i] = y
+				}
+			}
+			if ys[i] < 0 {
+				return false
+			}
+		}
+		return true
+	})
+	return ys
+}
+
 // rowIs is the pane row whose text is exactly text (column 0).
 func (h *harness) rowIs(text string) (x, y int) {
 	for i, row := range h.inner() {
