@@ -67,11 +67,7 @@ func TestCommandCardCountsEveryLine(t *testing.T) {
 	r.typeText("count")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("Counted.")
-	waitFor(t, "the turn to end", func() bool {
-		done := false
-		r.onUI(func() { done = !r.app.task.turnRunning() })
-		return done
-	})
+	r.waitTurnEnded()
 	r.onUI(func() {
 		c := bashCard(r.app)
 		if c == nil {

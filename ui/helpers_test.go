@@ -265,6 +265,16 @@ func (r *running) onUI(f func()) {
 	}
 }
 
+// waitTurnEnded waits until the shown task runs no turn.
+func (r *running) waitTurnEnded() {
+	r.t.Helper()
+	waitFor(r.t, "the turn to end", func() bool {
+		done := false
+		r.onUI(func() { done = !r.app.task.turnRunning() })
+		return done
+	})
+}
+
 // syncEvent closes done when the loop reaches it.
 type syncEvent struct {
 	done chan struct{}

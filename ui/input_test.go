@@ -18,11 +18,7 @@ func TestInputNewlinesPasteAndHistory(t *testing.T) {
 	waitPrompts := func(n int) []string {
 		t.Helper()
 		waitFor(t, "the prompt to reach the agent", func() bool { return len(ag.promptList()) >= n })
-		waitFor(t, "the turn to end", func() bool {
-			done := false
-			r.onUI(func() { done = !r.app.task.turnRunning() })
-			return done
-		})
+		r.waitTurnEnded()
 		return ag.promptList()
 	}
 

@@ -66,11 +66,7 @@ func TestWithTheRealAgentAndEditor(t *testing.T) {
 	// The demo views the README: a card in the chat, the file in an editor tab.
 	r.waitScreen("This README is what the demo opens.")
 	r.waitScreen("demo/fawn-demo")
-	waitFor(t, "the turn to end", func() bool {
-		done := false
-		r.onUI(func() { done = !r.app.task.turnRunning() })
-		return done
-	})
+	r.waitTurnEnded()
 	r.onUI(func() {
 		var found bool
 		for i := 0; i < r.app.task.list.Len(); i++ {

@@ -128,10 +128,12 @@ func TestAMessageWaitsForTheRunningBang(t *testing.T) {
 	if p := ag.promptList()[0]; !strings.Contains(p, `ended="exit 0">`+"\nlate\n</shell>") {
 		t.Fatalf("the message did not take the output of the command it waited for:\n%s", p)
 	}
+	r.waitTurnEnded() // while the agent works, "!" is refused
 
 	r.typeText("!sleep 30")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("!sleep 30 · running…")
+	r.waitScreen("$ sleep 30") // typed in the terminal: Esc interrupts it
 	r.key(tcell.KeyEscape, 0, 0)
 	r.waitScreen("!sleep 30 · interrupted")
 }

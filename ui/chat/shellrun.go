@@ -55,8 +55,11 @@ func (r *ShellRun) End(res terminal.Result, err error) (notRun string) {
 	r.Running = false
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, terminal.ErrBusy) {
+		switch {
+		case errors.Is(err, terminal.ErrBusy):
 			msg = "the terminal is busy (" + msg + "): finish what runs in it, then send it again"
+		case errors.Is(err, context.Canceled):
+			return "!" + render.Clean(r.Command) + " was stopped before it started"
 		}
 		return "!" + render.Clean(r.Command) + " did not run: " + msg
 	}
