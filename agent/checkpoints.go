@@ -42,7 +42,7 @@ func (c *checkpoints) book() *checkpoint.Book {
 		c.b = nil
 	}
 	st := c.s.store
-	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), checkpoint.Options{})
+	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), c.s.env.Root, st.Blobs(id), checkpoint.Options{Watch: c.s.env.Watch})
 	if err != nil {
 		return nil
 	}

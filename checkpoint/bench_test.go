@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 )
 
@@ -34,11 +35,12 @@ func benchBook(b *testing.B, root string) *Book {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bk, err := Open(filepath.Join(st.Dir(), "s1"), root, st.Blobs("s1"), Options{})
+	pw := project.NewWatcher(root, project.WatchOptions{})
+	bk, err := Open(filepath.Join(st.Dir(), "s1"), root, st.Blobs("s1"), Options{Watch: pw})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { bk.Close() })
+	b.Cleanup(func() { bk.Close(); pw.Close() })
 	return bk
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cloudwego/eino/compose"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	MaxFile int64
 	// Workers walk the tree in the scan (0: 4).
 	Workers int
+	// Watch is the project's one watcher (shared with the editor, the
+	// explorer and the file index); through it the scans around agent
+	// commands read only what changed. nil: every scan walks the tree.
+	Watch *project.Watcher
 }
 
 // Version is one state of a file.
@@ -117,7 +122,7 @@ type Book struct {
 	// command's scans see only its own changes (parallel subagents' commands
 	// queue here as they do for the terminal). It guards w too.
 	cmd     sync.Mutex
-	w       *watcher
+	w       *tracker
 	whyFull string // why the scans walk the whole tree ("" while watching)
 	warm    sync.Once
 
@@ -245,10 +250,7 @@ func (b *Book) Err() error {
 // Close closes the log.
 func (b *Book) Close() error {
 	b.cmd.Lock()
-	if b.w != nil {
-		b.w.close()
-		b.w = nil
-	}
+	b.w = nil // the watcher is the project's: others go on with it
 	b.whyFull = "the book is closed"
 	b.cmd.Unlock()
 	b.mu.Lock()

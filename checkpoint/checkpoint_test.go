@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/terminal"
 	"github.com/fawn-ide/fawn/tools"
@@ -37,6 +38,11 @@ func newProject(t *testing.T, o Options) *testProject {
 		t.Fatal(err)
 	}
 	p := &testProject{t: t, root: env.Root, env: env, dir: filepath.Join(st.Dir(), "s1"), blobs: st.Blobs("s1")}
+	if o.Watch == nil {
+		// The project's one watcher, as cmd/fawn gives every book.
+		o.Watch = project.NewWatcher(env.Root, project.WatchOptions{})
+		t.Cleanup(o.Watch.Close)
+	}
 	p.book, err = Open(p.dir, env.Root, p.blobs, o)
 	if err != nil {
 		t.Fatal(err)

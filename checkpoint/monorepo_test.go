@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fawn-ide/fawn/internal/monorepo"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/session"
 )
 
@@ -34,7 +35,9 @@ func TestCommandOnSmallMonorepo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bk, err := Open(filepath.Join(ss.Dir(), "s1"), root, ss.Blobs("s1"), Options{})
+	pw := project.NewWatcher(root, project.WatchOptions{})
+	defer pw.Close()
+	bk, err := Open(filepath.Join(ss.Dir(), "s1"), root, ss.Blobs("s1"), Options{Watch: pw})
 	if err != nil {
 		t.Fatal(err)
 	}

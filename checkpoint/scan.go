@@ -82,10 +82,12 @@ func scanTree(ctx context.Context, root string, workers int) (Tree, error) {
 // paths. From the start to the call of
 // that function, other commands wait.
 //
-// On Linux the first command walks the whole tree and starts watching it
-// (inotify); from then on the scans read only what the kernel says was
-// touched. Where watching cannot be done (another system, the user's watch
-// limit, a huge tree) every scan walks the whole tree.
+// With Options.Watch, on Linux, the first command (or the warm-up the
+// first Begin starts) has the project's watcher watch the whole tree
+// (inotify); from then on the scans read only what the watcher's journal
+// says was touched. Where watching cannot be done (no watcher, another
+// system, the user's watch limit, a huge tree) every scan walks the whole
+// tree, and ScanMode says why.
 func (b *Book) CommandStarting(ctx context.Context) func() []string {
 	b.cmd.Lock()
 	call := compose.GetToolCallID(ctx)
@@ -126,13 +128,18 @@ func (b *Book) CommandStarting(ctx context.Context) func() []string {
 	}
 }
 
-// watcherLocked returns the book's watcher, starting it the first time;
-// nil when the scans walk the whole tree. b.cmd is held.
-func (b *Book) watcherLocked(ctx context.Context) *watcher {
+// watcherLocked returns the book's tracker of the project's watcher,
+// starting it the first time; nil when the scans walk the whole tree.
+// b.cmd is held.
+func (b *Book) watcherLocked(ctx context.Context) *tracker {
 	if b.w != nil || b.whyFull != "" {
 		return b.w
 	}
-	w, err := startWatcher(ctx, b.root, b.o.Workers)
+	if b.o.Watch == nil {
+		b.whyFull = "every agent command walks the whole tree: no project watcher"
+		return nil
+	}
+	w, err := startTracker(ctx, b.o.Watch, b.root, b.o.Workers)
 	if err != nil {
 		b.stopWatchingLocked(err)
 		return nil
@@ -143,10 +150,7 @@ func (b *Book) watcherLocked(ctx context.Context) *watcher {
 
 // stopWatchingLocked gives up watching, for good: b.cmd is held.
 func (b *Book) stopWatchingLocked(err error) {
-	if b.w != nil {
-		b.w.close()
-		b.w = nil
-	}
+	b.w = nil
 	b.whyFull = "every agent command walks the whole tree: " + err.Error()
 }
 
@@ -157,7 +161,7 @@ func (b *Book) ScanMode() string {
 	defer b.cmd.Unlock()
 	switch {
 	case b.w != nil:
-		return fmt.Sprintf("watching %d directories (inotify): a command's scan reads only what it touched", b.w.watched())
+		return fmt.Sprintf("watching %d directories (the project's watcher, inotify): a command's scan reads only what it touched", b.w.watched())
 	case b.whyFull != "":
 		return b.whyFull
 	}

@@ -30,7 +30,7 @@ func waitFor(t *testing.T, ch chan Event, path string, op Op) {
 }
 
 func TestWatcherSharesOneWatchBetweenSubscribers(t *testing.T) {
-	w := NewWatcher()
+	w := NewWatcher("", WatchOptions{})
 	defer w.Close()
 	if w.Err() != nil {
 		t.Skip("no file watches here:", w.Err())

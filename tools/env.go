@@ -55,6 +55,9 @@ type Env struct {
 	// Outputs, when set, keeps the whole output of a command whose result
 	// leaves some of it out, for view_output.
 	Outputs *Outputs
+	// Watch, when set, is the project's one watcher: the checkpoint book
+	// reads through it what an agent command changed (nil: it walks).
+	Watch *project.Watcher
 }
 
 // Sandbox is what the bash tool needs of the shell's sandbox.

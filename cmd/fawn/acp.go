@@ -17,6 +17,7 @@ import (
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/mcp"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/terminal"
@@ -115,7 +116,7 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 	for _, p := range ts.problems {
 		fmt.Fprintln(stderr, "fawn acp:", p)
 	}
-	ws, err := newWorkspace(cfg, decision, red)
+	ws, err := newWorkspace(cfg, decision, red, project.NewWatchers(project.WatchOptions{}))
 	if err != nil {
 		return nil, err
 	}

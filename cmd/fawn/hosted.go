@@ -43,7 +43,7 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 	if logPath != "" && os.MkdirAll(filepath.Dir(logPath), 0o700) != nil {
 		logPath = ""
 	}
-	book := hostedCheckpoints(cfg, name, ws.env.Root, red)
+	book := hostedCheckpoints(cfg, name, ws.env, red)
 	h, err := host.New(host.Options{
 		Name:        name,
 		Agent:       a,
@@ -70,7 +70,8 @@ func hostedAgent(cfg *config.Config, name string, d *trust.Decision, red *secret
 // hostedCheckpoints is the checkpoint book of a run of the hosted agent,
 // kept apart from fawn's own sessions (DATA/agents/NAME/sessions/…); nil
 // without a data directory.
-func hostedCheckpoints(cfg *config.Config, name, root string, red *secret.Redactor) *checkpoint.Book {
+func hostedCheckpoints(cfg *config.Config, name string, env *tools.Env, red *secret.Redactor) *checkpoint.Book {
+	root := env.Root
 	if cfg.DataDir == "" {
 		return nil
 	}
@@ -79,7 +80,7 @@ func hostedCheckpoints(cfg *config.Config, name, root string, red *secret.Redact
 		return nil
 	}
 	id := session.NewID()
-	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), root, st.Blobs(id), checkpoint.Options{})
+	b, err := checkpoint.Open(filepath.Join(st.Dir(), id), root, st.Blobs(id), checkpoint.Options{Watch: env.Watch})
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/project"
 	"github.com/fawn-ide/fawn/sandbox"
 	"github.com/fawn-ide/fawn/terminal"
 )
@@ -48,7 +49,7 @@ func TestWorkspaceShellIsSandboxed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := newWorkspace(cfg, nil, nil)
+	ws, err := newWorkspace(cfg, nil, nil, project.NewWatchers(project.WatchOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

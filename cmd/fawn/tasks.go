@@ -27,8 +27,8 @@ import (
 
 // taskKit is what every task of the IDE shares: the configuration, trust
 // and redaction of the project (a task in a worktree works under the
-// project's rules), the theme and key tables, the one watcher, and the App
-// once it exists.
+// project's rules), the theme and key tables, the watchers (one per
+// root: each task's worktree has its own), and the App once it exists.
 type taskKit struct {
 	// pools are the model's request slots every task of fawn's own agent
 	// shares, so a `parallel` cap holds across tasks (nil until the first
@@ -39,7 +39,7 @@ type taskKit struct {
 	red              *secret.Redactor
 	th               theme.Theme
 	edKeys, termKeys *keymap.Table
-	watch            *project.Watcher
+	watchers         *project.Watchers
 	app              *ui.App // set once the App is built, before any task opens
 
 	mu sync.Mutex
@@ -290,11 +290,11 @@ func (k *taskKit) open(ctx context.Context, dir string, resume bool) (ui.TaskOpt
 func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (ui.TaskOptions, error) {
 	c := *k.cfg
 	c.ProjectDir = dir
-	ws, err := newWorkspace(&c, k.decision, k.red)
+	ws, err := newWorkspace(&c, k.decision, k.red, k.watchers)
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(k.watch))
+	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(ws.env.Watch))
 	ws.env.Guard = ed
 	tv := termview.New(ws.term, k.th, k.termKeys)
 	tv.SetBorder(false)
@@ -329,7 +329,7 @@ func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (
 		Root:        dir,
 		Editor:      ed,
 		Terminal:    tv,
-		Watcher:     k.watch,
+		Watcher:     ws.env.Watch,
 		Cwd:         ws.term.Cwd,
 		Chdir:       func(d string) { go ws.restoreCwd(ctx, d) },
 		NewTerminal: userTerminal(&c, ws, k.th, k.termKeys),

@@ -18,6 +18,7 @@ import (
 	"github.com/fawn-ide/fawn/backend"
 	"github.com/fawn-ide/fawn/commands"
 	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/internal/bus"
 	"github.com/fawn-ide/fawn/lsp"
 	"github.com/fawn-ide/fawn/mcp"
 	"github.com/fawn-ide/fawn/project"
@@ -66,16 +67,20 @@ func (w *workspace) Close() {
 	}
 }
 
-func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor) (*workspace, error) {
+func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, watchers *project.Watchers) (*workspace, error) {
 	env, err := tools.NewEnv(cfg.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
+	// The root's one watcher, shared with every other consumer of it (the
+	// editor, the explorer, the file index, the checkpoint book).
+	watch, release := watchers.Get(env.Root)
+	env.Watch = watch
 	env.BashTimeout = cfg.Tools.Bash.Timeout
 	env.Web = webAccess(cfg.Web)
 	env.Outputs = commandOutputs(cfg, red)
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
-	w := &workspace{env: env, environ: environ, topics: newTopics()}
+	w := &workspace{env: env, environ: environ, topics: newTopics(), close: []func(){release}}
 	if w.sandbox, err = newSandbox(cfg, env.Root, environ); err != nil {
 		return nil, err
 	}
@@ -143,7 +148,7 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 		return exitFailure
 	}
 	defer release()
-	ws, err := newWorkspace(cfg, d, red)
+	ws, err := newWorkspace(cfg, d, red, project.NewWatchers(project.WatchOptions{}))
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -228,7 +233,12 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 }
 
 func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Report, decision *trust.Decision, red *secret.Redactor, extra []string, stderr io.Writer) int {
-	ws, err := newWorkspace(cfg, decision, red)
+	// One watcher per project root (a task's worktree is a root of its
+	// own), shared by that root's consumers; what watching cannot do is
+	// said once, in the chat.
+	watchNews := bus.NewTopic[string](bus.MustDeliver)
+	watchers := project.NewWatchers(project.WatchOptions{Notify: watchNews.Publish})
+	ws, err := newWorkspace(cfg, decision, red, watchers)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
@@ -237,9 +247,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 
 	th := theme.Get(cfg.UI.Theme)
 	edKeys := editor.DefaultKeys()
-	// One watcher for the editor's open files and the explorer's folders.
-	watch := project.NewWatcher()
-	defer watch.Close()
+	watch := ws.env.Watch
 	edOpts := []editor.Option{editor.WithWatcher(watch)}
 	if cfg.Editor.Keys == "vim" {
 		edOpts = append(edOpts, editor.WithVimKeys())
@@ -340,7 +348,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	opts.FirstFrame = restoreGC
 	// /task new opens tasks in worktrees of the project, on fawn's own
 	// agent (a hosted agent's tasks are not built yet).
-	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watch: watch}
+	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watchers: watchers}
 	if sess != nil {
 		kit.pools = sess.Pools()
 	}
@@ -366,6 +374,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	app.AddCommand(uicommands.AgentSwitch(agentControl{kit: kit, first: first}))
 	defer wireLSP(app, ed, ws)()
+	defer watchNews.Subscribe(func(text string) { app.Notify(text, true) })()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
 	defer ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
 		v := termview.New(t, th, termKeys)

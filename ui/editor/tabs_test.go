@@ -414,7 +414,7 @@ func TestSaveConflictReloadKeepsDisk(t *testing.T) {
 // Given the project's watcher, the editor watches its open files'
 // directories through it and reloads the same way.
 func TestReloadThroughASharedWatcher(t *testing.T) {
-	pw := project.NewWatcher()
+	pw := project.NewWatcher("", project.WatchOptions{})
 	t.Cleanup(pw.Close)
 	if pw.Err() != nil {
 		t.Skip("no file watches here:", pw.Err())

@@ -32,7 +32,7 @@ type watcher struct {
 func newWatcher(pw *project.Watcher, changed func(path string)) (*watcher, error) {
 	w := &watcher{changed: changed, files: map[string]bool{}, timers: map[string]*pendingRead{}}
 	if pw == nil {
-		pw = project.NewWatcher()
+		pw = project.NewWatcher("", project.WatchOptions{})
 		w.own = pw
 	}
 	if err := pw.Err(); err != nil {

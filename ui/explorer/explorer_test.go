@@ -256,7 +256,7 @@ func TestHostileNamesAreDrawnSafely(t *testing.T) {
 // Given the project's watcher, the explorer watches through it, beside
 // whoever else does (the editor), and follows the disk the same way.
 func TestTreeFollowsTheDiskThroughASharedWatcher(t *testing.T) {
-	pw := project.NewWatcher()
+	pw := project.NewWatcher("", project.WatchOptions{})
 	t.Cleanup(pw.Close)
 	if pw.Err() != nil {
 		t.Skip("no file watches here:", pw.Err())

@@ -31,7 +31,7 @@ const settle = 80 * time.Millisecond
 func newDirWatcher(pw *project.Watcher, relist func(string), written func(string)) *dirWatcher {
 	w := &dirWatcher{relist: relist, written: written, timers: map[string]*time.Timer{}}
 	if pw == nil {
-		pw = project.NewWatcher()
+		pw = project.NewWatcher("", project.WatchOptions{})
 		w.own = pw
 	}
 	w.sub = pw.Subscribe(w.event)

@@ -7,15 +7,28 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/fawn-ide/fawn/project"
 )
 
+// startTestTracker tracks root through a project watcher of its own.
+func startTestTracker(t *testing.T, root string, o project.WatchOptions) *tracker {
+	t.Helper()
+	pw := project.NewWatcher(root, o)
+	t.Cleanup(pw.Close)
+	w, err := startTracker(context.Background(), pw, root, 2)
+	if err != nil {
+		t.Skip("no tree watch here:", err)
+	}
+	return w
+}
+
 // TestWatcherSeesWhatAFullScanSees: after each kind of change a command
-// makes, the watcher's sync reports exactly what comparing two full scans
-// reports, and its tree is the full scan's.
+// makes, the tracker's sync (from the project watcher's journal) reports
+// exactly what comparing two full scans reports, and its tree is the full
+// scan's.
 func TestWatcherSeesWhatAFullScanSees(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -44,11 +57,7 @@ func TestWatcherSeesWhatAFullScanSees(t *testing.T) {
 	write("keep.log", "ignored for now\n")
 
 	ctx := context.Background()
-	w, err := startWatcher(ctx, root, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
+	w := startTestTracker(t, root, project.WatchOptions{})
 
 	later := time.Now().Add(time.Hour)
 	steps := []struct {
@@ -120,31 +129,20 @@ func TestWatcherSeesWhatAFullScanSees(t *testing.T) {
 	}
 }
 
-// TestWatcherOverflow: more events than the kernel queues make the watcher
-// walk the tree again, and it still reports every change.
-func TestWatcherOverflow(t *testing.T) {
-	data, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
-	if err != nil {
-		t.Skip("no inotify limits to read:", err)
-	}
-	limit, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || limit > 40000 {
-		t.Skipf("max_queued_events is %q: too many files to write to overflow it", data)
-	}
+// TestTrackerAfterTheJournalOverflows: more changes than the watcher's
+// journal keeps between two syncs make the tracker walk the tree again,
+// and it still reports every change, and goes on from the journal after.
+func TestTrackerAfterTheJournalOverflows(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	w, err := startWatcher(ctx, root, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	n := limit/2 + 100 // a create and a modify each
+	w := startTestTracker(t, root, project.WatchOptions{MaxJournal: 50})
+	n := 300
 	for i := range n {
-		dir := filepath.Join(root, fmt.Sprintf("d%d", i/500))
-		if i%500 == 0 {
+		dir := filepath.Join(root, fmt.Sprintf("d%d", i/100))
+		if i%100 == 0 {
 			os.Mkdir(dir, 0o755)
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", i)), []byte("x"), 0o644); err != nil {
@@ -156,11 +154,11 @@ func TestWatcherOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(before) != 0 || len(after) != n {
-		t.Fatalf("after an overflow: %d before, %d after; want 0 and %d", len(before), len(after), n)
+		t.Fatalf("after the journal overflowed: %d before, %d after; want 0 and %d", len(before), len(after), n)
 	}
 	os.WriteFile(filepath.Join(root, "d0", "f0"), []byte("changed"), 0o644)
 	if _, after, err := w.sync(ctx); err != nil || len(after) != 1 {
-		t.Fatalf("the watcher is not watching after it walked again: %v %v", keys(after), err)
+		t.Fatalf("the tracker does not follow the journal after it walked again: %v %v", keys(after), err)
 	}
 }
 
