@@ -22,9 +22,15 @@ import (
 // those (a stat a directory, spread over the cores: tens of milliseconds
 // on a 200,000-file tree, where the walk takes most of a second) and walks
 // again only when one moved. Nothing runs between Refreshes.
+//
+// When the project's Watcher watches the tree (it does once the checkpoint
+// book has started it), a Refresh asks the watcher's journal instead, at
+// once and without a stat: it walks again as soon as a name came or went,
+// and not before.
 type Index struct {
-	root string
-	mu   sync.Mutex
+	root  string
+	watch *Watcher // nil: the stamps alone say when to walk again
+	mu    sync.Mutex
 	// paths are relative, with "/" after directories; done is set when the
 	// walk finished.
 	paths   []string
@@ -37,6 +43,10 @@ type Index struct {
 	stamps map[string]int64
 	// freshFor is IndexFresh; tests shorten it.
 	freshFor time.Duration
+	// mark is the watcher's journal mark the list is true at, when
+	// marked (the tree was watched from before the list was made).
+	mark   Mark
+	marked bool
 }
 
 // MaxIndexed bounds the walk on a huge tree; IndexFresh is how long a
@@ -46,9 +56,20 @@ const (
 	IndexFresh = 5 * time.Second
 )
 
-// NewIndex is the index of the project at root; nothing is walked before
-// the first Refresh.
-func NewIndex(root string) *Index { return &Index{root: root, freshFor: IndexFresh} }
+// NewIndex is the index of the project at root, reading w's journal when
+// w watches the tree (w may be nil); nothing is walked before the first
+// Refresh.
+func NewIndex(root string, w *Watcher) *Index {
+	return &Index{root: root, watch: w, freshFor: IndexFresh}
+}
+
+// treeMark is the watcher's present mark, when it watches the tree.
+func (x *Index) treeMark() (Mark, bool) {
+	if x.watch == nil || x.watch.TreeDirs() == 0 {
+		return 0, false
+	}
+	return x.watch.Mark(), true
+}
 
 // Refresh walks the project again unless a walk runs, the last one is
 // fresh, or nothing it listed has changed since. The check and the walk
@@ -57,8 +78,35 @@ func NewIndex(root string) *Index { return &Index{root: root, freshFor: IndexFre
 // arrive.
 func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func()) {
 	x.mu.Lock()
+	if x.root == "" || (x.started && !x.done) {
+		x.mu.Unlock()
+		return
+	}
+	if x.marked {
+		// The watcher's journal says whether a name came or went.
+		m := x.mark
+		x.mu.Unlock()
+		c, now, err := x.watch.Since(m)
+		x.mu.Lock()
+		switch {
+		case !x.marked || x.mark != m:
+			x.mu.Unlock() // another Refresh answered meanwhile
+			return
+		case err != nil:
+			x.marked = false // the tree is not watched any more: the stamps say
+		case !c.Names:
+			x.mark = now
+			x.mu.Unlock()
+			return
+		default:
+			x.marked, x.done, x.when = false, false, time.Now()
+			x.mu.Unlock()
+			spawn(func() { x.walk(ctx, changed) })
+			return
+		}
+	}
 	// A finished list is checked again after a while: files come and go.
-	if x.root == "" || (x.started && !(x.done && time.Since(x.when) > x.freshFor)) {
+	if x.started && !(x.done && time.Since(x.when) > x.freshFor) {
 		x.mu.Unlock()
 		return
 	}
@@ -67,8 +115,16 @@ func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func())
 	x.started, x.when = true, time.Now()
 	x.mu.Unlock()
 	spawn(func() {
-		if !first && stamps != nil && !anyMoved(ctx, stamps) {
-			return // the list is what the walk would give
+		if !first && stamps != nil {
+			m, ok := x.treeMark()
+			if !anyMoved(ctx, stamps) {
+				// The list is what the walk would give; from here on the
+				// watcher's journal says when it is not.
+				x.mu.Lock()
+				x.mark, x.marked = m, ok
+				x.mu.Unlock()
+				return
+			}
 		}
 		x.walk(ctx, changed)
 	})
@@ -76,6 +132,7 @@ func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func())
 
 // walk lists the project, handing out what it has as it goes.
 func (x *Index) walk(ctx context.Context, changed func()) {
+	mark, marked := x.treeMark()
 	fresh := true
 	var batch []string
 	stamps := map[string]int64{}
@@ -108,6 +165,7 @@ func (x *Index) walk(ctx context.Context, changed func()) {
 		x.done = done
 		if done {
 			x.stamps = stamps
+			x.mark, x.marked = mark, marked && stamps != nil
 		}
 		x.mu.Unlock()
 		batch = nil

@@ -32,7 +32,7 @@ func TestIndexListsTheProjectInTheBackground(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := NewIndex(root)
+	x := NewIndex(root, nil)
 	if paths, done := x.Paths(); len(paths) != 0 || done {
 		t.Fatalf("before a refresh the index holds %v (done %v)", paths, done)
 	}
@@ -72,7 +72,7 @@ func TestIndexShowsPartsOfABigTreeFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := NewIndex(root)
+	x := NewIndex(root, nil)
 	type seen struct {
 		n    int
 		done bool
@@ -140,7 +140,7 @@ func TestIndexWalksAgainOnlyWhenNamesChange(t *testing.T) {
 	write("ui/debug.log", "x\n")
 	settle()
 
-	x := NewIndex(root)
+	x := NewIndex(root, nil)
 	x.freshFor = 0 // stale at once
 	walks := 0
 	refresh := func() []string {

@@ -35,7 +35,7 @@ func BenchmarkMonorepoIndex(b *testing.B) {
 				var ms0, ms1 runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&ms0)
-				x := NewIndex(tr.Root)
+				x := NewIndex(tr.Root, nil)
 				changed := make(chan struct{}, 1)
 				start := time.Now()
 				x.Refresh(context.Background(), func(f func()) { go f() }, func() {

@@ -131,7 +131,7 @@ type Watcher struct {
 // treeState is whether the whole tree is watched, and why not.
 type treeState struct {
 	on      bool
-	err     error  // why the tree is not watched: Since returns it
+	err     error // why the tree is not watched: Since returns it
 	ign     *Ignorer
 	count   int // directories watched for the tree
 	walking sync.Mutex

@@ -332,16 +332,21 @@ func (w *Watcher) treeDirLocked(rel string) error {
 	if w.tree.err != nil {
 		return w.tree.err
 	}
-	d, err := w.addLocked(filepath.Join(w.root, filepath.FromSlash(rel)))
+	abs := filepath.Join(w.root, filepath.FromSlash(rel))
+	if d := w.sys.byPath[abs]; d != nil && d.tree {
+		d.gen = w.sys.gen
+		return nil
+	}
+	if w.tree.count >= w.o.MaxTreeDirs {
+		return fmt.Errorf("the project has more than %d directories to watch", w.o.MaxTreeDirs)
+	}
+	d, err := w.addLocked(abs)
 	if err != nil || d == nil {
 		return err
 	}
 	d.gen = w.sys.gen
 	if d.tree {
-		return nil
-	}
-	if w.tree.count >= w.o.MaxTreeDirs {
-		return fmt.Errorf("the project has more than %d directories to watch", w.o.MaxTreeDirs)
+		return nil // the same directory, moved
 	}
 	d.tree = true
 	w.tree.count++

@@ -285,7 +285,7 @@ func (a *App) wireWidgets(t *Task) {
 		})
 	}
 	if t.svc.Attach != nil {
-		t.files = project.NewIndex(t.root)
+		t.files = project.NewIndex(t.root, t.opts.Watcher)
 		var mentions picker.Matcher // narrows as the @-token grows
 		t.input.MentionFiles = func(q string) ([]string, bool) {
 			t.files.Refresh(a.runCtx, a.Go, func() {

@@ -41,16 +41,33 @@ func newWatcher(pw *project.Watcher, changed func(path string)) (*watcher, error
 		}
 		return nil, err
 	}
-	w.sub = pw.Subscribe(func(ev project.Event) { w.event(ev.Path) })
+	w.sub = pw.Subscribe(w.event)
 	return w, nil
 }
 
-func (w *watcher) event(path string) {
+func (w *watcher) event(ev project.Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed || !w.files[path] {
+	if w.closed {
 		return
 	}
+	if ev.Op&project.Lost != 0 {
+		// The directory's events were lost: read its open files again
+		// (a file that did not change reads as it is shown).
+		for f := range w.files {
+			if filepath.Dir(f) == ev.Path {
+				w.soonLocked(f)
+			}
+		}
+		return
+	}
+	if w.files[ev.Path] {
+		w.soonLocked(ev.Path)
+	}
+}
+
+// soonLocked reads path once it has been quiet for settle.
+func (w *watcher) soonLocked(path string) {
 	if p := w.timers[path]; p != nil && p.t.Stop() {
 		p.t.Reset(settle)
 		return

@@ -39,6 +39,10 @@ func newDirWatcher(pw *project.Watcher, relist func(string), written func(string
 }
 
 func (w *dirWatcher) event(ev project.Event) {
+	if ev.Op&project.Lost != 0 {
+		w.soon(ev.Path) // its events were lost: list it again
+		return
+	}
 	if ev.Op&(project.Written|project.Created) != 0 {
 		w.written(ev.Path)
 	}

@@ -33,7 +33,7 @@ func BenchmarkMonorepoMention(b *testing.B) {
 			nkeys := 0
 			for range b.N {
 				var m Matcher // as the chat's input keeps one
-				x := project.NewIndex(tr.Root)
+				x := project.NewIndex(tr.Root, nil)
 				changed := make(chan struct{}, 1)
 				t0 := time.Now()
 				x.Refresh(context.Background(), func(f func()) { go f() }, func() {
