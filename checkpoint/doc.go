@@ -5,8 +5,13 @@
 // Changes come in two ways. The agent's tools report each write
 // (tools.ChangeRecorder.Changed, with both contents). The agent's shell
 // commands are caught by a scan before and after each command: size, mtime
-// and inode of every file of the same ignore-aware walk the tools use. A
-// file whose stamp moved was changed by the command; its content after is
+// and inode of every file of the same ignore-aware walk the tools use. With
+// the project's watcher (Options.Watch, project.Watcher, shared with the
+// editor, the explorer and the file index) the book keeps those stamps and
+// each scan stats only what the watcher's journal says was touched since
+// the last; without it, or when watching gives up, each scan walks the
+// tree, and ScanMode says why. A file whose stamp moved was changed by the
+// command; its content after is
 // read from disk, its content before comes from the book's own cache (the
 // last content it recorded for the file, if the stamp still matches) or, for
 // a file git tracks, from the index when the index's stamp of the file is

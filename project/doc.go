@@ -16,16 +16,23 @@
 //
 // Index keeps the project's paths at hand for @-mention completion: walked
 // in the background with the same rules, read while the walk goes on, and
-// walked again only when a directory it listed or an ignore file changed.
+// walked again only when a name came or went (the watcher's journal says
+// so, or, while the tree is not watched, the stamps of the directories it
+// listed and of the ignore files).
 //
-// One Watcher tells the panes what changes on disk: the editor (its open
-// files' directories) and the explorer (its expanded folders) subscribe to
-// the one fawn makes at start, so a directory both show is watched once.
-// The checkpoint book keeps its own whole-tree inotify, read only around
-// agent commands (see Watcher).
+// One Watcher per project root is everything fawn learns from the kernel
+// about changes on disk (Watchers hands it out: a task in a git worktree
+// has a root, and so a Watcher, of its own): one inotify instance on Linux
+// (fsnotify elsewhere, without the tree). Its consumers share it, each
+// through its own subscription: the editor (its open files' directories)
+// and the explorer (its expanded folders) get live events; the checkpoint
+// book and the file index ask its journal what changed below the root
+// since their last look. What watching cannot do (the watch limit, a lost
+// queue) it says once through WatchOptions.Notify, and its consumers walk.
 //
-// tools, ui (and its sub-packages) and checkpoint import project; project
-// imports none of them, only trust (to open ignore files without blocking
-// on a FIFO) and fsnotify. Package projecttest holds the ignore-rule
+// tools, ui (and its sub-packages), checkpoint and cmd/fawn import
+// project; project imports none of them, only trust (to open ignore files
+// without blocking on a FIFO), golang.org/x/sys/unix (inotify) and
+// fsnotify (other systems). Package projecttest holds the ignore-rule
 // fixture the tests of project and tools share.
 package project

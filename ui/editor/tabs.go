@@ -31,8 +31,9 @@ type Option func(*Tabs)
 // applied at the next Draw, on the UI goroutine.
 func WithRedraw(fn func()) Option { return func(t *Tabs) { t.box.setRedraw(fn) } }
 
-// WithWatcher makes the editor watch its open files through w, the watcher
-// the explorer shares, instead of one of its own.
+// WithWatcher makes the editor watch its open files through w, its project
+// root's one watcher (shared with the explorer, the checkpoint book and the
+// file index), instead of one of its own.
 func WithWatcher(w *project.Watcher) Option { return func(t *Tabs) { t.sharedWatch = w } }
 
 // tab is one open file (or the Welcome page).
