@@ -86,7 +86,7 @@ func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func())
 		// The watcher's journal says whether a name came or went.
 		m := x.mark
 		x.mu.Unlock()
-		c, now, err := x.watch.Since(m)
+		names, now, err := x.watch.NamesSince(m)
 		x.mu.Lock()
 		switch {
 		case !x.marked || x.mark != m:
@@ -94,7 +94,7 @@ func (x *Index) Refresh(ctx context.Context, spawn func(func()), changed func())
 			return
 		case err != nil:
 			x.marked = false // the tree is not watched any more: the stamps say
-		case !c.Names:
+		case !names:
 			x.mark = now
 			x.mu.Unlock()
 			return

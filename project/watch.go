@@ -306,6 +306,24 @@ func (w *Watcher) Since(m Mark) (Changes, Mark, error) {
 	return c, now, nil
 }
 
+// NamesSince reports whether a name came or went below the root after m
+// (Changes.Names), and the mark to ask from next, from what the watcher's
+// goroutine has read so far: it neither reads the kernel's queue nor walks,
+// so a UI goroutine may call it at every keystroke. It returns an error
+// when the tree is not watched.
+func (w *Watcher) NamesSince(m Mark) (bool, Mark, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := Mark(w.j.seq)
+	switch {
+	case w.tree.err != nil:
+		return false, now, w.tree.err
+	case !w.tree.on:
+		return false, now, errors.New("the tree is not watched")
+	}
+	return w.j.namesSeq > uint64(m), now, nil
+}
+
 // noteLocked records that rel (relative, slash-separated) changed.
 func (w *Watcher) noteLocked(rel string, op Op, dir bool) {
 	w.j.seq++

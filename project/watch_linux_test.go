@@ -335,6 +335,7 @@ func TestIndexReadsTheWatchersJournal(t *testing.T) {
 	x.freshFor = time.Hour // the stamps alone would not look again for an hour
 	walks := 0
 	refresh := func() []string {
+		w.pump() // what the watcher's goroutine reads as it comes
 		x.Refresh(context.Background(), func(f func()) { f() }, func() {
 			if _, done := x.Paths(); done {
 				walks++
