@@ -54,7 +54,9 @@ func TestOneWatcherPerRoot(t *testing.T) {
 
 	// A file open in the editor, changed on disk: the editor shows it.
 	tm.Keys("C-p")
+	tm.WaitFor("Open file")
 	tm.Type("README")
+	tm.WaitFor("README.md") // listed: Enter opens it
 	tm.Keys("Enter")
 	tm.WaitFor("A widget.")
 	writeFile(t, filepath.Join(repo, "README.md"), "# Widget\n\nA changed widget.\n")
