@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -368,4 +369,58 @@ func TestIndexReadsTheWatchersJournal(t *testing.T) {
 	if p := refresh(); walks != 3 || slices.Contains(p, "ui/view.go") {
 		t.Fatalf("after a file was removed: %d walks, %v", walks, p)
 	}
+}
+
+// TestWatcherAtTheWatchLimit: at the user's inotify watch limit (lowered
+// to 5 in a user namespace of its own, where the test is root), the tree
+// is not watched and the user is told once why and how to raise it, the
+// tree's readers walk (Since says so), and the watches taken are given
+// back, so a pane's directory is still watched.
+func TestWatcherAtTheWatchLimit(t *testing.T) {
+	if os.Getenv("FAWN_TEST_WATCH_LIMIT") == "" {
+		unshare, err := exec.LookPath("unshare")
+		if err != nil {
+			t.Skip("no unshare(1) to make a user namespace with a low watch limit")
+		}
+		cmd := exec.Command(unshare, "-Ur", os.Args[0], "-test.run=^TestWatcherAtTheWatchLimit$", "-test.v")
+		cmd.Env = append(os.Environ(), "FAWN_TEST_WATCH_LIMIT=5")
+		out, err := cmd.CombinedOutput()
+		if err != nil && strings.Contains(string(out), "unshare") && !strings.Contains(string(out), "--- FAIL") {
+			t.Skipf("no user namespace here: %v\n%s", err, out)
+		}
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestWatcherAtTheWatchLimit") {
+			t.Fatalf("in a user namespace with 5 watches: %v\n%s", err, out)
+		}
+		return
+	}
+	if err := os.WriteFile("/proc/sys/user/max_inotify_watches", []byte(os.Getenv("FAWN_TEST_WATCH_LIMIT")), 0o644); err != nil {
+		t.Skip("the watch limit cannot be lowered here:", err)
+	}
+	root := tempRoot(t)
+	for i := range 10 {
+		put(t, root, fmt.Sprintf("d%d/f.txt", i), "x")
+	}
+	var told []string
+	w := NewWatcher(root, WatchOptions{Notify: func(s string) { told = append(told, s) }})
+	defer w.Close()
+	if w.Err() != nil {
+		t.Fatal(w.Err())
+	}
+	_, _, err := w.WatchTree(context.Background(), 2, nil)
+	if err == nil || !strings.Contains(err.Error(), "max_user_watches") {
+		t.Fatalf("WatchTree at the watch limit: %v", err)
+	}
+	if _, _, err := w.Since(0); err == nil || !strings.Contains(err.Error(), "walk it instead") {
+		t.Fatalf("Since on a tree not watched: %v", err)
+	}
+	if len(told) != 1 || !strings.Contains(told[0], "sysctl fs.inotify.max_user_watches") {
+		t.Fatalf("told %q", told)
+	}
+	s, ch := events(w)
+	defer s.Close()
+	if err := s.Add(filepath.Join(root, "d3")); err != nil {
+		t.Fatal(err)
+	}
+	put(t, root, "d3/g.txt", "y")
+	waitFor(t, ch, filepath.Join(root, "d3", "g.txt"), Created)
 }
