@@ -434,6 +434,26 @@ func TestReloadThroughASharedWatcher(t *testing.T) {
 	}
 }
 
+// When the watcher's events were lost (the kernel's queue overflowed), the
+// editor reads its open files in that directory again.
+func TestReloadAfterLostEvents(t *testing.T) {
+	pw := project.NewWatcher("", project.WatchOptions{})
+	t.Cleanup(pw.Close)
+	if pw.Err() != nil {
+		t.Skip("no file watches here:", pw.Err())
+	}
+	h := newHarness(t, 60, 8, WithWatcher(pw))
+	h.write("sub/log.txt", "one\n")
+	h.open("sub/log.txt", 0)
+	h.draw()
+	dir := filepath.Dir(h.tabs.current().path)
+	// The directory unwatched, a write goes unseen, as in an overflow.
+	h.tabs.watch.sub.Remove(dir)
+	h.write("sub/log.txt", "one\ntwo\n")
+	h.tabs.watch.event(project.Event{Path: dir, Op: project.Lost})
+	h.waitFor("the reload after lost events", func() bool { return strings.Contains(h.text(), "  2 two") })
+}
+
 func TestReloadWhenChangedOnDisk(t *testing.T) {
 	h := newHarness(t, 60, 8)
 	h.write("log.txt", "one\n")
