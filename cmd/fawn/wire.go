@@ -82,6 +82,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, w
 	environ, _ := config.CleanEnv(os.Environ(), cfg.Shell)
 	w := &workspace{env: env, environ: environ, topics: newTopics(), close: []func(){release}}
 	if w.sandbox, err = newSandbox(cfg, env.Root, environ); err != nil {
+		w.Close()
 		return nil, err
 	}
 	th := theme.Get(cfg.UI.Theme)
@@ -98,6 +99,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, w
 	shellOpts.Confine = w.sandbox.Confine
 	term, err := terminal.Start(shellOpts)
 	if err != nil {
+		w.Close()
 		return nil, fmt.Errorf("cannot start the shell: %w", err)
 	}
 	w.term = term
