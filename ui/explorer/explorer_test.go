@@ -288,3 +288,24 @@ func TestTreeFollowsTheDiskThroughASharedWatcher(t *testing.T) {
 		t.Fatalf("nobody left, yet the watcher watches %q", got)
 	}
 }
+
+// When the watcher's events were lost (the kernel's queue overflowed), the
+// explorer lists the directory again.
+func TestTreeListsAgainAfterLostEvents(t *testing.T) {
+	pw := project.NewWatcher("", project.WatchOptions{})
+	if pw.Err() != nil {
+		t.Skip("no file watches here:", pw.Err())
+	}
+	root := t.TempDir()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	f := &fixture{t: t, root: root, queue: make(chan func(), 1024)}
+	f.ex = New(root, theme.Get("dark"), nil, func(fn func()) { f.queue <- fn }, WithWatcher(pw))
+	t.Cleanup(f.ex.Close)
+	f.until("the first listing", func() bool { return f.ex.tree.loaded })
+	pw.Close() // from here no event comes, as when the queue overflows
+	os.WriteFile(filepath.Join(root, "unseen.go"), []byte("package main\n"), 0o644)
+	f.ex.watch.event(project.Event{Path: root, Op: project.Lost})
+	f.until("the file in the tree after lost events", func() bool { return f.has("unseen.go") })
+}
