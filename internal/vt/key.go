@@ -21,284 +21,163 @@ const (
 // KeyPressEvent represents a key press event.
 type KeyPressEvent = uv.KeyPressEvent
 
-// SendKey returns the default key map.
+// SendKey sends the sequence of a key press to the terminal's program (see
+// keySequence); other key events send nothing.
 func (e *Emulator) SendKey(k uv.KeyEvent) {
-	var seq string
-
-	ack := e.isModeSet(ansi.ModeCursorKeys)    // Application cursor keys mode
-	akk := e.isModeSet(ansi.ModeNumericKeypad) // Application keypad keys mode
-
 	//nolint:godox
 	// TODO: Support Kitty, CSI u, and XTerm modifyOtherKeys.
-	switch key := k.(type) {
-	case KeyPressEvent:
-		if key.Mod&ModAlt != 0 {
-			// Handle alt-modified keys
-			seq = "\x1b" + seq
-			key.Mod &^= ModAlt // Remove the Alt modifier for easier matching
-		}
-
-		//nolint:godox
-		// FIXME: We remove any Base and Shifted codes to properly handle
-		// comparison. This is a workaround for the fact that we don't support
-		// extended keys yet.
-		key.BaseCode = 0
-		key.ShiftedCode = 0
-
-		switch key {
-		// Control keys
-		case KeyPressEvent{Code: KeySpace, Mod: ModCtrl}:
-			seq += "\x00"
-		case KeyPressEvent{Code: 'a', Mod: ModCtrl}:
-			seq += "\x01"
-		case KeyPressEvent{Code: 'b', Mod: ModCtrl}:
-			seq += "\x02"
-		case KeyPressEvent{Code: 'c', Mod: ModCtrl}:
-			seq += "\x03"
-		case KeyPressEvent{Code: 'd', Mod: ModCtrl}:
-			seq += "\x04"
-		case KeyPressEvent{Code: 'e', Mod: ModCtrl}:
-			seq += "\x05"
-		case KeyPressEvent{Code: 'f', Mod: ModCtrl}:
-			seq += "\x06"
-		case KeyPressEvent{Code: 'g', Mod: ModCtrl}:
-			seq += "\x07"
-		case KeyPressEvent{Code: 'h', Mod: ModCtrl}:
-			seq += "\x08"
-		case KeyPressEvent{Code: 'i', Mod: ModCtrl}:
-			seq += "\x09"
-		case KeyPressEvent{Code: 'j', Mod: ModCtrl}:
-			seq += "\x0a"
-		case KeyPressEvent{Code: 'k', Mod: ModCtrl}:
-			seq += "\x0b"
-		case KeyPressEvent{Code: 'l', Mod: ModCtrl}:
-			seq += "\x0c"
-		case KeyPressEvent{Code: 'm', Mod: ModCtrl}:
-			seq += "\x0d"
-		case KeyPressEvent{Code: 'n', Mod: ModCtrl}:
-			seq += "\x0e"
-		case KeyPressEvent{Code: 'o', Mod: ModCtrl}:
-			seq += "\x0f"
-		case KeyPressEvent{Code: 'p', Mod: ModCtrl}:
-			seq += "\x10"
-		case KeyPressEvent{Code: 'q', Mod: ModCtrl}:
-			seq += "\x11"
-		case KeyPressEvent{Code: 'r', Mod: ModCtrl}:
-			seq += "\x12"
-		case KeyPressEvent{Code: 's', Mod: ModCtrl}:
-			seq += "\x13"
-		case KeyPressEvent{Code: 't', Mod: ModCtrl}:
-			seq += "\x14"
-		case KeyPressEvent{Code: 'u', Mod: ModCtrl}:
-			seq += "\x15"
-		case KeyPressEvent{Code: 'v', Mod: ModCtrl}:
-			seq += "\x16"
-		case KeyPressEvent{Code: 'w', Mod: ModCtrl}:
-			seq += "\x17"
-		case KeyPressEvent{Code: 'x', Mod: ModCtrl}:
-			seq += "\x18"
-		case KeyPressEvent{Code: 'y', Mod: ModCtrl}:
-			seq += "\x19"
-		case KeyPressEvent{Code: 'z', Mod: ModCtrl}:
-			seq += "\x1a"
-		case KeyPressEvent{Code: '[', Mod: ModCtrl}:
-			seq += "\x1b"
-		case KeyPressEvent{Code: '\\', Mod: ModCtrl}:
-			seq += "\x1c"
-		case KeyPressEvent{Code: ']', Mod: ModCtrl}:
-			seq += "\x1d"
-		case KeyPressEvent{Code: '^', Mod: ModCtrl}:
-			seq += "\x1e"
-		case KeyPressEvent{Code: '_', Mod: ModCtrl}:
-			seq += "\x1f"
-
-		case KeyPressEvent{Code: KeyEnter}:
-			seq += "\r"
-		case KeyPressEvent{Code: KeyTab}:
-			seq += "\t"
-		case KeyPressEvent{Code: KeyBackspace}:
-			seq += "\x7f"
-		case KeyPressEvent{Code: KeyEscape}:
-			seq += "\x1b"
-
-		case KeyPressEvent{Code: KeyUp}:
-			if ack {
-				seq += "\x1bOA"
-			} else {
-				seq += "\x1b[A"
-			}
-		case KeyPressEvent{Code: KeyDown}:
-			if ack {
-				seq += "\x1bOB"
-			} else {
-				seq += "\x1b[B"
-			}
-		case KeyPressEvent{Code: KeyRight}:
-			if ack {
-				seq += "\x1bOC"
-			} else {
-				seq += "\x1b[C"
-			}
-		case KeyPressEvent{Code: KeyLeft}:
-			if ack {
-				seq += "\x1bOD"
-			} else {
-				seq += "\x1b[D"
-			}
-
-		case KeyPressEvent{Code: KeyInsert}:
-			seq += "\x1b[2~"
-		case KeyPressEvent{Code: KeyDelete}:
-			seq += "\x1b[3~"
-		case KeyPressEvent{Code: KeyHome}:
-			seq += "\x1b[H"
-		case KeyPressEvent{Code: KeyEnd}:
-			seq += "\x1b[F"
-		case KeyPressEvent{Code: KeyPgUp}:
-			seq += "\x1b[5~"
-		case KeyPressEvent{Code: KeyPgDown}:
-			seq += "\x1b[6~"
-
-		case KeyPressEvent{Code: KeyF1}:
-			seq += "\x1bOP"
-		case KeyPressEvent{Code: KeyF2}:
-			seq += "\x1bOQ"
-		case KeyPressEvent{Code: KeyF3}:
-			seq += "\x1bOR"
-		case KeyPressEvent{Code: KeyF4}:
-			seq += "\x1bOS"
-		case KeyPressEvent{Code: KeyF5}:
-			seq += "\x1b[15~"
-		case KeyPressEvent{Code: KeyF6}:
-			seq += "\x1b[17~"
-		case KeyPressEvent{Code: KeyF7}:
-			seq += "\x1b[18~"
-		case KeyPressEvent{Code: KeyF8}:
-			seq += "\x1b[19~"
-		case KeyPressEvent{Code: KeyF9}:
-			seq += "\x1b[20~"
-		case KeyPressEvent{Code: KeyF10}:
-			seq += "\x1b[21~"
-		case KeyPressEvent{Code: KeyF11}:
-			seq += "\x1b[23~"
-		case KeyPressEvent{Code: KeyF12}:
-			seq += "\x1b[24~"
-
-		case KeyPressEvent{Code: KeyKp0}:
-			if akk {
-				seq += "\x1bOp"
-			} else {
-				seq += "0"
-			}
-		case KeyPressEvent{Code: KeyKp1}:
-			if akk {
-				seq += "\x1bOq"
-			} else {
-				seq += "1"
-			}
-		case KeyPressEvent{Code: KeyKp2}:
-			if akk {
-				seq += "\x1bOr"
-			} else {
-				seq += "2"
-			}
-		case KeyPressEvent{Code: KeyKp3}:
-			if akk {
-				seq += "\x1bOs"
-			} else {
-				seq += "3"
-			}
-		case KeyPressEvent{Code: KeyKp4}:
-			if akk {
-				seq += "\x1bOt"
-			} else {
-				seq += "4"
-			}
-		case KeyPressEvent{Code: KeyKp5}:
-			if akk {
-				seq += "\x1bOu"
-			} else {
-				seq += "5"
-			}
-		case KeyPressEvent{Code: KeyKp6}:
-			if akk {
-				seq += "\x1bOv"
-			} else {
-				seq += "6"
-			}
-		case KeyPressEvent{Code: KeyKp7}:
-			if akk {
-				seq += "\x1bOw"
-			} else {
-				seq += "7"
-			}
-		case KeyPressEvent{Code: KeyKp8}:
-			if akk {
-				seq += "\x1bOx"
-			} else {
-				seq = "8"
-			}
-		case KeyPressEvent{Code: KeyKp9}:
-			if akk {
-				seq += "\x1bOy"
-			} else {
-				seq += "9"
-			}
-		case KeyPressEvent{Code: KeyKpEnter}:
-			if akk {
-				seq += "\x1bOM"
-			} else {
-				seq += "\r"
-			}
-		case KeyPressEvent{Code: KeyKpEqual}:
-			if akk {
-				seq += "\x1bOX"
-			} else {
-				seq += "="
-			}
-		case KeyPressEvent{Code: KeyKpMultiply}:
-			if akk {
-				seq += "\x1bOj"
-			} else {
-				seq += "*"
-			}
-		case KeyPressEvent{Code: KeyKpPlus}:
-			if akk {
-				seq += "\x1bOk"
-			} else {
-				seq += "+"
-			}
-		case KeyPressEvent{Code: KeyKpComma}:
-			if akk {
-				seq += "\x1bOl"
-			} else {
-				seq += ","
-			}
-		case KeyPressEvent{Code: KeyKpMinus}:
-			if akk {
-				seq += "\x1bOm"
-			} else {
-				seq += "-"
-			}
-		case KeyPressEvent{Code: KeyKpDecimal}:
-			if akk {
-				seq += "\x1bOn"
-			} else {
-				seq += "."
-			}
-
-		case KeyPressEvent{Code: KeyTab, Mod: ModShift}:
-			seq += "\x1b[Z"
-
-		default:
-			// Handle the rest of the keys.
-			if key.Mod == 0 {
-				seq += string(key.Code)
-			}
-		}
-
-		io.WriteString(e.pw, seq) //nolint:errcheck,gosec
+	key, ok := k.(KeyPressEvent)
+	if !ok {
+		return
 	}
+	seq := keySequence(key,
+		e.isModeSet(ansi.ModeCursorKeys),    // Application cursor keys mode
+		e.isModeSet(ansi.ModeNumericKeypad)) // Application keypad keys mode
+	io.WriteString(e.pw, seq) //nolint:errcheck,gosec
+}
+
+// keySequence is what a key press sends: Alt puts ESC before the key's own
+// sequence; a key with a sequence of its own (keySequences, cursorKeys,
+// keypadKeys, control characters) sends it, and any other key its code when
+// no other modifier is held (nothing when one is). ack and akk are the
+// application cursor keys and application keypad modes.
+func keySequence(key KeyPressEvent, ack, akk bool) string {
+	var alt string
+	if key.Mod&ModAlt != 0 {
+		alt = "\x1b"
+		key.Mod &^= ModAlt // Remove the Alt modifier for easier matching
+	}
+
+	//nolint:godox
+	// FIXME: We remove any Base and Shifted codes to properly handle
+	// comparison. This is a workaround for the fact that we don't support
+	// extended keys yet.
+	key.BaseCode = 0
+	key.ShiftedCode = 0
+
+	if seq, ok := namedKeySequence(key, ack, akk); ok {
+		if key.Code == KeyKp8 && !akk {
+			// The numeric keypad's 8 has always dropped the Alt prefix
+			// (the other digits keep it); kept as it was.
+			return seq
+		}
+		return alt + seq
+	}
+	if key.Mod == 0 {
+		// Handle the rest of the keys.
+		return alt + string(key.Code)
+	}
+	return alt
+}
+
+// namedKeySequence is the sequence of a key that has one of its own, and
+// whether it has: only a press with no text, not a repeat, and with the
+// modifiers of the tables (none; Ctrl for control characters; Shift for
+// Tab).
+func namedKeySequence(key KeyPressEvent, ack, akk bool) (string, bool) {
+	if key.Text != "" || key.IsRepeat {
+		return "", false
+	}
+	switch key.Mod {
+	case 0:
+		if seq, ok := keySequences[key.Code]; ok {
+			return seq, true
+		}
+		if seq, ok := cursorKeys[key.Code]; ok {
+			return seq.in(ack), true
+		}
+		if seq, ok := keypadKeys[key.Code]; ok {
+			return seq.in(akk), true
+		}
+	case ModCtrl:
+		return controlKey(key.Code)
+	case ModShift:
+		if key.Code == KeyTab {
+			return "\x1b[Z", true
+		}
+	}
+	return "", false
+}
+
+// controlKey is the control character Ctrl and a key send: NUL for Space,
+// 0x01 to 0x1a for a to z, and ESC, FS, GS, RS and US for [ \ ] ^ _.
+func controlKey(code rune) (string, bool) {
+	switch {
+	case code == KeySpace:
+		return "\x00", true
+	case code >= 'a' && code <= 'z', code >= '[' && code <= '_':
+		return string(code & 0x1f), true
+	}
+	return "", false
+}
+
+// keySequences are the sequences of the keys no mode changes.
+var keySequences = map[rune]string{
+	KeyEnter:     "\r",
+	KeyTab:       "\t",
+	KeyBackspace: "\x7f",
+	KeyEscape:    "\x1b",
+
+	KeyInsert: "\x1b[2~",
+	KeyDelete: "\x1b[3~",
+	KeyHome:   "\x1b[H",
+	KeyEnd:    "\x1b[F",
+	KeyPgUp:   "\x1b[5~",
+	KeyPgDown: "\x1b[6~",
+
+	KeyF1:  "\x1bOP",
+	KeyF2:  "\x1bOQ",
+	KeyF3:  "\x1bOR",
+	KeyF4:  "\x1bOS",
+	KeyF5:  "\x1b[15~",
+	KeyF6:  "\x1b[17~",
+	KeyF7:  "\x1b[18~",
+	KeyF8:  "\x1b[19~",
+	KeyF9:  "\x1b[20~",
+	KeyF10: "\x1b[21~",
+	KeyF11: "\x1b[23~",
+	KeyF12: "\x1b[24~",
+}
+
+// modeSequences are a key's sequence in a mode's normal and application
+// forms.
+type modeSequences [2]string
+
+// in is the sequence in the application form if app, else the normal one.
+func (m modeSequences) in(app bool) string {
+	if app {
+		return m[1]
+	}
+	return m[0]
+}
+
+// cursorKeys are the arrow keys, whose form DECCKM chooses.
+var cursorKeys = map[rune]modeSequences{
+	KeyUp:    {"\x1b[A", "\x1bOA"},
+	KeyDown:  {"\x1b[B", "\x1bOB"},
+	KeyRight: {"\x1b[C", "\x1bOC"},
+	KeyLeft:  {"\x1b[D", "\x1bOD"},
+}
+
+// keypadKeys are the keypad's keys, whose form DECNKM chooses.
+var keypadKeys = map[rune]modeSequences{
+	KeyKp0:        {"0", "\x1bOp"},
+	KeyKp1:        {"1", "\x1bOq"},
+	KeyKp2:        {"2", "\x1bOr"},
+	KeyKp3:        {"3", "\x1bOs"},
+	KeyKp4:        {"4", "\x1bOt"},
+	KeyKp5:        {"5", "\x1bOu"},
+	KeyKp6:        {"6", "\x1bOv"},
+	KeyKp7:        {"7", "\x1bOw"},
+	KeyKp8:        {"8", "\x1bOx"},
+	KeyKp9:        {"9", "\x1bOy"},
+	KeyKpEnter:    {"\r", "\x1bOM"},
+	KeyKpEqual:    {"=", "\x1bOX"},
+	KeyKpMultiply: {"*", "\x1bOj"},
+	KeyKpPlus:     {"+", "\x1bOk"},
+	KeyKpComma:    {",", "\x1bOl"},
+	KeyKpMinus:    {"-", "\x1bOm"},
+	KeyKpDecimal:  {".", "\x1bOn"},
 }
 
 // Key codes.
