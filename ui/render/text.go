@@ -114,11 +114,16 @@ func Sanitize(s string, tabWidth int) string {
 	return safetext.Line(s)
 }
 
-// cell is one grapheme cluster placed during wrapping.
+// cell is one grapheme cluster placed during wrapping. src is the text g
+// was cut from and off where: a row's run of clusters cut one after another
+// from one text becomes its span as a substring of that text, not a copy
+// (a streaming answer wraps its last paragraph every frame).
 type cell struct {
 	g     string
 	w     int
 	style tcell.Style
+	src   string
+	off   int
 }
 
 // wrapper breaks styled text into lines of at most width cells, at word
@@ -187,12 +192,14 @@ func (w *wrapper) start() {
 // push appends text without considering breaks (prefixes).
 func (w *wrapper) push(text string, style tcell.Style) {
 	state := -1
+	src, off := text, 0
 	for text != "" {
 		var g string
 		var width int
 		g, text, width, state = uniseg.FirstGraphemeClusterInString(text, state)
-		w.cur = append(w.cur, cell{g, width, style})
+		w.cur = append(w.cur, cell{g, width, style, src, off})
 		w.curW += width
+		off += len(g)
 	}
 }
 
@@ -202,25 +209,27 @@ func (w *wrapper) add(text string, style tcell.Style) {
 	}
 	if isASCII(text) {
 		for i := 0; i < len(text); i++ {
-			w.place(text[i:i+1], 1, style, text[i] == ' ' && !w.hard)
+			w.place(cell{text[i : i+1], 1, style, text, i}, text[i] == ' ' && !w.hard)
 		}
 		return
 	}
 	state := -1
+	src, off := text, 0
 	for text != "" {
 		var g string
 		var boundaries int
 		g, text, boundaries, state = uniseg.StepString(text, state)
 		width := boundaries >> uniseg.ShiftWidth
 		canBreak := boundaries&uniseg.MaskLine != uniseg.LineDontBreak && !w.hard
-		w.place(g, width, style, canBreak)
+		w.place(cell{g, width, style, src, off}, canBreak)
+		off += len(g)
 	}
 }
 
 // place adds one cluster; canBreak says a line may end after it.
-func (w *wrapper) place(g string, width int, style tcell.Style, canBreak bool) {
-	if w.curW+width > w.width && len(w.cur) > 0 {
-		if g == " " && !w.hard {
+func (w *wrapper) place(c cell, canBreak bool) {
+	if w.curW+c.w > w.width && len(w.cur) > 0 {
+		if c.g == " " && !w.hard {
 			// A space that does not fit ends the row; it is not carried over.
 			w.flush(false)
 			return
@@ -237,8 +246,8 @@ func (w *wrapper) place(g string, width int, style tcell.Style, canBreak bool) {
 			w.flush(false)
 		}
 	}
-	w.cur = append(w.cur, cell{g, width, style})
-	w.curW += width
+	w.cur = append(w.cur, c)
+	w.curW += c.w
 	if canBreak {
 		w.breakAt = len(w.cur) - 1
 		w.breakW = w.curW
@@ -261,20 +270,45 @@ func (w *wrapper) flush(last bool) {
 	}
 }
 
+// cellsToLine is cells as a Line: a span per run of one style.
 func cellsToLine(cells []cell) Line {
-	var l Line
-	var b strings.Builder
-	for i, c := range cells {
-		if i > 0 && c.style != cells[i-1].style {
-			l = append(l, Span{b.String(), cells[i-1].style})
-			b.Reset()
-		}
-		b.WriteString(c.g)
+	if len(cells) == 0 {
+		return nil
 	}
-	if len(cells) > 0 {
-		l = append(l, Span{b.String(), cells[len(cells)-1].style})
+	runs := 1
+	for i := 1; i < len(cells); i++ {
+		if cells[i].style != cells[i-1].style {
+			runs++
+		}
+	}
+	l := make(Line, 0, runs)
+	for start := 0; start < len(cells); {
+		end := start + 1
+		for end < len(cells) && cells[end].style == cells[start].style {
+			end++
+		}
+		l = append(l, Span{runText(cells[start:end]), cells[start].style})
+		start = end
 	}
 	return l
+}
+
+// runText is the text of cells (at least one): a substring of the text
+// they were cut from when they follow one another in it, else a copy.
+func runText(cells []cell) string {
+	first := cells[0]
+	end := first.off + len(first.g)
+	for _, c := range cells[1:] {
+		if c.off != end || c.src != first.src {
+			var b strings.Builder
+			for _, c := range cells {
+				b.WriteString(c.g)
+			}
+			return b.String()
+		}
+		end += len(c.g)
+	}
+	return first.src[first.off:end]
 }
 
 // WrapText wraps multi-line plain text in one style.
@@ -385,12 +419,13 @@ func WrapCode(spans []Span, width int, first, indent Line) []Line {
 	var cells []cell
 	for _, s := range spans {
 		state := -1
-		text := s.Text
+		text, off := s.Text, 0
 		for text != "" {
 			var g string
 			var w int
 			g, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
-			cells = append(cells, cell{g, w, s.Style})
+			cells = append(cells, cell{g, w, s.Style, s.Text, off})
+			off += len(g)
 		}
 	}
 	lead := 0 // the indentation: no break inside it
