@@ -1,6 +1,8 @@
 package render
 
 import (
+	"unicode/utf8"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 
@@ -310,12 +312,21 @@ func (f *Buffer) Put(x, y int, str string, style tcell.Style) (string, int) {
 }
 
 func (f *Buffer) SetContent(x, y int, primary rune, combining []rune, style tcell.Style) {
+	if len(combining) == 0 && primary >= 0 && primary < utf8.RuneSelf {
+		// tview's widgets draw a rune at a time: an ASCII one is cut from
+		// a constant rather than made a string of its own each frame.
+		f.Put(x, y, asciiRunes[primary:primary+1], style)
+		return
+	}
 	if len(combining) == 0 {
 		f.Put(x, y, string(primary), style)
 		return
 	}
 	f.Put(x, y, string(append([]rune{primary}, combining...)), style)
 }
+
+// asciiRunes holds the ASCII characters in order, each a one-byte string.
+const asciiRunes = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\x7f"
 
 func (f *Buffer) SetCell(x, y int, style tcell.Style, ch ...rune) {
 	if len(ch) > 0 {

@@ -205,3 +205,30 @@ func TestCursorShapeIsSentOnChange(t *testing.T) {
 		}
 	}
 }
+
+// An ASCII rune drawn with SetContent (tview's widgets draw a rune at a
+// time) is a cell cut from a constant, not a string made each frame.
+func TestSetContentCutsASCIIFromAConstant(t *testing.T) {
+	if len(asciiRunes) != 128 {
+		t.Fatalf("asciiRunes holds %d bytes, want 128", len(asciiRunes))
+	}
+	for r := range 128 {
+		if asciiRunes[r] != byte(r) {
+			t.Fatalf("asciiRunes[%#x] is %#x", r, asciiRunes[r])
+		}
+	}
+	f := NewBuffer(simScreen(t, 4, 1))
+	f.Begin()
+	f.SetContent(0, 0, 'a', nil, tcell.StyleDefault)
+	f.SetContent(1, 0, 'é', nil, tcell.StyleDefault)
+	f.SetContent(2, 0, '\x07', nil, tcell.StyleDefault)
+	if str, _, _ := f.Get(0, 0); str != "a" || !within(str, asciiRunes) {
+		t.Errorf("cell 0 is %q, not cut from asciiRunes", str)
+	}
+	if str, _, _ := f.Get(1, 0); str != "é" {
+		t.Errorf("cell 1 is %q, want é", str)
+	}
+	if str, _, _ := f.Get(2, 0); str != safetext.Line("\x07") {
+		t.Errorf("a BEL drawn with SetContent is %q, want its picture %q", str, safetext.Line("\x07"))
+	}
+}
