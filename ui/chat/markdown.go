@@ -296,6 +296,7 @@ func fenceOf(line string) string {
 type mdChunk struct {
 	text  string
 	lines []render.Line
+	start int // where text starts in mdCache.src
 	end   int // len(mdCache.out) after this chunk's lines
 	// approx: a code block in it was highlighted from near its end while
 	// it streamed (markdown.highlight); it is rendered again, whole, once
@@ -313,6 +314,10 @@ type mdCache struct {
 	chunks []mdChunk
 	out    []render.Line // the lines of all the chunks, blank lines between
 	approx bool          // a chunk's code was lexed in part
+	// firstApprox is the first chunk whose code was lexed in part
+	// (len(chunks) when none): a frame finds what it keeps without
+	// going through every chunk of a long answer.
+	firstApprox int
 }
 
 // renderChunked renders src chunk by chunk, reusing the chunks whose text
@@ -324,20 +329,14 @@ type mdCache struct {
 func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []render.Line {
 	keep := 0 // chunks kept as they are, lines and all
 	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
-		keep = len(c.chunks) - 1
-		for i, ch := range c.chunks[:keep] {
-			if ch.approx { // waiting for its code lexed whole
-				keep = i
-				break
-			}
-		}
+		// All but the last, up to the first waiting for its code lexed
+		// whole: none of those kept is approximate.
+		keep = min(len(c.chunks)-1, c.firstApprox)
 	}
 	resume := 0
-	for _, ch := range c.chunks[:keep] {
-		resume += len(ch.text)
-	}
 	var out []render.Line
 	if keep > 0 {
+		resume = c.chunks[keep].start
 		out = c.out[:c.chunks[keep-1].end]
 	}
 	// The new chunks go into the old ones' array: chunk keep+i is read
@@ -346,11 +345,11 @@ func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	chunks := c.chunks[:keep]
 	parts := splitBlocks(src[resume:])
 	anyApprox := false
-	for _, ch := range chunks {
-		anyApprox = anyApprox || ch.approx
-	}
+	firstApprox := -1
+	start := resume
 	for i, text := range parts {
-		ch := mdChunk{text: text, tail: streaming && i == len(parts)-1, gen: m.gen}
+		ch := mdChunk{text: text, start: start, tail: streaming && i == len(parts)-1, gen: m.gen}
+		start += len(text)
 		// A chunk lexed in part is kept while it is the streaming end, or
 		// while it waits for its code lexed whole; not once that came in.
 		if j := keep + i; j < len(old) && old[j].text == text && c.width == width &&
@@ -366,10 +365,16 @@ func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 			out = append(out, ch.lines...)
 		}
 		ch.end = len(out)
+		if ch.approx && !anyApprox {
+			firstApprox = len(chunks)
+		}
 		chunks = append(chunks, ch)
 		anyApprox = anyApprox || ch.approx
 	}
-	c.src, c.width, c.chunks, c.out, c.approx = src, width, chunks, out, anyApprox
+	if firstApprox < 0 {
+		firstApprox = len(chunks)
+	}
+	c.src, c.width, c.chunks, c.out, c.approx, c.firstApprox = src, width, chunks, out, anyApprox, firstApprox
 	return out
 }
 

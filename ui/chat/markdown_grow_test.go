@@ -142,6 +142,11 @@ func TestStreamedCodeEndsHighlightedAsWhole(t *testing.T) {
 			a.drain() // what the other goroutine posted
 			e.get(a.ctx, width)
 		}
+		for i, ch := range item.md.chunks {
+			if ch.approx {
+				t.Fatalf("answer %d: chunk %d of %d is still lexed in part once the answer's blocks were lexed whole", n, i, len(item.md.chunks))
+			}
+		}
 		fresh := NewMarkdown(a.ctx.Th)
 		if got, want := e.get(a.ctx, width), fresh.renderAll(answer, width); !linesEqual(got, want) {
 			t.Fatalf("answer %d: the finished answer is not rendered as the same text at once", n)
