@@ -2,8 +2,8 @@ package pool
 
 import (
 	"context"
-	"errors"
 	"io"
+	"runtime"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -39,8 +39,15 @@ func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...mode
 	return m.models[i].Generate(ctx, in, opts...)
 }
 
-// Stream holds a slot from the request until the stream ends, fails or is
-// closed.
+// Stream holds a slot from the request until the stream ends, fails, or
+// its request's context ends (a reader closed half-read: every caller ends
+// the request's context with it; a reader dropped with its context alive
+// gives the slot back when it is collected).
+//
+// The chunks are passed on in the goroutine that calls Recv, as the
+// client's reader gives them: no goroutine and no pipe between the client
+// and the agent, so a chunk costs no hand-over from one goroutine to
+// another here.
 func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
 	i, release, err := m.set.Acquire(ctx, m.slots)
 	if err != nil {
@@ -52,25 +59,26 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 		release()
 		return nil, err
 	}
-	out, w := schema.Pipe[*schema.Message](1)
-	go func() {
-		defer release()
-		defer w.Close()
-		defer sr.Close()
-		for {
-			chunk, err := sr.Recv()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if w.Send(chunk, err) || err != nil {
-				// The reader closed (the request was given up: its
-				// context ends the stream below) or the stream failed.
-				return
-			}
-		}
-	}()
+	stop := context.AfterFunc(ctx, release)
+	done := func() {
+		stop()
+		release()
+	}
+	out := schema.StreamReaderWithConvert(sr, passOn,
+		schema.WithOnEOF(func() (any, error) {
+			done()
+			return nil, io.EOF
+		}),
+		schema.WithErrWrapper(func(err error) error {
+			done()
+			return err
+		}))
+	runtime.AddCleanup(out, func(release func()) { release() }, release)
 	return out, nil
 }
+
+// passOn is the conversion of a stream into itself.
+func passOn(m *schema.Message) (*schema.Message, error) { return m, nil }
 
 // WithTools binds tools to every endpoint's model.
 func (m *Model) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
