@@ -93,8 +93,8 @@ func (s *Session) summaryBudget() int {
 // leaves the conversation as it was.
 func (s *Session) Compact(ctx context.Context, focus string) <-chan Event {
 	out := make(chan Event, 16)
-	q := newQueue()
-	go q.forward(out)
+	q := newQueue(out)
+	go q.forward()
 	s.mu.Lock()
 	if s.running {
 		s.mu.Unlock()

@@ -398,8 +398,8 @@ func (s *Session) Run(ctx context.Context, prompt string) <-chan Event {
 func (s *Session) RunInput(ctx context.Context, in Input) <-chan Event {
 	prompt := in.Text
 	out := make(chan Event, 64)
-	q := newQueue()
-	go q.forward(out)
+	q := newQueue(out)
+	go q.forward()
 
 	s.mu.Lock()
 	if s.running {

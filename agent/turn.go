@@ -138,7 +138,7 @@ func turnOf(ctx context.Context) *turn {
 	if t, ok := ctx.Value(turnKey{}).(*turn); ok {
 		return t
 	}
-	q := newQueue()
+	q := newQueue(nil)
 	q.close()
 	return &turn{q: q, gen: -1}
 }
