@@ -124,7 +124,7 @@ func (m *openaiModel) Stream(ctx context.Context, in []*schema.Message, opts ...
 		return nil, openaiErrorOf(resp.StatusCode, raw)
 	}
 	n, _ := ctx.Value(normalizerKey{}).(*Normalizer)
-	return newOpenAIStream(resp.Body, n).reader(), nil
+	return newOpenAIStream(newPacedBody(resp.Body), n).reader(), nil
 }
 
 // OpenAIError is an error answer of an OpenAI-compatible server: an HTTP

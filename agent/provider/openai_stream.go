@@ -33,9 +33,11 @@ type openaiStream struct {
 	other []byte
 	// c is the chunk decoded last, kept so that the next one reuses its
 	// choices.
-	c    oaChunk
-	done bool
-	err  error // the error the stream ended with (io.EOF: cleanly)
+	c oaChunk
+	// joined holds the text of the chunks join puts together.
+	joined []byte
+	done   bool
+	err    error // the error the stream ended with (io.EOF: cleanly)
 }
 
 // maxOtherLines bounds what is kept of lines that are not data.
@@ -230,11 +232,64 @@ func (s *openaiStream) chunk(data []byte) (*schema.Message, error) {
 	if !choice || content == "" && reasoning == "" && finish == "" {
 		return nil, nil
 	}
+	if finish == "" && (content == "") != (reasoning == "") && s.br != nil {
+		content, reasoning, finish = s.join(content, reasoning)
+	}
 	msg := &schema.Message{Role: schema.Assistant, Content: content, ReasoningContent: reasoning}
 	if finish != "" {
 		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finish}
 	}
 	return msg, nil
+}
+
+// join adds to a chunk of text only (or of reasoning only) the chunks of
+// the same kind that follow it and have already arrived — whole lines in
+// the read buffer — up to one with a finish reason, and returns the joined
+// chunk: the agent then handles one chunk, one event, where the server
+// sent several, and reads the socket no sooner. It stops, leaving the rest
+// for next, at anything else (a chunk of the other kind or of both, tool
+// calls, usage, an error, [DONE], a line that is not data), and at a line
+// not yet whole. Text is neither dropped nor moved: chunk boundaries mean
+// nothing to the agent.
+func (s *openaiStream) join(content, reasoning string) (string, string, string) {
+	isText := content != ""
+	s.joined = s.joined[:0]
+	finish := ""
+	for finish == "" {
+		buf, _ := s.br.Peek(s.br.Buffered())
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 {
+			break
+		}
+		line := bytes.TrimSpace(buf[:end])
+		if len(line) == 0 { // the blank line that ends an event
+			_, _ = s.br.Discard(end + 1)
+			continue
+		}
+		data, ok := dataOf(line)
+		if !ok {
+			break
+		}
+		c, r, f, choice, ok := fastDelta(data)
+		if !ok || !choice || (c != "") != isText || (r != "") == isText {
+			break
+		}
+		if len(s.joined) == 0 {
+			s.joined = append(s.joined, content...)
+			s.joined = append(s.joined, reasoning...)
+		}
+		s.joined = append(s.joined, c...)
+		s.joined = append(s.joined, r...)
+		finish = f
+		_, _ = s.br.Discard(end + 1)
+	}
+	if len(s.joined) == 0 {
+		return content, reasoning, ""
+	}
+	if isText {
+		return string(s.joined), "", finish
+	}
+	return "", string(s.joined), finish
 }
 
 // decode is chunk through encoding/json: any chunk at all.
