@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,11 +78,18 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 		fmt.Fprintf(stderr, "fawn: --output-format %q: want text, json or stream-json\n", format)
 		return ExitUsage
 	}
-	enc := json.NewEncoder(stdout)
+	// stdout is buffered and flushed whenever the events that have arrived
+	// are written (and before anything goes to stderr): lines that come
+	// together leave in one write, and a line never waits for the next
+	// event.
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	line := func(v any) {
 		_ = enc.Encode(v) // a closed stdout ends nothing early: the turn still completes and is kept
 	}
+	stderr = flushFirst{out, stderr}
 
 	if format == FormatStreamJSON {
 		// The first line says what runs, so a script can follow the
@@ -95,7 +103,17 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 	// A hosted agent may send a call's arguments again as they change:
 	// its tool_call line is the first.
 	called := map[string]bool{}
-	for ev := range s.RunInput(ctx, in) {
+	events := s.RunInput(ctx, in)
+	for {
+		if len(events) == 0 {
+			// Nothing more has arrived: what is written goes out before
+			// waiting for the next event.
+			_ = out.Flush()
+		}
+		ev, ok := <-events
+		if !ok {
+			break
+		}
 		switch ev.Type {
 		case EventText:
 			answer.WriteString(ev.Text)
@@ -175,7 +193,7 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 	switch format {
 	case FormatText:
 		if result != "" {
-			fmt.Fprintln(stdout, result)
+			fmt.Fprintln(out, result)
 		}
 		if end.Err != nil {
 			fmt.Fprintln(stderr, "fawn:", failure)
@@ -210,6 +228,18 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 		}
 	}
 	return code
+}
+
+// flushFirst is stderr, written after what is buffered for stdout, so that
+// the two keep their order on a terminal.
+type flushFirst struct {
+	out    *bufio.Writer
+	stderr io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	_ = f.out.Flush()
+	return f.stderr.Write(p)
 }
 
 // notice prints to stderr what a person running fawn -p should know while
