@@ -4,9 +4,10 @@
 // them. A [Set] is built from the configuration by the session that owns
 // it and shared with every client built for its entries (SetModel's, the
 // subagents'); nothing here is global. A [Model] wraps a chat model so that
-// each request holds one slot from the request until its stream ends or
-// fails — one round-trip, never a whole turn, so a subagent waiting for a
-// slot never holds one its parent needs.
+// each request holds one slot from the request until its stream ends,
+// fails or is given up (its request's context ends) — one round-trip,
+// never a whole turn, so a subagent waiting for a slot never holds one its
+// parent needs.
 //
 // A Model over several endpoints (a subagent's, across models.background
 // and chat_model) sends each request to the first of them with a free
