@@ -104,16 +104,7 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 	// its tool_call line is the first.
 	called := map[string]bool{}
 	events := s.RunInput(ctx, in)
-	for {
-		if len(events) == 0 {
-			// Nothing more has arrived: what is written goes out before
-			// waiting for the next event.
-			_ = out.Flush()
-		}
-		ev, ok := <-events
-		if !ok {
-			break
-		}
+	for ev, ok := nextEvent(events, out); ok; ev, ok = nextEvent(events, out) {
 		switch ev.Type {
 		case EventText:
 			answer.WriteString(ev.Text)
@@ -228,6 +219,16 @@ func RunHeadlessOnBranch(ctx context.Context, s Headless, in Input, format, bran
 		}
 	}
 	return code
+}
+
+// nextEvent receives the next event; when nothing more has arrived, what
+// is written goes out first, before the wait.
+func nextEvent(events <-chan Event, out *bufio.Writer) (Event, bool) {
+	if len(events) == 0 {
+		_ = out.Flush()
+	}
+	ev, ok := <-events
+	return ev, ok
 }
 
 // flushFirst is stderr, written after what is buffered for stdout, so that
