@@ -172,7 +172,9 @@ func newBaselineSide(b *testing.B, bin string) *baselineSide {
 }
 
 func (s *baselineSide) env() []string {
-	return []string{"HOME=" + s.home, "FAWN_HOME=" + s.home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"),
+	// FAWN_HOME apart from HOME: the shell's sandbox hides fawn's own
+	// directory, and would hide ~/.bashrc with it.
+	return []string{"HOME=" + s.home, "FAWN_HOME=" + filepath.Join(s.home, "fawn"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"),
 		"OPENAI_API_KEY=", "ANTHROPIC_API_KEY="}
 }
 
