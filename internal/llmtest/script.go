@@ -179,6 +179,17 @@ type Script struct {
 	// Lenient turns off the checks of the request history that OpenAI makes
 	// (every tool call answered, every tool message answering a call).
 	Lenient bool `json:"lenient,omitempty"`
+	// Respond, when set, answers every chat completion request in place of
+	// Responses: a script too long to write out (an all-day session), or
+	// one whose next answer depends on what the client sent (a subagent's
+	// request or a background note arriving between a turn's steps). n
+	// counts the responses handed out before this one. It is called on
+	// the request's goroutine, one request at a time. It answers OpenAI's
+	// chat completions only: an Anthropic request is told the script is over.
+	Respond func(req *ChatRequest, n int) Response `json:"-"`
+	// Forget keeps no request (Requests and ChatRequests stay empty): the
+	// histories of a long session, each sent whole, would fill the memory.
+	Forget bool `json:"forget,omitempty"`
 }
 
 // Validate reports the first thing in the script the server cannot play.

@@ -16,7 +16,9 @@ import (
 
 // Server is a running scripted server. Its methods are safe for concurrent use.
 type Server struct {
-	mu        sync.Mutex
+	mu sync.Mutex
+	// respondMu holds Script.Respond to one call at a time.
+	respondMu sync.Mutex
 	script    Script
 	next      int // index of the next response to serve
 	served    int
@@ -180,19 +182,42 @@ func (s *Server) record(r *http.Request, body []byte) Request {
 	if r.URL.Path == "/v1/messages" && len(body) > 0 {
 		req.Messages, _ = parseMessages(body)
 	}
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.mu.Unlock()
+	if !s.script.Forget {
+		s.mu.Lock()
+		s.requests = append(s.requests, req)
+		s.mu.Unlock()
+	}
 	if s.onRequest != nil {
 		s.onRequest(req)
 	}
 	return req
 }
 
+// respond asks the script's Respond for the answer to req.
+func (s *Server) respond(req *ChatRequest) (Response, int, bool) {
+	s.respondMu.Lock()
+	defer s.respondMu.Unlock()
+	s.mu.Lock()
+	n := s.served
+	s.served++
+	s.mu.Unlock()
+	r := s.script.Respond(req, n)
+	if r.Dialect == "" {
+		r.Dialect = s.script.Dialect
+	}
+	if r.Dialect == "" {
+		r.Dialect = OpenAI
+	}
+	return r, n, true
+}
+
 // take returns the next response and its number, or false when the script is over.
 func (s *Server) take() (Response, int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.script.Respond != nil {
+		return Response{}, 0, false // Respond answers only chat completions
+	}
 	if s.next >= len(s.script.Responses) {
 		if !s.script.Loop || len(s.script.Responses) == 0 {
 			return Response{}, 0, false
@@ -256,7 +281,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	resp, n, ok := s.take()
+	var resp Response
+	var n int
+	var ok bool
+	if s.script.Respond != nil {
+		resp, n, ok = s.respond(rec.Chat)
+	} else {
+		resp, n, ok = s.take()
+	}
 	if !ok {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("llmtest: the script is over: request %d has no response left", s.Served()+1))
 		return

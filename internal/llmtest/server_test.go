@@ -603,3 +603,40 @@ func TestServerErrorBody(t *testing.T) {
 		t.Errorf("status %d, %s: %q", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
 }
+
+// Respond answers each request from what it holds, in place of a list;
+// Forget keeps no request.
+func TestRespondAnswersFromTheRequest(t *testing.T) {
+	var seen []int
+	s := Start(t, Script{Forget: true, Respond: func(req *ChatRequest, n int) Response {
+		seen = append(seen, n)
+		last := req.Messages[len(req.Messages)-1]
+		return Response{Text: "you said " + string(last.Content) + " to " + req.Model}
+	}})
+	for _, say := range []string{"one", "two"} {
+		resp := post(t, s, `{"model":"m1","stream":false,"messages":[{"role":"user","content":"`+say+`"}]}`)
+		var out struct {
+			Choices []struct {
+				Message struct {
+					Content string `json:"content"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Choices) != 1 {
+			t.Fatalf("answer: %v %+v", err, out)
+		}
+		if got, want := out.Choices[0].Message.Content, "you said "+say+" to m1"; got != want {
+			t.Errorf("answer %q, want %q", got, want)
+		}
+	}
+	data, done, err := sse(t, post(t, s, streamBody).Body)
+	if err != nil || !done || len(data) == 0 {
+		t.Fatalf("stream: %v done=%v %d chunks", err, done, len(data))
+	}
+	if len(seen) != 3 || seen[0] != 0 || seen[2] != 2 || s.Served() != 3 {
+		t.Errorf("Respond saw n=%v, served %d; want [0 1 2], 3", seen, s.Served())
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("%d requests kept with Forget", n)
+	}
+}
