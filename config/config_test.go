@@ -216,7 +216,7 @@ func TestAliasAPIBase(t *testing.T) {
 
 func TestUnknownKeysWarn(t *testing.T) {
 	f := newFixture(t, "models:\n  chat_model:\n    base_ulr: http://x/v1\ncolour: blue\n", "")
-	_, rep, err := f.load(t, Options{Env: []string{"FAWN_PERMISSION_MODE=yolo", "FAWN_CPUPROFILE=/tmp/cpu", "FAWN_MEMPROFILE=/tmp/mem"}})
+	_, rep, err := f.load(t, Options{Env: []string{"FAWN_PERMISSION_MODE=yolo", "FAWN_CPUPROFILE=/tmp/cpu", "FAWN_MEMPROFILE=/tmp/mem", "FAWN_FRAMELOG=/tmp/frames"}})
 	if err != nil {
 		t.Fatal(err)
 	}

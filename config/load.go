@@ -666,7 +666,7 @@ func (l *loader) applyEnv() {
 
 // processEnv names the FAWN_ variables read outside the config: they
 // are not keys, and not typos of one.
-func processEnv() []string { return []string{"FAWN_CPUPROFILE", "FAWN_MEMPROFILE"} }
+func processEnv() []string { return []string{"FAWN_CPUPROFILE", "FAWN_MEMPROFILE", "FAWN_FRAMELOG"} }
 
 // warnUnknownEnv catches typos such as FAWN_PERMISSION_MODE.
 func (l *loader) warnUnknownEnv() {

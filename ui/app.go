@@ -89,6 +89,9 @@ type Options struct {
 	// FirstFrame, when set, is called once the first frame is on the
 	// screen (fawn restores the garbage collector's pace there).
 	FirstFrame func()
+	// FrameTime, when set, receives each frame's drawing time, on the UI
+	// goroutine after the frame is shown (FAWN_FRAMELOG).
+	FrameTime func(time.Duration)
 
 	// Stderr receives the crash-log message; nil means os.Stderr.
 	Stderr io.Writer
@@ -193,6 +196,7 @@ func New(opts Options) (*App, error) {
 		runCtx: context.Background(),
 
 		windowFocused: true,
+		frameHook:     opts.FrameTime,
 	}
 	a.keys.global = GlobalKeys()
 	a.keys.chat = chat.ChatKeys()

@@ -348,6 +348,10 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 		opts.Recovery = store.Recovery()
 	}
 	opts.FirstFrame = restoreGC
+	if hook, closeLog := frameLog(stderr); hook != nil {
+		opts.FrameTime = hook
+		defer closeLog()
+	}
 	// /task new opens tasks in worktrees of the project, on fawn's own
 	// agent (a hosted agent's tasks are not built yet).
 	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watchers: watchers}
