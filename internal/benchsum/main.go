@@ -191,7 +191,7 @@ func render(res results, skipped map[string]string, baseline string) string {
 	var b strings.Builder
 	b.WriteString("| measure | fawn | reference, same run | ratio | goal | met |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
-	all := append(append([]row(nil), rows...), monorepoRows()...)
+	all := append(append(append([]row(nil), rows...), monorepoRows()...), alldayRows()...)
 	if baseline != "" {
 		all = append(all, baselineRows(baseline)...)
 	}
