@@ -92,6 +92,14 @@ func (a *assistantItem) Render(c *Ctx, width int) []render.Line {
 
 func (a *assistantItem) CopyText() string { return a.text.String() }
 
+// dropRender lets the rendered chunks go (the list drops an item's lines
+// far out of view); an answer still streaming keeps them.
+func (a *assistantItem) dropRender() {
+	if !a.open {
+		a.md = mdCache{}
+	}
+}
+
 // codeText is the message's code blocks as written, for pasting into a
 // shell or a file ("" when it has none).
 func (a *assistantItem) codeText(c *Ctx) string {

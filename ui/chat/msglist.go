@@ -40,7 +40,19 @@ type entry struct {
 	width int
 	rev   uint64
 	valid bool
+	// used is the draw that last asked for the lines (MessageList.draws).
+	used uint64
 }
+
+// renderDropper is an item that keeps renders of its own (an answer's
+// Markdown chunks) and can let them go.
+type renderDropper interface{ dropRender() }
+
+// maxWarm is how many entries keep their rendered lines: more, and those
+// the last draw did not ask for drop them, so that a long session holds
+// the lines of about a screen, not of every item it ever showed. An item
+// scrolled back into view renders again.
+const maxWarm = 256
 
 func (e *entry) get(c *Ctx, width int) []render.Line {
 	if r := e.item.rev(c); !e.valid || e.width != width || e.rev != r {
@@ -48,6 +60,36 @@ func (e *entry) get(c *Ctx, width int) []render.Line {
 		e.width, e.rev, e.valid = width, r, true
 	}
 	return e.lines
+}
+
+// lines are e's lines at the list's width, rendered when not cached.
+func (l *MessageList) lines(e *entry) []render.Line {
+	if !e.valid {
+		l.warm = append(l.warm, e)
+	}
+	e.used = l.draws
+	return e.get(l.ctx, l.contentWidth())
+}
+
+// cool drops the rendered lines of the entries the last draw did not ask
+// for, once more than maxWarm entries hold theirs.
+func (l *MessageList) cool() {
+	if len(l.warm) <= maxWarm {
+		return
+	}
+	kept := l.warm[:0]
+	for _, e := range l.warm {
+		if e.used == l.draws && e.valid {
+			kept = append(kept, e)
+			continue
+		}
+		e.lines, e.valid = nil, false
+		if d, ok := e.item.(renderDropper); ok {
+			d.dropRender()
+		}
+	}
+	clear(l.warm[len(kept):])
+	l.warm = kept
 }
 
 // rowRef says what a screen row of the list shows.
@@ -80,6 +122,10 @@ type MessageList struct {
 
 	width, height int // of the last draw's content area
 	rows          []rowRef
+
+	// warm are the entries that hold rendered lines; draws counts Draws.
+	warm  []*entry
+	draws uint64
 
 	// kept is what each row showed after the last draw, for a chat-only
 	// frame (drawn over the last frame's cells) to redraw only the rows
@@ -132,7 +178,7 @@ func (l *MessageList) Remove(it Item) {
 
 // Clear empties the list.
 func (l *MessageList) Clear() {
-	l.entries = nil
+	l.entries, l.warm = nil, nil
 	l.follow, l.top, l.topOff, l.sel, l.pinned = true, 0, 0, -1, false
 }
 
@@ -160,7 +206,7 @@ func (l *MessageList) Following() bool { return l.follow }
 // blockHeight is entry i's rows: its lines plus a blank separator after all
 // but the last.
 func (l *MessageList) blockHeight(i int) int {
-	h := len(l.entries[i].get(l.ctx, l.contentWidth()))
+	h := len(l.lines(l.entries[i]))
 	if i < len(l.entries)-1 {
 		h++
 	}
@@ -342,6 +388,8 @@ func (l *MessageList) reveal(i int) {
 
 // Draw draws the visible rows only.
 func (l *MessageList) Draw(screen tcell.Screen) {
+	l.draws++
+	defer l.cool()
 	// No Box background fill: the app cleared the screen this frame, or,
 	// in a chat-only frame, left the last one's cells, which the rows
 	// below replace where they changed.
@@ -393,7 +441,7 @@ func (l *MessageList) Draw(screen tcell.Screen) {
 	}
 	row := 0
 	for i := l.top; i < len(l.entries) && row < h; i++ {
-		lines := l.entries[i].get(l.ctx, l.contentWidth())
+		lines := l.lines(l.entries[i])
 		start := 0
 		if i == l.top {
 			start = l.topOff
@@ -565,7 +613,7 @@ func (l *MessageList) ScrollPages(dir int) { l.ScrollBy(dir * max(1, l.height-2)
 func (l *MessageList) Activate(it Item, line int) {
 	switch it := it.(type) {
 	case *Card:
-		if line >= 0 && it.foldLine(line, l.entries[l.sel].lines) {
+		if line >= 0 && it.foldLine(line, l.lines(l.entries[l.sel])) {
 			it.Toggle()
 			return
 		}

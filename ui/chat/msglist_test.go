@@ -204,3 +204,42 @@ func TestAppendedItemShowsAtTheBottom(t *testing.T) {
 		t.Errorf("the appended item is not at the bottom of a full view:\n%s", screenText(s))
 	}
 }
+
+// A long session's list keeps the rendered lines of about a screen, not
+// of every item it showed: scrolling through 1,000 items leaves at most
+// maxWarm entries holding lines (and answers drop their Markdown's), and
+// an item scrolled back into view renders again.
+func TestMessageListKeepsTheLinesOfAScreen(t *testing.T) {
+	l, renders, s := newTestList(t, 1000)
+	answer := &assistantItem{}
+	answer.append("An **answer** far back.")
+	l.entries = append([]*entry{{item: answer}}, l.entries...)
+	l.ScrollToTop()
+	l.Draw(s)
+	if len(answer.md.chunks) == 0 {
+		t.Fatal("the answer at the top was not rendered")
+	}
+	for range 120 {
+		l.ScrollPages(1)
+		l.Draw(s)
+	}
+	warm := 0
+	for _, e := range l.entries {
+		if e.valid || e.lines != nil {
+			warm++
+		}
+	}
+	if warm > maxWarm {
+		t.Errorf("%d entries keep their lines after a scroll through 1,000; want at most %d", warm, maxWarm)
+	}
+	if len(answer.md.chunks) != 0 {
+		t.Error("the answer far out of view keeps its rendered Markdown")
+	}
+	*renders = 0
+	l.ScrollToTop()
+	l.Draw(s)
+	s.Show()
+	if *renders == 0 || !strings.Contains(screenText(s), "answer far back") {
+		t.Errorf("scrolled back to the top: %d renders, screen:\n%s", *renders, screenText(s))
+	}
+}
