@@ -123,12 +123,21 @@ func (c *Card) arg(name string) string {
 	return ""
 }
 
-// OutputLines returns the output captured so far, line by line.
+// OutputLines returns the output captured so far, line by line: a
+// finished command's is split from its output when asked, not kept split
+// (a line's string header is 16 bytes, more than a short line's text, and
+// a long session keeps hundreds of finished cards).
 func (c *Card) OutputLines() []string {
-	if c.partial != "" {
-		return append(append([]string(nil), c.output...), c.partial)
+	out := c.output
+	if c.cmd != nil {
+		if text := strings.TrimSuffix(c.cmd.Output, "\n"); text != "" {
+			out = append(strings.Split(text, "\n"), c.output...)
+		}
 	}
-	return c.output
+	if c.partial != "" {
+		return append(append([]string(nil), out...), c.partial)
+	}
+	return out
 }
 
 // skipMark stands in the live view for lines it left out.
@@ -214,9 +223,6 @@ func (c *Card) handle(ev agent.Event) {
 			c.cmd = &d
 			c.exit = &d.ExitCode
 			c.output, c.partial, c.dropped = nil, "", 0
-			if out := strings.TrimSuffix(d.Output, "\n"); out != "" {
-				c.output = strings.Split(out, "\n")
-			}
 		}
 	case agent.EventToolRunEnded:
 		c.Result = ev.Result

@@ -231,3 +231,27 @@ func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
 }
+
+// A finished command's card keeps its output as one string, split into
+// lines only when drawn: a long session keeps hundreds of such cards.
+func TestFinishedCommandKeepsItsOutputWhole(t *testing.T) {
+	reg := NewRegistry()
+	var out strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&out, "%d\n", i)
+	}
+	c := cardFrom(reg, "1", "bash", ready(`{"command":"seq 1 3000"}`), started(),
+		agent.Event{Type: agent.EventToolOutput, Text: out.String()},
+		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: out.String(), TotalLines: 3000}},
+		ended(out.String()+"[exit code 0 · cwd /proj]", false, time.Second))
+	if len(c.output) != 0 {
+		t.Errorf("the finished card keeps %d split lines", len(c.output))
+	}
+	lines := c.OutputLines()
+	if len(lines) != 3000 || lines[0] != "1" || lines[2999] != "3000" {
+		t.Errorf("its lines: %d, first %q, last %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	if got := linesText(c.Render(darkCtx(), 60)); !strings.Contains(got, "3000") {
+		t.Errorf("the card does not show the output's tail:\n%s", got)
+	}
+}
