@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -67,7 +68,13 @@ func runAllDay(tb testing.TB, bin string, turns, checkpoint, window, echoKeys in
 	frameLog := filepath.Join(tb.TempDir(), "frames")
 	run := &allDayRun{turns: turns, checkpoint: checkpoint, window: window, home: home, project: project}
 	args := []string{bin, "--base-url", srv.URL(), "--model", allday.ModelA, "--permission-mode", "yolo", project}
-	term := startVT(tb, alldayEnv(home, "FAWN_FRAMELOG="+frameLog), 120, 40, args...)
+	env := alldayEnv(home, "FAWN_FRAMELOG="+frameLog)
+	if dir := os.Getenv("FAWN_ALLDAY_PROFILE"); dir != "" {
+		// fawn's profiles of the run, for go tool pprof: the CPU's at the
+		// end, the heap's at the end and (SIGUSR1) after the checkpoint.
+		env = append(env, "FAWN_CPUPROFILE="+filepath.Join(dir, "cpu.prof"), "FAWN_MEMPROFILE="+filepath.Join(dir, "mem.prof"))
+	}
+	term := startVT(tb, env, 120, 40, args...)
 	wait := func(what string, ok func(string) bool) string {
 		tb.Helper()
 		s, err := term.WaitUntil(2*time.Minute, what, ok)
@@ -111,6 +118,11 @@ func runAllDay(tb testing.TB, bin string, turns, checkpoint, window, echoKeys in
 		}
 		if t.N == checkpoint {
 			run.rssAt = settledRSS(term)
+			if dir := os.Getenv("FAWN_ALLDAY_PROFILE"); dir != "" {
+				_ = term.cmd.Process.Signal(syscall.SIGUSR1)
+				time.Sleep(2 * time.Second)
+				_ = os.Rename(filepath.Join(dir, "mem.prof"), filepath.Join(dir, fmt.Sprintf("mem-turn%d.prof", checkpoint)))
+			}
 		}
 		if logEvery > 0 && t.N%logEvery == 0 {
 			tb.Logf("all-day: turn %d after %v, RSS %.1f MiB", t.N, time.Since(start).Round(time.Second), treeRSS(term.cmd.Process.Pid))
@@ -118,6 +130,12 @@ func runAllDay(tb testing.TB, bin string, turns, checkpoint, window, echoKeys in
 	}
 	run.took = time.Since(start)
 	run.rssEnd = settledRSS(term)
+	if dir := os.Getenv("FAWN_ALLDAY_PROFILE"); dir != "" {
+		_ = term.cmd.Process.Signal(syscall.SIGUSR1)
+		time.Sleep(2 * time.Second)
+		_ = os.Rename(filepath.Join(dir, "mem.prof"), filepath.Join(dir, "mem-end.prof"))
+		tb.Logf("all-day: fawn alone %.1f MiB; /proc/PID/smaps_rollup:\n%s", float64(vmRSS(term.cmd.Process.Pid))/1024, procFile(fmt.Sprintf("/proc/%d/smaps_rollup", term.cmd.Process.Pid)))
+	}
 	run.frames = readFrames(tb, frameLog)
 	run.echo = keyEcho(tb, term, echoKeys)
 	run.lastDone = plan.Turns[len(plan.Turns)-1].Done
@@ -186,6 +204,11 @@ func keyEcho(tb testing.TB, term *vtTerm, n int) []time.Duration {
 		}
 	}
 	return out
+}
+
+func procFile(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
 
 // readFrames reads the frame log: one frame's drawing time a line, in µs.
@@ -315,8 +338,9 @@ var allDayBench struct {
 	msgs   int
 }
 
-// BenchmarkAllDay: a 2,000-turn session (FAWN_ALLDAY_TURNS to change it)
-// through the real binary, measured against the goals: RSS after the
+// BenchmarkAllDay: a 2,000-turn session (FAWN_ALLDAY_TURNS to change it;
+// FAWN_ALLDAY_PROFILE=DIR keeps fawn's profiles there) through the real
+// binary, measured against the goals: RSS after the
 // last turn ≤ RSS after turn 100 + 20 MiB, the frames' p99 ≤ 16 ms in
 // every window of 100 turns, key echo p99 ≤ 5 ms at the end, and
 // --continue on the session it leaves (10,000+ messages) ≤ 150 ms to the

@@ -54,21 +54,50 @@ func startVT(tb testing.TB, env []string, w, h int, argv ...string) *vtTerm {
 			}
 		}
 	}()
+	// The pty is read as fast as the program writes, as a terminal reads
+	// it, and emulated beside: the program's frames are never held up by
+	// the emulator (whose scrolling is slow) and a frame's time is fawn's.
+	var (
+		pmu     sync.Mutex
+		pending []byte
+		ended   bool
+		more    = make(chan struct{}, 1)
+	)
 	go func() {
-		defer close(v.done)
 		buf := make([]byte, 64<<10)
 		for {
 			n, err := f.Read(buf)
-			if n > 0 {
+			pmu.Lock()
+			pending = append(pending, buf[:n]...)
+			ended = err != nil
+			pmu.Unlock()
+			select {
+			case more <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(v.done)
+		var chunk []byte
+		for range more {
+			pmu.Lock()
+			chunk, pending = append(chunk[:0], pending...), pending[:0]
+			end := ended
+			pmu.Unlock()
+			if len(chunk) > 0 {
 				v.mu.Lock()
-				_, _ = v.emu.Write(buf[:n])
+				_, _ = v.emu.Write(chunk)
 				v.mu.Unlock()
 				select {
 				case v.wake <- struct{}{}:
 				default:
 				}
 			}
-			if err != nil {
+			if end {
 				return
 			}
 		}
