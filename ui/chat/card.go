@@ -226,6 +226,12 @@ func (c *Card) handle(ev agent.Event) {
 		}
 	case agent.EventToolRunEnded:
 		c.Result = ev.Result
+		if c.cmd != nil && len(c.cmd.Output) > 0 && strings.HasPrefix(c.Result, c.cmd.Output) {
+			// The result is the output and a line on how it ended: the
+			// output is kept once, in the result (the model's history
+			// holds the same string).
+			c.cmd.Output = c.Result[:len(c.cmd.Output)]
+		}
 		c.IsError = ev.IsError
 		c.Duration = ev.Duration
 		if c.Duration == 0 && !c.Started.IsZero() {

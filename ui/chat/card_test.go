@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
@@ -253,5 +254,19 @@ func TestFinishedCommandKeepsItsOutputWhole(t *testing.T) {
 	}
 	if got := linesText(c.Render(darkCtx(), 60)); !strings.Contains(got, "3000") {
 		t.Errorf("the card does not show the output's tail:\n%s", got)
+	}
+}
+
+// A finished command's output and its result (the output and a line on
+// how it ended) are kept in one string, not two.
+func TestFinishedCommandSharesItsResult(t *testing.T) {
+	reg := NewRegistry()
+	out := strings.Repeat("a line of output\n", 500)
+	result := strings.Clone(out) + "[exit code 0 · cwd /proj]"
+	c := cardFrom(reg, "1", "bash", ready(`{"command":"make"}`), started(),
+		agent.Event{Type: agent.EventToolUpdate, Data: tools.CommandDone{Output: strings.Clone(out), TotalLines: 500}},
+		ended(result, false, time.Second))
+	if c.cmd.Output != out || unsafe.StringData(c.cmd.Output) != unsafe.StringData(c.Result) {
+		t.Error("the card keeps the output apart from the result")
 	}
 }
