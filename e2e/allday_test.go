@@ -269,13 +269,23 @@ func (r *allDayRun) loadSession(tb testing.TB) *session.Log {
 // from exec to the last turn's answer on the screen.
 func (r *allDayRun) resume(tb testing.TB, bin string) (time.Duration, error) {
 	tb.Helper()
+	env := alldayEnv(r.home)
+	dir := os.Getenv("FAWN_ALLDAY_PROFILE")
+	if dir != "" {
+		env = append(env, "FAWN_CPUPROFILE="+filepath.Join(dir, "cpu-resume.prof"))
+	}
 	start := time.Now()
-	term := startVT(tb, alldayEnv(r.home), 120, 40, bin, "--continue", r.project)
+	term := startVT(tb, env, 120, 40, bin, "--continue", r.project)
 	defer term.stop()
 	if _, err := term.WaitFor(time.Minute, r.lastDone); err != nil {
 		return 0, err
 	}
-	return time.Since(start), nil
+	took := time.Since(start)
+	if dir != "" {
+		_ = term.cmd.Process.Signal(syscall.SIGTERM) // so the profile is written
+		term.Exited(10 * time.Second)
+	}
+	return took, nil
 }
 
 // TestAllDay: 50 turns of the all-day session in the real binary. Nothing
