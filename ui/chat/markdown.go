@@ -131,9 +131,16 @@ func (m *Markdown) highlight(lang, code string, streaming bool) (lines []render.
 	return l, false
 }
 
+// maxCodeBlocks is how many highlighted code blocks the cache holds
+// before it drops those not used since the last sweep: enough for the
+// answers in view and one streaming; a long session's old answers, drawn
+// again, lex again (the message list keeps no lines of items far out of
+// view either).
+const maxCodeBlocks = 128
+
 // keep caches the lines of a code block lexed whole.
 func (m *Markdown) keep(k codeKey, l []render.Line) {
-	if len(m.code) > 512 {
+	if len(m.code) > maxCodeBlocks {
 		// Keep what was used since the last sweep; drop the rest.
 		for k := range m.code {
 			if !m.codeUsed[k] {

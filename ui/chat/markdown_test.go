@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -223,4 +224,16 @@ func TestCodeBlocksWrapAtSpaces(t *testing.T) {
 func (m *Markdown) renderAll(src string, width int) []render.Line {
 	lines, _ := m.render(src, width, false)
 	return lines
+}
+
+// The cache of highlighted code blocks stays near maxCodeBlocks however
+// many answers with code a session shows.
+func TestCodeCacheIsBounded(t *testing.T) {
+	rc := darkCtx()
+	for i := range 1000 {
+		rc.MD.renderChunked(fmt.Sprintf("```go\nfunc f() int { return %d }\n```\n", i), 60, &mdCache{}, false)
+	}
+	if n := len(rc.MD.code); n > maxCodeBlocks+1 {
+		t.Errorf("%d code blocks cached after 1,000 answers; want at most %d", n, maxCodeBlocks+1)
+	}
 }
