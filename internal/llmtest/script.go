@@ -185,7 +185,7 @@ type Script struct {
 	// request or a background note arriving between a turn's steps). n
 	// counts the responses handed out before this one. It is called on
 	// the request's goroutine, one request at a time. It answers OpenAI's
-	// chat completions only: an Anthropic request is told the script is over.
+	// chat completions only: a request of another API is told the script is over.
 	Respond func(req *ChatRequest, n int) Response `json:"-"`
 	// Forget keeps no request (Requests and ChatRequests stay empty): the
 	// histories of a long session, each sent whole, would fill the memory.
