@@ -21,7 +21,7 @@ import (
 // each turn the user types a prompt into the chat and the scripted model
 // answers with the plan's mix of text, bash (some long outputs), edits,
 // to-dos and subagents; three compactions and two model switches on the
-// way. TestAllDay runs 50 turns in make test; BenchmarkAllDay runs 2,000
+// way. TestAllDay runs 40 turns in make test; BenchmarkAllDay runs 2,000
 // and measures memory, frames, key echo and the resume.
 
 // allDayRun is what one run measured.
@@ -288,7 +288,7 @@ func (r *allDayRun) resume(tb testing.TB, bin string) (time.Duration, error) {
 	return took, nil
 }
 
-// TestAllDay: 50 turns of the all-day session in the real binary. Nothing
+// TestAllDay: 40 turns of the all-day session in the real binary. Nothing
 // fails, every request has its answer, the session keeps every turn and
 // the compactions, --continue shows the last answer, and fawn's memory
 // stays within bounds no healthy run comes near (it is measured, against
@@ -297,7 +297,7 @@ func TestAllDay(t *testing.T) {
 	if noTmux != "" {
 		t.Skip(noTmux) // the e2e tests run where tmux does
 	}
-	const turns = 50
+	const turns = 40
 	r := runAllDay(t, binary, turns, 10, 10, 10, 0)
 	if r.counts.Unknown != 0 || r.counts.Other != 0 {
 		t.Errorf("requests the plan did not expect: %+v", r.counts)
