@@ -229,7 +229,7 @@ func TestUnknownKeysWarn(t *testing.T) {
 	if !hasProblem(rep.Warnings, "FAWN_PERMISSION_MODE", "unknown environment variable") {
 		t.Errorf("unknown FAWN_ variable not caught: %v", rep.Warnings)
 	}
-	for _, n := range processEnv() {
+	for _, n := range []string{"FAWN_CPUPROFILE", "FAWN_MEMPROFILE", "FAWN_FRAMELOG"} {
 		if hasProblem(rep.Warnings, n, "unknown environment variable") {
 			t.Errorf("%s, which fawn reads, is called unknown: %v", n, rep.Warnings)
 		}
