@@ -73,6 +73,27 @@ func (t *Table) Action(ev *tcell.EventKey) Action {
 	return t.index[FromEvent(ev)]
 }
 
+// ActionFold is Action, except that a capital letter no binding names
+// finds the binding of its small letter: a question's answers (y, n…)
+// take either case, as they always have.
+func (t *Table) ActionFold(ev *tcell.EventKey) Action {
+	k := FromEvent(ev)
+	if a := t.index[k]; a != "" || k.K != tcell.KeyRune || k.Mods != 0 || !unicode.IsUpper(k.R) {
+		return a
+	}
+	k.R = unicode.ToLower(k.R)
+	return t.index[k]
+}
+
+// Hint is the first key bound to action as help shows it ("Ctrl-S", "y"),
+// or "" when the user bound it to none.
+func (t *Table) Hint(action Action) string {
+	if k := t.Keys(action); len(k) > 0 {
+		return Display(k[0])
+	}
+	return ""
+}
+
 // Keys returns the keys bound to action, for hints ("Ctrl-S").
 func (t *Table) Keys(action Action) []string {
 	for _, b := range t.Bindings {
@@ -236,6 +257,40 @@ func Display(spec string) string {
 		}
 	}
 	return strings.Join(parts, "-")
+}
+
+// Only returns the bindings of the named actions, to join another
+// context's in a Scope.
+func (t *Table) Only(actions ...Action) []Binding {
+	var out []Binding
+	for _, b := range t.Bindings {
+		for _, a := range actions {
+			if b.Action == a {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// Scope is one table of bindings in force at once though kept in several
+// tables (a question's answers and the key that cancels every question),
+// for Conflicts to check together. A key that does not parse is left out:
+// Override refuses it first.
+func Scope(context string, parts ...[]Binding) *Table {
+	t := &Table{Context: context}
+	for _, p := range parts {
+		t.Bindings = append(t.Bindings, p...)
+	}
+	t.index = map[Key]Action{}
+	for _, b := range t.Bindings {
+		for _, s := range b.Keys {
+			if k, err := Parse(s); err == nil {
+				t.index[k] = b.Action
+			}
+		}
+	}
+	return t
 }
 
 // Conflict is a key two actions share where only one can have it: in one

@@ -136,3 +136,39 @@ func TestBackspaceMatches(t *testing.T) {
 		}
 	}
 }
+
+// ActionFold lets a capital letter find its small letter's binding, unless
+// the capital is bound itself.
+func TestActionFold(t *testing.T) {
+	tb := New("Test", Binding{Action: "yes", Keys: []string{"y"}}, Binding{Action: "revert", Keys: []string{"R"}}, Binding{Action: "down", Keys: []string{"r"}})
+	for _, c := range []struct {
+		r    rune
+		want Action
+	}{{'y', "yes"}, {'Y', "yes"}, {'R', "revert"}, {'r', "down"}, {'x', ""}, {'X', ""}} {
+		if got := tb.ActionFold(tcell.NewEventKey(tcell.KeyRune, c.r, tcell.ModNone)); got != c.want {
+			t.Errorf("%c: %q, want %q", c.r, got, c.want)
+		}
+	}
+	if got := tb.Action(tcell.NewEventKey(tcell.KeyRune, 'Y', tcell.ModNone)); got != "" {
+		t.Errorf("Action folds case: %q", got)
+	}
+}
+
+// A Scope checks keys of several tables in force at once together.
+func TestScopeConflicts(t *testing.T) {
+	a := New("Question", Binding{Action: "save", Keys: []string{"s"}})
+	b := New("Prompt", Binding{Action: "cancel", Keys: []string{"esc"}}, Binding{Action: "clear", Keys: []string{"ctrl+u"}})
+	if c := Conflicts(nil, nil, []*Table{a, b}); len(c) != 0 {
+		t.Fatalf("separate tables conflict: %v", c)
+	}
+	if _, err := a.Override(map[string][]string{"save": {"esc"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := Conflicts(nil, nil, []*Table{Scope("Question", a.Bindings, b.Only("cancel"))})
+	if len(c) != 1 || c[0].A != "save" || c[0].B != "cancel" {
+		t.Fatalf("conflicts %v", c)
+	}
+	if got := b.Hint("clear"); got != "Ctrl-U" {
+		t.Errorf("Hint = %q", got)
+	}
+}
