@@ -426,7 +426,7 @@ func (tr *Tracker) showConflicts(what string, run func(force map[string]bool) (c
 		version("fawn's last record (the agent's)", c.Recorded),
 		disk,
 	}, []editor.VersionChoice{
-		{Key: 'o', Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
+		{Action: editor.ActionVersionsOverwrite, Label: "overwrite it with what the " + what + " puts back" + next, Do: func() {
 			res, err := run(map[string]bool{c.Path: true})
 			if err != nil {
 				tr.h.Error(what + ": " + err.Error())
@@ -436,7 +436,7 @@ func (tr *Tracker) showConflicts(what string, run func(force map[string]bool) (c
 			tr.Refresh()
 			tr.showConflicts(what, run, rest)
 		}},
-		{Label: "keep it as it is" + next, Do: func() {
+		{Action: editor.ActionVersionsKeep, Label: "keep it as it is" + next, Do: func() {
 			tr.h.Info(what + ": kept " + c.Path + " as you changed it")
 			tr.showConflicts(what, run, rest)
 		}},

@@ -207,7 +207,7 @@ func fuzzyScore(path, query string) (int, []int, bool) {
 // handleFinder takes the keys while the finder is open.
 func (t *Tabs) handleFinder(ev *tcell.EventKey) {
 	f := t.finder
-	switch t.finderKeys.Action(ev) {
+	switch t.keyset.Finder.Action(ev) {
 	case picker.ActCancel:
 		t.closeFinder()
 	case picker.ActPick:

@@ -34,7 +34,7 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 	}
 	if tb.prompt != nil {
 		p := tb.prompt
-		return p.handle(ev, action, func() {
+		return p.handle(ev, t.keyset.Prompt, action, func() {
 			if tb.prompt == p {
 				tb.prompt = nil
 			}
@@ -81,14 +81,14 @@ func (t *Tabs) HandleKey(ev *tcell.EventKey) bool {
 	if tb.versions != nil && t.versionsKey(tb, ev) {
 		return true
 	}
-	if tb.diff != nil && ev.Key() == tcell.KeyEscape {
+	if tb.diff != nil && t.keyset.Diff.Action(ev) == actDiffClose {
 		tb.diff = nil
 		return true
 	}
 	if tb.diff != nil && t.reviewKey(tb, ev) {
 		return true
 	}
-	if v := tb.shown(); v.findText != "" && ev.Key() == tcell.KeyEscape {
+	if v := tb.shown(); v.findText != "" && action == actClearFind {
 		v.findText = ""
 		return true
 	}

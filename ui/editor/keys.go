@@ -15,6 +15,7 @@ const (
 	actFindNext    keymap.Action = "editor.findNext"
 	actFindPrev    keymap.Action = "editor.findPrev"
 	actGotoLine    keymap.Action = "editor.gotoLine"
+	actClearFind   keymap.Action = "editor.clearFind"
 	actNextProblem keymap.Action = "editor.nextProblem"
 	actPrevProblem keymap.Action = "editor.prevProblem"
 	actDefinition  keymap.Action = "editor.definition"
@@ -81,6 +82,7 @@ func DefaultKeys() *keymap.Table {
 		{Action: actFindNext, Keys: []string{"f3"}, Help: "Next match"},
 		{Action: actFindPrev, Keys: []string{"shift+f3"}, Help: "Previous match"},
 		{Action: actGotoLine, Keys: []string{"ctrl+g"}, Help: "Go to line"},
+		{Action: actClearFind, Keys: []string{"esc"}, Help: "Clear the find highlight (while one shows)"},
 		{Action: actNextProblem, Keys: []string{"f8"}, Help: "Next problem a language server reports"},
 		{Action: actPrevProblem, Keys: []string{"shift+f8"}, Help: "Previous problem"},
 		{Action: actDefinition, Keys: []string{"f12"}, Help: "Go to the definition (language server)"},

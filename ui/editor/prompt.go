@@ -1,8 +1,6 @@
 package editor
 
 import (
-	"unicode"
-
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 
@@ -18,6 +16,7 @@ type prompt struct {
 	text    bool // a line of input, else choices
 	input   string
 	choices []choice
+	keys    *keymap.Table // the choices' keys
 	msg     string
 	msgErr  bool
 	// escLabel says what Esc does in a choice ("cancel" when empty);
@@ -31,23 +30,26 @@ type prompt struct {
 	action func(keymap.Action) bool // bound editor actions while open (find next)
 }
 
+// choice is an answer to a question: keys (the question's table) says
+// which key gives action.
 type choice struct {
-	key   rune
-	label string
-	do    func()
+	action keymap.Action
+	label  string
+	do     func()
 }
 
-// handle takes a key; close is called (before any callback runs) when the
-// prompt is done.
-func (p *prompt) handle(ev *tcell.EventKey, action keymap.Action, close func()) bool {
-	switch ev.Key() {
-	case tcell.KeyEscape:
+// handle takes a key: keys is the prompt table (Enter, Esc, editing the
+// line), action the key's editor action (find next in the find bar).
+// close is called (before any callback runs) when the prompt is done.
+func (p *prompt) handle(ev *tcell.EventKey, keys *keymap.Table, action keymap.Action, close func()) bool {
+	switch keys.Action(ev) {
+	case actPromptCancel:
 		close()
 		if p.cancel != nil {
 			p.cancel()
 		}
 		return true
-	case tcell.KeyEnter:
+	case actPromptSubmit:
 		if p.text {
 			close()
 			if p.submit != nil {
@@ -55,34 +57,35 @@ func (p *prompt) handle(ev *tcell.EventKey, action keymap.Action, close func()) 
 			}
 			return true
 		}
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
+	case actPromptBackspace:
 		if p.text && p.input != "" {
 			r := []rune(p.input)
 			p.input = string(r[:len(r)-1])
 			p.changed()
 		}
 		return true
-	case tcell.KeyCtrlU:
+	case actPromptClear:
 		if p.text {
 			p.input = ""
 			p.changed()
 		}
 		return true
-	case tcell.KeyRune:
-		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) != 0 {
-			break
+	}
+	if !p.text && p.keys != nil {
+		if a := p.keys.ActionFold(ev); a != "" {
+			for _, c := range p.choices {
+				if c.action == a {
+					close()
+					c.do()
+					return true
+				}
+			}
 		}
+	}
+	if isTyping(ev) {
 		if p.text {
 			p.input += string(ev.Rune())
 			p.changed()
-			return true
-		}
-		for _, c := range p.choices {
-			if unicode.ToLower(ev.Rune()) == c.key {
-				close()
-				c.do()
-				return true
-			}
 		}
 		return true
 	}
@@ -124,7 +127,8 @@ func (p *prompt) rows() int {
 }
 
 // draw puts the prompt on the rows from y; it returns the cursor column, or -1.
-func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent, dim, errColor tcell.Color) int {
+// keys is the prompt table, for the key that cancels.
+func (p *prompt) draw(screen tcell.Screen, keys *keymap.Table, x, y, w int, base tcell.Style, accent, dim, errColor tcell.Color) int {
 	col := x
 	put := func(s string, st tcell.Style) {
 		s = safetext.Line(s) // a question may name a file
@@ -158,12 +162,12 @@ func (p *prompt) draw(screen tcell.Screen, x, y, w int, base tcell.Style, accent
 			if i > 0 {
 				put("  ", base)
 			}
-			put("["+string(c.key)+"]", base.Foreground(accent).Bold(true))
+			put("["+p.keys.Hint(c.action)+"]", base.Foreground(accent).Bold(true))
 			put(" "+c.label, base)
 		}
-		if !p.escHidden {
+		if esc := keys.Hint(actPromptCancel); !p.escHidden && esc != "" {
 			put("  ", base)
-			put("[Esc]", base.Foreground(accent).Bold(true))
+			put("["+esc+"]", base.Foreground(accent).Bold(true))
 			if p.escLabel != "" {
 				put(" "+p.escLabel, base)
 			} else {

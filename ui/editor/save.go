@@ -63,18 +63,19 @@ func (t *Tabs) save(tb *tab, then func()) {
 		ask = func() {
 			tb.prompt = &prompt{
 				label: name + " changed on disk since you opened it. Save over it?",
+				keys:  t.keyset.Save,
 				choices: []choice{
-					{key: 'o', label: "overwrite", do: func() {
+					{action: actSaveOverwrite, label: "overwrite", do: func() {
 						tb.diff = nil
 						if t.write(tb) == nil && then != nil {
 							then()
 						}
 					}},
-					{key: 'r', label: "reload (lose yours)", do: func() {
+					{action: actSaveReload, label: "reload (lose yours)", do: func() {
 						tb.diff = nil
 						t.reload(tb, data, st)
 					}},
-					{key: 'd', label: "diff", do: func() {
+					{action: actSaveDiff, label: "diff", do: func() {
 						t.showDiff(tb, data, tb.buf.Bytes(), "on disk → yours")
 						ask()
 					}},
@@ -232,16 +233,17 @@ func (t *Tabs) diskChanged(tb *tab, st stamp, data []byte) {
 	ask = func() {
 		tb.prompt = &prompt{
 			label: name + " changed on disk, and you have unsaved changes in it.",
+			keys:  t.keyset.Changed,
 			choices: []choice{
-				{key: 'r', label: "reload (lose yours)", do: func() {
+				{action: actChangedReload, label: "reload (lose yours)", do: func() {
 					tb.diff = nil
 					t.reload(tb, data, st)
 				}},
-				{key: 'k', label: "keep mine (also Esc)", do: func() {
+				{action: actChangedKeep, label: "keep mine (also " + t.keyset.Prompt.Hint(actPromptCancel) + ")", do: func() {
 					tb.diff = nil
 					tb.disk = st // saving now overwrites, as chosen
 				}},
-				{key: 'd', label: "diff", do: func() {
+				{action: actChangedDiff, label: "diff", do: func() {
 					t.showDiff(tb, data, tb.buf.Bytes(), "on disk → yours")
 					ask()
 				}},

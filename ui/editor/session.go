@@ -180,29 +180,24 @@ func (r *review) hunkAt(row int, split bool) *hunk {
 	return nil
 }
 
-// reviewKey handles the diff view's own keys: r reverts the hunk at the
-// cursor, R the whole file, o or Enter opens the file at the hunk, s
-// switches between side by side and unified.
+// reviewKey handles the diff view's own keys (KeySet.Diff): r reverts the
+// hunk at the cursor, R the whole file, o or Enter opens the file at the
+// hunk, s switches between side by side and unified.
 func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 	r := tb.review
-	if r == nil || ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) != 0 {
+	if r == nil {
 		return false
 	}
-	key := ev.Rune()
-	if ev.Key() == tcell.KeyEnter {
-		key = 'o'
-	} else if ev.Key() != tcell.KeyRune {
-		return false
-	}
+	action := t.keyset.Diff.Action(ev)
 	h := r.hunkAt(tb.shown().Cursor().Line, tb.splitOn)
-	switch key {
-	case 's':
+	switch action {
+	case actDiffLayout:
 		t.unifiedDiffs = !t.unifiedDiffs
 		if _, _, w, _ := t.GetInnerRect(); !t.unifiedDiffs && w < splitMinWidth {
 			tb.flash, tb.flashErr = fmt.Sprintf("side by side needs the editor %d columns wide (it is %d): zoom it (Alt-M) or narrow the chat (Alt-<)", splitMinWidth, w), false
 		}
 		return true
-	case 'o':
+	case actDiffOpen:
 		line := 0
 		if h != nil {
 			line = h.firstChangedLine
@@ -211,7 +206,7 @@ func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 		tb.view.SetCursor(Pos{Line: min(line, max(0, tb.buf.LineCount()-1))})
 		tb.view.ScrollTo(max(0, line-3))
 		return true
-	case 'r', 'R':
+	case actDiffRevertHunk, actDiffRevertFile:
 		if t.onRevert == nil {
 			tb.flash, tb.flashErr = "nothing records this session's changes, so nothing can be reverted here", true
 			return true
@@ -220,7 +215,7 @@ func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 			tb.flash, tb.flashErr = "the file changed since this diff was made: open the diff again (/diff) before reverting", true
 			return true
 		}
-		if key == 'R' {
+		if action == actDiffRevertFile {
 			t.onRevert(tb.path, nil, true)
 			return true
 		}
@@ -229,7 +224,7 @@ func (t *Tabs) reviewKey(tb *tab, ev *tcell.EventKey) bool {
 			return true
 		}
 		if r.before == nil {
-			tb.flash, tb.flashErr = "the file is new in this session: R reverts it (it is removed)", true
+			tb.flash, tb.flashErr = "the file is new in this session: "+t.keyset.Diff.Hint(actDiffRevertFile)+" reverts it (it is removed)", true
 			return true
 		}
 		t.onRevert(tb.path, revertHunk(r.before, r.after, *h), false)

@@ -102,9 +102,10 @@ type Tabs struct {
 	unifiedDiffs bool
 	lister       FileLister
 	vimKeys      bool // editor.keys: vim
-	// finderKeys are the file finder's keys: the picker's actions, left
-	// out of the help (the picker's own table shows them).
-	finderKeys *keymap.Table
+	// keyset is the tables of the finder (the picker's actions, left out
+	// of the help: the picker's own table shows them), the prompts, the
+	// diff and versions views and vim keys.
+	keyset *KeySet
 
 	tabs   []*tab
 	active int
@@ -158,26 +159,28 @@ func New(root string, th theme.Theme, keys *keymap.Table, opts ...Option) *Tabs 
 		keys = DefaultKeys()
 	}
 	t := &Tabs{
-		Box:        tview.NewBox(),
-		root:       root,
-		th:         th,
-		keys:       keys,
-		base:       tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
-		maxSize:    DefaultMaxFileSize,
-		tabWidth:   4,
-		lister:     projectFiles,
-		box:        &mailbox{},
-		clip:       &clipboard{},
-		finderKeys: hiddenPickerKeys(),
-		fp:         newStamper(),
-		lexers:     &lexerCache{},
-		dirty:      map[string]bool{},
-		diskQueue:  map[string]diskVersion{},
+		Box:       tview.NewBox(),
+		root:      root,
+		th:        th,
+		keys:      keys,
+		base:      tcell.StyleDefault.Foreground(th.Foreground).Background(th.Background),
+		maxSize:   DefaultMaxFileSize,
+		tabWidth:  4,
+		lister:    projectFiles,
+		box:       &mailbox{},
+		clip:      &clipboard{},
+		fp:        newStamper(),
+		lexers:    &lexerCache{},
+		dirty:     map[string]bool{},
+		diskQueue: map[string]diskVersion{},
 	}
 	t.SetBackgroundColor(th.Background)
 	t.hl = newHighlighter(th.Syntax, t.base)
 	for _, o := range opts {
 		o(t)
+	}
+	if t.keyset == nil {
+		t.keyset = DefaultKeySet()
 	}
 	if w, err := newWatcher(t.sharedWatch, t.fileChanged); err == nil {
 		t.watch = w
@@ -196,7 +199,7 @@ func (t *Tabs) Keys() *keymap.Table { return t.keys }
 
 // FinderKeys is the file finder's key table, for the user's bindings
 // (the picker's action names).
-func (t *Tabs) FinderKeys() *keymap.Table { return t.finderKeys }
+func (t *Tabs) FinderKeys() *keymap.Table { return t.keyset.Finder }
 
 func hiddenPickerKeys() *keymap.Table {
 	k := picker.DefaultKeys()
@@ -304,11 +307,12 @@ func (t *Tabs) closeTab(tb *tab, force bool) {
 		name := t.rel(tb.path)
 		tb.prompt = &prompt{
 			label: name + " has unsaved changes. Close it?",
+			keys:  t.keyset.Close,
 			choices: []choice{
-				{key: 's', label: "save and close", do: func() {
+				{action: actCloseSave, label: "save and close", do: func() {
 					t.save(tb, func() { t.closeTab(tb, true) })
 				}},
-				{key: 'd', label: "discard them and close", do: func() { t.closeTab(tb, true) }},
+				{action: actCloseDiscard, label: "discard them and close", do: func() { t.closeTab(tb, true) }},
 			},
 		}
 		t.activate(t.indexOf(tb))

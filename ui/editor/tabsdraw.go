@@ -147,7 +147,7 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 		}
 	}
 	if tb.prompt != nil {
-		c := tb.prompt.draw(screen, x+1, y, w-2, st, t.th.Accent, t.th.Dim, t.th.Error)
+		c := tb.prompt.draw(screen, t.keyset.Prompt, x+1, y, w-2, st, t.th.Accent, t.th.Dim, t.th.Error)
 		if c >= 0 && t.HasFocus() && t.finder == nil {
 			screen.ShowCursor(c, y)
 		}
@@ -195,19 +195,9 @@ func (t *Tabs) drawStatus(screen tcell.Screen, x, y, w, rows int, tb *tab) {
 			fg = t.th.Error
 		}
 	case tb.diff != nil:
-		layout := "" // offered only where it fits
-		if tb.splitOn {
-			layout = "s: unified · "
-		} else if w >= splitMinWidth {
-			layout = "s: side by side · "
-		}
-		review := "" // r and R act only where something records the change
-		if tb.review != nil && t.onRevert != nil {
-			review = "r reverts the hunk, R the file, o opens it there · "
-		}
-		left, fg = "diff of "+tb.diffTitle+" · "+review+layout+keymap.Display(firstKey(t.keys, actDiff))+" or Esc: back to the file", t.th.Accent
+		left, fg = t.diffStatus(tb, w), t.th.Accent
 	case v.findText != "":
-		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, actFindNext))+" next, Esc to clear", t.th.Dim
+		left, fg = "find: "+v.findText+" — "+keymap.Display(firstKey(t.keys, actFindNext))+" next, "+t.keys.Hint(actClearFind)+" to clear", t.th.Dim
 	case !tb.welcome && tb.diff == nil && tb.versions == nil && t.problemLine(tb) != "":
 		left, fg = tb.view.problemStatus()
 	case tb.notice != "":
@@ -240,4 +230,20 @@ func firstKey(keys *keymap.Table, action keymap.Action) string {
 		return ks[0]
 	}
 	return "?"
+}
+
+// diffStatus is the status line of the diff view: its keys as bound.
+func (t *Tabs) diffStatus(tb *tab, w int) string {
+	d := t.keyset.Diff
+	layout := "" // offered only where it fits
+	if tb.splitOn {
+		layout = d.Hint(actDiffLayout) + ": unified · "
+	} else if w >= splitMinWidth {
+		layout = d.Hint(actDiffLayout) + ": side by side · "
+	}
+	review := "" // r and R act only where something records the change
+	if tb.review != nil && t.onRevert != nil {
+		review = d.Hint(actDiffRevertHunk) + " reverts the hunk, " + d.Hint(actDiffRevertFile) + " the file, " + d.Hint(actDiffOpen) + " opens it there · "
+	}
+	return "diff of " + tb.diffTitle + " · " + review + layout + keymap.Display(firstKey(t.keys, actDiff)) + " or " + d.Hint(actDiffClose) + ": back to the file"
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
 )
 
 // VersionText is one version of a file for ShowVersions.
@@ -18,11 +20,13 @@ type VersionText struct {
 	Missing string
 }
 
-// VersionChoice is a key the versions view answers, and what it does.
+// VersionChoice is an answer the versions view takes, by the key bound to
+// its action (ActionVersionsOverwrite, ActionVersionsKeep), and what it
+// does.
 type VersionChoice struct {
-	Key   rune
-	Label string
-	Do    func()
+	Action keymap.Action
+	Label  string
+	Do     func()
 }
 
 // versionsView shows versions of a file in columns, row for row.
@@ -36,8 +40,8 @@ type versionsView struct {
 // its tab, aligned on the middle one: rows where neither side differs
 // from it show the three same lines; where one does, each column shows
 // its own lines there, tinted, with blank fillers. The keys of choices
-// close the view and run their Do; Esc closes it and runs the choice
-// whose Key is 0, if any.
+// close the view and run their Do; the key of ActionVersionsKeep (Esc)
+// closes it even when no choice names it.
 func (t *Tabs) ShowVersions(path string, vs [3]VersionText, choices []VersionChoice) error {
 	tb, err := t.tabFor(path)
 	if err != nil {
@@ -97,10 +101,8 @@ func (t *Tabs) ShowVersions(path string, vs [3]VersionText, choices []VersionCho
 	vv.cols[0].ScrollTo(max(0, first-3))
 	var keys []string
 	for _, c := range choices {
-		if c.Key != 0 {
-			keys = append(keys, string(c.Key)+": "+c.Label)
-		} else {
-			keys = append(keys, "Esc: "+c.Label)
+		if k := t.keyset.Versions.Hint(c.Action); k != "" {
+			keys = append(keys, k+": "+c.Label)
 		}
 	}
 	vv.status = strings.Join(keys, " · ")
@@ -111,16 +113,12 @@ func (t *Tabs) ShowVersions(path string, vs [3]VersionText, choices []VersionCho
 
 // versionsKey answers the versions view's choices.
 func (t *Tabs) versionsKey(tb *tab, ev *tcell.EventKey) bool {
-	key := rune(0)
-	switch {
-	case ev.Key() == tcell.KeyEscape:
-	case ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0:
-		key = ev.Rune()
-	default:
+	a := t.keyset.Versions.ActionFold(ev)
+	if a == "" {
 		return false
 	}
 	for _, c := range tb.versions.choices {
-		if c.Key == key {
+		if c.Action == a {
 			tb.versions = nil
 			if c.Do != nil {
 				c.Do()
@@ -128,7 +126,7 @@ func (t *Tabs) versionsKey(tb *tab, ev *tcell.EventKey) bool {
 			return true
 		}
 	}
-	if key == 0 {
+	if a == ActionVersionsKeep {
 		tb.versions = nil
 		return true
 	}

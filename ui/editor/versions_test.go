@@ -80,8 +80,8 @@ func TestShowVersions(t *testing.T) {
 		{Title: "the agent's version", Content: []byte("one\ntwo, the agent's\nthree\n")},
 		{Title: "on disk now", Content: []byte("one\nTWO by hand\nthree\n")},
 	}, []VersionChoice{
-		{Key: 'o', Label: "overwrite with the earlier version", Do: func() { chose = append(chose, "o") }},
-		{Label: "keep yours", Do: func() { chose = append(chose, "keep") }},
+		{Action: ActionVersionsOverwrite, Label: "overwrite with the earlier version", Do: func() { chose = append(chose, "o") }},
+		{Action: ActionVersionsKeep, Label: "keep yours", Do: func() { chose = append(chose, "keep") }},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestShowVersionsBinary(t *testing.T) {
 		{Title: "earlier", Content: []byte("text\n")},
 		{Title: "recorded", Missing: "binary: recorded by hash only"},
 		{Title: "on disk", Content: []byte("a\x00b\x00c")},
-	}, []VersionChoice{{Label: "keep it"}})
+	}, []VersionChoice{{Action: ActionVersionsKeep, Label: "keep it"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ type CodeView struct {
 	buf      *Buffer
 	th       theme.Theme
 	keys     *keymap.Table
+	vimKeys  *keymap.Table // vim's <Esc> (KeySet.Vim); nil: the Esc key
 	base     tcell.Style
 	tabWidth int
 	indent   string // what Tab inserts: "\t" or spaces, as the file does

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
 )
 
 // Vim keys (editor.keys: vim) are a small state machine in front of the
@@ -115,8 +117,16 @@ func newVimState() *vimState {
 }
 
 // vimToken names a key as vim's notation does; "" for a key vim mode
-// leaves to the editor's own table.
-func vimToken(ev *tcell.EventKey) string {
+// leaves to the editor's own table. keys (nil: the default) binds <Esc>.
+func vimToken(ev *tcell.EventKey, keys *keymap.Table) string {
+	if keys != nil {
+		if keys.Action(ev) == actVimEscape {
+			return "<Esc>"
+		}
+		if ev.Key() == tcell.KeyEscape {
+			return "" // bound elsewhere
+		}
+	}
 	switch ev.Key() {
 	case tcell.KeyRune:
 		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) != 0 {
@@ -205,7 +215,7 @@ func (v *CodeView) VimStatus() string {
 
 // vimKey handles one key in vim mode; false leaves it to the editor table.
 func (v *CodeView) vimKey(ev *tcell.EventKey) bool {
-	tok := vimToken(ev)
+	tok := vimToken(ev, v.vimKeys)
 	if tok == "" {
 		if v.vim.mode == vimInsert {
 			return false // Ctrl-S and the like keep working

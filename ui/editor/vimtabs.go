@@ -33,4 +33,5 @@ func (t *Tabs) hookVim(tb *tab, v *CodeView) {
 	}
 	v.SetVim(true)
 	v.vim.host = vimTab{t, tb}
+	v.vimKeys = t.keyset.Vim
 }
