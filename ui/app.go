@@ -124,6 +124,9 @@ type App struct {
 
 	keys struct {
 		global, chat, messages, dialog, help, explorer, picker *keymap.Table
+		chatVim                                                *keymap.Table
+		explorerAsk                                            *explorer.PromptKeys
+		lists                                                  *panes.Keys
 	}
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
@@ -205,6 +208,9 @@ func New(opts Options) (*App, error) {
 	a.keys.help = dialogs.HelpKeys()
 	a.keys.explorer = explorer.DefaultKeys()
 	a.keys.picker = picker.DefaultKeys()
+	a.keys.chatVim = chat.ChatVimKeys()
+	a.keys.explorerAsk = explorer.DefaultPromptKeys()
+	a.keys.lists = panes.DefaultKeys()
 
 	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
 	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
@@ -330,9 +336,10 @@ func (a *App) wireWidgets(t *Task) {
 
 // keyTables returns every table in force, the app's first.
 func (a *App) keyTables() []*keymap.Table {
-	t := []*keymap.Table{a.keys.global, a.keys.chat, a.keys.messages}
+	t := []*keymap.Table{a.keys.global, a.keys.chat, a.keys.chatVim, a.keys.messages}
 	t = append(t, a.opts.Keys...)
-	t = append(t, a.keys.explorer)
+	t = append(append(t, a.keys.explorer), a.keys.explorerAsk.Tables()...)
+	t = append(t, a.keys.lists.Tables()...)
 	return append(t, a.keys.dialog, a.keys.picker)
 }
 

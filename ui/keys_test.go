@@ -14,14 +14,19 @@ import (
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/explorer"
 	"github.com/fawn-ide/fawn/ui/keymap"
+	uipanes "github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/termview"
+	"github.com/fawn-ide/fawn/ui/trustprompt"
 )
 
 // The global keys win over every pane's, so a pane key that is also global
 // would be dead; the chat's own tables must not collide either.
 func TestKeyTablesDoNotCollide(t *testing.T) {
 	global := GlobalKeys()
-	panes := []*keymap.Table{chat.ChatKeys(), chat.MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
+	panes := []*keymap.Table{chat.ChatKeys(), chat.ChatVimKeys(), chat.MessageKeys(), editor.DefaultKeys(), termview.DefaultKeys(), explorer.DefaultKeys()}
+	panes = append(panes, editor.DefaultKeySet().Tables()...)
+	panes = append(panes, explorer.DefaultPromptKeys().Tables()...)
+	panes = append(panes, uipanes.DefaultKeys().Tables()...)
 	seen := map[keymap.Key]keymap.Action{}
 	for _, b := range global.Bindings {
 		for _, k := range b.Keys {
@@ -69,9 +74,12 @@ func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
 		tables []*keymap.Table
 	}{
 		{".", []*keymap.Table{GlobalKeys(), chat.ChatKeys(), chat.MessageKeys(), dialogs.DialogKeys(), dialogs.HelpKeys()}},
-		{"editor", []*keymap.Table{editor.DefaultKeys()}},
-		{"explorer", []*keymap.Table{explorer.DefaultKeys()}},
-		{"termview", []*keymap.Table{termview.DefaultKeys()}},
+		{"chat", []*keymap.Table{chat.ChatKeys(), chat.ChatVimKeys(), chat.MessageKeys()}},
+		{"editor", append([]*keymap.Table{editor.DefaultKeys()}, editor.DefaultKeySet().Tables()...)},
+		{"explorer", append([]*keymap.Table{explorer.DefaultKeys()}, explorer.DefaultPromptKeys().Tables()...)},
+		{"termview", termview.DefaultKeySet().Tables()},
+		{"panes", uipanes.DefaultKeys().Tables()},
+		{"trustprompt", []*keymap.Table{trustprompt.DefaultKeys()}},
 	} {
 		names := map[string]bool{}
 		for _, tb := range c.tables {

@@ -655,7 +655,7 @@ func (a *App) explorerPane() *explorer.Explorer {
 	if a.task.explorer != nil {
 		return a.task.explorer
 	}
-	a.task.explorer = explorer.New(a.task.root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.task.opts.Watcher))
+	a.task.explorer = explorer.New(a.task.root, a.th, a.keys.explorer, a.post, explorer.WithWatcher(a.task.opts.Watcher), explorer.WithPromptKeys(a.keys.explorerAsk))
 	a.task.explorer.OnOpen = func(path string) {
 		if ed := a.task.EditorPane(); ed != nil {
 			if err := ed.Open(path, 0); err != nil {

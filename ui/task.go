@@ -164,11 +164,12 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.rctx = &chat.Ctx{Th: &a.th, MD: a.rctx.MD, Root: o.Root}
 	t.list = chat.NewMessageList(t.rctx, a.keys.messages)
 	t.input = chat.NewInput(&a.th, a.keys.chat, a.commands)
+	t.input.SetVimKeyTable(a.keys.chatVim)
 	t.input.SetVimKeys(a.cfg.Chat.Keys == "vim")
 	t.chat = chat.NewView(&a.th, t.list, t.input)
 	t.chat.Busy = t.turnRunning
-	t.todos = panes.NewTodoView(&a.th)
-	t.changes = panes.NewChangesView(&a.th)
+	t.todos = panes.NewTodoView(&a.th, a.keys.lists.Todo)
+	t.changes = panes.NewChangesView(&a.th, a.keys.lists.Changes)
 	t.dialog = dialogs.NewPermissionDialog(t.rctx, a.keys.dialog)
 	if o.Recovery != nil {
 		t.recovery = &recovery{rc: o.Recovery}
@@ -294,7 +295,7 @@ func (t *Task) SetTodos(items []tools.Todo) { t.todos.SetItems(items) }
 // unless the user works in the strip.
 func (t *Task) AgentTerminal() chat.AgentOutput {
 	if t.agentTerm == nil {
-		v := panes.NewAgentTerm(&t.app.th)
+		v := panes.NewAgentTerm(&t.app.th, t.app.keys.lists.AgentTerm)
 		t.agentTerm = v
 		t.strip.AddTerminal(stripTab{pane: panes.Terminal, prim: v, title: v.Title})
 	}

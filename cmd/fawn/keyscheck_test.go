@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/fawn-ide/fawn/ui/keymap"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,5 +67,51 @@ func TestProjectConfigCannotRebindKeys(t *testing.T) {
 	}
 	if strings.Contains(out, "permission.deny") {
 		t.Errorf("the project's binding is in force:\n%s", out)
+	}
+}
+
+// The contexts beyond the main tables — the lists, the editor's find bar
+// and questions, keyboard selection in a terminal, the trust prompt — are
+// checked too: an unknown name and a key two actions in force at once
+// would share are errors with the file and line.
+func TestConfigCheckKeysOfEveryContext(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "keys.yaml"), []byte(`changes.revert: [o]
+editor.closeSave: [esc]
+terminal.select_copy: ["ctrl+\\"]
+changes.rever: [x]
+trust.accept: [n]
+editor.promptSubmit: [f3]
+todo.down: [j]
+`), 0o644)
+	code, _, errs := runCLI(t, home, "config", "--check", t.TempDir())
+	if code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, errs)
+	}
+	keys := filepath.Join(home, "keys.yaml")
+	for _, want := range []string{
+		"error: " + keys + ":1: keys.changes.revert: o is bound to both changes.open (Changes) and changes.revert (Changes)",
+		"error: " + keys + ":2: keys.editor.closeSave: esc is bound to both editor.closeSave (Editor: closing a tab with unsaved changes) and editor.promptCancel (Editor: closing a tab with unsaved changes)",
+		"error: " + keys + ":3: keys.terminal.select_copy: ctrl+\\ is bound to both terminal.select_copy",
+		"error: " + keys + ":4: keys.changes.rever: no such action",
+		"error: " + keys + ":5: keys.trust.accept: n is bound to both trust.accept",
+		"error: " + keys + ":6: keys.editor.promptSubmit: f3 is bound to both editor.promptSubmit (Editor: find bar and go to line) and editor.findNext",
+		"6 problems in the key bindings",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "todo.down") {
+		t.Errorf("a binding that works is reported:\n%s", errs)
+	}
+}
+
+// fawn's own bindings share no key in any scope, so that every conflict
+// the check reports is one the user made.
+func TestDefaultKeyTablesHaveNoConflicts(t *testing.T) {
+	k := defaultKeyTables()
+	for _, c := range keymap.Conflicts(k.global, k.panes, append(k.modal, k.scopes()...)) {
+		t.Errorf("%s is bound to both %s (%s) and %s (%s)", c.Key, c.A, c.InA, c.B, c.InB)
 	}
 }

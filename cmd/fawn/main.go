@@ -386,6 +386,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ans, err := trustprompt.Run(ctx, nil, trustprompt.Options{
 			Dir: dir, Items: ts.items, New: ts.verdict.New,
 			Changed: ts.verdict.State == trust.Changed, Theme: theme.Get(cfg.UI.Theme),
+			Keys: userKeys(cfg, trustprompt.DefaultKeys()),
 		})
 		switch {
 		case err != nil && ctx.Err() != nil:

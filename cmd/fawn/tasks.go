@@ -33,14 +33,16 @@ type taskKit struct {
 	// pools are the model's request slots every task of fawn's own agent
 	// shares, so a `parallel` cap holds across tasks (nil until the first
 	// such task has a session).
-	pools            *pool.Set
-	cfg              *config.Config
-	decision         *trust.Decision
-	red              *secret.Redactor
-	th               theme.Theme
-	edKeys, termKeys *keymap.Table
-	watchers         *project.Watchers
-	app              *ui.App // set once the App is built, before any task opens
+	pools    *pool.Set
+	cfg      *config.Config
+	decision *trust.Decision
+	red      *secret.Redactor
+	th       theme.Theme
+	edKeys   *keymap.Table
+	edSet    *editor.KeySet
+	termKeys *termview.Keys
+	watchers *project.Watchers
+	app      *ui.App // set once the App is built, before any task opens
 
 	mu sync.Mutex
 	// resume names the tasks whose next opening carries on the newest
@@ -294,7 +296,7 @@ func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(ws.env.Watch))
+	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(ws.env.Watch), editor.WithKeySet(k.edSet))
 	ws.env.Guard = ed
 	tv := termview.New(ws.term, k.th, k.termKeys)
 	tv.SetBorder(false)

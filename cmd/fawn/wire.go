@@ -36,6 +36,7 @@ import (
 	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/termview"
 	"github.com/fawn-ide/fawn/ui/theme"
+	"github.com/fawn-ide/fawn/ui/trustprompt"
 	"github.com/fawn-ide/fawn/web"
 )
 
@@ -250,18 +251,22 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	th := theme.Get(cfg.UI.Theme)
 	edKeys := editor.DefaultKeys()
 	watch := ws.env.Watch
-	edOpts := []editor.Option{editor.WithWatcher(watch)}
+	edSet := editor.DefaultKeySet()
+	edOpts := []editor.Option{editor.WithWatcher(watch), editor.WithKeySet(edSet)}
 	if cfg.Editor.Keys == "vim" {
 		edOpts = append(edOpts, editor.WithVimKeys())
 	}
 	ed := editor.New(cfg.ProjectDir, th, edKeys, edOpts...)
 	defer ed.Close()
 	ws.env.Guard = ed
-	termKeys := termview.DefaultKeys()
+	termKeys := termview.DefaultKeySet()
 	tv := termview.New(ws.term, th, termKeys)
 	tv.SetBorder(false) // the app frames every pane and shows the view's live title
 	tv.SetTag(ws.sandbox.Describe)
-	keys := []*keymap.Table{edKeys, termKeys, ed.FinderKeys()}
+	// The editor's and the terminals' tables, one set for every task's; the
+	// trust prompt's, shown before the IDE, for the help to list.
+	keys := append(append([]*keymap.Table{edKeys}, edSet.Tables()...), termKeys.Tables()...)
+	keys = append(keys, trustprompt.DefaultKeys())
 
 	store := newStore(cfg, red)
 	// The agent behind the panes: fawn's own (sess), or the ACP agent
@@ -354,7 +359,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	}
 	// /task new opens tasks in worktrees of the project, on fawn's own
 	// agent (a hosted agent's tasks are not built yet).
-	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, termKeys: termKeys, watchers: watchers}
+	kit := &taskKit{cfg: cfg, decision: decision, red: red, th: th, edKeys: edKeys, edSet: edSet, termKeys: termKeys, watchers: watchers}
 	if sess != nil {
 		kit.pools = sess.Pools()
 	}
@@ -528,7 +533,7 @@ func rgb(c tcell.Color) color.Color {
 
 // userTerminal starts a terminal for the user (Alt-N) beside the agent's
 // in ws: the same environment (no model keys), its own pty and directory.
-func userTerminal(cfg *config.Config, ws *workspace, th theme.Theme, termKeys *keymap.Table) func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
+func userTerminal(cfg *config.Config, ws *workspace, th theme.Theme, termKeys *termview.Keys) func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
 	return func(dir, name string, onExit func()) (ui.TerminalPane, func(), error) {
 		t, err := terminal.Start(terminal.Options{
 			Dir:        dir,

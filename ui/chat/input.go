@@ -63,7 +63,8 @@ type Input struct {
 	// ImagePath recognises a pasted image file's path (set by the app).
 	ImagePath func(text string) (string, bool)
 
-	vim *inputVim // chat.keys: vim (inputvim.go)
+	vim     *inputVim     // chat.keys: vim (inputvim.go)
+	vimKeys *keymap.Table // its <Esc> (ChatVimKeys)
 }
 
 func NewInput(th *theme.Theme, keys *keymap.Table, commands *commands.Commands) *Input {

@@ -32,8 +32,15 @@ type inputVim struct {
 	findCh  rune
 }
 
+// SetVimKeyTable sets the table of vim's <Esc> (ChatVimKeys, with the
+// user's bindings); without it the input has its own default.
+func (in *Input) SetVimKeyTable(t *keymap.Table) { in.vimKeys = t }
+
 // SetVimKeys turns vim keys (chat.keys: vim) on or off for the input.
 func (in *Input) SetVimKeys(on bool) {
+	if on && in.vimKeys == nil {
+		in.vimKeys = ChatVimKeys()
+	}
 	if on {
 		in.vim = &inputVim{}
 	} else {
@@ -75,8 +82,9 @@ func (in *Input) drawVimMode(screen tcell.Screen) {
 // vimKey handles a key with vim keys on, and says whether it took it.
 func (in *Input) vimKey(ev *tcell.EventKey, action keymap.Action, setFocus func(p tview.Primitive)) bool {
 	vs := in.vim
+	esc := in.vimKeys.Action(ev) == actChatVimNormal
 	if !vs.normal {
-		if ev.Key() == tcell.KeyEscape {
+		if esc {
 			// Esc leaves insert mode (closing a list it shows); a second
 			// Esc, in normal mode, cancels as it always has.
 			in.matches, in.MentionAt, in.mentionHits = nil, -1, nil
@@ -101,7 +109,7 @@ func (in *Input) vimKey(ev *tcell.EventKey, action keymap.Action, setFocus func(
 			in.vimSimple(text, cur, inputCmd{key: "<C-r>"})
 			in.vimClamp()
 			return true
-		case ev.Key() == tcell.KeyEscape && vs.pending != "":
+		case esc && vs.pending != "":
 			vs.pending = ""
 			return true
 		case action == actChatSend:

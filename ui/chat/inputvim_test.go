@@ -153,3 +153,29 @@ func TestChatVimHistory(t *testing.T) {
 		t.Errorf("j on the last line shows %q, want the draft back", in.GetText())
 	}
 }
+
+// Vim's <Esc> in the chat input is ChatVimKeys' key: bound to Ctrl-],
+// Esc no longer leaves insert mode and Ctrl-] does.
+func TestChatVimEscapeIsRebindable(t *testing.T) {
+	keys := ChatVimKeys()
+	if unknown, err := keys.Override(map[string][]string{"chat.vim_normal": {"ctrl+]"}}); err != nil || len(unknown) > 0 {
+		t.Fatalf("override: %v %v", unknown, err)
+	}
+	in := NewInput(darkCtx().Th, ChatKeys(), commands.New())
+	in.SetRect(0, 0, 60, 4)
+	in.SetVimKeyTable(keys)
+	in.SetVimKeys(true)
+	in.SetText("hello", true)
+	typeVim(in, "<Esc>")
+	if in.VimMode() != "INSERT" {
+		t.Fatalf("Esc left insert mode after chat.vim_normal was bound to Ctrl-]: %s", in.VimMode())
+	}
+	in.InputHandler()(tcell.NewEventKey(tcell.KeyRune, ']', tcell.ModCtrl), nil)
+	if in.VimMode() != "NORMAL" {
+		t.Fatalf("Ctrl-] did not leave insert mode: %s", in.VimMode())
+	}
+	typeVim(in, "0x")
+	if got := in.GetText(); got != "ello" {
+		t.Fatalf("normal mode 0x gave %q", got)
+	}
+}

@@ -30,7 +30,20 @@ const (
 	actMessagesToggle   keymap.Action = "messages.toggle"
 	actMessagesOpen     keymap.Action = "messages.open"
 	actMessagesBack     keymap.Action = "messages.back"
+
+	// of ChatVimKeys
+	actChatVimNormal keymap.Action = "chat.vim_normal"
 )
+
+// ChatVimKeys is the one key chat.keys: vim takes from a table: vim's
+// <Esc>, which leaves insert mode and drops a command being typed (the
+// motions and operators are vim's own). In normal mode, with nothing
+// pending, the Chat table's keys act as always (Esc cancels the turn).
+func ChatVimKeys() *keymap.Table {
+	return keymap.New("Chat: vim keys (chat.keys: vim)",
+		keymap.Binding{Action: actChatVimNormal, Keys: []string{"esc"}, Help: "Normal mode; drop a command being typed"},
+	)
+}
 
 // ChatKeys are the chat input's keys.
 func ChatKeys() *keymap.Table {

@@ -103,9 +103,9 @@ func (e *Explorer) footLines(width int) []string {
 		if e.target.dir {
 			what += " and everything in it"
 		}
-		text = "delete " + what + "? y/n"
+		text = "delete " + what + "? " + e.yesNo()
 	case promptOverwrite:
-		text = e.pendingDst + " exists: replace it? y/n"
+		text = e.pendingDst + " exists: replace it? " + e.yesNo()
 	default:
 		text = e.flash
 	}
@@ -158,4 +158,9 @@ func put(screen tcell.Screen, x, y, w int, s string, st tcell.Style) int {
 		used += gw
 	}
 	return used
+}
+
+// yesNo is the keys that answer a question, as bound ("y/n").
+func (e *Explorer) yesNo() string {
+	return e.ask.Answer.Hint(ActionAnswerYes) + "/" + e.ask.Answer.Hint(ActionAnswerNo)
 }

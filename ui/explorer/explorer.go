@@ -88,6 +88,7 @@ type Explorer struct {
 	root string
 	th   theme.Theme
 	keys *keymap.Table
+	ask  *PromptKeys // the questions' keys
 
 	tree   *node
 	rows   []*node // the visible entries, in order
@@ -120,7 +121,10 @@ type Explorer struct {
 // Option configures an Explorer.
 type Option func(*options)
 
-type options struct{ watcher *project.Watcher }
+type options struct {
+	watcher *project.Watcher
+	prompt  *PromptKeys
+}
 
 // WithWatcher makes the explorer watch the disk through w, the watcher the
 // editor shares, instead of one of its own.
@@ -136,7 +140,10 @@ func New(root string, th theme.Theme, keys *keymap.Table, post func(func()), opt
 	if keys == nil {
 		keys = DefaultKeys()
 	}
-	e := &Explorer{Box: tview.NewBox(), root: root, th: th, keys: keys, post: post,
+	if o.prompt == nil {
+		o.prompt = DefaultPromptKeys()
+	}
+	e := &Explorer{Box: tview.NewBox(), root: root, th: th, keys: keys, ask: o.prompt, post: post,
 		changed: map[string]bool{}}
 	e.SetBackgroundColor(th.Background)
 	e.tree = &node{dir: true, expanded: true}

@@ -24,7 +24,7 @@ type fixture struct {
 	opened []string
 }
 
-func newFixture(t *testing.T, files map[string]string) *fixture {
+func newFixture(t *testing.T, files map[string]string, opts ...Option) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	if real, err := filepath.EvalSymlinks(root); err == nil {
@@ -42,7 +42,7 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 		}
 	}
 	f := &fixture{t: t, root: root, queue: make(chan func(), 1024)}
-	f.ex = New(root, theme.Get("dark"), nil, func(fn func()) { f.queue <- fn })
+	f.ex = New(root, theme.Get("dark"), nil, func(fn func()) { f.queue <- fn }, opts...)
 	f.ex.OnOpen = func(p string) { f.opened = append(f.opened, p) }
 	t.Cleanup(f.ex.Close)
 	f.until("the first listing", func() bool { return f.ex.tree.loaded })

@@ -12,24 +12,24 @@ import (
 // promptKey edits the foot line, or answers its question.
 func (e *Explorer) promptKey(ev *tcell.EventKey) {
 	if e.prompt == promptDelete || e.prompt == promptOverwrite {
-		switch {
-		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y'):
+		switch e.ask.Answer.ActionFold(ev) {
+		case ActionAnswerYes:
 			if e.prompt == promptDelete {
 				e.remove(e.target)
 			} else {
 				e.move(e.target, e.pendingDst, true)
 			}
 			e.prompt = promptNone
-		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'n' || ev.Rune() == 'N'), ev.Key() == tcell.KeyEscape:
+		case ActionAnswerNo:
 			e.prompt = promptNone
 			e.say("nothing was changed", false)
 		}
 		return
 	}
-	switch ev.Key() {
-	case tcell.KeyEscape:
+	switch e.ask.Name.Action(ev) {
+	case ActionNameCancel:
 		e.prompt = promptNone
-	case tcell.KeyEnter:
+	case ActionNameDone:
 		text := strings.TrimSpace(string(e.input))
 		kind := e.prompt
 		e.prompt = promptNone
@@ -41,14 +41,14 @@ func (e *Explorer) promptKey(ev *tcell.EventKey) {
 		} else {
 			e.move(e.target, text, false)
 		}
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
+	case ActionNameBackward:
 		if len(e.input) > 0 {
 			e.input = e.input[:len(e.input)-1]
 		}
-	case tcell.KeyCtrlU:
+	case ActionNameClear:
 		e.input = nil
-	case tcell.KeyRune:
-		if ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
+	default:
+		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0 {
 			e.input = append(e.input, ev.Rune())
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -34,11 +35,16 @@ type AgentTerm struct {
 	running int
 	offset  int // lines scrolled back from the end
 	height  int
+	keys    *keymap.Table
 }
 
-// NewAgentTerm is an empty agent terminal in th's colours.
-func NewAgentTerm(th *theme.Theme) *AgentTerm {
-	v := &AgentTerm{Box: tview.NewBox(), th: th, cmds: map[string]string{}}
+// NewAgentTerm is an empty agent terminal in th's colours; keys is its
+// table (nil: AgentTermKeys).
+func NewAgentTerm(th *theme.Theme, keys *keymap.Table) *AgentTerm {
+	if keys == nil {
+		keys = AgentTermKeys()
+	}
+	v := &AgentTerm{Box: tview.NewBox(), th: th, cmds: map[string]string{}, keys: keys}
 	v.SetBackgroundColor(th.Background)
 	return v
 }
@@ -158,16 +164,16 @@ func (v *AgentTerm) Draw(screen tcell.Screen) {
 // the output again.
 func (v *AgentTerm) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
-		switch ev.Key() {
-		case tcell.KeyUp:
+		switch v.keys.Action(ev) {
+		case ActionAgentTermUp:
 			v.offset++
-		case tcell.KeyDown:
+		case ActionAgentTermDown:
 			v.offset = max(0, v.offset-1)
-		case tcell.KeyPgUp:
+		case ActionAgentTermPageUp:
 			v.offset += max(1, v.height-1)
-		case tcell.KeyPgDn:
+		case ActionAgentTermPageDown:
 			v.offset = max(0, v.offset-max(1, v.height-1))
-		case tcell.KeyEnd:
+		case ActionAgentTermFollow:
 			v.offset = 0
 		}
 	})

@@ -11,7 +11,7 @@ import (
 // command a line continues when two run at once, and how each ended.
 func TestAgentTermText(t *testing.T) {
 	th := theme.Get("")
-	v := NewAgentTerm(&th)
+	v := NewAgentTerm(&th, nil)
 	v.Command("a", "go test ./...")
 	v.Output("a", "ok  \x1b[32mpkg\x1b[0m")
 	v.Output("a", " 0.1s\nPA")

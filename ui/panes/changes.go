@@ -11,6 +11,7 @@ import (
 
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
 	"github.com/fawn-ide/fawn/ui/theme"
@@ -90,6 +91,7 @@ type ChangesView struct {
 	// note replaces the list when changes are not recorded.
 	note string
 	now  func() time.Time
+	keys *keymap.Table
 
 	// Label and Hint, when set, replace the tab's name and its key hint
 	// (a review of a task's branch lists other changes than the session's).
@@ -100,8 +102,13 @@ type ChangesView struct {
 	OnRevert func(path string)
 }
 
-func NewChangesView(th *theme.Theme) *ChangesView {
-	v := &ChangesView{Box: tview.NewBox(), th: th, now: time.Now}
+// NewChangesView is an empty Changes list; keys is its table (nil:
+// ChangesKeys).
+func NewChangesView(th *theme.Theme, keys *keymap.Table) *ChangesView {
+	if keys == nil {
+		keys = ChangesKeys()
+	}
+	v := &ChangesView{Box: tview.NewBox(), th: th, now: time.Now, keys: keys}
 	v.SetBackgroundColor(th.Background)
 	return v
 }
@@ -221,7 +228,8 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 		render.DrawLine(screen, x+1, y+i, w-2, v.line(v.rows[v.top+i], w-2, v.top+i == v.sel))
 	}
 	if hint {
-		hint := "Enter diff · o open · R revert the file · /rewind: back to before a prompt"
+		k := v.keys
+		hint := k.Hint(ActionChangesDiff) + " diff · " + k.Hint(ActionChangesOpen) + " open · " + k.Hint(ActionChangesRevert) + " revert the file · /rewind: back to before a prompt"
 		if v.Hint != "" {
 			hint = v.Hint
 		}
@@ -233,38 +241,25 @@ func (v *ChangesView) Draw(screen tcell.Screen) {
 func (v *ChangesView) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		page := max(1, v.height-2)
-		switch ev.Key() {
-		case tcell.KeyUp:
+		switch v.keys.Action(ev) {
+		case ActionChangesUp:
 			v.sel--
-		case tcell.KeyDown:
+		case ActionChangesDown:
 			v.sel++
-		case tcell.KeyPgUp:
+		case ActionChangesPageUp:
 			v.sel -= page
-		case tcell.KeyPgDn:
+		case ActionChangesPageDown:
 			v.sel += page
-		case tcell.KeyHome:
+		case ActionChangesTop:
 			v.sel = 0
-		case tcell.KeyEnd:
+		case ActionChangesBottom:
 			v.sel = len(v.rows) - 1
-		case tcell.KeyEnter:
+		case ActionChangesDiff:
 			v.act(v.OnDiff)
-		case tcell.KeyRune:
-			switch ev.Rune() {
-			case 'k':
-				v.sel--
-			case 'j':
-				v.sel++
-			case 'g':
-				v.sel = 0
-			case 'G':
-				v.sel = len(v.rows) - 1
-			case 'o':
-				v.act(v.OnOpen)
-			case 'R':
-				v.act(v.OnRevert)
-			case 'd':
-				v.act(v.OnDiff)
-			}
+		case ActionChangesOpen:
+			v.act(v.OnOpen)
+		case ActionChangesRevert:
+			v.act(v.OnRevert)
 		}
 		v.sel = min(max(v.sel, 0), max(0, len(v.rows)-1))
 	})

@@ -15,7 +15,7 @@ import (
 // until the user moves in the list, and its keys act on the selection.
 func TestChangesView(t *testing.T) {
 	th := theme.Get("dark")
-	v := NewChangesView(&th)
+	v := NewChangesView(&th, nil)
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	v.now = func() time.Time { return now }
 	var diffs, opens, reverts []string

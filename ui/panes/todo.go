@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/fawn-ide/fawn/tools"
+	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
@@ -20,11 +21,16 @@ type TodoView struct {
 	items  []tools.Todo
 	offset int
 	height int
+	keys   *keymap.Table
 }
 
-// NewTodoView is an empty to-do list in th's colours.
-func NewTodoView(th *theme.Theme) *TodoView {
-	v := &TodoView{Box: tview.NewBox(), th: th}
+// NewTodoView is an empty to-do list in th's colours; keys is its table
+// (nil: TodoKeys).
+func NewTodoView(th *theme.Theme, keys *keymap.Table) *TodoView {
+	if keys == nil {
+		keys = TodoKeys()
+	}
+	v := &TodoView{Box: tview.NewBox(), th: th, keys: keys}
 	v.SetBackgroundColor(th.Background)
 	return v
 }
@@ -92,16 +98,16 @@ func (v *TodoView) Draw(screen tcell.Screen) {
 // InputHandler scrolls with the arrows and page keys.
 func (v *TodoView) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
-		switch ev.Key() {
-		case tcell.KeyUp:
+		switch v.keys.Action(ev) {
+		case ActionTodoUp:
 			v.offset = max(0, v.offset-1)
-		case tcell.KeyDown:
+		case ActionTodoDown:
 			v.offset++
-		case tcell.KeyPgUp:
+		case ActionTodoPageUp:
 			v.offset = max(0, v.offset-max(1, v.height-1))
-		case tcell.KeyPgDn:
+		case ActionTodoPageDown:
 			v.offset += max(1, v.height-1)
-		case tcell.KeyHome:
+		case ActionTodoTop:
 			v.offset = 0
 		}
 	})

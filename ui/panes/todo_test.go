@@ -12,7 +12,7 @@ import (
 
 func TestTodoView(t *testing.T) {
 	th := theme.Get("dark")
-	v := NewTodoView(&th)
+	v := NewTodoView(&th, nil)
 	if v.Title() != "To-do" {
 		t.Errorf("empty title = %q", v.Title())
 	}
@@ -53,7 +53,7 @@ func TestTodoView(t *testing.T) {
 
 func TestTodoViewScrolls(t *testing.T) {
 	th := theme.Get("dark")
-	v := NewTodoView(&th)
+	v := NewTodoView(&th, nil)
 	var items []tools.Todo
 	for i := 0; i < 30; i++ {
 		items = append(items, tools.Todo{Title: strings.Repeat("x", i%5+1) + " item", Status: "pending"})

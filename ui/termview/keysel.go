@@ -2,6 +2,8 @@ package termview
 
 import (
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/ui/keymap"
 )
 
 // keySelect is selection with the keyboard (Alt-V): a cursor of its own
@@ -25,22 +27,21 @@ func (v *View) startKeySelect() {
 	v.sel = nil
 }
 
-// selectKey handles a key in keyboard selection: arrows or hjkl move,
-// w/b/e by words, PgUp/PgDn a page, 0/Home and $/End the line's ends, g/G
-// the oldest and newest lines; v (or Space) sets or drops the mark, V selects whole
-// lines; y or Enter copies the selection and ends, Esc or q ends.
+// selectKey handles a key in keyboard selection (SelectKeys): arrows or
+// hjkl move, w/b/e by words, PgUp/PgDn a page, 0/Home and $/End the
+// line's ends, g/G the oldest and newest lines; v (or Space) sets or drops
+// the mark, V selects whole lines; y or Enter copies the selection and
+// ends, Esc or q ends.
 func (v *View) selectKey(ev *tcell.EventKey) {
-	switch {
-	case ev.Key() == tcell.KeyEsc, ev.Key() == tcell.KeyRune && (isQuitKey(ev) || ev.Rune() == 'q'):
+	switch a := v.keyset.Select.Action(ev); a {
+	case ActionSelectEnd:
 		v.ksel, v.sel = nil, nil
 		return
-	case ev.Key() == tcell.KeyEnter, ev.Key() == tcell.KeyRune && ev.Rune() == 'y':
+	case ActionSelectCopy:
 		v.copyKeySelection()
 		return
-	case ev.Key() == tcell.KeyRune:
-		v.keySelectRune(ev.Rune())
 	default:
-		v.keySelectMove(ev.Key())
+		v.keySelectAction(a)
 	}
 	v.clampKeySelect()
 	v.follow()
@@ -53,65 +54,45 @@ func (k *keySelect) move(dl, dc int) {
 	k.at.Col += dc
 }
 
-// keySelectMove applies a key other than a rune that moves the selection
-// cursor: arrows, PgUp/PgDn, Home/End. Other keys do nothing.
-func (v *View) keySelectMove(key tcell.Key) {
+// keySelectAction applies an action of keyboard selection that moves the
+// cursor or sets the mark. Other actions do nothing.
+func (v *View) keySelectAction(a keymap.Action) {
 	k := v.ksel
 	page := max(v.rows-1, 1)
-	switch key {
-	case tcell.KeyUp:
+	switch a {
+	case ActionSelectUp:
 		k.move(-1, 0)
-	case tcell.KeyDown:
+	case ActionSelectDown:
 		k.move(1, 0)
-	case tcell.KeyLeft:
+	case ActionSelectLeft:
 		k.move(0, -1)
-	case tcell.KeyRight:
+	case ActionSelectRight:
 		k.move(0, 1)
-	case tcell.KeyPgUp:
+	case ActionSelectPageUp:
 		k.move(-page, 0)
-	case tcell.KeyPgDn:
+	case ActionSelectPageDown:
 		k.move(page, 0)
-	case tcell.KeyHome:
+	case ActionSelectLineStart:
 		k.at.Col = 0
-	case tcell.KeyEnd:
+	case ActionSelectLineEnd:
 		k.at.Col = v.cols - 1
-	}
-}
-
-// keySelectRune applies a letter of keyboard selection that moves the
-// cursor or sets the mark. Other letters do nothing.
-func (v *View) keySelectRune(r rune) {
-	k := v.ksel
-	switch r {
-	case 'k':
-		k.move(-1, 0)
-	case 'j':
-		k.move(1, 0)
-	case 'h':
-		k.move(0, -1)
-	case 'l':
-		k.move(0, 1)
-	case '0':
-		k.at.Col = 0
-	case '$':
-		k.at.Col = v.cols - 1
-	case 'w':
+	case ActionSelectWordNext:
 		if at, ok := v.term.NextWord(k.at, true, v.lastLine()); ok {
 			k.at = at
 		}
-	case 'b':
+	case ActionSelectWordPrev:
 		if at, ok := v.term.NextWord(k.at, false, v.lastLine()); ok {
 			k.at = at
 		}
-	case 'e':
+	case ActionSelectWordEnd:
 		v.keySelectWordEnd()
-	case 'g':
+	case ActionSelectOldest:
 		k.at = Spot{Line: v.oldestLine()}
-	case 'G':
+	case ActionSelectNewest:
 		k.at = Spot{Line: v.lastLine()}
-	case 'v', ' ':
+	case ActionSelectMark:
 		k.toggleMark(false)
-	case 'V':
+	case ActionSelectMarkLines:
 		k.toggleMark(true)
 	}
 }
@@ -194,10 +175,11 @@ func (v *View) copyKeySelection() {
 
 // keySelectHint is what the pane's corner says in keyboard selection.
 func (v *View) keySelectHint() string {
+	sel := v.keyset.Select
 	switch {
 	case v.ksel.mark == nil:
-		return " select: move · v mark · V lines · Esc "
+		return " select: move · " + sel.Hint(ActionSelectMark) + " mark · " + sel.Hint(ActionSelectMarkLines) + " lines · " + sel.Hint(ActionSelectEnd) + " "
 	default:
-		return " select: move · y copy · Esc "
+		return " select: move · " + sel.Hint(ActionSelectCopy) + " copy · " + sel.Hint(ActionSelectEnd) + " "
 	}
 }

@@ -49,8 +49,8 @@ func DefaultKeys() *keymap.Table {
 		keymap.Binding{Action: ActionScrollDown, Keys: []string{"shift+pgdn", "pgdn"}, Help: "Scroll forward"},
 		keymap.Binding{Action: ActionInterrupt, Keys: []string{"ctrl+c"}, Help: "Interrupt the running command (sent to the shell)"},
 		keymap.Binding{Action: ActionOpenLink, Keys: []string{"alt+l"}, Help: "Open the last hyperlink on the screen (OSC 8; Ctrl-click opens the one clicked)"},
-		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (Enter: done typing; n/N: older/newer match; Esc: close)"},
-		keymap.Binding{Action: ActionSelect, Keys: []string{"alt+v"}, Help: "Select with the keyboard (arrows/hjkl, w/b/e, PgUp/PgDn, g/G move; v marks, V marks lines; y or Enter copies; Esc ends)"},
+		keymap.Binding{Action: ActionFind, Keys: []string{"alt+/"}, Help: "Search the scrollback (its keys: \"Terminal: searching the scrollback\")"},
+		keymap.Binding{Action: ActionSelect, Keys: []string{"alt+v"}, Help: "Select with the keyboard (its keys: \"Terminal: selecting with the keyboard\")"},
 	)
 }
 
@@ -60,9 +60,10 @@ const wheelLines = 3
 // View is the terminal pane.
 type View struct {
 	*tview.Box
-	term  *terminal.Terminal
-	theme theme.Theme
-	keys  *keymap.Table
+	term   *terminal.Terminal
+	theme  theme.Theme
+	keys   *keymap.Table // keyset.Pane
+	keyset *Keys
 
 	cols, rows int    // size last given to the terminal
 	back       int    // lines scrolled back; 0 follows the live screen
@@ -194,12 +195,12 @@ type finder struct {
 }
 
 // New returns a view of t drawn in th's colours; keys may be nil for
-// DefaultKeys.
-func New(t *terminal.Terminal, th theme.Theme, keys *keymap.Table) *View {
+// DefaultKeySet.
+func New(t *terminal.Terminal, th theme.Theme, keys *Keys) *View {
 	if keys == nil {
-		keys = DefaultKeys()
+		keys = DefaultKeySet()
 	}
-	v := &View{Box: tview.NewBox(), term: t, theme: th, keys: keys, held: noButton, name: "Terminal"}
+	v := &View{Box: tview.NewBox(), term: t, theme: th, keys: keys.Pane, keyset: keys, held: noButton, name: "Terminal"}
 	v.SetBorder(true).SetTitle(" Terminal ").SetTitleAlign(tview.AlignLeft)
 	v.SetBackgroundColor(th.Background)
 	return v
@@ -330,42 +331,34 @@ func (v *View) Draw(screen tcell.Screen) {
 	}
 }
 
-// findKey handles a key while the search is open: typing the query, or
-// stepping through the matches.
+// findKey handles a key while the search is open (FindKeys): typing the
+// query, or stepping through the matches.
 func (v *View) findKey(ev *tcell.EventKey) {
 	f := v.find
-	switch {
-	case ev.Key() == tcell.KeyEsc, isQuitKey(ev):
+	switch a := v.keyset.Find.Action(ev); {
+	case a == ActionFindClose:
 		v.find = nil
-		return
-	case f.typing && ev.Key() == tcell.KeyEnter:
+	case f.typing && a == ActionFindDone:
 		f.typing = false
-		return
-	case f.typing && (ev.Key() == tcell.KeyBackspace || ev.Key() == tcell.KeyBackspace2):
+	case f.typing && a == ActionFindBackspace:
 		if r := []rune(f.query); len(r) > 0 {
 			f.query = string(r[:len(r)-1])
 			v.search(true)
 		}
-		return
-	case f.typing && ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModCtrl|tcell.ModAlt) == 0:
+	case f.typing && isTyping(ev):
 		f.query += string(ev.Rune())
 		v.search(true)
-		return
-	case !f.typing && ev.Key() == tcell.KeyRune:
-		switch ev.Rune() {
-		case 'n':
-			v.step(-1)
-		case 'N':
-			v.step(1)
-		case '/':
-			f.typing = true
-		}
-	case ev.Key() == tcell.KeyUp:
+	case a == ActionFindOlder:
 		v.step(-1)
-	case ev.Key() == tcell.KeyDown:
+	case a == ActionFindNewer:
 		v.step(1)
+	case !f.typing && a == ActionFindEdit:
+		f.typing = true
 	}
 }
+
+// findHint is the key of a search action as the status line shows it.
+func (v *View) findHint(a keymap.Action) string { return tview.Escape(v.keyset.Find.Hint(a)) }
 
 // search finds the query again; jump goes to the newest match.
 func (v *View) search(jump bool) {
@@ -439,7 +432,7 @@ func (v *View) drawFind(screen tcell.Screen, x, y, w, h int, d terminal.Drawn) {
 	status := ""
 	switch {
 	case f.query == "":
-		status = "type to search the scrollback · Esc closes"
+		status = "type to search the scrollback · " + v.findHint(ActionFindClose) + " closes"
 	case len(f.matches) == 0:
 		status = "no match"
 	default:
@@ -448,9 +441,10 @@ func (v *View) drawFind(screen tcell.Screen, x, y, w, h int, d terminal.Drawn) {
 			status += "+"
 		}
 		if f.typing {
-			status += " · Enter: done · Esc: close"
+			status += " · " + v.findHint(ActionFindDone) + ": done · " + v.findHint(ActionFindClose) + ": close"
 		} else {
-			status += " · n/N: older/newer · /: edit · Esc: close"
+			status += " · " + v.findHint(ActionFindOlder) + "/" + v.findHint(ActionFindNewer) + ": older/newer · " +
+				v.findHint(ActionFindEdit) + ": edit · " + v.findHint(ActionFindClose) + ": close"
 		}
 	}
 	label := "find: " + tview.Escape(f.query)

@@ -25,7 +25,8 @@ type harness struct {
 	scr  tcell.SimulationScreen
 }
 
-func newHarness(t *testing.T, w, h int) *harness {
+// newHarness: keys, when given, are the view's tables.
+func newHarness(t *testing.T, w, h int, keys ...*Keys) *harness {
 	t.Helper()
 	home := t.TempDir()
 	// A short prompt keeps lines from wrapping.
@@ -43,7 +44,11 @@ func newHarness(t *testing.T, w, h int) *harness {
 	}
 	t.Cleanup(scr.Fini)
 	scr.SetSize(w, h)
-	v := New(term, theme.Get("dark"), nil)
+	var ks *Keys
+	if len(keys) > 0 {
+		ks = keys[0]
+	}
+	v := New(term, theme.Get("dark"), ks)
 	v.SetRect(0, 0, w, h)
 	v.Focus(func(tview.Primitive) {})
 	hs := &harness{t: t, term: term, view: v, scr: scr}

@@ -11,8 +11,11 @@
 // the widget (a tview primitive, tested on a simulation screen); [Run]
 // shows it on a terminal and waits for the answer.
 //
-// It imports trust, ui/display, ui/theme and internal/safetext, never
-// ui; cmd/fawn shows it before the IDE starts.
+// Its keys are a table (DefaultKeys: trust.accept, trust.ignore, …) the
+// user's bindings override, as every key fawn binds.
+//
+// It imports trust, ui/display, ui/keymap, ui/theme and internal/safetext,
+// never ui; cmd/fawn shows it before the IDE starts.
 package trustprompt
 
 import (
@@ -28,6 +31,7 @@ import (
 	"github.com/fawn-ide/fawn/internal/safetext"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui/display"
+	"github.com/fawn-ide/fawn/ui/keymap"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
 
@@ -56,6 +60,8 @@ type Options struct {
 	// changed since.
 	Changed bool
 	Theme   theme.Theme
+	// Keys is the prompt's key table (nil: DefaultKeys).
+	Keys *keymap.Table
 
 	drawn func() // tests: called after each draw of Run
 }
@@ -72,6 +78,9 @@ type View struct {
 
 // New returns the prompt for opts.
 func New(opts Options) *View {
+	if opts.Keys == nil {
+		opts.Keys = DefaultKeys()
+	}
 	return &View{Box: tview.NewBox(), opts: opts}
 }
 
@@ -137,10 +146,11 @@ func (v *View) footer() line {
 	th := v.opts.Theme
 	base := tcell.StyleDefault.Foreground(th.Foreground)
 	key := base.Foreground(th.Accent).Bold(true)
+	k := v.opts.Keys
 	return line{
-		{"y", key}, {" trust and remember   ", base},
-		{"n", key}, {" not now   ", base},
-		{"q", key}, {" quit fawn", base},
+		{k.Hint(ActionAccept), key}, {" trust and remember   ", base},
+		{k.Hint(ActionIgnore), key}, {" not now   ", base},
+		{k.Hint(ActionQuit), key}, {" quit fawn", base},
 	}
 }
 
@@ -189,36 +199,25 @@ func (v *View) Draw(screen tcell.Screen) {
 // InputHandler answers or scrolls.
 func (v *View) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(p tview.Primitive)) {
-		switch ev.Key() {
-		case tcell.KeyEscape:
+		switch v.action(ev) {
+		case ActionAccept:
+			v.set(Trust)
+		case ActionIgnore:
 			v.set(Ignore)
-		case tcell.KeyCtrlC, tcell.KeyCtrlQ:
+		case ActionQuit:
 			v.set(Quit)
-		case tcell.KeyUp:
+		case ActionUp:
 			v.scroll--
-		case tcell.KeyDown:
+		case ActionDown:
 			v.scroll++
-		case tcell.KeyPgUp:
+		case ActionPageUp:
 			v.scroll -= max(1, v.bodyRows-1)
-		case tcell.KeyPgDn:
+		case ActionPageDown:
 			v.scroll += max(1, v.bodyRows-1)
-		case tcell.KeyHome:
+		case ActionTop:
 			v.scroll = 0
-		case tcell.KeyEnd:
+		case ActionBottom:
 			v.scroll = 1 << 20
-		case tcell.KeyRune:
-			switch ev.Rune() {
-			case 'y', 'Y':
-				v.set(Trust)
-			case 'n', 'N':
-				v.set(Ignore)
-			case 'q', 'Q':
-				v.set(Quit)
-			case 'k':
-				v.scroll--
-			case 'j', ' ':
-				v.scroll++
-			}
 		}
 		v.scroll = max(0, v.scroll)
 	})

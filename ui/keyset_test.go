@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/fawn-ide/fawn/config"
+	"github.com/fawn-ide/fawn/ui/panes"
+)
+
+// The user's bindings reach the tables the App holds beside its own —
+// the Changes list's, the explorer's questions', the chat's vim <Esc> —
+// and the help lists those contexts with the keys as bound.
+func TestKeyOverridesReachEveryContext(t *testing.T) {
+	cfg := &config.Config{DataDir: t.TempDir()}
+	cfg.UI.Keys = map[string][]string{
+		"changes.down":        {"ctrl+n"},
+		"explorer.answer_yes": {"j"},
+		"chat.vim_normal":     {"ctrl+]"},
+	}
+	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg}, 120, 30)
+	r.sync()
+	if s := r.text(); strings.Contains(s, "unknown action") {
+		t.Fatalf("a new action is unknown to the App:\n%s", s)
+	}
+	r.onUI(func() {
+		help := linesText(r.app.help.Lines(120))
+		for _, want := range []string{"Changes", "Ctrl-N", "Explorer: delete or replace", "Chat: vim keys", "Ctrl-]", "To-dos"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("the help lacks %q:\n%s", want, help)
+			}
+		}
+		r.app.task.changes.SetRows([]panes.ChangeRow{{Path: "a.txt", Counted: true}, {Path: "b.txt", Counted: true}})
+	})
+	r.key(tcell.KeyRune, 'g', tcell.ModAlt) // the Changes list
+	r.key(tcell.KeyDown, 0, 0)
+	r.onUI(func() {
+		if got := r.app.task.changes.Selected(); got != "a.txt" {
+			t.Errorf("Down moved to %q after changes.down was bound to Ctrl-N", got)
+		}
+	})
+	r.key(tcell.KeyCtrlN, 0, tcell.ModCtrl)
+	r.onUI(func() {
+		if got := r.app.task.changes.Selected(); got != "b.txt" {
+			t.Errorf("Ctrl-N selected %q; want b.txt", got)
+		}
+	})
+}
