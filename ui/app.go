@@ -127,6 +127,7 @@ type App struct {
 		chatVim                                                *keymap.Table
 		explorerAsk                                            *explorer.PromptKeys
 		lists                                                  *panes.Keys
+		ask                                                    *dialogs.AskKeys
 	}
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
@@ -211,6 +212,7 @@ func New(opts Options) (*App, error) {
 	a.keys.chatVim = chat.ChatVimKeys()
 	a.keys.explorerAsk = explorer.DefaultPromptKeys()
 	a.keys.lists = panes.DefaultKeys()
+	a.keys.ask = dialogs.DefaultAskKeys()
 
 	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
 	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
@@ -340,7 +342,8 @@ func (a *App) keyTables() []*keymap.Table {
 	t = append(t, a.opts.Keys...)
 	t = append(append(t, a.keys.explorer), a.keys.explorerAsk.Tables()...)
 	t = append(t, a.keys.lists.Tables()...)
-	return append(t, a.keys.dialog, a.keys.picker)
+	t = append(append(t, a.keys.dialog), a.keys.ask.Tables()...)
+	return append(t, a.keys.picker)
 }
 
 // applyKeyOverrides applies ui.keys to every table and warns in the chat

@@ -74,6 +74,7 @@ func TestActionsAreNamedOnlyByTheirConstants(t *testing.T) {
 		tables []*keymap.Table
 	}{
 		{".", []*keymap.Table{GlobalKeys(), chat.ChatKeys(), chat.MessageKeys(), dialogs.DialogKeys(), dialogs.HelpKeys()}},
+		{"dialogs", append([]*keymap.Table{dialogs.DialogKeys(), dialogs.HelpKeys()}, dialogs.DefaultAskKeys().Tables()...)},
 		{"chat", []*keymap.Table{chat.ChatKeys(), chat.ChatVimKeys(), chat.MessageKeys()}},
 		{"editor", append([]*keymap.Table{editor.DefaultKeys()}, editor.DefaultKeySet().Tables()...)},
 		{"explorer", append([]*keymap.Table{explorer.DefaultKeys()}, explorer.DefaultPromptKeys().Tables()...)},

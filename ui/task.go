@@ -171,6 +171,7 @@ func (a *App) newTask(o TaskOptions) *Task {
 	t.todos = panes.NewTodoView(&a.th, a.keys.lists.Todo)
 	t.changes = panes.NewChangesView(&a.th, a.keys.lists.Changes)
 	t.dialog = dialogs.NewPermissionDialog(t.rctx, a.keys.dialog)
+	t.dialog.SetAskKeys(a.keys.ask)
 	if o.Recovery != nil {
 		t.recovery = &recovery{rc: o.Recovery}
 	}

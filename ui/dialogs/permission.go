@@ -24,6 +24,7 @@ type PermissionDialog struct {
 	*tview.Box
 	ctx   *chat.Ctx
 	keys  *keymap.Table
+	ask   *AskKeys // a plan's, a question's and the note's keys
 	queue []agent.PermissionRequest
 
 	scroll   int
@@ -39,14 +40,14 @@ type PermissionDialog struct {
 }
 
 func NewPermissionDialog(ctx *chat.Ctx, keys *keymap.Table) *PermissionDialog {
-	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys}
+	d := &PermissionDialog{Box: tview.NewBox(), ctx: ctx, keys: keys, ask: DefaultAskKeys()}
 	th := ctx.Th
 	d.note = tview.NewInputField().
 		SetLabel("Note to the model: ").
 		SetFieldStyle(tcell.StyleDefault.Background(th.CodeBg).Foreground(th.Foreground)).
 		SetLabelStyle(tcell.StyleDefault.Foreground(th.Accent).Background(th.CursorLine))
 	d.note.SetBackgroundColor(th.CursorLine)
-	d.note.SetPlaceholder("what to do instead (Enter sends, Esc goes back)").
+	d.note.SetPlaceholder(d.noteHint("what to do instead")).
 		SetPlaceholderStyle(tcell.StyleDefault.Foreground(th.Dim).Background(th.CodeBg))
 	return d
 }
@@ -95,15 +96,21 @@ func (d *PermissionDialog) reset() {
 	d.scroll, d.noting, d.choice = 0, false, 0
 	d.note.SetText("")
 	d.note.SetLabel("Note to the model: ")
-	d.note.SetPlaceholder("what to do instead (Enter sends, Esc goes back)")
+	d.note.SetPlaceholder(d.noteHint("what to do instead"))
 	if req := d.Current(); req != nil && req.Question != nil {
 		d.note.SetLabel("Your answer: ")
-		d.note.SetPlaceholder("in your own words (Enter sends, Esc goes back)")
+		d.note.SetPlaceholder(d.noteHint("in your own words"))
 	}
 	if req := d.Current(); req != nil && req.Plan != "" {
 		d.note.SetLabel("What to change: ")
-		d.note.SetPlaceholder("the plan goes back with this note (Enter sends, Esc goes back)")
+		d.note.SetPlaceholder(d.noteHint("the plan goes back with this note"))
 	}
+}
+
+// noteHint is the note field's placeholder: what to write, and its keys.
+func (d *PermissionDialog) noteHint(what string) string {
+	n := d.ask.Note
+	return what + " (" + n.Hint(ActionNoteSend) + " sends, " + n.Hint(ActionNoteBack) + " goes back)"
 }
 
 func (d *PermissionDialog) answer(a agent.Answer) {
@@ -366,8 +373,8 @@ func (d *PermissionDialog) footer(req *agent.PermissionRequest, width int) []ren
 	if q := req.Question; q != nil {
 		items = []render.Line{
 			{{Text: fmt.Sprintf("1–%d", len(q.Options)+1), Style: key}, {Text: " pick", Style: base}},
-			{{Text: "↑↓ Enter", Style: key}, {Text: " choose", Style: base}},
-			{{Text: "Esc", Style: key}, {Text: " do not answer", Style: base}},
+			{{Text: d.ask.Question.Hint(ActionQuestionUp) + d.ask.Question.Hint(ActionQuestionDown) + " " + d.ask.Question.Hint(ActionQuestionChoose), Style: key}, {Text: " choose", Style: base}},
+			{{Text: d.ask.Question.Hint(ActionQuestionDismiss), Style: key}, {Text: " do not answer", Style: base}},
 		}
 		return packItems(items, width, base)
 	}
@@ -425,8 +432,8 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 			return
 		}
 		if d.noting {
-			switch ev.Key() {
-			case tcell.KeyEnter:
+			switch d.ask.Note.Action(ev) {
+			case ActionNoteSend:
 				if d.Current().Question != nil {
 					if text := strings.TrimSpace(d.note.GetText()); text != "" {
 						d.answer(agent.Answer{Decision: agent.AllowOnce, Note: text})
@@ -434,7 +441,7 @@ func (d *PermissionDialog) InputHandler() func(event *tcell.EventKey, setFocus f
 					return
 				}
 				d.answer(agent.Answer{Decision: agent.Deny, Note: strings.TrimSpace(d.note.GetText())})
-			case tcell.KeyEscape:
+			case ActionNoteBack:
 				d.noting = false
 			default:
 				d.note.InputHandler()(ev, setFocus)
@@ -502,17 +509,18 @@ func (d *PermissionDialog) question(q *agent.Question, ev *tcell.EventKey) {
 		}
 		d.answer(agent.Answer{Decision: agent.AllowOnce, Note: q.Options[i]})
 	}
-	switch ev.Key() {
-	case tcell.KeyUp:
+	switch d.ask.Question.Action(ev) {
+	case ActionQuestionUp:
 		d.choice = (d.choice + n - 1) % n
-	case tcell.KeyDown, tcell.KeyTab:
+	case ActionQuestionDown:
 		d.choice = (d.choice + 1) % n
-	case tcell.KeyEnter:
+	case ActionQuestionChoose:
 		pick(d.choice)
-	case tcell.KeyEscape:
+	case ActionQuestionDismiss:
 		d.answer(agent.Answer{Decision: agent.Deny, Auto: true, Note: "not answered"})
-	case tcell.KeyRune:
-		if r := ev.Rune(); r >= '1' && int(r-'0') <= n {
+	default:
+		// The options' numbers are their labels, not bindings.
+		if r := ev.Rune(); ev.Key() == tcell.KeyRune && r >= '1' && int(r-'0') <= n {
 			pick(int(r - '1'))
 		}
 	}

@@ -32,11 +32,12 @@ func (d *PermissionDialog) planFooter(width int) []render.Line {
 	th := d.ctx.Th
 	base := tcell.StyleDefault.Foreground(th.Foreground).Background(th.CursorLine)
 	key := base.Foreground(th.Accent).Bold(true)
+	p := d.ask.Plan
 	items := []render.Line{
-		{{Text: "1/a", Style: key}, {Text: " approve, edits run", Style: base}},
-		{{Text: "2/y", Style: key}, {Text: " approve, ask before edits", Style: base}},
-		{{Text: "3/n", Style: key}, {Text: " keep planning (a note)", Style: base}},
-		{{Text: "↑↓ PgDn", Style: key}, {Text: " scroll", Style: base}},
+		{{Text: allKeys(p, ActionPlanApproveEdits), Style: key}, {Text: " approve, edits run", Style: base}},
+		{{Text: allKeys(p, ActionPlanApproveAsk), Style: key}, {Text: " approve, ask before edits", Style: base}},
+		{{Text: allKeys(p, ActionPlanKeepPlanning), Style: key}, {Text: " keep planning (a note)", Style: base}},
+		{{Text: p.Hint(ActionPlanScrollUp) + p.Hint(ActionPlanScrollDown) + " " + p.Hint(ActionPlanPageDown), Style: key}, {Text: " scroll", Style: base}},
 	}
 	return packItems(items, width, base)
 }
@@ -44,26 +45,23 @@ func (d *PermissionDialog) planFooter(width int) []render.Line {
 // planKey handles a key while a plan is shown (the note field closed).
 func (d *PermissionDialog) planKey(ev *tcell.EventKey) {
 	scroll := func(n int) { d.scroll = max(0, d.scroll+n) }
-	switch ev.Key() {
-	case tcell.KeyUp:
+	switch d.ask.Plan.Action(ev) {
+	case ActionPlanScrollUp:
 		scroll(-1)
-	case tcell.KeyDown:
+	case ActionPlanScrollDown:
 		scroll(1)
-	case tcell.KeyPgUp:
+	case ActionPlanPageUp:
 		scroll(-max(1, d.bodyRows-1))
-	case tcell.KeyPgDn:
+	case ActionPlanPageDown:
 		scroll(max(1, d.bodyRows-1))
-	case tcell.KeyEscape:
+	case ActionPlanBack:
 		d.answer(agent.Answer{Decision: agent.PlanKeepPlanning})
-	case tcell.KeyRune:
-		switch ev.Rune() {
-		case '1', 'a':
-			d.answer(agent.Answer{Decision: agent.PlanApproveAcceptEdits})
-		case '2', 'y':
-			d.answer(agent.Answer{Decision: agent.PlanApproveAsk})
-		case '3', 'n':
-			d.noting = true
-			d.note.SetText("")
-		}
+	case ActionPlanApproveEdits:
+		d.answer(agent.Answer{Decision: agent.PlanApproveAcceptEdits})
+	case ActionPlanApproveAsk:
+		d.answer(agent.Answer{Decision: agent.PlanApproveAsk})
+	case ActionPlanKeepPlanning:
+		d.noting = true
+		d.note.SetText("")
 	}
 }
