@@ -1,26 +1,36 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/ui/panes"
 )
 
 // The user's bindings reach the tables the App holds beside its own —
-// the Changes list's, the explorer's questions', the chat's vim <Esc> —
-// and the help lists those contexts with the keys as bound.
+// the Changes list's, the explorer's questions', the chat's vim <Esc>,
+// a plan's answers — and the help lists those contexts with the keys as
+// bound.
 func TestKeyOverridesReachEveryContext(t *testing.T) {
 	cfg := &config.Config{DataDir: t.TempDir()}
 	cfg.UI.Keys = map[string][]string{
 		"changes.down":        {"ctrl+n"},
 		"explorer.answer_yes": {"j"},
 		"chat.vim_normal":     {"ctrl+]"},
+		"plan.approve_ask":    {"o"},
 	}
-	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg}, 120, 30)
+	cfg.Chat.Keys = "vim"
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg, Root: root}, 120, 30)
 	r.sync()
 	if s := r.text(); strings.Contains(s, "unknown action") {
 		t.Fatalf("a new action is unknown to the App:\n%s", s)
@@ -34,6 +44,9 @@ func TestKeyOverridesReachEveryContext(t *testing.T) {
 		}
 		r.app.task.changes.SetRows([]panes.ChangeRow{{Path: "a.txt", Counted: true}, {Path: "b.txt", Counted: true}})
 	})
+	r.key(tcell.KeyRune, 'c', tcell.ModAlt) // the chat input, in insert mode
+	r.key(tcell.KeyRune, ']', tcell.ModCtrl)
+	r.waitScreen(" NORMAL ")
 	r.key(tcell.KeyRune, 'g', tcell.ModAlt) // the Changes list
 	r.key(tcell.KeyDown, 0, 0)
 	r.onUI(func() {
@@ -47,4 +60,13 @@ func TestKeyOverridesReachEveryContext(t *testing.T) {
 			t.Errorf("Ctrl-N selected %q; want b.txt", got)
 		}
 	})
+	r.key(tcell.KeyRune, 'x', tcell.ModAlt) // the explorer
+	r.waitScreen("a.txt")
+	r.key(tcell.KeyRune, 'd', 0)
+	r.waitScreen("delete a.txt? j/n")
+	r.key(tcell.KeyRune, 'n', 0)
+	r.onUI(func() {
+		r.app.task.dialog.Push(agent.PermissionRequest{ID: "p1", Plan: "1. do it"})
+	})
+	r.waitScreen("o approve, ask before edits")
 }
