@@ -38,3 +38,18 @@ func TestKeysFileRebindsTheFindBar(t *testing.T) {
 	tm.Keys("C-e")
 	tm.WaitGone("Find:")
 }
+
+// The trust prompt, shown before the IDE, answers by the keys keys.yaml
+// binds: with trust.ignore on x, n does nothing and x opens the IDE
+// without the project's items (the x is not typed into the chat).
+func TestKeysFileRebindsTheTrustPrompt(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{})
+	dir, home := project(t), t.TempDir()
+	writeFile(t, filepath.Join(dir, ".fawn", "config.yaml"), "tools:\n  mcp_servers:\n    x:\n      command: \"true\"\n")
+	writeFile(t, filepath.Join(home, "keys.yaml"), "trust.ignore: [x]\n")
+	tm := Start(t, 120, 40, dir, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted")
+	tm.WaitFor("Trust this folder?", "x not now")
+	tm.Type("n")
+	tm.Type("x")
+	tm.WaitFor("Not trusted: fawn ignores MCP server x", "Ask fawn…")
+}
