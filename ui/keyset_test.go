@@ -70,3 +70,27 @@ func TestKeyOverridesReachEveryContext(t *testing.T) {
 	})
 	r.waitScreen("o approve, ask before edits")
 }
+
+// The completion list steps back by chat.complete_prev, Shift-Tab by
+// default: rebound, Shift-Tab no longer steps back and the new key does.
+func TestCompletePrevIsRebindable(t *testing.T) {
+	cfg := &config.Config{DataDir: t.TempDir()}
+	cfg.UI.Keys = map[string][]string{"chat.complete_prev": {"ctrl+o"}}
+	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg}, 120, 30)
+	r.typeText("/mo")
+	r.waitScreen("/model")
+	r.key(tcell.KeyTab, 0, 0)
+	r.key(tcell.KeyTab, 0, 0) // "/model"
+	r.key(tcell.KeyCtrlO, 0, tcell.ModCtrl)
+	r.onUI(func() {
+		if got := r.app.task.input.GetText(); got != "/mode" {
+			t.Errorf("Ctrl-O gave %q", got)
+		}
+	})
+	r.key(tcell.KeyBacktab, 0, 0)
+	r.onUI(func() {
+		if got := r.app.task.input.GetText(); got != "/mode" {
+			t.Errorf("Shift-Tab still steps back after chat.complete_prev was bound to Ctrl-O: %q", got)
+		}
+	})
+}

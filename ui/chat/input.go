@@ -229,7 +229,8 @@ func (in *Input) acceptMention() {
 	in.UpdateMentions()
 }
 
-// complete is Tab (step 1) or Shift-Tab (step -1) while the popup is open:
+// complete is Tab (step 1) or Shift-Tab (step -1, chat.complete_prev)
+// while the popup is open:
 // a single match is accepted; else the typed name grows to what all the
 // matches share; then each Tab puts the next match into the input.
 func (in *Input) complete(step int) {
@@ -316,9 +317,9 @@ func (in *Input) InputHandler() func(event *tcell.EventKey, setFocus func(p tvie
 // whether it took it.
 func (in *Input) mentionKey(ev *tcell.EventKey, action keymap.Action) bool {
 	switch {
-	case ev.Key() == tcell.KeyUp && len(in.mentionHits) > 0:
+	case action == actChatHistoryPrev && len(in.mentionHits) > 0:
 		in.mentionSel = (in.mentionSel + len(in.mentionHits) - 1) % len(in.mentionHits)
-	case ev.Key() == tcell.KeyDown && len(in.mentionHits) > 0:
+	case action == actChatHistoryNext && len(in.mentionHits) > 0:
 		in.mentionSel = (in.mentionSel + 1) % len(in.mentionHits)
 	case action == actChatComplete || (action == actChatSend && len(in.mentionHits) > 0 && in.mentionQuery() != in.mentionHits[in.mentionSel]):
 		in.acceptMention()
@@ -336,13 +337,13 @@ func (in *Input) mentionKey(ev *tcell.EventKey, action keymap.Action) bool {
 // leaves the bare command in the input and is not taken: it is sent.
 func (in *Input) completionKey(ev *tcell.EventKey, action keymap.Action) bool {
 	switch {
-	case ev.Key() == tcell.KeyUp:
+	case action == actChatHistoryPrev:
 		in.compSel = (in.compSel + len(in.matches) - 1) % len(in.matches)
-	case ev.Key() == tcell.KeyDown:
+	case action == actChatHistoryNext:
 		in.compSel = (in.compSel + 1) % len(in.matches)
 	case action == actChatComplete:
 		in.complete(1)
-	case ev.Key() == tcell.KeyBacktab:
+	case action == actChatCompletePrev:
 		in.complete(-1)
 	case action == actChatSend:
 		cmd := in.matches[in.compSel]

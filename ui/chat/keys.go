@@ -12,6 +12,7 @@ const (
 	actChatHistoryPrev   keymap.Action = "chat.history_prev"
 	actChatHistoryNext   keymap.Action = "chat.history_next"
 	actChatComplete      keymap.Action = "chat.complete"
+	actChatCompletePrev  keymap.Action = "chat.complete_prev"
 	actChatScrollUp      keymap.Action = "chat.scroll_up"
 	actChatScrollDown    keymap.Action = "chat.scroll_down"
 	actChatMessages      keymap.Action = "chat.messages"
@@ -52,9 +53,10 @@ func ChatKeys() *keymap.Table {
 		keymap.Binding{Action: actChatNewline, Keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, Help: "Insert a newline"},
 		keymap.Binding{Action: actChatCancel, Keys: []string{"esc"}, Help: "Cancel the running turn"},
 		keymap.Binding{Action: actChatInterrupt, Keys: []string{"ctrl+c"}, Help: "Cancel the running turn, or clear the input (never quits)"},
-		keymap.Binding{Action: actChatHistoryPrev, Keys: []string{"up"}, Help: "Previous message from history (on the first line)"},
-		keymap.Binding{Action: actChatHistoryNext, Keys: []string{"down"}, Help: "Next message from history (on the last line)"},
-		keymap.Binding{Action: actChatComplete, Keys: []string{"tab"}, Help: "Complete a /command; again: the next match (Shift-Tab: the previous)"},
+		keymap.Binding{Action: actChatHistoryPrev, Keys: []string{"up"}, Help: "Previous message from history (on the first line); the item above in the /command or @-file list"},
+		keymap.Binding{Action: actChatHistoryNext, Keys: []string{"down"}, Help: "Next message from history (on the last line); the item below in the list"},
+		keymap.Binding{Action: actChatComplete, Keys: []string{"tab"}, Help: "Complete a /command or @-file; again: the next match"},
+		keymap.Binding{Action: actChatCompletePrev, Keys: []string{"backtab"}, Help: "The previous /command match"},
 		keymap.Binding{Action: actChatScrollUp, Keys: []string{"pgup"}, Help: "Scroll the chat up"},
 		keymap.Binding{Action: actChatScrollDown, Keys: []string{"pgdn"}, Help: "Scroll the chat down"},
 		keymap.Binding{Action: actChatMessages, Keys: []string{"alt+up", "alt+s"}, Help: "Select messages (to copy, expand or open them)"},
