@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -157,6 +158,7 @@ func (x *Index) walk(ctx context.Context, changed func()) {
 		stamps[exclude] = 0 // none: it still has none while absent
 	}
 	flush := func(done bool) {
+		Pack(batch)
 		x.mu.Lock()
 		if fresh {
 			x.paths, fresh = nil, false
@@ -240,4 +242,25 @@ func (x *Index) Paths() (paths []string, done bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.paths, x.done
+}
+
+// Pack moves the strings of list into one block of memory, in their
+// order, each still its own string. A fuzzy match reads every path of a
+// list at each key: 200,000 paths each allocated on its own are 200,000
+// cache misses (most of a key's time, measured), where paths side by side
+// are read as the processor prefetches them.
+func Pack(list []string) {
+	n := 0
+	for _, s := range list {
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range list {
+		b.WriteString(s)
+	}
+	all := b.String()
+	for i, s := range list {
+		list[i], all = all[:len(s)], all[len(s):]
+	}
 }

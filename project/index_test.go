@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/fawn-ide/fawn/internal/monorepo"
 )
@@ -175,5 +177,40 @@ func TestIndexWalksAgainOnlyWhenNamesChange(t *testing.T) {
 	os.Chtimes(root, old, old) // only the ignore file's own time moves
 	if p := refresh(); walks != 3 || slices.Contains(p, "ui/view.go") {
 		t.Fatalf("after .gitignore changed: %d walks, %v", walks, p)
+	}
+}
+
+// TestPackPutsPathsSideBySide: Pack keeps each string as it was and puts
+// them one after the other in memory, and the index's paths come packed:
+// a key of a fuzzy match reads every path, and paths allocated one by one
+// cost a cache miss each.
+func TestPackPutsPathsSideBySide(t *testing.T) {
+	list := []string{"src/a.go", strings.Repeat("x", 100), "", "docs/é.md"}
+	want := slices.Clone(list)
+	Pack(list)
+	if !slices.Equal(list, want) {
+		t.Fatalf("Pack changed the strings: %q", list)
+	}
+	adjacent := func(a, b string) bool {
+		return uintptr(unsafe.Pointer(unsafe.StringData(a)))+uintptr(len(a)) == uintptr(unsafe.Pointer(unsafe.StringData(b)))
+	}
+	if !adjacent(list[0], list[1]) || !adjacent(list[1], list[3]) {
+		t.Fatal("Pack left the strings apart")
+	}
+
+	root := t.TempDir()
+	for i := range 50 {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("file%02d.go", i)), nil, 0o644)
+	}
+	x := NewIndex(root, nil)
+	x.Refresh(context.Background(), func(f func()) { f() }, func() {})
+	paths, done := x.Paths()
+	if !done || len(paths) != 50 {
+		t.Fatalf("index: %d paths, done %v", len(paths), done)
+	}
+	for i := 1; i < len(paths); i++ {
+		if !adjacent(paths[i-1], paths[i]) {
+			t.Fatalf("the index's paths %q and %q are apart in memory", paths[i-1], paths[i])
+		}
 	}
 }
