@@ -383,7 +383,7 @@ func BenchmarkFinderFilter50k(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		f := &finder{files: files, lastQ: "\x00"}
+		f := &finder{files: files}
 		for _, q := range []string{"e", "ed", "edi", "edit", "editv", "editvi", "editvie", "editview"} {
 			f.query = q
 			f.filter()

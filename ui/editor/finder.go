@@ -1,12 +1,10 @@
 package editor
 
 import (
-	"container/heap"
 	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -56,9 +54,8 @@ const finderShown = 500
 type finder struct {
 	query   string
 	files   []string
-	matched []string      // every file matching the query, for narrowing it
-	matches []finderMatch // the best of them, best first
-	lastQ   string
+	m       picker.Matcher // narrows as the query grows, and the list
+	matches []finderMatch  // the best matches, best first
 	sel     int
 	offset  int
 	loading bool
@@ -87,6 +84,7 @@ func (t *Tabs) openFinder() {
 		flush := func(done bool, err error) {
 			got := batch
 			batch = nil
+			project.Pack(got) // side by side in memory: each key reads them all
 			box.post(func() {
 				if t.finder != f {
 					return
@@ -98,7 +96,6 @@ func (t *Tabs) openFinder() {
 						f.err = "listing files: " + err.Error()
 					}
 				}
-				f.lastQ = "\x00" // refilter everything
 				f.filter()
 			})
 		}
@@ -126,74 +123,19 @@ func (t *Tabs) closeFinder() {
 	}
 }
 
-// filter ranks the files for the query. A longer query only narrows the
-// files the shorter one matched, so typing searches fewer files each key;
-// only the best finderShown are sorted.
+// filter ranks the files for the query with the picker's Matcher: a
+// longer query only narrows the files the shorter one matched, a key taken
+// back goes back to what the shorter query matched, files listed since are
+// matched on their own, and only the best finderShown are ranked. Among
+// equals the finder lists a shorter path first, then by name.
 func (f *finder) filter() {
-	q := strings.TrimSpace(f.query)
-	from := f.files
-	if f.lastQ != "\x00" && f.lastQ != "" && strings.HasPrefix(q, f.lastQ) {
-		from = f.matched
+	f.m.ByText = true
+	top := f.m.Top(f.files, strings.TrimSpace(f.query), finderShown)
+	f.matches = f.matches[:0]
+	for _, t := range top {
+		f.matches = append(f.matches, finderMatch{path: t.Text, score: t.Score})
 	}
-	f.lastQ = q
-	pq := picker.NewQuery(q)
-	matched := make([]string, 0, len(from)/4)
-	best := &matchHeap{}
-	for _, p := range from {
-		if q != "" && !pq.Contains(p) {
-			continue
-		}
-		matched = append(matched, p)
-		// A path that cannot beat the worst of the best is not scored.
-		if best.Len() == finderShown && pq.MaxScore(p) < (*best)[0].score {
-			continue
-		}
-		score, _ := pq.Match(p)
-		m := finderMatch{path: p, score: score}
-		if best.Len() < finderShown {
-			heap.Push(best, m)
-		} else if better(m, (*best)[0]) {
-			(*best)[0] = m
-			heap.Fix(best, 0)
-		}
-	}
-	f.matched = matched
-	f.matches = append(f.matches[:0], *best...)
-	slices.SortFunc(f.matches, func(a, b finderMatch) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
 	f.sel, f.offset = 0, 0
-}
-
-// better orders matches: higher score, then shorter path, then by name.
-func better(a, b finderMatch) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if len(a.path) != len(b.path) {
-		return len(a.path) < len(b.path)
-	}
-	return a.path < b.path
-}
-
-// matchHeap keeps the best matches with the worst of them on top.
-type matchHeap []finderMatch
-
-func (h matchHeap) Len() int           { return len(h) }
-func (h matchHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h matchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *matchHeap) Push(x any)        { *h = append(*h, x.(finderMatch)) }
-func (h *matchHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // fuzzyScore scores path for query with the picker's matcher and returns
@@ -286,7 +228,7 @@ func (t *Tabs) drawFinder(screen tcell.Screen, x, y, w, h int) {
 	screen.SetContent(bx, y+bh-1, '╰', nil, border)
 	screen.SetContent(bx+bw-1, y+bh-1, '╯', nil, border)
 	putString(screen, bx+2, y, bw-4, " Open file ", border.Bold(true))
-	count := strconv.Itoa(len(f.matched)) + "/" + strconv.Itoa(len(f.files))
+	count := strconv.Itoa(f.m.Matched()) + "/" + strconv.Itoa(len(f.files))
 	if f.loading {
 		count += " …"
 	}

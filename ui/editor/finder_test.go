@@ -57,7 +57,7 @@ func TestFinderRanksAsScoringEverything(t *testing.T) {
 	for i := range 4000 {
 		files = append(files, fmt.Sprintf("src/mod%d/deep/er/Gen_%04d.go", i%29, i), fmt.Sprintf("g%d.md", i%7))
 	}
-	f := &finder{files: files, lastQ: "\x00"}
+	f := &finder{files: files}
 	query := "gen_01"
 	for k := 1; k <= len(query); k++ {
 		f.query = query[:k]
@@ -84,4 +84,16 @@ func TestFinderRanksAsScoringEverything(t *testing.T) {
 			}
 		}
 	}
+}
+
+// better is the finder's order, the reference its Matcher keeps: higher
+// score, then shorter path, then by name.
+func better(a, b finderMatch) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.path) != len(b.path) {
+		return len(a.path) < len(b.path)
+	}
+	return a.path < b.path
 }

@@ -38,7 +38,7 @@ func BenchmarkMonorepoFinder(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				f := &finder{files: files, lastQ: "\x00"}
+				f := &finder{files: files}
 				t0 = time.Now()
 				for i := 1; i <= len(query); i++ {
 					f.query = query[:i]

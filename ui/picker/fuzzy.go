@@ -1,7 +1,6 @@
 package picker
 
 import (
-	"container/heap"
 	"slices"
 	"strings"
 	"unicode"
@@ -99,95 +98,15 @@ func Positions(text, query string) []int {
 // text first among equals, then the earlier). It is called at every key of
 // an @-mention over every path of the project (200,000 in a monorepo), so
 // a cheap byte test rules most texts out before Score, and only the best n
-// are kept in order, not every match.
+// are kept in order, not every match (see Matcher).
 func Best(texts []string, query string, n int) []string {
 	var m Matcher
 	return m.Best(texts, query, n)
 }
 
-func pushScored(h *scoredHeap, c scored) { heap.Push(h, c) }
-func fixScored(h *scoredHeap)            { heap.Fix(h, 0) }
-
-// popAll empties the heap into a list, best first.
-func popAll(h *scoredHeap) []string {
-	out := make([]string, len(*h))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(scored).text
-	}
-	return out
-}
-
-type scored struct {
-	text  string
-	score int
-	index int
-}
-
-func (a scored) better(b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if len(a.text) != len(b.text) {
-		return len(a.text) < len(b.text)
-	}
-	return a.index < b.index
-}
-
-// scoredHeap keeps the best matches with the worst of them on top.
-type scoredHeap []scored
-
-func (h scoredHeap) Len() int           { return len(h) }
-func (h scoredHeap) Less(i, j int) bool { return h[j].better(h[i]) }
-func (h scoredHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scoredHeap) Push(x any)        { *h = append(*h, x.(scored)) }
-func (h *scoredHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// asciiQuery is the lower-cased query as bytes when it is all ASCII, for
-// mayMatch; nil otherwise.
-func asciiQuery(q []rune) []byte {
-	b := make([]byte, 0, len(q))
-	for _, r := range q {
-		if r >= utf8.RuneSelf {
-			return nil
-		}
-		b = append(b, byte(r))
-	}
-	return b
-}
-
-// mayMatch reports whether the ASCII query's characters occur in text in
-// order, ignoring ASCII case: false rules text out, true leaves it to
-// Score. Each character is looked for with a vectorised byte search (an
-// upper-case one only before where the lower-case one is).
-func mayMatch(text string, lowerQ []byte) bool {
-	i := 0
-	for _, c := range lowerQ {
-		j := strings.IndexByte(text[i:], c)
-		if 'a' <= c && c <= 'z' {
-			end := len(text)
-			if j >= 0 {
-				end = i + j
-			}
-			if k := strings.IndexByte(text[i:end], c-'a'+'A'); k >= 0 {
-				j = k
-			}
-		}
-		if j < 0 {
-			return false
-		}
-		i += j + 1
-	}
-	return true
-}
-
 // foldsToASCII reports whether text holds one of the two runes that
 // lower-case to an ASCII letter (İ to i, the Kelvin sign to k), which
-// mayMatch does not see.
+// the byte search does not see.
 func foldsToASCII(text string) bool {
 	return strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a")
 }
