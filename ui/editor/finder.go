@@ -80,11 +80,7 @@ func (t *Tabs) openFinder() {
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		var batch []string
-		flush := func(done bool, err error) {
-			got := batch
-			batch = nil
-			project.Pack(got) // side by side in memory: each key reads them all
+		listInBatches(ctx, lister, root, func(got []string, done bool, err error) {
 			box.post(func() {
 				if t.finder != f {
 					return
@@ -98,19 +94,32 @@ func (t *Tabs) openFinder() {
 				}
 				f.filter()
 			})
-		}
-		first := true
-		err := lister(ctx, root, func(rel string) error {
-			batch = append(batch, rel)
-			// The first few hundred go out at once, to show while the rest come.
-			if len(batch) >= 5000 || (first && len(batch) >= 500) {
-				first = false
-				flush(false, nil)
-			}
-			return ctx.Err()
 		})
-		flush(true, err)
 	}()
+}
+
+// listInBatches lists root's files with lister and hands them to flush in
+// batches, each packed side by side in memory (project.Pack: each key of
+// the finder reads them all): the first few hundred at once, to show
+// while the rest come, then 5,000 at a time; the last with done and the
+// lister's error.
+func listInBatches(ctx context.Context, lister FileLister, root string, flush func(batch []string, done bool, err error)) {
+	var batch []string
+	send := func(done bool, err error) {
+		project.Pack(batch)
+		flush(batch, done, err)
+		batch = nil
+	}
+	first := true
+	err := lister(ctx, root, func(rel string) error {
+		batch = append(batch, rel)
+		if len(batch) >= 5000 || (first && len(batch) >= 500) {
+			first = false
+			send(false, nil)
+		}
+		return ctx.Err()
+	})
+	send(true, err)
 }
 
 // OpenFinder shows the Ctrl-P finder (the chat's Ctrl-P opens it too).
