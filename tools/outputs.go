@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -45,13 +44,27 @@ func NewOutputs(dir string, redact func(string) string) *Outputs {
 	return &Outputs{dir: dir, redact: redact, maxFile: outputMaxFile, maxTotal: outputMaxTotal, maxFiles: outputMaxFiles}
 }
 
-// outputID is what a call ID must look like to name a file: a model
-// chooses it, so nothing that could leave the directory.
-var outputID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// isOutputID reports whether id may name a file: a model chooses it, so
+// 1 to 128 of A-Z a-z 0-9 _ . - and nothing that could leave the
+// directory (a function: the regular expression's {1,128} compiled at
+// start cost every start of fawn).
+func isOutputID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Path returns the file that keeps the output of call id.
 func (o *Outputs) Path(id string) (string, error) {
-	if !outputID.MatchString(id) || strings.Trim(id, ".") == "" {
+	if !isOutputID(id) || strings.Trim(id, ".") == "" {
 		return "", fmt.Errorf("%q is not the id of a command's output: give the id the command's result names", id)
 	}
 	return filepath.Join(o.dir, id+".txt"), nil

@@ -120,3 +120,19 @@ func TestKeptOutputsAreCappedAndRotated(t *testing.T) {
 		t.Errorf("a full file holds %d bytes, ending %q", len(b), b[max(0, len(b)-80):])
 	}
 }
+
+// TestOutputIDAsTheRuleSays: isOutputID takes exactly what
+// ^[A-Za-z0-9_.-]{1,128}$ takes (written out, so that no regular
+// expression is compiled at every start of fawn).
+func TestOutputIDAsTheRuleSays(t *testing.T) {
+	rule := regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	ids := []string{"", "a", "call_01.A-b", strings.Repeat("x", 128), strings.Repeat("x", 129), "a/b", "a b", "é", "a\x00", "..", "toolu_01XyZ", "call:1"}
+	for c := 0; c < 256; c++ {
+		ids = append(ids, "id"+string(rune(c)), string([]byte{byte(c)}))
+	}
+	for _, id := range ids {
+		if got, want := isOutputID(id), rule.MatchString(id); got != want {
+			t.Errorf("isOutputID(%q) = %v, the rule says %v", id, got, want)
+		}
+	}
+}

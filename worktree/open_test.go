@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +150,22 @@ func TestPreview(t *testing.T) {
 	write(t, filepath.Join(repo, "b.txt"), "dirty\n")
 	if _, err := m.Preview(ctx, two); !errors.Is(err, ErrBaseDirty) {
 		t.Errorf("Preview with a dirty base: %v", err)
+	}
+}
+
+// TestCommitIDAsTheRuleSays: isCommitID takes exactly what
+// ^[0-9a-f]{40}([0-9a-f]{24})?$ takes (written out, so that no regular
+// expression is compiled at every start of fawn).
+func TestCommitIDAsTheRuleSays(t *testing.T) {
+	rule := regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+	h := strings.Repeat("0123456789abcdef", 4)
+	ids := []string{"", h[:40], h[:64], h[:39], h[:41], h[:63], strings.ToUpper(h[:40]), h[:39] + "g", h[:40] + "\n", "-" + h[:39]}
+	for c := 0; c < 256; c++ {
+		ids = append(ids, h[:39]+string([]byte{byte(c)}), h[:63]+string([]byte{byte(c)}))
+	}
+	for _, id := range ids {
+		if got, want := isCommitID(id), rule.MatchString(id); got != want {
+			t.Errorf("isCommitID(%q) = %v, the rule says %v", id, got, want)
+		}
 	}
 }
