@@ -86,8 +86,9 @@ type Options struct {
 	// Recovery keeps unsaved editor buffers for a fawn that ends without
 	// saving them; nil turns that off.
 	Recovery *session.Recovery
-	// FirstFrame, when set, is called once the first frame is on the
-	// screen (fawn restores the garbage collector's pace there).
+	// FirstFrame, when set, is called once, when the start-up has settled
+	// a moment after the first frame (fawn restores the garbage
+	// collector's pace there), on a goroutine of its own.
 	FirstFrame func()
 	// FrameTime, when set, receives each frame's drawing time, on the UI
 	// goroutine after the frame is shown (FAWN_FRAMELOG).
@@ -155,7 +156,8 @@ type App struct {
 	// frames counts draws (tests and benchmarks read it); frameHook, when
 	// set before Run, receives each draw's duration (benchmarks).
 	frames    atomic.Uint64
-	releasing atomic.Bool // releaseMemory's collection is running
+	releasing atomic.Bool   // releaseMemory's collection is running
+	settle    time.Duration // settleAfter; tests lengthen it
 	frameHook func(time.Duration)
 
 	// windowFocused is the terminal window's focus as the terminal reports

@@ -31,6 +31,10 @@ const streamFrameInterval = time.Second / 30
 // spinInterval is how often spinners move while something runs.
 const spinInterval = 100 * time.Millisecond
 
+// settleAfter is how long after the first frame the start-up's work that
+// nobody sees yet waits (see Run).
+const settleAfter = 250 * time.Millisecond
+
 // doubleClick is the longest gap between the clicks of a double click.
 const doubleClick = 500 * time.Millisecond
 
@@ -172,18 +176,31 @@ func (a *App) Run(ctx context.Context) (err error) {
 
 	a.draw()
 	a.offerRecovery()
-	// The lexers load off the path to the first frame, on another core, so
-	// the first file or code block shown does not wait for them; then the
-	// garbage of the start-up and of the load goes back to the system.
-	go func() {
+	// What nobody sees yet waits until the start-up settles: the shell
+	// starts beside fawn and paints its prompt in the frames after the
+	// first, and on a busy machine it would wait for a core behind the
+	// loading of the lexers (read ahead so that the first file or code
+	// block shown does not wait for them), the collection that gives the
+	// start-up's garbage back, and FirstFrame (where fawn restores the
+	// collector's pace, which starts a collection at once).
+	settle := a.settle
+	if settle <= 0 {
+		settle = settleAfter
+	}
+	settled := time.AfterFunc(settle, func() {
+		if a.opts.FirstFrame != nil {
+			a.opts.FirstFrame()
+		}
 		render.WarmLexers()
 		a.releaseMemory()
-	}()
-	if a.opts.FirstFrame != nil {
-		a.opts.FirstFrame()
-	}
+	})
+	defer settled.Stop()
 	var l loopState
 	defer l.stop()
+	// tcell posts a resize at start: at the size of the first frame it
+	// is no resize, and drawing that frame again whole would send the
+	// terminal the same 10 KiB twice while the shell's prompt waits.
+	l.startW, l.startH = s.Size()
 	for {
 		immediate := false
 		select {
@@ -240,6 +257,8 @@ type loopState struct {
 	m         mouseState
 	paste     *strings.Builder // a bracketed paste being gathered
 	reached   []eventCallback
+	// startW, startH: the first frame's size, until the first resize.
+	startW, startH int
 }
 
 func (l *loopState) stop() {
@@ -287,6 +306,12 @@ func (a *App) event(l *loopState, ev tcell.Event) (immediate, skip, quit bool) {
 	case *tcell.EventMouse:
 		return a.handleMouse(ev, &l.m), false, false
 	case *tcell.EventResize:
+		w, h := ev.Size()
+		first := w == l.startW && h == l.startH
+		l.startW, l.startH = 0, 0
+		if first {
+			return false, false, false
+		}
 		a.screen.Sync()
 		if a.buf != nil {
 			a.buf.Invalidate()

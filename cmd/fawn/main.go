@@ -96,10 +96,12 @@ func flushText(ws ...io.Writer) {
 	}
 }
 
-// startupGCPercent is the garbage collector's pace until the first frame:
-// fawn allocates about 8 MB on the way there, most of it kept, and at the
-// default pace (100) three collections would run before anything is on the
-// screen. restoreGC puts the default (or the user's GOGC) back.
+// startupGCPercent is the garbage collector's pace until the start-up
+// settles (ui.Options.FirstFrame, a moment after the first frame, once the
+// shell has painted its prompt): fawn allocates about 8 MB on the way
+// there, most of it kept, and at the default pace (100) three collections
+// would run before anything is on the screen. restoreGC puts the default
+// (or the user's GOGC) back.
 const startupGCPercent = 400
 
 var gcPercent = -2 // the pace to restore; -2: relaxGC did not change it

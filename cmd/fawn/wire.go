@@ -352,7 +352,6 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	if store != nil {
 		opts.Recovery = store.Recovery()
 	}
-	opts.FirstFrame = restoreGC
 	if hook, closeLog := frameLog(stderr); hook != nil {
 		opts.FrameTime = hook
 		defer closeLog()
@@ -366,17 +365,24 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	if c.agent == "" {
 		opts.NewTask = kit.newTask
 	}
+	// Once the start-up has settled, the shell's prompt painted: the
+	// collector's pace back, and the tasks a fawn left open looked for
+	// (git runs for each, which is not to run beside the first frame and
+	// the shell's start).
+	opts.FirstFrame = func() {
+		restoreGC()
+		if c.agent == "" {
+			// --continue reopens the tasks that were open; else those a
+			// fawn killed left behind are offered back.
+			go kit.reopenTasks(ctx, c.sess.cont)
+		}
+	}
 	app, err := ui.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
 	}
 	kit.app = app
-	if c.agent == "" {
-		// --continue reopens the tasks that were open; else those a fawn
-		// killed left behind are offered back.
-		go kit.reopenTasks(ctx, c.sess.cont)
-	}
 	ed.SetRedraw(app.RequestDraw)
 	app.AddCommand(uicommands.Sandbox(sandboxSwitch{Shell: ws.sandbox, term: ws.term}))
 	first := c.agent
