@@ -69,6 +69,14 @@ type Options struct {
 	// so a shell started again follows what it says then. An error stops
 	// that shell from starting.
 	Confine func(cmd *exec.Cmd) error
+	// Background starts the first shell off the caller's path: Start
+	// returns once the emulator is made, and the pty, the fork and the
+	// exec of bash (on a busy machine the longest step of fawn's start,
+	// as the calling thread waits for the child's exec) follow on a
+	// goroutine. Keys typed meanwhile are held for the shell; one that
+	// cannot start leaves the pane dead with the error, as a shell that
+	// cannot start again does, and Started says it.
+	Background bool
 }
 
 // Terminal is one persistent bash in a pty, shared by the user (through a
@@ -107,6 +115,11 @@ type Terminal struct {
 	held       []byte        // user input held meanwhile
 	quickExits int
 	deadErr    error
+	// spawning: Background's first shell is on its way (t.sh is nil);
+	// spawned is closed once it started or failed to, spawnErr why.
+	spawning bool
+	spawned  chan struct{}
+	spawnErr error
 }
 
 type shellState int
@@ -186,6 +199,16 @@ func Start(opts Options) (*Terminal, error) {
 	}
 	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, opts.Colors, t.reply)
 	t.scr.damaged = t.markDirty
+	t.spawned = make(chan struct{})
+	if opts.Background {
+		t.spawning = true
+		t.wg.Add(3)
+		go t.feed()
+		go t.pump()
+		go t.firstShell(dir)
+		return t, nil
+	}
+	defer close(t.spawned)
 	t.mu.Lock()
 	sh, err := t.spawn(dir)
 	if err != nil {
@@ -201,8 +224,63 @@ func Start(opts Options) (*Terminal, error) {
 	return t, nil
 }
 
+// firstShell starts Background's first shell in dir, without t.mu while
+// it forks (the view draws meanwhile, and asks for t.mu).
+func (t *Terminal) firstShell(dir string) {
+	defer t.wg.Done()
+	defer close(t.spawned)
+	sh, err := t.launch(dir)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.spawning = false
+	switch {
+	case err != nil:
+		t.spawnErr = fmt.Errorf("terminal: start %s: %w", t.bash, err)
+		t.deadErr = fmt.Errorf("cannot start the shell: %v", err)
+		t.notice(t.deadErr.Error() + "; press Enter to try again")
+		t.setState(stateDead)
+	case t.closed:
+		// Closed while it started: nobody will read or wait for it.
+		killSession(sh.pid, syscall.SIGKILL)
+		_ = sh.cmd.Process.Kill()
+		_ = sh.cmd.Wait()
+		sh.pty.Close()
+		sh.removeRC()
+	default:
+		t.adopt(sh)
+		t.sh = sh
+		// The view may have sized the pane while bash started.
+		if cols, rows := t.scr.size(); cols > 0 && rows > 0 {
+			_ = setWinsize(sh.pty, cols, rows)
+		}
+		if len(t.held) > 0 && !t.agent {
+			sh.out.enqueue(t.held)
+			t.held = nil
+		}
+	}
+}
+
+// Started waits until the first shell has started (at once unless
+// Options.Background) and says why it could not.
+func (t *Terminal) Started() error {
+	<-t.spawned
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spawnErr
+}
+
 // spawn starts a shell in dir; t.mu is held.
 func (t *Terminal) spawn(dir string) (*shell, error) {
+	sh, err := t.launch(dir)
+	if err != nil {
+		return nil, err
+	}
+	t.adopt(sh)
+	return sh, nil
+}
+
+// launch starts a shell in dir, touching nothing of t's that t.mu guards.
+func (t *Terminal) launch(dir string) (*shell, error) {
 	var nb [8]byte
 	_, _ = rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
@@ -244,6 +322,12 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 		exited:  make(chan struct{}),
 		started: time.Now(),
 	}
+	return sh, nil
+}
+
+// adopt makes sh the shell being served: its state, its slow-start
+// notice, its readers; t.mu is held.
+func (t *Terminal) adopt(sh *shell) {
 	t.setState(stateStarting)
 	sh.slow = time.AfterFunc(slowStart, func() {
 		t.mu.Lock()
@@ -260,7 +344,6 @@ func (t *Terminal) spawn(dir string) (*shell, error) {
 	go t.readLoop(sh)
 	go sh.out.loop(&t.wg, sh.exited)
 	go t.waitLoop(sh)
-	return sh, nil
 }
 
 // writeRC writes fawnrc.bash to a file of its own for one shell: a file
@@ -614,6 +697,12 @@ func (t *Terminal) Write(p []byte) (int, error) {
 	if t.closed {
 		return 0, errors.New("terminal: closed")
 	}
+	if t.sh == nil && t.spawning {
+		if len(t.held) < 64<<10 {
+			t.held = append(t.held, p...)
+		}
+		return len(p), nil
+	}
 	if t.sh == nil {
 		if bytes.ContainsAny(p, "\r\n") {
 			dir := t.cwd
@@ -665,10 +754,10 @@ func (t *Terminal) Paste(text string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closed || t.sh == nil {
+	if t.closed || (t.sh == nil && !t.spawning) {
 		return
 	}
-	if t.agent {
+	if t.agent || t.sh == nil {
 		if len(t.held)+len(p) <= 1<<20 {
 			t.held = append(t.held, p...)
 		}
@@ -707,7 +796,10 @@ func (t *Terminal) Resize(cols, rows int) {
 		t.log.poke()
 		return
 	}
-	t.applySizeLocked()
+	// The view resizes as it draws, and draws the resized screen next:
+	// no frame to ask for (one asked for would hold back, by a frame, the
+	// shell's answer to the resize, a prompt painted again).
+	t.applySizeLocked(false)
 }
 
 // applyPendingSize carries out a resize the UI asked for while the
@@ -719,32 +811,34 @@ func (t *Terminal) applyPendingSize() {
 	t.resizeMu.Lock()
 	defer t.resizeMu.Unlock()
 	t.scr.mu.Lock()
-	t.applySizeLocked()
+	t.applySizeLocked(true)
 }
 
 // applySizeLocked applies the size last asked for; resizeMu and the
 // emulator's lock are held, and the emulator's is released here, before
-// the pty is told.
-func (t *Terminal) applySizeLocked() {
+// the pty is told; draw asks for a frame.
+func (t *Terminal) applySizeLocked(draw bool) {
 	sz := t.pendingSize.Swap(nil)
 	if sz != nil {
 		t.scr.resizeLocked(sz[0], sz[1])
 	}
 	t.scr.mu.Unlock()
 	if sz != nil {
-		t.resized(sz[0], sz[1])
+		t.resized(sz[0], sz[1], draw)
 	}
 }
 
-// resized tells the shell its new size and asks for a draw.
-func (t *Terminal) resized(cols, rows int) {
+// resized tells the shell its new size and, with draw, asks for a frame.
+func (t *Terminal) resized(cols, rows int, draw bool) {
 	t.mu.Lock()
 	sh := t.sh
 	t.mu.Unlock()
 	if sh != nil {
 		_ = setWinsize(sh.pty, cols, rows)
 	}
-	t.markDirty()
+	if draw {
+		t.markDirty()
+	}
 }
 
 // Size returns the terminal's size in cells.

@@ -120,6 +120,10 @@ func openACP(ctx context.Context, c *cli, environ []string, dir string, client *
 	if err != nil {
 		return nil, err
 	}
+	if err := ws.term.Started(); err != nil {
+		ws.Close()
+		return nil, fmt.Errorf("cannot start the shell: %w", err)
+	}
 	useClient(ws, client, clientEnv(environ, cfg, decision))
 	sess, err := agent.NewSession(ctx, agent.Options{Config: cfg, Env: ws.env, Tools: ws.tools, Interactive: true, Store: newStore(cfg, red),
 		Redactor: red, SaveRule: ruleSaver(cfg), Skills: ws.skills, Subagents: ws.agents, AskUser: true, Trust: decision, Sandboxed: ws.sandbox.On})

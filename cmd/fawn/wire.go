@@ -98,7 +98,13 @@ func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, w
 	}
 	env.Sandbox = &shellSandbox{Shell: w.sandbox, opts: shellOpts}
 	shellOpts.Confine = w.sandbox.Confine
-	term, err := terminal.Start(shellOpts)
+	// bash's fork and exec go on beside the rest of the start-up (the
+	// spare shell and the one outside the sandbox start as they are
+	// asked for, from shellOpts); headless and ACP wait for it (Started),
+	// the IDE shows a shell that cannot start in its pane.
+	first := shellOpts
+	first.Background = true
+	term, err := terminal.Start(first)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("cannot start the shell: %w", err)
@@ -152,6 +158,12 @@ func headless(ctx context.Context, c *cli, cfg *config.Config, d *trust.Decision
 	}
 	defer release()
 	ws, err := newWorkspace(cfg, d, red, project.NewWatchers(project.WatchOptions{}))
+	if err == nil {
+		if err = ws.term.Started(); err != nil {
+			ws.Close()
+			err = fmt.Errorf("cannot start the shell: %w", err)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "fawn: %v\n", err)
 		return exitFailure
