@@ -148,10 +148,11 @@ func TestTaskReviewShowsTheBranchAgainstItsBase(t *testing.T) {
 	r.typeText("/task review")
 	r.key(tcell.KeyEnter, 0, 0)
 	r.waitScreen("the Changes tab shows this session's changes again")
-	r.onUI(func() {
-		if got := r.app.task.changes.Title(); got != "Changes 1" {
-			t.Errorf("the tab after the review: %q, want the session's one change", got)
-		}
+	// The session's changes are read again off the UI goroutine.
+	waitFor(t, "the tab to count the session's one change", func() bool {
+		got := ""
+		r.onUI(func() { got = r.app.task.changes.Title() })
+		return got == "Changes 1"
 	})
 
 	r.key(tcell.KeyRune, ',', tcell.ModAlt)
