@@ -296,7 +296,7 @@ func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (
 	if err != nil {
 		return ui.TaskOptions{}, err
 	}
-	ed := editor.New(dir, k.th, k.edKeys, editor.WithWatcher(ws.env.Watch), editor.WithKeySet(k.edSet))
+	ed := editor.New(dir, k.th, k.edKeys, editorOptions(k.cfg, ws.env.Watch, k.edSet)...)
 	ws.env.Guard = ed
 	tv := termview.New(ws.term, k.th, k.termKeys)
 	tv.SetBorder(false)

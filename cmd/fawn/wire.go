@@ -264,11 +264,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	edKeys := editor.DefaultKeys()
 	watch := ws.env.Watch
 	edSet := editor.DefaultKeySet()
-	edOpts := []editor.Option{editor.WithWatcher(watch), editor.WithKeySet(edSet)}
-	if cfg.Editor.Keys == "vim" {
-		edOpts = append(edOpts, editor.WithVimKeys())
-	}
-	ed := editor.New(cfg.ProjectDir, th, edKeys, edOpts...)
+	ed := editor.New(cfg.ProjectDir, th, edKeys, editorOptions(cfg, watch, edSet)...)
 	defer ed.Close()
 	ws.env.Guard = ed
 	termKeys := termview.DefaultKeySet()
@@ -541,6 +537,17 @@ func customCommand(cfg *config.Config, prompt string) (string, error) {
 		}
 	}
 	return prompt, nil
+}
+
+// editorOptions are the options of a task's editor, the first task's and
+// every one /task new opens: the root's watcher, the user's keys, and
+// vim's when editor.keys says so.
+func editorOptions(cfg *config.Config, watch *project.Watcher, set *editor.KeySet) []editor.Option {
+	opts := []editor.Option{editor.WithWatcher(watch), editor.WithKeySet(set)}
+	if cfg.Editor.Keys == "vim" {
+		opts = append(opts, editor.WithVimKeys())
+	}
+	return opts
 }
 
 // rgb is a theme colour as image/color has it.
