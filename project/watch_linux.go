@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -34,6 +35,10 @@ type sys struct {
 	gen    int              // the tree walk's generation: a rewalk drops what it did not see
 	buf    []byte
 	done   chan struct{}
+	// pumping is held through a whole pump, the new directories' walks
+	// included, so that a reader pumping (Since) waits for what the
+	// loop's pump began rather than read a journal it is still writing.
+	pumping sync.Mutex
 }
 
 // wdir is one watched directory: for the tree, for subscribers, or both.
@@ -100,6 +105,8 @@ func (w *Watcher) stop() {
 // pumpFD reads every queued event, journals and queues them, delivers the
 // subscribers' events, and watches the directories that appeared.
 func (w *Watcher) pumpFD(fd int) {
+	w.sys.pumping.Lock()
+	defer w.sys.pumping.Unlock()
 	var p pumped
 	w.mu.Lock()
 	if w.closed {
