@@ -129,6 +129,7 @@ type App struct {
 		explorerAsk                                            *explorer.PromptKeys
 		lists                                                  *panes.Keys
 		ask                                                    *dialogs.AskKeys
+		editBox                                                *keymap.Table
 	}
 
 	// focus is the primitive that has keyboard focus; focusPane its pane.
@@ -215,6 +216,7 @@ func New(opts Options) (*App, error) {
 	a.keys.explorerAsk = explorer.DefaultPromptKeys()
 	a.keys.lists = panes.DefaultKeys()
 	a.keys.ask = dialogs.DefaultAskKeys()
+	a.keys.editBox = dialogs.EditKeys()
 
 	a.rctx = &chat.Ctx{Th: &a.th, MD: chat.NewMarkdown(&a.th), Root: opts.Root}
 	a.rctx.MD.Async = func(work func() func()) { a.Go(func() { a.post(work()) }) }
@@ -223,6 +225,7 @@ func New(opts Options) (*App, error) {
 	a.status = panes.NewStatusBar(&a.th, a.statusInfo)
 	a.help = dialogs.NewHelp(a.rctx, a.keys.help, a.keyTables, a.commands)
 	a.ask = dialogs.NewConfirm(a.rctx)
+	a.ask.SetEditKeys(a.keys.editBox)
 	a.pickers = newPickerHost()
 	if opts.Redraw != nil {
 		opts.Redraw.app.Store(a)
@@ -345,7 +348,7 @@ func (a *App) keyTables() []*keymap.Table {
 	t = append(append(t, a.keys.explorer), a.keys.explorerAsk.Tables()...)
 	t = append(t, a.keys.lists.Tables()...)
 	t = append(append(t, a.keys.dialog), a.keys.ask.Tables()...)
-	return append(t, a.keys.picker)
+	return append(t, a.keys.editBox, a.keys.picker)
 }
 
 // applyKeyOverrides applies ui.keys to every table and warns in the chat

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -93,4 +94,26 @@ func TestCompletePrevIsRebindable(t *testing.T) {
 			t.Errorf("Shift-Tab still steps back after chat.complete_prev was bound to Ctrl-O: %q", got)
 		}
 	})
+}
+
+// The edit box (/commit's message) takes its keys from edit_box.* as the
+// user binds them, and its foot shows them as bound.
+func TestEditBoxKeysAreRebindable(t *testing.T) {
+	cfg := &config.Config{DataDir: t.TempDir()}
+	cfg.UI.Keys = map[string][]string{"edit_box.done": {"ctrl+s"}}
+	r := startApp(t, Options{Agent: newScriptAgent(), Config: cfg, Root: t.TempDir()}, 120, 30)
+	got := make(chan string, 1)
+	r.onUI(func() { r.app.ask.Edit("Commit message", "fix", "", func(s string) { got <- s }) })
+	r.waitScreen("Ctrl-S ok")
+	r.key(tcell.KeyEnter, 0, 0) // no longer done: a new line in the text
+	r.typeText("body")
+	r.key(tcell.KeyCtrlS, 0, tcell.ModCtrl)
+	select {
+	case s := <-got:
+		if s != "fix\nbody" {
+			t.Errorf("the box gave %q, want the text with Enter's new line", s)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("Ctrl-S did not take the text:\n%s", r.text())
+	}
 }

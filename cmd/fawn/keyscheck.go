@@ -48,7 +48,7 @@ func defaultKeyTables() keyTables {
 	return keyTables{
 		global: ui.GlobalKeys(),
 		panes:  p,
-		modal: append([]*keymap.Table{dialogs.DialogKeys(), dialogs.HelpKeys(), picker.DefaultKeys(), term.Select, term.Find, trustprompt.DefaultKeys()},
+		modal: append([]*keymap.Table{dialogs.DialogKeys(), dialogs.HelpKeys(), dialogs.EditKeys(), picker.DefaultKeys(), term.Select, term.Find, trustprompt.DefaultKeys()},
 			dialogs.DefaultAskKeys().Tables()...),
 		scopes: func() []*keymap.Table { return append(edSet.Scopes(ed), term.Scopes()...) },
 	}

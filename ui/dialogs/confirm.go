@@ -26,7 +26,8 @@ type Confirm struct {
 	choices []Choice
 	shown   bool
 	// edit, when set, is the text being edited (Edit): Enter takes it,
-	// Alt-Enter starts a new line, Esc drops it; aside is shown beside it.
+	// Alt-Enter starts a new line, Esc drops it (as editKeys binds them);
+	// aside is shown beside it.
 	edit   *tview.TextArea
 	aside  string
 	onEdit func(string)
@@ -34,9 +35,13 @@ type Confirm struct {
 	// then, when the box's size is known (before, it would scroll the
 	// text out of a box of no height).
 	placed bool
+	// editKeys are Edit's keys (EditKeys; the user's bindings apply).
+	editKeys *keymap.Table
 }
 
-func NewConfirm(ctx *chat.Ctx) *Confirm { return &Confirm{Box: tview.NewBox(), ctx: ctx} }
+func NewConfirm(ctx *chat.Ctx) *Confirm {
+	return &Confirm{Box: tview.NewBox(), ctx: ctx, editKeys: EditKeys()}
+}
 
 func (c *Confirm) Visible() bool { return c.shown }
 func (c *Confirm) Modal() bool   { return true }
@@ -48,9 +53,17 @@ func (c *Confirm) Ask(title, text string, choices ...Choice) {
 }
 
 // Edit shows text to edit, aside beside it (or below it when narrow):
-// Enter gives the text as it is then to done, Esc closes the box.
+// Enter (edit_box.done) gives the text as it is then to done, Esc
+// (edit_box.cancel) closes the box.
 func (c *Confirm) Edit(title, text, aside string, done func(string)) {
-	c.Ask(title, "", Choice{Key: "enter", Label: "ok"}, Choice{Key: "alt+enter", Label: "new line"}, Choice{Key: "esc", Label: "cancel", Do: func() {}})
+	first := func(a keymap.Action) string {
+		if k := c.editKeys.Keys(a); len(k) > 0 {
+			return k[0]
+		}
+		return "" // unbound: shown as nothing
+	}
+	// The foot shows the keys as bound; editKey acts on them.
+	c.Ask(title, "", Choice{Key: first(ActionEditDone), Label: "ok"}, Choice{Key: first(ActionEditNewline), Label: "new line"}, Choice{Key: first(ActionEditCancel), Label: "cancel", Do: func() {}})
 	c.edit = tview.NewTextArea()
 	c.edit.SetText(safetext.Text(text), false) // a model may have written it
 	c.placed = false

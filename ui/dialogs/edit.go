@@ -67,18 +67,38 @@ func (c *Confirm) drawEdit(screen tcell.Screen) {
 	}
 }
 
+// The actions of Edit's box (the commit message /commit drafts).
+const (
+	ActionEditDone    keymap.Action = "edit_box.done"
+	ActionEditNewline keymap.Action = "edit_box.newline"
+	ActionEditCancel  keymap.Action = "edit_box.cancel"
+)
+
+// EditKeys returns a fresh default table of Edit's box; every other key
+// edits the text.
+func EditKeys() *keymap.Table {
+	return keymap.New("Edit box (a text to edit, such as /commit's message)",
+		keymap.Binding{Action: ActionEditDone, Keys: []string{"enter"}, Help: "Take the text"},
+		keymap.Binding{Action: ActionEditNewline, Keys: []string{"alt+enter"}, Help: "Start a new line"},
+		keymap.Binding{Action: ActionEditCancel, Keys: []string{"esc"}, Help: "Close the box, the text dropped"},
+	)
+}
+
+// SetEditKeys makes Edit's box take its keys from t.
+func (c *Confirm) SetEditKeys(t *keymap.Table) { c.editKeys = t }
+
 // editKey handles a key of Edit's box.
 func (c *Confirm) editKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
-	switch {
-	case ev.Key() == tcell.KeyEnter && ev.Modifiers()&tcell.ModAlt != 0:
+	switch c.editKeys.Action(ev) {
+	case ActionEditNewline:
 		c.edit.InputHandler()(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
-	case ev.Key() == tcell.KeyEnter:
+	case ActionEditDone:
 		text, done := c.edit.GetText(), c.onEdit
 		c.shown, c.edit, c.onEdit = false, nil, nil
 		if done != nil {
 			done(text)
 		}
-	case ev.Key() == tcell.KeyEscape:
+	case ActionEditCancel:
 		c.shown, c.edit, c.onEdit = false, nil, nil
 	default:
 		c.edit.InputHandler()(ev, setFocus)
