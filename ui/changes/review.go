@@ -49,7 +49,8 @@ func (tr *Tracker) Review(br Branch, branch string) {
 	}
 	tr.review = &review{tr: tr, br: br, branch: branch, base: map[string][]byte{}}
 	tr.view.Label = "Review"
-	tr.view.Hint = "Enter diff against the base (r a hunk, R the file back as the base has it) · o open · /task review again: this session's changes"
+	tr.view.Hint = tr.view.KeyHint(panes.ActionChangesDiff) + " diff against the base (in it, a hunk or the file goes back as the base has it) · " +
+		tr.view.KeyHint(panes.ActionChangesOpen) + " open · /task review again: this session's changes"
 	tr.view.SetRows(nil)
 	tr.review.refresh()
 	tr.h.RevealTab()

@@ -104,6 +104,10 @@ type ChangesView struct {
 
 // NewChangesView is an empty Changes list; keys is its table (nil:
 // ChangesKeys).
+// KeyHint is the first key bound to action in the list's table, as help
+// shows it, for a hint set from outside (Hint).
+func (v *ChangesView) KeyHint(action keymap.Action) string { return v.keys.Hint(action) }
+
 func NewChangesView(th *theme.Theme, keys *keymap.Table) *ChangesView {
 	if keys == nil {
 		keys = ChangesKeys()
