@@ -274,6 +274,9 @@ func (b *Buffer) BeginStep(cursor Pos, merge string) {
 	b.hist.begin(cursor, merge)
 }
 
+// KeepStep makes the open undo step one even if nothing changes in it.
+func (b *Buffer) KeepStep() { b.hist.keepOpen() }
+
 // EndStep closes the open undo step; cursor is restored when it is redone.
 func (b *Buffer) EndStep(cursor Pos) { b.hist.end(cursor) }
 

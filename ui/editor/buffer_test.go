@@ -182,6 +182,34 @@ func TestModifiedFollowsSavePoint(t *testing.T) {
 	}
 }
 
+func TestKeptStepThatChangedNothing(t *testing.T) {
+	b := NewBuffer([]byte("ab\n"))
+	b.BeginStep(Pos{0, 0}, "")
+	b.Delete(Pos{0, 0}, Pos{0, 1})
+	b.EndStep(Pos{0, 0})
+	b.MarkSaved()
+	// An operator over nothing: one undo step all the same, which leaves
+	// the text as saved.
+	b.BeginStep(Pos{0, 0}, "")
+	b.KeepStep()
+	b.EndStep(Pos{0, 0})
+	if len(b.hist.undo) != 2 || b.Modified() {
+		t.Fatalf("%d steps, modified %v; want the empty step kept, not modified", len(b.hist.undo), b.Modified())
+	}
+	if _, ok := b.Undo(); !ok || string(b.Bytes()) != "b\n" || b.Modified() {
+		t.Fatalf("undo of the empty step: %q, modified %v; want it to undo nothing", b.Bytes(), b.Modified())
+	}
+	if b.Undo(); string(b.Bytes()) != "ab\n" || !b.Modified() {
+		t.Fatalf("second undo: %q, modified %v", b.Bytes(), b.Modified())
+	}
+	// Without KeepStep a step that changed nothing is none.
+	b.BeginStep(Pos{0, 0}, "")
+	b.EndStep(Pos{0, 0})
+	if len(b.hist.undo) != 0 {
+		t.Fatalf("%d steps after an empty one not kept", len(b.hist.undo))
+	}
+}
+
 func TestSetContentTouchesOnlyChangedLines(t *testing.T) {
 	old := "a\nb\nc\nd\n"
 	b := NewBuffer([]byte(old))

@@ -15,8 +15,12 @@ type step struct {
 	splices       []splice
 	before, after Pos
 	merge         string // "" never merges
-	fmtBefore     *format
-	fmtAfter      *format
+	// keep: a step that changed nothing but is one all the same (vim's
+	// undo keeps an operator over an empty region); it leaves the text's
+	// state, so Modified, alone.
+	keep      bool
+	fmtBefore *format
+	fmtAfter  *format
 }
 
 type history struct {
@@ -33,12 +37,15 @@ type history struct {
 // maxUndo bounds memory; the oldest steps are dropped past it.
 const maxUndo = 10000
 
-// state identifies the text: the newest applied step, 0 for as loaded.
+// state identifies the text: the newest applied step that changed it, 0
+// for as loaded.
 func (h *history) state() uint64 {
-	if len(h.undo) == 0 {
-		return 0
+	for i := len(h.undo) - 1; i >= 0; i-- {
+		if g := h.undo[i]; len(g.splices) > 0 || g.fmtAfter != nil {
+			return g.id
+		}
 	}
-	return h.undo[len(h.undo)-1].id
+	return 0
 }
 
 func (h *history) begin(cursor Pos, merge string) {
@@ -69,7 +76,7 @@ func (h *history) end(cursor Pos) {
 	}
 	g := h.open
 	h.open = nil
-	if g == nil || (len(g.splices) == 0 && g.fmtAfter == nil) {
+	if g == nil || (len(g.splices) == 0 && g.fmtAfter == nil && !g.keep) {
 		return
 	}
 	g.after = cursor
@@ -135,6 +142,13 @@ func (h *history) popRedo() *step {
 	h.undo = append(h.undo, g)
 	h.sealed = true
 	return g
+}
+
+// keepOpen keeps the open step even when it ends without a change.
+func (h *history) keepOpen() {
+	if h.open != nil {
+		h.open.keep = true
+	}
 }
 
 // seal ends merging into the newest step.
