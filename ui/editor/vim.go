@@ -71,8 +71,11 @@ type vimState struct {
 	// block is the visual-block selection's screen column kept by $.
 	blockEnd bool
 	block    *blockIns
-	// lastVisual is the selection gv selects again.
+	// lastVisual is the selection gv selects again; resel the size of
+	// the last one an operator took, redoVisual while . repeats one.
 	lastVisual vimLastVisual
+	resel      vimResel
+	redoVisual bool
 
 	clip *clipboard // the "+ register: the editor's clipboard (OSC 52)
 
@@ -104,6 +107,10 @@ type vimState struct {
 	visualChange bool
 	vrepeat      *vimVisualRepeat
 	vrec         bool
+
+	// emptied: every line was deleted, vim's empty buffer, where d and c
+	// take nothing and keep the registers; any change ends it.
+	emptied bool
 
 	// beep: the last command failed (a motion that could not move, a
 	// search not found), which ends a macro as in vim.
@@ -483,8 +490,16 @@ func cmdKeys(c vimCmd) []string {
 }
 
 // vimEdit runs fn as (part of) the current change's one undo step.
-func (v *CodeView) vimEdit(fn func() Pos) {
+func (v *CodeView) vimEdit(fn func() Pos) { v.vimEditStep(false, fn) }
+
+// vimEditStep is vimEdit; keep makes the step one even when fn changes
+// nothing, as vim's undo has one for a shift or a case change that found
+// nothing to do.
+func (v *CodeView) vimEditStep(keep bool, fn func() Pos) {
 	v.buf.BeginStep(v.cursor, v.vim.merge)
+	if keep {
+		v.buf.KeepStep()
+	}
 	p := fn()
 	v.cursor = v.buf.Clamp(p)
 	v.selected = false
@@ -492,6 +507,14 @@ func (v *CodeView) vimEdit(fn func() Pos) {
 	if v.changed != nil {
 		v.changed()
 	}
+}
+
+// vimEmptyStep is an undo step that changes nothing, as vim keeps one for
+// an operator over an empty region: u then undoes it, not the change
+// before, and puts the cursor back where it was.
+func (v *CodeView) vimEmptyStep() {
+	at := v.cursor
+	v.vimEditStep(true, func() Pos { return at })
 }
 
 // clampNormal keeps the cursor on a character, as normal mode does.

@@ -239,6 +239,55 @@ var vimCases = []vimCase{
 	{"yap cursor", vParas, 4, 2, "yap"}, {"ci( next line", vProse, 2, 5, "ci(Z<Esc>"}, {"ch at column 0", vIndent, 4, 0, "chZ<Esc>"},
 	{"3_ on the last line", vParas, 8, 4, "3_"},
 	{"dit outer", vTags, 1, 2, "dit"}, {"yat P", vTags, 2, 4, "yatP"}, {"vit", vTags, 1, 9, "vitd"},
+
+	// Corner cases the fuzz test found. An operator over a motion that
+	// does not move (h in column 0, l on an empty line) takes an empty
+	// region: c inserts, > shifts, y yanks nothing, d keeps an undo step;
+	// the case operators then take the whole line (vim's op_tilde steps
+	// back over the region's end).
+	{"ch on empty line", vParas, 2, 0, "clZ<Esc>"}, {"x empty line u", vBlank, 3, 0, "xkxu"},
+	{"dh column 0 u", vText, 1, 0, "lx0dhu"}, {"yh column 0 p", vText, 1, 0, "yl0yhp"}, {">h column 0", vText, 2, 0, ">h"},
+	{"gUh column 0", vIndent, 2, 0, "gUh"}, {"gU0 column 0", vIndent, 3, 0, "gU0"}, {"g~^ buffer start", vNest, 1, 0, "g~^"},
+	{"gU( buffer start", vCode, 1, 0, "gU("}, {"gU* only match", vRows, 3, 0, "gU*"},
+	// Undo puts the cursor where the operator's region starts, and
+	// undoes a shift or case change that changed nothing.
+	{"<0 u", vPunct, 2, 3, "<0u"}, {"<k u", vIndent, 2, 3, "<ku"}, {"gU0 u", vText, 1, 5, "gU0u"},
+	{"< nothing u", vCase, 2, 7, "<wu"}, {"gUiW nothing u", vCase, 3, 5, "0xwgUiWu"},
+	// Counts past the buffer's end go as far as there is.
+	{"4$ past end", vProse, 3, 0, "4$"}, {"3$ past end", vText, 1, 10, "3$"}, {"4>$ past end", vIndent, 3, 0, "4>$"},
+	{"4E past end", vParas, 7, 4, "4E"}, {"9e past end", vText, 1, 0, "9e"}, {"4cW past end", vCase, 2, 6, "4cWZ<Esc>"},
+	{"2cw last word", vPunct, 3, 0, "2cwZ<Esc>"}, {"4C past end", vPunct, 1, 1, "4C-<Esc>"},
+	{"4J last line", vNest, 1, 11, "4J"}, {"3gJ last line", vLines, 5, 1, "3gJ"}, {"2ge past start", vParas, 1, 1, "2ge"},
+	// After an operator j and k keep the column it left the cursor in;
+	// a linewise yank leaves it where the region starts.
+	{"d$ k", vRows, 2, 1, "d$k"}, {"4v d k", vLines, 3, 0, "4vjdk"}, {"ygg cursor", vPunct, 1, 2, "ygg"}, {"y_ cursor", vBlank, 1, 1, "y_"}, {"g~_ cursor", vPunct, 3, 3, "g~_"},
+	// * and # take the non-blank text from where its class starts.
+	{"c# punctuation", vProse, 4, 4, "A;<Esc>c#Z<Esc>"},
+	// Word objects cross lines: on an empty line aw takes the line break
+	// and the next word.
+	{"daw empty line", vBlank, 2, 0, "daw"}, {"daw empty line at end", vBlank, 4, 0, "daw"}, {"diw empty last line", vCode, 4, 0, "dediw"},
+	{"ciw empty line", vBlank, 2, 0, "ciwZ<Esc>"}, {"yaW empty line", vParas, 6, 0, "yaW"},
+	{"g~aw empty line", vBlank, 2, 0, "g~aw"}, {">aW empty line", vBlank, 4, 0, ">aW"},
+	// A visual selection that ends on an empty line takes its line break
+	// (not for an operator on lines).
+	{"vjd onto empty line", vBlank, 3, 5, "vjd"}, {"vkd from empty line", vBlank, 4, 0, "vkd"},
+	{"vd empty line", vBlank, 2, 0, "vd"}, {"v> empty line", vBlank, 2, 0, "v>"},
+	// A count before v, V or Ctrl-V: count characters, or count times
+	// the last selection an operator took, in its mode.
+	{"4<C-v>", vNest, 1, 12, "4<C-v>jld"}, {"V then 4<C-v>", vIndent, 4, 0, "Vy4<C-v>d"},
+	{"3V then 4v", vCase, 1, 0, "3Vy4vly"}, {"v then 2v", vRows, 1, 1, "vly2vd"}, {"<C-v> then 2<C-v>", vRows, 1, 1, "<C-v>jld2<C-v>d"},
+	// Counts on word objects, as . gives them.
+	{"2daw", vText, 1, 0, "2daw"}, {"3diw", vText, 1, 4, "3diw"}, {"2daw over lines", vText, 1, 8, "2daw"},
+	{"2daw to the end", vIndent, 3, 8, "2daw"}, {"daW 2.", vNest, 1, 9, "ca(Z<Esc>daW2."}, {"30gUiW fails", vBlank, 5, 2, "30gUiW"},
+	// A put from an empty register keeps an undo step; b and ge with an
+	// operator that run into the buffer's start move the cursor there.
+	{`"ap empty u`, vText, 2, 1, `x"apu`}, {"4guge past start", vParas, 1, 2, "4guge"},
+	// > shifts a line of blanks; ap on blank lines at the end fails.
+	{"> blank line", vBlank, 5, 2, "DFo>k"}, {"ap blank lines at end", vBlank, 5, 2, "dE>ap"},
+	// :s sets the pattern n and N search for.
+	{":s then N", vCase, 2, 6, ":s/o/0/g<CR>N"},
+	// With every line deleted (vim's empty buffer) d and c take nothing.
+	{"dG dd", vLines, 1, 0, "dGdd"}, {"dG cc", vLines, 1, 0, "dGccx<Esc>"}, {"dG cw", vLines, 1, 0, "dGcwx<Esc>"},
 }
 
 // vimKeyName are the key names vimNotation reads between < and >; any

@@ -88,7 +88,7 @@ func (v *CodeView) vimBlockCmd(c vimCmd) bool {
 	vs := v.vim
 	b := v.vimBlockRect()
 	leave := func() {
-		vs.mode = vimNormal
+		vs.mode, vs.want = vimNormal, -2
 		v.selected = false
 	}
 	startCol := Pos{b.l1, offAt(v.buf.Line(b.l1), b.c1, v.tabWidth)}

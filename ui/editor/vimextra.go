@@ -50,7 +50,7 @@ func (v *CodeView) vimCaseRange(op string, a, b Pos, linewise bool) {
 		b = Pos{b.Line, len(v.buf.Line(b.Line))}
 	}
 	fn := caseFn(op)
-	v.vimEdit(func() Pos {
+	v.vimEditStep(true, func() Pos {
 		for l := a.Line; l <= b.Line; l++ {
 			line := v.buf.Line(l)
 			from, to := 0, len(line)
@@ -453,8 +453,7 @@ func (v *CodeView) vimLastNonBlank(n int) (Pos, bool) {
 
 // vimJoinNoSpace is gJ: lines joined as they are.
 func (v *CodeView) vimJoinNoSpace(l, n int) {
-	if l+1 >= v.buf.LineCount() {
-		v.vim.stopRecording(false)
+	if v.vimJoinLast(l, n) {
 		return
 	}
 	last := min(v.buf.LineCount()-1, l+n-1)
@@ -515,7 +514,10 @@ func (v *CodeView) vimParaObject(around bool, n int) (int, int, bool) {
 		for l2 < last && blank(l2+1) == kind {
 			l2++
 		}
-		if around && kind && l2 < last {
+		if around && kind && l2 == last {
+			return 0, 0, false // blank lines at the end: no paragraph after them
+		}
+		if around && kind {
 			l2++ // the blank lines and the paragraph after them
 			for l2 < last && !blank(l2+1) {
 				l2++

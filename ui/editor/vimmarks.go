@@ -8,9 +8,14 @@ import "strings"
 // vimMarksSplice keeps the marks on their lines as lines come and go (a
 // splice replaced lines [at, at+removed) by [at, at+added)): a mark after
 // the splice moves with its line, one inside stays on the splice's lines.
+// Any change also ends vim's empty buffer.
 func (v *CodeView) vimMarksSplice(at, removed, added int) {
 	vs := v.vim
-	if vs == nil || removed == added {
+	if vs == nil {
+		return
+	}
+	vs.emptied = false
+	if removed == added {
 		return
 	}
 	move := func(p Pos) Pos {

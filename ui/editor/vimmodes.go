@@ -377,6 +377,9 @@ func (v *CodeView) vimSubstitute(a, b int, cmd string) {
 		vs.msg = "vim: pattern " + pat + ": " + err.Error()
 		return
 	}
+	// The pattern is the last search's too, for n and N (its direction
+	// stays), found or not.
+	vs.search.pat, vs.search.re = pat, re
 	repl := vimReplacement(rep)
 	global := flags == "g"
 	lastHit := -1

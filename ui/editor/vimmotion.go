@@ -141,8 +141,8 @@ func (t vimText) skip(p *Pos, c int, forward bool) bool {
 }
 
 // endWord is vim's end_word; stop keeps a cursor already at a word's end
-// there (cw).
-func (t vimText) endWord(p Pos, count int, stop bool) (Pos, bool) {
+// there (cw), empty stops on an empty line (the word objects).
+func (t vimText) endWord(p Pos, count int, stop, empty bool) (Pos, bool) {
 	for ; count > 0; count-- {
 		sclass := t.cls(p)
 		if t.inc(&p) == -1 {
@@ -153,10 +153,19 @@ func (t vimText) endWord(p Pos, count int, stop bool) (Pos, bool) {
 				return p, false
 			}
 		} else if !stop || sclass == 0 {
+			blank := false
 			for t.cls(p) == 0 {
+				if empty && t.emptyLine(p) {
+					blank = true
+					break
+				}
 				if t.inc(&p) == -1 {
 					return p, false
 				}
+			}
+			if blank {
+				stop = false
+				continue
 			}
 			if t.skip(&p, t.cls(p), true) {
 				return p, false
@@ -320,61 +329,76 @@ func enclosing(b *Buffer, p Pos, open, close byte) (Pos, Pos, bool) {
 	return start, end, ok
 }
 
-// wordObject is iw and aw: the range [from, to) on p's line.
-func wordObject(line string, col int, around, big bool) (int, int) {
-	if len(line) == 0 {
-		return 0, 0
-	}
-	col = min(col, len(line)-1)
-	kind := func(i int) int {
-		r, _ := utf8.DecodeRuneInString(line[i:])
-		switch {
-		case r == ' ' || r == '\t':
-			return 0
-		case big || isWordRune(r):
-			return 2
+// backInLine is vim's back_in_line: back to the start of the word (or
+// the blanks) p is in, on its line.
+func (t vimText) backInLine(p Pos) Pos {
+	sclass := t.cls(p)
+	for p.Col > 0 {
+		q := p
+		t.dec(&q)
+		if t.cls(q) != sclass {
+			break
 		}
-		return 1
+		p = q
 	}
-	run := func(i int) (int, int) {
-		k := kind(i)
-		s, e := i, i
-		for s > 0 {
-			_, n := utf8.DecodeLastRuneInString(line[:s])
-			if kind(s-n) != k {
-				break
+	return p
+}
+
+// currentWord is iw aw iW aW, vim's current_word: count words (or runs of
+// blanks) from start to end, inclusive unless the last one ended at a
+// line's start (end may be an empty line's end, which takes nothing). It
+// crosses lines as vim's does: aw on an empty line takes the line break
+// and the next word. On failure end is where it stopped.
+func (t vimText) currentWord(p Pos, count int, around bool) (Pos, Pos, bool, bool) {
+	start := t.backInLine(p)
+	p = start
+	white := false
+	if (t.cls(p) == 0) == around {
+		var ok bool
+		if p, ok = t.endWord(p, 1, true, true); !ok {
+			return start, p, true, false
+		}
+	} else {
+		p, _ = t.fwdWord(p, 1, true)
+		if p.Col == 0 {
+			t.decl(&p)
+		} else {
+			t.dec(&p)
+		}
+		white = around
+	}
+	incl := true
+	for count--; count > 0; count-- {
+		incl = true
+		if t.incl(&p) == -1 {
+			return start, p, incl, false
+		}
+		if around != (t.cls(p) == 0) {
+			var ok bool
+			if p, ok = t.fwdWord(p, 1, true); !ok && count > 1 {
+				return start, p, incl, false
 			}
-			s -= n
-		}
-		for e < len(line) && kind(e) == k {
-			_, n := utf8.DecodeRuneInString(line[e:])
-			e += n
-		}
-		return s, e
-	}
-	s, e := run(col)
-	if !around {
-		return s, e
-	}
-	if kind(col) == 0 {
-		// Blanks and the word after them.
-		if e < len(line) {
-			_, e = run(e)
-		}
-		return s, e
-	}
-	if e < len(line) && kind(e) == 0 {
-		_, e = run(e)
-		return s, e
-	}
-	// No blank after: take the blanks before (not the line's indent).
-	if s > 0 && kind(s-1) == 0 {
-		bs, _ := run(s - 1)
-		if bs > 0 {
-			s = bs
+			if p.Col == 0 {
+				incl = false // past a line break: up to the line's start
+			} else {
+				t.dec(&p)
+			}
+		} else if q, ok := t.endWord(p, 1, true, true); !ok {
+			return start, q, incl, false
+		} else {
+			p = q
 		}
 	}
-	return s, e
+	if white && (t.cls(p) != 0 || p.Col == 0 && !incl) && start.Col > 0 {
+		// No blanks after the words: take the ones before, but not a
+		// line's indent.
+		q := start
+		t.dec(&q)
+		if q = t.backInLine(q); t.cls(q) == 0 && q.Col > 0 {
+			start = q
+		}
+	}
+	return start, p, incl, true
 }
 
 // quoteObject is i" and a" (and ' and `): the quoted string on the line

@@ -52,6 +52,9 @@ func (v *CodeView) vimNormal(c vimCmd) {
 			v.cursor = p
 		} else {
 			vs.beep = true
+			if c.key == "e" || c.key == "E" || c.key == "ge" || c.key == "gE" {
+				v.cursor = p // as far as there were words
+			}
 		}
 	}
 	if vs.mode == vimNormal {
@@ -78,13 +81,6 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		}[c.key]
 		alias.count, alias.reg = c.count, c.reg
 		if c.key == "x" || c.key == "X" || c.key == "s" {
-			line := v.buf.Line(v.cursor.Line)
-			if c.key != "X" && line == "" {
-				if c.key == "s" {
-					v.vimStartInsert(1, "")
-				}
-				return true
-			}
 			alias.count = n // x past the line's end takes what there is
 		}
 		v.vimOperator(alias)
@@ -108,11 +104,8 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		v.vimStartMacro(c.arg)
 	case "@":
 		v.vimRunMacro(c.arg, n)
-	case "<C-v>":
-		vs.mode = vimVisualBlock
-		vs.vstart = v.cursor
-		vs.blockEnd = false
-		v.vimShowSelection()
+	case "v", "V", "<C-v>":
+		v.vimStartVisual(c)
 	case "gv":
 		v.vimReselect()
 	case "ZZ":
@@ -125,25 +118,6 @@ func (v *CodeView) vimSimple(c vimCmd) bool {
 		v.vimRepeat(c.count)
 	case "i", "a", "A", "I", "o", "O":
 		v.vimInsertCmd(c.key, n)
-	case "v", "V":
-		vs.mode = vimVisual
-		if c.key == "V" {
-			vs.mode = vimVisualLine
-		}
-		vs.vstart = v.cursor
-		vs.want = -2 // a $ before v does not take the line break
-		if c.count > 1 && c.key == "V" {
-			// 3V: three lines.
-			v.cursor.Line = min(v.buf.LineCount()-1, v.cursor.Line+c.count-1)
-			v.cursor = v.buf.Clamp(v.cursor)
-		}
-		if line := v.buf.Line(v.cursor.Line); c.count > 1 && c.key == "v" {
-			// 3v: three characters.
-			for i := 1; i < c.count && v.cursor.Col < len(line); i++ {
-				v.cursor.Col = nextCluster(line, v.cursor.Col)
-			}
-		}
-		v.vimShowSelection()
 	case ":":
 		vs.mode, vs.cmdKind, vs.cmdline = vimCmdline, ':', ""
 		if c.count > 0 {
@@ -168,7 +142,7 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 	switch c.key {
 	case "h", "<Left>", "<BS>":
 		if p.Col == 0 {
-			return p, kind, false, true
+			return p, kind, op, true // an operator takes the empty region (ch inserts)
 		}
 		for ; n > 0 && p.Col > 0; n-- {
 			p.Col = prevCluster(line, p.Col)
@@ -181,7 +155,7 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 			last = prevCluster(line, last)
 		}
 		if p.Col >= last {
-			return p, kind, false, true
+			return p, kind, op, true // an empty line: an operator takes nothing
 		}
 		for ; n > 0 && p.Col < last; n-- {
 			p.Col = nextCluster(line, p.Col)
@@ -199,10 +173,10 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 		p.Col = firstNonBlank(line)
 	case "$":
 		kind = inclusive
-		if p.Line+n-1 >= v.buf.LineCount() {
-			return p, kind, false, true // 3$ with fewer lines left fails, as in vim
+		if n > 1 && p.Line == v.buf.LineCount()-1 {
+			return p, kind, false, true // 2$ on the last line fails, as in vim
 		}
-		p.Line += n - 1
+		p.Line = min(p.Line+n-1, v.buf.LineCount()-1) // 9$ goes as far as there are lines
 		p.Col = len(v.buf.Line(p.Line))
 		if p.Col > 0 && vs.mode == vimNormal { // visual mode's $ is on the line's end
 			p.Col = prevCluster(v.buf.Line(p.Line), p.Col)
@@ -235,7 +209,11 @@ func (v *CodeView) vimMotion(c vimCmd, op bool) (Pos, motionKind, bool, bool) {
 	return p, kind, ok, true
 }
 
-// vimWordMotion is w W b B e E.
+// vimWordMotion is w W b B e E. With an operator w, W, e and E do not
+// fail, as in vim: the operator takes what they got to before the
+// buffer's end (nothing, from an empty last line). Without one, e and E
+// stop at the buffer's last character when the count runs past it (and
+// fail all the same, which ends a macro).
 func (v *CodeView) vimWordMotion(c vimCmd, op bool) (Pos, motionKind, bool) {
 	p, n := v.cursor, c.n()
 	t := vimText{b: v.buf, big: c.key == "W" || c.key == "B" || c.key == "E"}
@@ -244,30 +222,27 @@ func (v *CodeView) vimWordMotion(c vimCmd, op bool) (Pos, motionKind, bool) {
 	case "w", "W":
 		if op && c.op == "c" && t.cls(p) != 0 {
 			// cw is ce: it changes the word, not the blanks after it.
-			p, ok = t.endWord(p, n, true)
-			return p, inclusive, ok
+			p, ok = t.endWord(p, n, true, false)
+			return v.offLineEnd(p), inclusive, ok || op
 		}
 		var moved bool
 		p, moved = t.fwdWord(p, n, op)
-		ok = moved || p != v.cursor
-		if op && p.Line > v.cursor.Line && p.Col == 0 && n == 1 {
-			ok = true
-		}
-		return p, exclusive, ok
+		return p, exclusive, moved || p != v.cursor || op
 	case "b", "B":
 		p, ok = t.bckWord(p, n)
 		return p, exclusive, ok
 	}
-	p, ok = t.endWord(p, n, false)
-	if !ok && op && p != v.cursor {
-		// Vim's operator takes what the motion got to before the
-		// buffer's end (and not the line end past it).
-		ok = true
-		if l := v.buf.Line(p.Line); p.Col >= len(l) && len(l) > 0 {
-			p.Col = prevCluster(l, len(l))
-		}
+	p, ok = t.endWord(p, n, false, false)
+	return v.offLineEnd(p), inclusive, ok || op
+}
+
+// offLineEnd is vim's adjust_cursor: a motion that stopped on a line's
+// end (past its last character) is on that character.
+func (v *CodeView) offLineEnd(p Pos) Pos {
+	if l := v.buf.Line(p.Line); p.Col >= len(l) && len(l) > 0 {
+		p.Col = prevCluster(l, len(l))
 	}
-	return p, inclusive, ok
+	return p
 }
 
 // vimMoreMotion is the motions that jump (search, marks, paragraphs,
@@ -395,6 +370,7 @@ func (v *CodeView) vimPut(r rune, before bool, n int) {
 	reg, ok := vs.register(r)
 	if !ok || reg.text == "" {
 		vs.msg = "vim: register " + regName(r) + " is empty"
+		v.vimEmptyStep() // vim's put keeps its undo step all the same
 		return
 	}
 	if reg.block {
@@ -441,8 +417,7 @@ func regName(r rune) string {
 
 // vimJoin is J: n lines from l joined with one space between them.
 func (v *CodeView) vimJoin(l, n int) {
-	if l+1 >= v.buf.LineCount() {
-		v.vim.stopRecording(false)
+	if v.vimJoinLast(l, n) {
 		return
 	}
 	last := min(v.buf.LineCount()-1, l+n-1)
@@ -460,6 +435,22 @@ func (v *CodeView) vimJoin(l, n int) {
 		}
 		return at
 	})
+}
+
+// vimJoinLast is J and gJ on the last line, which join nothing: vim's
+// 2J fails there, and 3J "joins" the one line, a change that changes
+// nothing and puts the cursor in column 0.
+func (v *CodeView) vimJoinLast(l, n int) bool {
+	if l+1 < v.buf.LineCount() {
+		return false
+	}
+	if n <= 2 {
+		v.vim.stopRecording(false)
+		v.vim.beep = true
+		return true
+	}
+	v.vimEditStep(true, func() Pos { return Pos{l, 0} })
+	return true
 }
 
 // vimReplaceChars is r: n characters from the cursor become ch.
@@ -502,6 +493,9 @@ func (v *CodeView) vimUndo(undo bool, n int) {
 			v.redo()
 		}
 		top := -1
+		if len(g.splices) == 0 {
+			top = g.before.Line // a step that changed nothing
+		}
 		for _, s := range g.splices {
 			if top < 0 || s.at < top {
 				top = s.at

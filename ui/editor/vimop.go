@@ -4,7 +4,8 @@ import "strings"
 
 // Vim's operators (d c y > < gu gU g~) over a motion, a text object or
 // whole lines: the region they take, as vim's do_pending_operator makes
-// it, and what each does with it.
+// it (an exclusive motion ending in column 0, d over lines that leaves a
+// blank line, an empty region), and what each does with it.
 
 // vimObject is a text object's range [from, to) around the cursor.
 func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
@@ -13,8 +14,8 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 	around := key[0] == 'a'
 	switch obj := key[1:]; obj {
 	case "w", "W":
-		s, e := wordObject(line, p.Col, around, obj == "W")
-		return Pos{p.Line, s}, Pos{p.Line, e}, e > s
+		s, e, _, ok := v.vimWordObject(around, obj == "W", 1)
+		return s, e, ok
 	case "t":
 		return v.tagObject(p, around)
 	case `"`, "'", "`":
@@ -48,10 +49,27 @@ func (v *CodeView) vimObject(key string) (Pos, Pos, bool) {
 	return p, p, false
 }
 
+// vimWordObject is count iw aw iW aW as [from, to), and whether it was
+// inclusive. Failing, it leaves the cursor where vim's current_word
+// stopped.
+func (v *CodeView) vimWordObject(around, big bool, count int) (Pos, Pos, bool, bool) {
+	t := vimText{b: v.buf, big: big}
+	s, e, incl, ok := t.currentWord(v.cursor, count, around)
+	if !ok {
+		v.cursor = v.offLineEnd(e)
+		return s, e, incl, false
+	}
+	// iw on an empty last line ends on the line before, as in vim.
+	s, e = order(s, e)
+	if el := v.buf.Line(e.Line); incl && e.Col < len(el) {
+		e.Col = nextCluster(el, e.Col) // inclusive: past its last character
+	}
+	return s, e, incl, true
+}
+
 // inIndent reports whether p is at or before its line's first non-blank.
 func (v *CodeView) inIndent(p Pos) bool { return p.Col <= firstNonBlank(v.buf.Line(p.Line)) }
 
-// vimOperator runs d, c, y, > or < over a motion or text object.
 // vimOpRange is the region an operator works on: [a, b), and how.
 func (v *CodeView) vimOpRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
 	vs := v.vim
@@ -73,64 +91,103 @@ func (v *CodeView) vimOpRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
 		}
 		a, b, kind = Pos{l1, 0}, Pos{l2, 0}, linewise
 	case len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a'):
-		if c.count > 1 {
-			vs.notBuilt("a count on a text object")
+		if a, b, kind, ok = v.vimObjectRange(c); !ok {
 			return a, b, kind, false
-		}
-		if a, b, ok = v.vimObject(c.key); !ok {
-			return a, b, kind, false
-		}
-		if b.Col == 0 && b.Line > a.Line && c.key[1] != 't' { // a tag's content is taken as it is
-			b.Line--
-			if v.inIndent(a) {
-				kind = linewise
-			} else {
-				b.Col = len(v.buf.Line(b.Line))
-			}
 		}
 	default:
-		to, k, moved, known := v.vimMotion(c, true)
-		if !known {
-			vs.notBuilt(c.key)
+		if a, b, kind, ok = v.vimMotionRange(c); !ok {
 			return a, b, kind, false
 		}
-		if !moved {
-			if c.op == "c" && (c.key == "h" || c.key == "<BS>" || c.key == "<Left>") {
-				return start, start, exclusive, true // ch at column 0 still inserts, as in vim
-			}
-			vs.beep = true
-			return a, b, kind, false
-		}
-		if isJump(c.key) {
-			vs.setJump(start)
-		}
-		kind = k
-		a, b = order(start, to)
-		if kind == inclusive {
-			bl := v.buf.Line(b.Line)
-			if b.Col < len(bl) {
-				b.Col = nextCluster(bl, b.Col)
-			}
-		}
-		if kind == exclusive && b.Col == 0 && b.Line > a.Line {
-			// Vim's rule: an exclusive motion that ends in column 0 stops
-			// at the end of the line before, and is linewise when it
-			// started in the indent.
-			b.Line--
-			if v.inIndent(a) {
-				kind = linewise
-			} else {
-				b.Col = len(v.buf.Line(b.Line))
-			}
-		}
-		if c.op == "d" && kind != linewise && b.Line > a.Line && v.inIndent(a) &&
-			strings.TrimLeft(v.buf.Line(b.Line)[b.Col:], " \t") == "" {
-			kind = linewise
-		}
+	}
+	if c.op == "d" && kind != linewise && b.Line > a.Line && v.inIndent(a) &&
+		strings.TrimLeft(v.buf.Line(b.Line)[b.Col:], " \t") == "" {
+		// Vim's d over lines that leaves a blank line deletes the lines.
+		kind = linewise
 	}
 	return a, b, kind, true
 }
 
+// vimObjectRange is a text object's region for an operator.
+func (v *CodeView) vimObjectRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
+	vs := v.vim
+	if c.key[1] == 'w' || c.key[1] == 'W' {
+		var incl bool
+		if a, b, incl, ok = v.vimWordObject(c.key[0] == 'a', c.key[1] == 'W', c.n()); !ok {
+			vs.beep = true
+			return a, b, exclusive, false
+		}
+		if !incl {
+			// The last word ended at a line's start: exclusive.
+			b, kind = v.endsInColumn0(a, b, inclusive)
+			return a, b, kind, true
+		}
+		return a, b, inclusive, true
+	}
+	if c.count > 1 {
+		vs.notBuilt("a count on a text object")
+		return a, b, exclusive, false
+	}
+	if a, b, ok = v.vimObject(c.key); !ok {
+		return a, b, exclusive, false
+	}
+	if c.key[1] == 't' {
+		return a, b, exclusive, true // a tag's content is taken as it is
+	}
+	b, kind = v.endsInColumn0(a, b, exclusive)
+	return a, b, kind, true
+}
+
+// vimMotionRange is a motion's region for an operator: from the cursor to
+// where the motion goes, ordered.
+func (v *CodeView) vimMotionRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
+	vs := v.vim
+	start := v.cursor
+	to, kind, moved, known := v.vimMotion(c, true)
+	if !known {
+		vs.notBuilt(c.key)
+		return a, b, kind, false
+	}
+	if !moved {
+		vs.beep = true
+		if c.key == "b" || c.key == "B" || c.key == "ge" || c.key == "gE" {
+			v.cursor = to // vim's motion got this far before the buffer's start
+		}
+		return a, b, kind, false
+	}
+	if isJump(c.key) {
+		vs.setJump(start)
+	}
+	if c.key == "_" && c.op == "y" {
+		to.Col = start.Col // y_ leaves the column alone, as vim's yy does
+	}
+	a, b = order(start, to)
+	if kind == inclusive {
+		if bl := v.buf.Line(b.Line); b.Col < len(bl) {
+			b.Col = nextCluster(bl, b.Col)
+		}
+	}
+	if kind == exclusive {
+		b, kind = v.endsInColumn0(a, b, kind)
+	}
+	return a, b, kind, true
+}
+
+// endsInColumn0 is vim's rule for an exclusive region [a, b) that ends in
+// column 0 of a later line: it stops at the end of the line before, and
+// is linewise when it started in the indent.
+func (v *CodeView) endsInColumn0(a, b Pos, kind motionKind) (Pos, motionKind) {
+	if b.Col != 0 || b.Line <= a.Line {
+		return b, kind
+	}
+	b.Line--
+	if v.inIndent(a) {
+		return b, linewise
+	}
+	b.Col = len(v.buf.Line(b.Line))
+	return b, kind
+}
+
+// vimOperator runs an operator over a motion or text object.
 func (v *CodeView) vimOperator(c vimCmd) {
 	vs := v.vim
 	start := v.cursor
@@ -138,20 +195,26 @@ func (v *CodeView) vimOperator(c vimCmd) {
 	if !ok {
 		return
 	}
+	vs.want = -2 // j and k after an operator keep the column it left the cursor in
+	if vs.emptied && (c.op == "d" || c.op == "c") {
+		// Every line was deleted (vim's empty buffer): d and c take
+		// nothing and leave the registers alone.
+		if c.op == "c" {
+			v.vimStartInsert(1, "")
+		}
+		return
+	}
 	if kind == linewise {
 		v.vimLineOp(c, a.Line, b.Line, start, a, b)
 		return
 	}
-	if isCaseOp(c.op) {
-		v.vimCaseRange(c.op, a, b, false)
+	if a == b {
+		v.vimEmptyOp(c, a, kind)
 		return
 	}
-	if a == b && (c.op == "d" || c.op == "c" || c.op == "y") {
-		// An empty region leaves the registers alone (c still inserts).
-		v.cursor = a
-		if c.op == "c" {
-			v.vimStartInsert(1, "")
-		}
+	if isCaseOp(c.op) {
+		v.cursor = a // where undo puts the cursor back
+		v.vimCaseRange(c.op, a, b, false)
 		return
 	}
 	text := v.buf.Text(a, b)
@@ -169,7 +232,42 @@ func (v *CodeView) vimOperator(c vimCmd) {
 			v.vimStartInsert(1, "")
 		}
 	case ">", "<":
+		v.cursor = a
 		v.vimShift(a.Line, b.Line, c.op == "<")
+	}
+}
+
+// vimEmptyOp is an operator over an empty region at a: a motion that did
+// not move, which vim does not count as failing (h in column 0, l on an
+// empty line, w on the last one), or a text object on an empty line.
+// Exclusive (vim's empty region): d and c keep an undo step that changes
+// nothing, and the case operators, which step back over the region's end,
+// take the whole line from column 0 (one character at the buffer's start).
+func (v *CodeView) vimEmptyOp(c vimCmd, a Pos, kind motionKind) {
+	v.cursor = a
+	switch c.op {
+	case "d", "c":
+		if kind == exclusive {
+			v.vimEmptyStep()
+		}
+		if c.op == "c" {
+			v.vimStartInsert(1, "")
+		}
+	case "y":
+		v.vim.setRegister(c.reg, vimReg{}, true) // vim yanks the nothing
+	case ">", "<":
+		v.vimShift(a.Line, a.Line, c.op == "<")
+	default:
+		line := v.buf.Line(a.Line)
+		b := a
+		switch {
+		case kind != exclusive || a.Col > 0:
+		case a.Line > 0:
+			b.Col = len(line)
+		case line != "":
+			b.Col = nextCluster(line, 0)
+		}
+		v.vimCaseRange(c.op, a, b, false)
 	}
 }
 
@@ -178,6 +276,7 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 	vs := v.vim
 	l1, l2 = min(l1, l2), max(l1, l2)
 	if isCaseOp(c.op) {
+		v.cursor = a
 		v.vimCaseRange(c.op, Pos{l1, 0}, Pos{l2, 0}, true)
 		// The cursor goes to the start of what the motion spans (gUU's
 		// motion ends on its last line's first non-blank).
@@ -196,19 +295,21 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 	switch c.op {
 	case "y":
 		vs.setRegister(c.reg, vimReg{text: text, linewise: true}, true)
-		if a.Line < start.Line || c.key == "ip" || c.key == "ap" {
-			v.cursor = a // the start of what was yanked
+		if a.Line < start.Line || a.Line == start.Line && a.Col < start.Col {
+			v.cursor = a // where the motion's region starts (ygg, yk, yip)
 		}
 	case "d":
 		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
 			return
 		}
 		vs.dropMarks(l1, l2)
+		all := l1 == 0 && l2 == v.buf.LineCount()-1
 		v.vimEdit(func() Pos {
 			v.deleteLines(l1, l2)
 			l := min(l1, v.buf.LineCount()-1)
 			return Pos{l, firstNonBlank(v.buf.Line(l))}
 		})
+		vs.emptied = all
 	case "c":
 		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {
 			return
@@ -222,6 +323,7 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 			vs.aiLine = l1
 		}
 	case ">", "<":
+		v.cursor = a
 		v.vimShift(l1, l2, c.op == "<")
 	}
 }
@@ -246,12 +348,12 @@ func (v *CodeView) vimShift(l1, l2 int, out bool) {
 	if v.indent == "\t" {
 		sw = v.tabWidth
 	}
-	v.vimEdit(func() Pos {
+	v.vimEditStep(true, func() Pos {
 		for l := l1; l <= l2; l++ {
 			text := v.buf.Line(l)
 			ind := indentOf(text)
-			if text == "" || (!out && ind == text) {
-				continue
+			if text == "" {
+				continue // a line of blanks is shifted, as in vim
 			}
 			w := widthOf(ind, v.tabWidth)
 			if out {

@@ -16,7 +16,7 @@ func (v *CodeView) vimVisualPut(c vimCmd) {
 	reg, ok := vs.register(c.reg)
 	line := vs.mode == vimVisualLine
 	a, b := v.vimVisualRange()
-	vs.mode = vimNormal
+	vs.mode, vs.want = vimNormal, -2
 	v.selected = false
 	if !ok || reg.text == "" {
 		vs.msg = "vim: register " + regName(c.reg) + " is empty"
@@ -203,7 +203,8 @@ func (v *CodeView) vimRepeatVisual() {
 	v.cursor = end
 	keys := append([]string(nil), r.keys...)
 	vs.depth++
-	defer func() { vs.depth-- }()
+	vs.redoVisual = true
+	defer func() { vs.depth--; vs.redoVisual = false }()
 	v.vimVisualCmd(r.cmd)
 	for _, k := range keys {
 		v.vimFeed(k)

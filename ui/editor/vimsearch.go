@@ -94,11 +94,14 @@ func (v *CodeView) vimSearchMotion(c vimCmd) (Pos, bool) {
 			vs.msg = "E348: No string under cursor"
 			return from, false
 		}
-		pat := regexp.QuoteMeta(word)
-		vpat := word
-		if isWordRune([]rune(word)[0]) {
-			pat = `\b` + pat + `\b`
-			vpat = `\<` + word + `\>`
+		// Word edges where the text starts or ends with a keyword
+		// character.
+		pat, vpat := regexp.QuoteMeta(word), word
+		if rs := []rune(word); isWordRune(rs[0]) {
+			pat, vpat = `\b`+pat, `\<`+vpat
+		}
+		if rs := []rune(word); isWordRune(rs[len(rs)-1]) {
+			pat, vpat = pat+`\b`, vpat+`\>`
 		}
 		vs.search = vimSearch{pat: vpat, re: regexp.MustCompile(pat), backward: c.key == "#"}
 		from.Col = start
@@ -158,40 +161,40 @@ func (v *CodeView) searchFrom(p Pos, back bool) (Pos, bool, bool) {
 	return p, false, false
 }
 
-// wordUnder is the keyword under or after col (else the run of
-// non-blanks), as * and # take it, and where it starts.
+// wordUnder is what * and # search for, as vim's find_ident_under_cursor
+// takes it: the keyword under or after col, else the non-blank text there
+// (from where its class starts, to the next blank); where it starts.
 func wordUnder(line string, col int) (string, int, bool) {
 	rs := []rune(line)
-	// rune index of col
 	ri := len([]rune(line[:min(col, len(line))]))
-	find := func(pred func(rune) bool) (int, int) {
+	class := func(r rune) int {
+		switch {
+		case r == ' ' || r == '\t':
+			return 0
+		case isWordRune(r):
+			return 2
+		}
+		return 1
+	}
+	for pass := 2; pass >= 1; pass-- {
 		i := ri
-		for i < len(rs) && !pred(rs[i]) {
+		for i < len(rs) && class(rs[i]) != pass && (pass == 2 || class(rs[i]) == 0) {
 			i++
 		}
-		if i == len(rs) {
-			return -1, -1
+		if i == len(rs) || pass == 2 && class(rs[i]) != 2 {
+			continue
 		}
 		s := i
-		if i == ri {
-			for s > 0 && pred(rs[s-1]) {
-				s--
-			}
+		for s > 0 && class(rs[s-1]) == class(rs[i]) {
+			s--
 		}
 		e := i
-		for e < len(rs) && pred(rs[e]) {
+		for e < len(rs) && (pass == 2 && class(rs[e]) == 2 || pass == 1 && class(rs[e]) != 0) {
 			e++
 		}
-		return s, e
+		return string(rs[s:e]), len(string(rs[:s])), true
 	}
-	s, e := find(isWordRune)
-	if s < 0 {
-		s, e = find(func(r rune) bool { return r != ' ' && r != '\t' })
-	}
-	if s < 0 {
-		return "", 0, false
-	}
-	return string(rs[s:e]), len(string(rs[:s])), true
+	return "", 0, false
 }
 
 // searchCmdKeys are the keys of a search command for . to repeat.

@@ -5,8 +5,103 @@ import (
 	"strings"
 )
 
-// Visual, visual-line and visual-block modes: the selection, and the
-// commands run on it.
+// Visual, visual-line and visual-block modes: starting them (with a count,
+// the size of the last selection an operator took, as vim's), the
+// selection, and the commands run on it.
+
+// vimResel is the size of the last visual selection an operator took,
+// which a count before v, V or Ctrl-V selects again (vim's resel_VIsual).
+type vimResel struct {
+	mode  vimMode // vimNormal: none yet
+	lines int
+	// cols is the selection's width in screen columns; over lines in
+	// visual mode, its end's column; -1 after $ (to the lines' ends).
+	cols int
+}
+
+// vimStartVisual is v, V and Ctrl-V. With a count and a selection an
+// operator took before: that many times its size, in its mode, from the
+// cursor; with a count and none, count characters (lines for V).
+func (v *CodeView) vimStartVisual(c vimCmd) {
+	vs := v.vim
+	mode := map[string]vimMode{"v": vimVisual, "V": vimVisualLine, "<C-v>": vimVisualBlock}[c.key]
+	vs.vstart = v.cursor
+	vs.blockEnd = false
+	vs.want = -2 // a $ before v does not take the line break
+	r := vs.resel
+	switch {
+	case c.count > 0 && r.mode != vimNormal:
+		vs.mode = r.mode
+		v.vimReselectCount(r, c.count)
+	case c.count > 1 && mode == vimVisualLine:
+		vs.mode = mode
+		v.cursor.Line = min(v.buf.LineCount()-1, v.cursor.Line+c.count-1)
+		v.cursor = v.buf.Clamp(v.cursor)
+	default:
+		vs.mode = mode
+		line := v.buf.Line(v.cursor.Line)
+		for i := 1; i < c.count && v.cursor.Col < len(line); i++ {
+			v.cursor.Col = nextCluster(line, v.cursor.Col) // visual mode may end on the line's end
+		}
+	}
+	v.vimShowSelection()
+}
+
+// vimReselectCount moves the cursor count times the last selection's size
+// from where the new one starts, as vim's nv_visual does.
+func (v *CodeView) vimReselectCount(r vimResel, count int) {
+	vs := v.vim
+	p := v.cursor
+	if r.mode != vimVisual || r.lines > 1 {
+		p = v.buf.Clamp(Pos{p.Line + r.lines*count - 1, p.Col})
+	}
+	line := v.buf.Line(p.Line)
+	switch {
+	case r.cols < 0:
+		p.Col = len(line)
+		vs.want = -1
+		if r.mode == vimVisualBlock {
+			vs.blockEnd = true
+		}
+	case r.mode == vimVisual && r.lines > 1:
+		p.Col = offAt(line, r.cols, v.tabWidth)
+	case r.mode == vimVisual || r.mode == vimVisualBlock:
+		// Vim 9.0 counts the block's columns from the cursor's column
+		// on the line it moved to.
+		p.Col = offAt(line, colOf(line, p.Col, v.tabWidth)+r.cols*count-1, v.tabWidth)
+	}
+	v.cursor = p
+}
+
+// vimNoteResel keeps the size of the selection an operator is about to
+// take, for a count before v, V or Ctrl-V (not when . repeats one).
+func (v *CodeView) vimNoteResel() {
+	vs := v.vim
+	if vs.redoVisual {
+		return
+	}
+	a, b := order(vs.vstart, v.cursor)
+	r := vimResel{mode: vs.mode, lines: b.Line - a.Line + 1}
+	endCol := func(p Pos) int {
+		line := v.buf.Line(p.Line)
+		if p.Col >= len(line) {
+			return colOf(line, p.Col, v.tabWidth)
+		}
+		return colOf(line, nextCluster(line, p.Col), v.tabWidth) - 1
+	}
+	switch {
+	case vs.want == -1:
+		r.cols = -1
+	case vs.mode == vimVisualBlock:
+		blk := v.vimBlockRect()
+		r.cols = blk.c2 - blk.c1 + 1
+	case r.lines == 1:
+		r.cols = endCol(b) - colOf(v.buf.Line(a.Line), a.Col, v.tabWidth) + 1
+	default:
+		r.cols = endCol(b)
+	}
+	vs.resel = r
+}
 
 // vimShowSelection shows the visual selection with the view's own
 // selection, which ends before its end: vim's includes the cursor's
@@ -33,8 +128,9 @@ func (v *CodeView) vimVisualRange() (Pos, Pos) {
 	}
 	bl := v.buf.Line(b.Line)
 	switch {
-	case (vs.want == -1 || b.Col >= len(bl) && len(bl) > 0) && b == v.cursor && b.Line+1 < v.buf.LineCount():
-		// After $ the selection takes the line break too.
+	case (vs.want == -1 && b == v.cursor || b.Col >= len(bl)) && b.Line+1 < v.buf.LineCount():
+		// Ending on a line's end (after $, or on an empty line) the
+		// selection takes the line break too.
 		b = Pos{b.Line + 1, 0}
 	case b.Col < len(bl):
 		b.Col = nextCluster(bl, b.Col)
@@ -70,6 +166,7 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 	case "o":
 		vs.vstart, v.cursor = v.cursor, vs.vstart
 	case "d", "x", "X", "D", "c", "s", "y", "Y", ">", "<", "J", "C", "S", "R", "~", "u", "U":
+		v.vimNoteResel()
 		if vs.mode == vimVisualBlock && v.vimBlockCmd(c) {
 			return
 		}
@@ -77,12 +174,16 @@ func (v *CodeView) vimVisualCmd(c vimCmd) {
 		return
 	case "p", "P":
 		if vs.mode != vimVisualBlock {
+			v.vimNoteResel()
 			v.vimVisualPut(c)
 			return
 		}
 		vs.notBuilt(c.key + " in visual-block mode")
 		return
 	case "I", "A", "r", "O":
+		if vs.mode == vimVisualBlock && c.key != "O" {
+			v.vimNoteResel()
+		}
 		if vs.mode == vimVisualBlock && v.vimBlockCmd(c) {
 			if vs.mode == vimVisualBlock {
 				v.vimShowSelection()
@@ -151,6 +252,7 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		line = true
 	}
 	vs.mode = vimNormal
+	vs.want = -2
 	v.selected = false
 	if op != "y" {
 		if !v.editable() {
@@ -161,6 +263,12 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		v.vimVisualRecord(c)
 	}
 	cmd := vimCmd{op: op, reg: c.reg, count: 1}
+	if op == "J" || op == ">" || op == "<" {
+		// Operators on lines do not take the line break after the
+		// selection's end.
+		_, e := order(vs.vstart, v.cursor)
+		b.Line = e.Line
+	}
 	switch {
 	case op == "J":
 		v.vimJoin(a.Line, max(2, b.Line-a.Line+1))
