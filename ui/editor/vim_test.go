@@ -253,6 +253,11 @@ var vimCases = []vimCase{
 	// undoes a shift or case change that changed nothing.
 	{"<0 u", vPunct, 2, 3, "<0u"}, {"<k u", vIndent, 2, 3, "<ku"}, {"gU0 u", vText, 1, 5, "gU0u"},
 	{"< nothing u", vCase, 2, 7, "<wu"}, {"gUiW nothing u", vCase, 3, 5, "0xwgUiWu"},
+	{"dd u column", vIndent, 1, 1, "ddu"}, {"dgg u", vIndent, 1, 1, "dggu"}, {"dj u", vIndent, 1, 1, "dju"},
+	{"d} u last lines", vIndent, 2, 4, "d}u"}, {"Vjd u", vIndent, 2, 4, "Vjdu"}, {"Vkd u", vIndent, 3, 6, "Vkdu"},
+	{"vjd u", vText, 1, 2, "vjdu"}, {"o u redo", vLines, 1, 0, "ox<Esc>u<C-r>"}, {":s u", vFind, 2, 6, ":s/o/0/g<CR>u"},
+	// A failed operator is not what . repeats; yi{ moves to what it took.
+	{"failed d not repeated", vFind, 2, 3, "xdfZ."}, {"yi{ cursor", vCode, 1, 3, "yi{"},
 	// Counts past the buffer's end go as far as there is.
 	{"4$ past end", vProse, 3, 0, "4$"}, {"3$ past end", vText, 1, 10, "3$"}, {"4>$ past end", vIndent, 3, 0, "4>$"},
 	{"4E past end", vParas, 7, 4, "4E"}, {"9e past end", vText, 1, 0, "9e"}, {"4cW past end", vCase, 2, 6, "4cWZ<Esc>"},
@@ -287,7 +292,7 @@ var vimCases = []vimCase{
 	// :s sets the pattern n and N search for.
 	{":s then N", vCase, 2, 6, ":s/o/0/g<CR>N"},
 	// With every line deleted (vim's empty buffer) d and c take nothing.
-	{"dG dd", vLines, 1, 0, "dGdd"}, {"dG cc", vLines, 1, 0, "dGccx<Esc>"}, {"dG cw", vLines, 1, 0, "dGcwx<Esc>"},
+	{"dG dd", vLines, 1, 0, "dGdd"}, {"dG cc", vLines, 1, 0, "dGccx<Esc>"}, {"dG cw", vLines, 1, 0, "dGcwx<Esc>"}, {"dG vd", vLines, 1, 0, "dGvd"},
 }
 
 // vimKeyName are the key names vimNotation reads between < and >; any

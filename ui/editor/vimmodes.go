@@ -388,6 +388,12 @@ func (v *CodeView) vimSubstitute(a, b int, cmd string) {
 	}
 	vs.seq++
 	vs.merge = "vim:" + strconv.Itoa(vs.seq)
+	for l := a; l <= b; l++ {
+		if re.MatchString(v.buf.Line(l)) {
+			v.cursor = Pos{l, 0} // where vim's undo puts the cursor back
+			break
+		}
+	}
 	v.vimEdit(func() Pos {
 		for l := a; l <= b; l++ {
 			text := v.buf.Line(l)

@@ -497,8 +497,8 @@ func (v *CodeView) vimUndo(undo bool, n int) {
 			top = g.before.Line // a step that changed nothing
 		}
 		for _, s := range g.splices {
-			if top < 0 || s.at < top {
-				top = s.at
+			if at := undoLine(s, g.before, undo); top < 0 || at < top {
+				top = at
 			}
 		}
 		top = min(max(top, 0), v.buf.LineCount()-1)
@@ -508,6 +508,28 @@ func (v *CodeView) vimUndo(undo bool, n int) {
 			v.cursor = Pos{top, firstNonBlank(v.buf.Line(top))}
 		}
 	}
+}
+
+// undoLine is the line vim's undo (or redo) of splice s puts the cursor
+// on: where it was before the change when that is in or next to the
+// lines changed, else the first line changed back, past those left as
+// they were (unless only lines off their end were).
+func undoLine(s splice, before Pos, undo bool) int {
+	back, now := s.old, s.new
+	if !undo {
+		back, now = now, back
+	}
+	if before.Line >= s.at-1 && before.Line <= s.at+len(back) {
+		return before.Line
+	}
+	i := 0
+	for i < min(len(back), len(now)) && back[i] == now[i] {
+		i++
+	}
+	if i == len(back) {
+		i = 0
+	}
+	return s.at + i
 }
 
 // vimRepeat is .: the last change's keys again, with count instead of the

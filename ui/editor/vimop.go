@@ -83,6 +83,11 @@ func (v *CodeView) vimOpRange(c vimCmd) (a, b Pos, kind motionKind, ok bool) {
 		}
 		last := min(start.Line+c.n()-1, v.buf.LineCount()-1)
 		a, b, kind = start, Pos{last, 0}, linewise
+		if end := (Pos{last, firstNonBlank(v.buf.Line(last))}); c.op != "y" && end.Line == start.Line && end.Col < start.Col {
+			// dd and cc go to the first non-blank first: the region starts
+			// there when that is before the cursor.
+			a = end
+		}
 	case c.key == "ip" || c.key == "ap":
 		l1, l2, found := v.vimParaObject(c.key == "ap", c.n())
 		if !found {
@@ -193,6 +198,7 @@ func (v *CodeView) vimOperator(c vimCmd) {
 	start := v.cursor
 	a, b, kind, ok := v.vimOpRange(c)
 	if !ok {
+		vs.stopRecording(false) // a failed operator is not what . repeats
 		return
 	}
 	vs.want = -2 // j and k after an operator keep the column it left the cursor in
@@ -287,16 +293,15 @@ func (v *CodeView) vimLineOp(c vimCmd, l1, l2 int, start, a, b Pos) {
 		return
 	}
 	if c.op == "d" || c.op == "c" {
-		// Vim starts a linewise change at the first line's column 0,
-		// which is where undo puts the cursor back.
-		v.cursor = Pos{l1, 0}
+		// Where the region starts is where undo puts the cursor back.
+		v.cursor = a
 	}
 	text := strings.Join(v.buf.Lines(l1, l2+1), "\n") + "\n"
 	switch c.op {
 	case "y":
 		vs.setRegister(c.reg, vimReg{text: text, linewise: true}, true)
-		if a.Line < start.Line || a.Line == start.Line && a.Col < start.Col {
-			v.cursor = a // where the motion's region starts (ygg, yk, yip)
+		if a.Line < start.Line || a.Line == start.Line && a.Col < start.Col || len(c.key) == 2 && (c.key[0] == 'i' || c.key[0] == 'a') {
+			v.cursor = a // where the region starts (ygg, yk, yip, yi{)
 		}
 	case "d":
 		if !vs.setRegister(c.reg, vimReg{text: text, linewise: true}, false) {

@@ -262,6 +262,13 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		vs.merge = "vim:" + strconv.Itoa(vs.seq)
 		v.vimVisualRecord(c)
 	}
+	if vs.emptied && (op == "d" || op == "c") {
+		// Every line was deleted (vim's empty buffer): nothing to take.
+		if op == "c" {
+			v.vimStartInsert(1, "")
+		}
+		return
+	}
 	cmd := vimCmd{op: op, reg: c.reg, count: 1}
 	if op == "J" || op == ">" || op == "<" {
 		// Operators on lines do not take the line break after the
@@ -283,6 +290,13 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 				v.cursor.Col = 0 // vim yanks from where V started, at column 0
 			}
 		}
+		if op == "d" || op == "c" {
+			// Where undo puts the cursor back: the selection's start, in
+			// column 0 when that is where it started.
+			if a, _ = order(vs.vstart, v.cursor); a == vs.vstart {
+				a.Col = 0
+			}
+		}
 		v.vimLineOp(cmd, a.Line, b.Line, v.cursor, a, b)
 	default:
 		text := v.buf.Text(a, b)
@@ -294,6 +308,7 @@ func (v *CodeView) vimVisualOp(c vimCmd) {
 		if !vs.setRegister(c.reg, vimReg{text: text}, false) {
 			return
 		}
+		v.cursor = a // where undo puts the cursor back
 		v.vimEdit(func() Pos { v.buf.Delete(a, b); return a })
 		if op == "c" {
 			v.vimStartInsert(1, "")
