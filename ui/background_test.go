@@ -114,10 +114,22 @@ func TestCommitDialogCommitsTheDraftedMessage(t *testing.T) {
 // met goes on with the judge's words, met stops.
 func TestGoalCardsInTheChat(t *testing.T) {
 	main := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "made a.txt"}, {Text: "made b.txt too"}}})
-	// After each turn the spare gets two requests, the turn's note and the
-	// judge's, in either order: each pair answers alike.
-	notMet, met := llmtest.Response{Text: "NOT MET: b.txt is missing"}, llmtest.Response{Text: "MET"}
-	bg := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{notMet, notMet, met, met}})
+	// The spare gets the judge's requests and the turns' notes, in an
+	// order the scheduling decides: the judge is answered by what its
+	// transcript shows, a note by anything.
+	bg := llmtest.Start(t, llmtest.Script{Respond: func(req *llmtest.ChatRequest, _ int) llmtest.Response {
+		var all strings.Builder
+		for _, m := range req.Messages {
+			all.WriteString(string(m.Content))
+		}
+		switch {
+		case !strings.Contains(all.String(), "You judge whether"):
+			return llmtest.Response{Text: "## Goal\nA note."}
+		case strings.Contains(all.String(), "made b.txt too"):
+			return llmtest.Response{Text: "MET"}
+		}
+		return llmtest.Response{Text: "NOT MET: b.txt is missing"}
+	}})
 	r := twoSlotApp(t, t.TempDir(), main, bg)
 	r.typeText("/goal make a.txt and b.txt")
 	r.key(tcell.KeyEnter, 0, 0)
