@@ -377,6 +377,7 @@ func (in *Input) chatKey(ev *tcell.EventKey, action keymap.Action, setFocus func
 		in.SetText("", false)
 		in.draft = ""
 		in.matches = nil
+		in.MentionAt, in.mentionHits = -1, nil // the @ list goes with the text
 		if in.OnSubmit != nil {
 			in.OnSubmit(text)
 		}
@@ -432,6 +433,8 @@ func (in *Input) interrupt() {
 		in.histPos = len(in.history)
 		in.AddHistory(in.draft)
 		in.SetText("", false)
+		in.matches = nil
+		in.MentionAt, in.mentionHits = -1, nil // the lists go with the text
 	}
 }
 

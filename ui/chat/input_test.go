@@ -100,3 +100,23 @@ func TestMentionListSaysItIsPartial(t *testing.T) {
 		t.Fatalf("once listed, the @ list is:\n%s", got)
 	}
 }
+
+// Sending a message that ends in an @-mention closes the @ list with the
+// text: it used to stay on screen, over an empty input, until the next key.
+func TestSendClosesTheMentionList(t *testing.T) {
+	dark := theme.Get("dark")
+	in := NewInput(&dark, ChatKeys(), nil)
+	in.MentionFiles = func(q string) ([]string, bool) { return []string{"notes.txt"}, false }
+	var sent string
+	in.OnSubmit = func(text string) { sent = text }
+	for _, r := range "summarise @notes.txt" {
+		in.InputHandler()(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone), func(tview.Primitive) {})
+	}
+	if !in.mentioning() {
+		t.Fatal("typing @notes.txt did not open the @ list")
+	}
+	in.InputHandler()(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), func(tview.Primitive) {})
+	if sent != "summarise @notes.txt" || in.mentioning() {
+		t.Errorf("sent %q; the @ list open after sending: %v", sent, in.mentioning())
+	}
+}
