@@ -104,6 +104,7 @@ fuzz:
 
 VULNDB ?= https://vuln.go.dev
 GOVULNCHECK ?= v1.9.0
+GOCYCLO ?= v0.6.0
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -111,6 +112,9 @@ lint:
 	@# No file of fawn's over 900 lines: split one by concern first.
 	@big=$$(git ls-files '*.go' | grep -v -e '_test.go$$' -e '^third_party/' | xargs wc -l | awk '$$2 != "total" && $$1 > 900 {print $$2 " (" $$1 " lines)"}'); \
 	if [ -n "$$big" ]; then echo "over 900 lines (split by concern):"; echo "$$big"; exit 1; fi
+	@# No function of fawn's with a cyclomatic complexity over 40.
+	@cx=$$($(GO) run github.com/fzipp/gocyclo/cmd/gocyclo@$(GOCYCLO) -over 40 -ignore '^third_party/' .); \
+	if [ -n "$$cx" ]; then echo "over 40 (split the function):"; echo "$$cx"; exit 1; fi
 	@# go.mod and go.sum must be what go mod tidy makes of the imports.
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit the result"; exit 1; }
 	@# Known vulnerabilities in what fawn links, when the vulnerability
