@@ -1,33 +1,16 @@
 package e2e
 
 import (
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fawn-ide/fawn/internal/llmtest"
+	"github.com/fawn-ide/fawn/project/projecttest"
 )
-
-// inotifyOf counts the inotify instances process pid holds.
-func inotifyOf(t *testing.T, pid int) int {
-	t.Helper()
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	fds, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("reading %s: %v", dir, err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
-}
 
 // One watcher per project root for the whole app: after the agent ran a
 // command (the checkpoint book watched the tree for it and recorded what it
@@ -69,13 +52,13 @@ func TestOneWatcherPerRoot(t *testing.T) {
 	tm.Keys("C-c")
 
 	pid := tm.fawnPID()
-	if n := inotifyOf(t, pid); n != 1 {
+	if n := projecttest.InotifyInstances(t, strconv.Itoa(pid)); n != 1 {
 		t.Fatalf("fawn holds %d inotify instances for one project root, want 1", n)
 	}
 
 	tm.prompt("/task new two")
 	tm.WaitUntil("task two open", func(s string) bool { return strings.Contains(s, "fawn/two") })
-	if n := inotifyOf(t, pid); n != 2 {
+	if n := projecttest.InotifyInstances(t, strconv.Itoa(pid)); n != 2 {
 		t.Fatalf("fawn holds %d inotify instances for the project and one task's worktree, want 2", n)
 	}
 }

@@ -14,23 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// inotifyInstances counts the inotify instances this process has open.
-func inotifyInstances(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd:", err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
-}
+	"github.com/fawn-ide/fawn/project/projecttest"
+)
 
 func tempRoot(t *testing.T) string {
 	t.Helper()
@@ -71,7 +57,7 @@ func watchTree(t *testing.T, root string, o WatchOptions) (*Watcher, Mark) {
 // watcher, the process holds one inotify instance for it; two roots (a
 // task's worktree beside the project) hold two; the last release closes it.
 func TestWatchersOneInstancePerRoot(t *testing.T) {
-	before := inotifyInstances(t)
+	before := projecttest.InotifyInstances(t, "self")
 	ws := NewWatchers(WatchOptions{})
 	a, b := tempRoot(t), tempRoot(t)
 	w1, r1 := ws.Get(a)
@@ -86,22 +72,22 @@ func TestWatchersOneInstancePerRoot(t *testing.T) {
 	if err := s.Add(a); err != nil {
 		t.Fatal(err)
 	}
-	if got := inotifyInstances(t) - before; got != 1 {
+	if got := projecttest.InotifyInstances(t, "self") - before; got != 1 {
 		t.Fatalf("%d inotify instances for one root", got)
 	}
 	w3, r3 := ws.Get(b)
-	if got := inotifyInstances(t) - before; got != 2 || w3 == w1 {
+	if got := projecttest.InotifyInstances(t, "self") - before; got != 2 || w3 == w1 {
 		t.Fatalf("%d inotify instances for two roots", got)
 	}
 	s.Close()
 	r1()
 	r1() // once only
-	if got := inotifyInstances(t) - before; got != 2 {
+	if got := projecttest.InotifyInstances(t, "self") - before; got != 2 {
 		t.Fatalf("%d inotify instances while each root has a consumer", got)
 	}
 	r2()
 	r3()
-	if got := inotifyInstances(t) - before; got != 0 {
+	if got := projecttest.InotifyInstances(t, "self") - before; got != 0 {
 		t.Fatalf("%d inotify instances left after every release", got)
 	}
 }

@@ -12,25 +12,10 @@ import (
 	"github.com/fawn-ide/fawn/checkpoint"
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/project"
+	"github.com/fawn-ide/fawn/project/projecttest"
 	"github.com/fawn-ide/fawn/ui/editor"
 	"github.com/fawn-ide/fawn/ui/theme"
 )
-
-// inotifyInstances counts the inotify instances this process holds.
-func inotifyInstances(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd:", err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
-}
 
 // TestOneWatcherPerRootForEveryConsumer: the workspaces of two roots (the
 // project and a task's worktree), each with an editor holding an open
@@ -42,7 +27,7 @@ func TestOneWatcherPerRootForEveryConsumer(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the tree is watched with Linux's inotify")
 	}
-	before := inotifyInstances(t)
+	before := projecttest.InotifyInstances(t, "self")
 	watchers := project.NewWatchers(project.WatchOptions{})
 	for i, name := range []string{"project", "worktree"} {
 		dir := filepath.Join(t.TempDir(), name)
@@ -100,7 +85,7 @@ func TestOneWatcherPerRootForEveryConsumer(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 
-		if got := inotifyInstances(t) - before; got != i+1 {
+		if got := projecttest.InotifyInstances(t, "self") - before; got != i+1 {
 			t.Fatalf("%d inotify instances for %d roots", got, i+1)
 		}
 	}

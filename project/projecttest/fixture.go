@@ -1,6 +1,7 @@
 // Package projecttest holds what the tests of project and of the walking
 // tools share: a tree full of ignore-rule cases that walks, grep and glob are
-// checked against git and ripgrep on, and small helpers to write files.
+// checked against git and ripgrep on, small helpers to write files, and
+// the count of a process's inotify instances (one watcher per root).
 //
 // Only tests import it.
 package projecttest
