@@ -183,13 +183,10 @@ func (d *rootDir) marker(s Server) string {
 	return ""
 }
 
-// markerIn finds one of s's root markers in the project: at its root or in
-// a directory just below it (a monorepo's services). It returns the
-// marker's path relative to the root, or "".
-func (s Server) markerIn(root *rootDir) string {
-	if m := root.marker(s); m != "" {
-		return m
-	}
+// markerBelow finds one of s's root markers in a directory just below the
+// project's root (a monorepo's services). It returns the marker's path
+// relative to the root, or "".
+func (s Server) markerBelow(root *rootDir) string {
 	n := 0
 	for _, e := range root.list() {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == "node_modules" || e.Name() == "vendor" {
@@ -259,14 +256,25 @@ func survey(root string, servers []Server) []candidate {
 		case s.Command == "":
 			c.why = "no command configured"
 		default:
-			c.marker = s.markerIn(dir)
-			if c.marker == "" {
-				c.why = "no " + strings.Join(s.RootMarkers, ", ") + " in the project"
-				break
+			// A marker at the root comes from the one listing; the
+			// directories below cost a stat per marker each (a thousand in
+			// Go's source), so they are looked into only for a server that
+			// is installed.
+			c.marker = dir.marker(s)
+			if c.marker != "" {
+				c.bin = s.lookPath()
+			} else if c.bin = s.lookPath(); c.bin != "" {
+				c.marker = s.markerBelow(dir)
 			}
-			c.bin = s.lookPath()
-			if c.bin == "" {
+			switch {
+			case c.bin == "" && c.marker == "":
+				c.why = "no " + strings.Join(s.RootMarkers, ", ") + " at the project's root, and " + s.Command + " is not installed (not found on PATH)"
+			case c.marker == "":
+				c.why = "no " + strings.Join(s.RootMarkers, ", ") + " in the project"
+			case c.bin == "":
 				c.why = s.Command + " is not installed (not found on PATH)"
+			}
+			if c.why != "" {
 				break
 			}
 			for _, ext := range s.Extensions {

@@ -521,7 +521,7 @@ func TestSurveyReadsTheRootOnceAndFindsWhatHasMarkerFinds(t *testing.T) {
 	}) {
 		got[c.Name] = c.why + "|" + c.marker
 	}
-	if got["absent"] != "no Cargo.toml in the project|" || got["py"] != "no-such-server-xyz is not installed (not found on PATH)|a.py" {
+	if got["absent"] != "no Cargo.toml at the project's root, and no-such-server-xyz is not installed (not found on PATH)|" || got["py"] != "no-such-server-xyz is not installed (not found on PATH)|a.py" {
 		t.Fatalf("survey = %v", got)
 	}
 }
@@ -595,5 +595,29 @@ func TestCloseEndsWhatARunningServerStarted(t *testing.T) {
 			_ = exec.Command("kill", "-9", pid).Run()
 			t.Fatal("the server's setsid child outlived Close")
 		}
+	}
+}
+
+// The directories below the root are looked into only for a server that is
+// installed: each costs a stat per marker, and Go's source has 78 of them.
+func TestSurveyLooksBelowTheRootOnlyForAnInstalledServer(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"svc/Cargo.toml": ""})
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	got := map[string]candidate{}
+	for _, c := range survey(root, []Server{
+		{Name: "absent", Command: "no-such-server-xyz", RootMarkers: []string{"Cargo.toml"}},
+		{Name: "here", Command: sh, RootMarkers: []string{"Cargo.toml"}},
+	}) {
+		got[c.Name] = c
+	}
+	if c := got["absent"]; c.marker != "" || !strings.Contains(c.why, "not installed") {
+		t.Fatalf("a server that is not installed: marker %q, why %q; want no look below the root", c.marker, c.why)
+	}
+	if c := got["here"]; c.marker != filepath.Join("svc", "Cargo.toml") || c.why != "" {
+		t.Fatalf("an installed server: marker %q, why %q; want svc/Cargo.toml", c.marker, c.why)
 	}
 }
