@@ -244,147 +244,6 @@ func linesEqual(a, b []render.Line) bool {
 	return true
 }
 
-// splitBlocks cuts Markdown into top-level chunks that render the same apart
-// as together: at a blank line outside fenced code that is followed by a
-// line starting in the first column (an indented line may continue a list
-// item or be indented code). While an answer streams only its last chunk
-// changes, so the others' renders can be kept.
-func splitBlocks(src string) []string {
-	var chunks []string
-	start := 0
-	fence := ""
-	blank := false
-	for pos := 0; pos < len(src); {
-		end := strings.IndexByte(src[pos:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += pos
-		}
-		line := src[pos:end]
-		trimmed := strings.TrimLeft(line, " ")
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "" {
-				fence = ""
-			}
-		case strings.TrimSpace(line) == "":
-			blank = true
-		default:
-			if blank && line[0] != ' ' && line[0] != '\t' && pos > start {
-				chunks = append(chunks, src[start:pos])
-				start = pos
-			}
-			blank = false
-			if f := fenceOf(trimmed); f != "" && len(line)-len(trimmed) < 4 {
-				fence = f
-			}
-		}
-		pos = end + 1
-	}
-	return append(chunks, src[start:])
-}
-
-// fenceOf returns the fence a line opens (``` or ~~~, at least three), or "".
-func fenceOf(line string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(line) && line[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return line[:n]
-		}
-	}
-	return ""
-}
-
-// mdChunk caches the render of one chunk of a message.
-type mdChunk struct {
-	text  string
-	lines []render.Line
-	start int // where text starts in mdCache.src
-	end   int // len(mdCache.out) after this chunk's lines
-	// approx: a code block in it was highlighted from near its end while
-	// it streamed (markdown.highlight); it is rendered again, whole, once
-	// it is no longer the streaming end of the answer (tail) and then
-	// whenever a block lexed whole comes in (gen, markdown.gen when it was
-	// rendered).
-	approx, tail bool
-	gen          uint64
-}
-
-// mdCache is what renderChunked keeps of a message between renders.
-type mdCache struct {
-	src    string // the text last rendered
-	width  int
-	chunks []mdChunk
-	out    []render.Line // the lines of all the chunks, blank lines between
-	approx bool          // a chunk's code was lexed in part
-	// firstApprox is the first chunk whose code was lexed in part
-	// (len(chunks) when none): a frame finds what it keeps without
-	// going through every chunk of a long answer.
-	firstApprox int
-}
-
-// renderChunked renders src chunk by chunk, reusing the chunks whose text
-// and width are unchanged since the last render (kept in c). When src goes
-// on from the text last rendered (an answer streaming in), only the last
-// chunk is split again and the lines before it stay as they are: a
-// frame's work does not grow with the answer. streaming says more text
-// may come at src's end.
-func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bool) []render.Line {
-	keep := 0 // chunks kept as they are, lines and all
-	if c.width == width && len(c.chunks) > 0 && len(src) >= len(c.src) && src[:len(c.src)] == c.src {
-		// All but the last, up to the first waiting for its code lexed
-		// whole: none of those kept is approximate.
-		keep = min(len(c.chunks)-1, c.firstApprox)
-	}
-	resume := 0
-	var out []render.Line
-	if keep > 0 {
-		resume = c.chunks[keep].start
-		out = c.out[:c.chunks[keep-1].end]
-	}
-	// The new chunks go into the old ones' array: chunk keep+i is read
-	// from old before it is written, and the ones after it later still.
-	old := c.chunks
-	chunks := c.chunks[:keep]
-	parts := splitBlocks(src[resume:])
-	anyApprox := false
-	firstApprox := -1
-	start := resume
-	for i, text := range parts {
-		ch := mdChunk{text: text, start: start, tail: streaming && i == len(parts)-1, gen: m.gen}
-		start += len(text)
-		// A chunk lexed in part is kept while it is the streaming end, or
-		// while it waits for its code lexed whole; not once that came in.
-		if j := keep + i; j < len(old) && old[j].text == text && c.width == width &&
-			(!old[j].approx || ch.tail || (!old[j].tail && old[j].gen == m.gen)) {
-			ch.lines, ch.approx, ch.gen = old[j].lines, old[j].approx, old[j].gen
-		} else {
-			ch.lines, ch.approx = m.render(text, width, ch.tail)
-		}
-		if len(ch.lines) > 0 {
-			if len(out) > 0 {
-				out = append(out, nil)
-			}
-			out = append(out, ch.lines...)
-		}
-		ch.end = len(out)
-		if ch.approx && !anyApprox {
-			firstApprox = len(chunks)
-		}
-		chunks = append(chunks, ch)
-		anyApprox = anyApprox || ch.approx
-	}
-	if firstApprox < 0 {
-		firstApprox = len(chunks)
-	}
-	c.src, c.width, c.chunks, c.out, c.approx, c.firstApprox = src, width, chunks, out, anyApprox, firstApprox
-	return out
-}
-
 // render lays src out at width. streaming lets a code block that grew be
 // highlighted from near its end; approx says one was.
 func (m *Markdown) render(src string, width int, streaming bool) (lines []render.Line, approx bool) {
@@ -507,10 +366,18 @@ func trimLine(l render.Line) render.Line {
 	return out
 }
 
-func (r *mdRender) blocks(parent ast.Node) {
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+func (r *mdRender) blocks(parent ast.Node) { r.blocksOf(parent.FirstChild(), nil) }
+
+// blocksOf renders the blocks from first up to stop (nil: the last).
+func (r *mdRender) blocksOf(first, stop ast.Node) {
+	for n := first; n != nil && n != stop; n = n.NextSibling() {
+		// A block that shows nothing (a link reference definition) asks
+		// for no blank line after it.
+		before := len(r.out)
 		r.block(n)
-		r.blankPending = true
+		if len(r.out) > before {
+			r.blankPending = true
+		}
 	}
 }
 
@@ -537,10 +404,17 @@ func (r *mdRender) block(n ast.Node) {
 		r.out = append(r.out, append(first, render.Span{Text: strings.Repeat("─", w), Style: r.base().Foreground(r.th.Dim)}))
 	case *ast.Blockquote:
 		bar := render.Span{Text: "▎ ", Style: r.base().Foreground(r.th.Dim)}
+		before, pending := len(r.out), r.blankPending
 		r.flushBlank()
+		after := len(r.out)
 		r.prefix = append(r.prefix, &mdPrefix{first: bar, rest: bar})
 		r.blocks(n)
 		r.prefix = r.prefix[:len(r.prefix)-1]
+		if len(r.out) == after {
+			// A quote with nothing to show (a definition, say) shows
+			// nothing: not the blank line before it either.
+			r.out, r.blankPending = r.out[:before], pending
+		}
 	case *ast.List:
 		r.list(n)
 	case *ast.FencedCodeBlock:

@@ -216,7 +216,7 @@ func TestMessageListKeepsTheLinesOfAScreen(t *testing.T) {
 	l.entries = append([]*entry{{item: answer}}, l.entries...)
 	l.ScrollToTop()
 	l.Draw(s)
-	if len(answer.md.chunks) == 0 {
+	if answer.md.out == nil {
 		t.Fatal("the answer at the top was not rendered")
 	}
 	for range 120 {
@@ -232,7 +232,7 @@ func TestMessageListKeepsTheLinesOfAScreen(t *testing.T) {
 	if warm > maxWarm {
 		t.Errorf("%d entries keep their lines after a scroll through 1,000; want at most %d", warm, maxWarm)
 	}
-	if len(answer.md.chunks) != 0 {
+	if answer.md.out != nil {
 		t.Error("the answer far out of view keeps its rendered Markdown")
 	}
 	*renders = 0
