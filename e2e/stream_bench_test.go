@@ -210,20 +210,26 @@ func BenchmarkStreamingTerminal(b *testing.B) {
 
 	// FAWN_BENCH_CPUPROFILE=DIR: each run of the IDE and of headless fawn
 	// writes a CPU profile there (ide-N.prof, head-N.prof, for go tool
-	// pprof with the binary) and a heap profile (ide-N.mem, head-N.mem),
-	// to see where the difference goes.
-	profDir := os.Getenv("FAWN_BENCH_CPUPROFILE")
+	// pprof with the binary); FAWN_BENCH_MEMPROFILE=DIR a heap profile
+	// (ide-N.mem, head-N.mem), to see where the difference goes. Apart:
+	// the heap profile samples every 4 KiB allocated, which the CPU
+	// profile would count as the program's.
+	profDir, memDir := os.Getenv("FAWN_BENCH_CPUPROFILE"), os.Getenv("FAWN_BENCH_MEMPROFILE")
 	profiled := func(env []string, name string) []string {
-		if profDir == "" {
-			return env
+		env = append([]string(nil), env...)
+		if profDir != "" {
+			env = append(env, "FAWN_CPUPROFILE="+filepath.Join(profDir, name))
 		}
-		return append(append([]string(nil), env...), "FAWN_CPUPROFILE="+filepath.Join(profDir, name), "FAWN_MEMPROFILE="+filepath.Join(profDir, strings.TrimSuffix(name, ".prof")+".mem"))
+		if memDir != "" {
+			env = append(env, "FAWN_MEMPROFILE="+filepath.Join(memDir, strings.TrimSuffix(name, ".prof")+".mem"))
+		}
+		return env
 	}
 
 	var ideCPU, headCPU time.Duration
 	var written int64
 	for i := 0; i < b.N; i++ {
-		run := streamIDE(b, profiled(env, fmt.Sprintf("ide-%d.prof", i)), append(append([]string{bin}, args...), project), streamFor, profDir != "")
+		run := streamIDE(b, profiled(env, fmt.Sprintf("ide-%d.prof", i)), append(append([]string{bin}, args...), project), streamFor, profDir != "" || memDir != "")
 		ideCPU += run.cpu
 		written += run.written
 
