@@ -179,3 +179,16 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// A finished answer, rendered whole in one piece, is laid out again at a
+// new width (the pane resized); at the same width and text it is kept.
+func TestFinishedAnswerRendersAgainAtNewWidth(t *testing.T) {
+	rc := darkCtx()
+	var c mdCache
+	for _, width := range []int{80, 30, 30, 80} {
+		got := rc.MD.renderChunked(sampleMarkdown, width, &c, false)
+		if d := sameCells(got, rc.MD.renderAll(sampleMarkdown, width)); d != "" {
+			t.Fatalf("at width %d: %s", width, d)
+		}
+	}
+}

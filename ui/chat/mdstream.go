@@ -107,8 +107,8 @@ func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	if n := len(c.chunks); n > 0 {
 		resume = c.chunks[n-1].end
 	}
-	tailKept := src == c.src && redo == len(c.chunks) && streaming == c.tailStreaming &&
-		(!c.tailApprox || (streaming && c.tailGen == m.gen))
+	tailKept := src == c.src && !resized && c.out != nil && streaming == c.tailStreaming &&
+		(!c.tailApprox || c.tailGen == m.gen)
 	if !tailKept {
 		r := m.parseRefs(src[resume:], c.known)
 		from := r.doc.FirstChild()
