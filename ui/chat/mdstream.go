@@ -110,40 +110,7 @@ func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	tailKept := src == c.src && !resized && c.out != nil && streaming == c.tailStreaming &&
 		(!c.tailApprox || c.tailGen == m.gen)
 	if !tailKept {
-		r := m.parseRefs(src[resume:], c.known)
-		from := r.doc.FirstChild()
-		if streaming {
-			cuts := closedBlocks(r.doc, src[resume:])
-			if len(cuts) > 0 && (len(r.ctx.defs) > 0 || len(r.ctx.used) > 0) {
-				// Links by reference: each chunk parsed on its own, with
-				// every definition known, the tail's too (a chunk's links
-				// may name one defined further on).
-				all := append(c.known[:len(c.known):len(c.known)], r.ctx.defs...)
-				start := resume
-				for _, cut := range cuts {
-					ch := mdChunk{start: start, end: resume + cut.at}
-					m.renderChunk(src, width, &ch, all)
-					c.addChunk(ch)
-					start = ch.end
-				}
-				resume = start
-				r = m.parseRefs(src[resume:], c.known)
-				from = r.doc.FirstChild()
-			} else {
-				// None: the chunks' blocks are rendered from this parse,
-				// as they would be each on its own.
-				start := resume
-				for _, cut := range cuts {
-					ch := mdChunk{start: start, end: resume + cut.at, gen: m.gen}
-					ch.lines, ch.approx = r.render(from, cut.node, width, false)
-					c.addChunk(ch)
-					start, from = ch.end, cut.node
-				}
-			}
-		}
-		c.tail, c.tailApprox = r.render(from, nil, width, streaming)
-		c.tailRefs = mdRefs{defs: r.ctx.defs}
-		c.tailStreaming, c.tailGen = streaming, m.gen
+		m.renderTail(src, width, resume, c, streaming)
 	}
 	c.src, c.width = src, width
 
@@ -191,6 +158,45 @@ func (m *Markdown) renderChunked(src string, width int, c *mdCache, streaming bo
 	c.approx = c.approx || c.tailApprox
 	c.out = out
 	return out
+}
+
+// renderTail renders the text after c's chunks (from resume), first
+// closing, when streaming, the chunks whose blocks goldmark closed.
+func (m *Markdown) renderTail(src string, width, resume int, c *mdCache, streaming bool) {
+	r := m.parseRefs(src[resume:], c.known)
+	from := r.doc.FirstChild()
+	if streaming {
+		cuts := closedBlocks(r.doc, src[resume:])
+		if len(cuts) > 0 && (len(r.ctx.defs) > 0 || len(r.ctx.used) > 0) {
+			// Links by reference: each chunk parsed on its own, with
+			// every definition known, the tail's too (a chunk's links
+			// may name one defined further on).
+			all := append(c.known[:len(c.known):len(c.known)], r.ctx.defs...)
+			start := resume
+			for _, cut := range cuts {
+				ch := mdChunk{start: start, end: resume + cut.at}
+				m.renderChunk(src, width, &ch, all)
+				c.addChunk(ch)
+				start = ch.end
+			}
+			resume = start
+			r = m.parseRefs(src[resume:], c.known)
+			from = r.doc.FirstChild()
+		} else {
+			// None: the chunks' blocks are rendered from this parse,
+			// as they would be each on its own.
+			start := resume
+			for _, cut := range cuts {
+				ch := mdChunk{start: start, end: resume + cut.at, gen: m.gen}
+				ch.lines, ch.approx = r.render(from, cut.node, width, false)
+				c.addChunk(ch)
+				start, from = ch.end, cut.node
+			}
+		}
+	}
+	c.tail, c.tailApprox = r.render(from, nil, width, streaming)
+	c.tailRefs = mdRefs{defs: r.ctx.defs}
+	c.tailStreaming, c.tailGen = streaming, m.gen
 }
 
 // appendBlock adds lines to out, a blank line between them and what out has.
