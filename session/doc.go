@@ -49,6 +49,15 @@
 // version changes only when a reader that does so would misread a file, and
 // a file of a newer version is refused with a message saying so.
 //
+// # Reading
+//
+// Load and Open replay a transcript whole. OpenLazy, for a resume, decodes
+// every record but the messages before the last few hundred, which keep
+// their places undecoded: the log's state (usage, to-dos, the workspace,
+// the title, the counts) is exact at once, its Transcript is the chat's
+// last entries, and Messages waits when the conversation reaches back
+// before them; Whole decodes the rest from the bytes already read.
+//
 // # Guarantees
 //
 // Records are written with one write each, as they complete; the file is

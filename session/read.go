@@ -23,10 +23,12 @@ type Log struct {
 	// Model is the model in use at the end ("openai/gpt-4o").
 	Model string
 	// Messages is the conversation as the model will be sent it next:
-	// compactions, trims and truncations applied.
+	// compactions, trims and truncations applied. Of a log opened lazily
+	// it is nil while MessagesLater says so.
 	Messages []Message
 	// Transcript is everything the chat shows, in order: every message
 	// recorded (also those compacted away since), compactions and turn ends.
+	// Of a log opened lazily (Partial) it is the last entries only.
 	Transcript []Entry
 	Todos      []Todo
 	Workspace  *Workspace
@@ -41,6 +43,12 @@ type Log struct {
 	epoch  int   // where the conversation of the transcript's end begins (after the last compaction)
 	good   int64 // bytes up to the end of the last whole record
 	needNL bool  // the last record lacks its newline
+
+	// rest, when set, is what readLazy left undecoded (see Whole).
+	rest *rest
+	// later: Messages waits for Whole (the conversation reaches back
+	// before the messages readLazy decoded).
+	later bool
 }
 
 // Entry is one item of a transcript: a message, a compaction (Record of
@@ -61,9 +69,7 @@ const maxLine = 64 << 20
 // warning; a file without a header, or of a newer version, is refused.
 func read(r io.Reader, name string) (*Log, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	l := &Log{}
-	var off int64
-	lineNo := 0
+	p := replay{l: &Log{}, name: name}
 	for {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -78,49 +84,79 @@ func read(r io.Reader, name string) (*Log, error) {
 		if len(line) == 0 && err != nil {
 			break
 		}
-		lineNo++
-		complete := len(line) > 0 && line[len(line)-1] == '\n'
-		body := bytes.TrimSpace(line)
-		var rec Record
-		switch {
-		case len(body) == 0:
-			if complete {
-				off += int64(len(line))
-				l.good = off
-			}
-		case json.Unmarshal(body, &rec) != nil:
-			if !complete {
-				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: the last line was cut off mid-write (fawn was stopped while writing it); it is ignored", name))
-			} else {
-				l.Warnings = append(l.Warnings, fmt.Sprintf("%s:%d: not a record; skipped", name, lineNo))
-				off += int64(len(line))
-				l.good = off
-			}
-		default:
-			if lineNo == 1 {
-				if rec.Type != TypeSession {
-					return nil, fmt.Errorf("session: %s is not a fawn session (its first line is not a session header)", name)
-				}
-				if rec.Version > Version {
-					return nil, fmt.Errorf("%w: %s is format version %d; this fawn reads version %d. Update fawn to open it", ErrNewer, name, rec.Version, Version)
-				}
-			}
-			// A whole record without its newline is kept: the write
-			// was complete but for the last byte.
-			l.apply(&rec)
-			off += int64(len(line))
-			l.good = off
-			l.needNL = !complete
+		if err := p.line(line, nil); err != nil {
+			return nil, err
 		}
 		if err != nil {
 			break
 		}
 	}
-	if lineNo == 0 || l.Header.Type != TypeSession {
-		return nil, fmt.Errorf("session: %s is empty or not a fawn session", name)
+	return p.end()
+}
+
+// replay feeds a transcript's lines, in order, to a Log.
+type replay struct {
+	l      *Log
+	name   string
+	off    int64
+	lineNo int
+}
+
+// line replays one line, its newline included when it has one. stub, when
+// set, stands for the line's record without decoding it (see readLazy).
+func (p *replay) line(line []byte, stub *Record) error {
+	l := p.l
+	p.lineNo++
+	if stub != nil {
+		// A whole line, never the header (readLazy sniffed it).
+		l.apply(stub)
+		p.off += int64(len(line))
+		l.good, l.needNL = p.off, false
+		return nil
 	}
-	l.Info.Size = off
-	return l, nil
+	complete := len(line) > 0 && line[len(line)-1] == '\n'
+	body := bytes.TrimSpace(line)
+	rec := new(Record)
+	switch {
+	case len(body) == 0:
+		if complete {
+			p.off += int64(len(line))
+			l.good = p.off
+		}
+	case json.Unmarshal(body, rec) != nil:
+		if !complete {
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: the last line was cut off mid-write (fawn was stopped while writing it); it is ignored", p.name))
+		} else {
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s:%d: not a record; skipped", p.name, p.lineNo))
+			p.off += int64(len(line))
+			l.good = p.off
+		}
+	default:
+		if p.lineNo == 1 {
+			if rec.Type != TypeSession {
+				return fmt.Errorf("session: %s is not a fawn session (its first line is not a session header)", p.name)
+			}
+			if rec.Version > Version {
+				return fmt.Errorf("%w: %s is format version %d; this fawn reads version %d. Update fawn to open it", ErrNewer, p.name, rec.Version, Version)
+			}
+		}
+		// A whole record without its newline is kept: the write
+		// was complete but for the last byte.
+		l.apply(rec)
+		p.off += int64(len(line))
+		l.good = p.off
+		l.needNL = !complete
+	}
+	return nil
+}
+
+// end is the log replayed, or why the file is not a session.
+func (p *replay) end() (*Log, error) {
+	if p.lineNo == 0 || p.l.Header.Type != TypeSession {
+		return nil, fmt.Errorf("session: %s is empty or not a fawn session", p.name)
+	}
+	p.l.Info.Size = p.off
+	return p.l, nil
 }
 
 // apply replays one record.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -73,7 +74,15 @@ func (st *Store) Create(h Record) (*Writer, error) {
 // Open opens session id for writing: it takes the file's lock (ErrLocked
 // when another fawn has it), replays it, and cuts off a torn last line so
 // the next record starts on a line of its own.
-func (st *Store) Open(id string) (*Log, *Writer, error) {
+func (st *Store) Open(id string) (*Log, *Writer, error) { return st.open(id, false) }
+
+// OpenLazy is Open for a resume that shows the session before it has
+// decoded all of it: the log's Transcript holds the last entries of the
+// chat, its Messages may wait (MessagesLater), and Whole decodes the rest
+// from the bytes read here. Everything else is as Open has it.
+func (st *Store) OpenLazy(id string) (*Log, *Writer, error) { return st.open(id, true) }
+
+func (st *Store) open(id string, lazy bool) (*Log, *Writer, error) {
 	if !validID(id) {
 		return nil, nil, fmt.Errorf("%q is not a session ID", id)
 	}
@@ -92,7 +101,15 @@ func (st *Store) Open(id string) (*Log, *Writer, error) {
 		}
 		return nil, nil, fmt.Errorf("session: locking %s: %w", path, err)
 	}
-	l, err := read(f, path)
+	var l *Log
+	if lazy {
+		var data []byte
+		if data, err = readAll(f); err == nil {
+			l, err = readLazy(data, path)
+		}
+	} else {
+		l, err = read(f, path)
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -114,6 +131,28 @@ func (st *Store) Open(id string) (*Log, *Writer, error) {
 	l.Info.Path = path
 	w := &Writer{st: st, id: id, f: f, info: l.Info, size: l.good}
 	return l, w, nil
+}
+
+// readAll reads f whole, in one buffer of its size.
+func readAll(f *os.File) ([]byte, error) {
+	size := 512
+	if fi, err := f.Stat(); err == nil {
+		size += int(fi.Size())
+	}
+	data := make([]byte, 0, size)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("session: reading %s: %w", f.Name(), err)
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // it grew: room for more
+		}
+	}
 }
 
 // Fork starts a new session that carries on from l, which another process
