@@ -117,6 +117,7 @@ func (c *conversation) clear() {
 	defer c.mu.Unlock()
 	c.gen++
 	c.msgs = nil
+	c.later = nil
 }
 
 // BenchmarkToolCallOverhead measures what fawn adds to each tool call: the

@@ -76,6 +76,7 @@ func (s *Session) beginCheckpoint(prompt string) {
 }
 
 func (c *conversation) length() int {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.msgs)
@@ -113,6 +114,7 @@ func (s *Session) RewindConversation(keep int, prompt string) error {
 // truncate keeps the first keep messages, when the one at keep is the
 // user's prompt.
 func (c *conversation) truncate(keep int, prompt string) error {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if keep < 0 || keep >= len(c.msgs) || c.msgs[keep].Role != schema.User || !strings.Contains(messageText(c.msgs[keep]), prompt) {

@@ -629,6 +629,7 @@ func (s *Session) trimOld(t *turn, level int) bool {
 // compacted replaces the conversation by msgs, recording the compaction c,
 // unless it was reset since gen.
 func (c *conversation) compacted(gen int, msgs []*schema.Message, comp *Compaction) bool {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
@@ -641,6 +642,7 @@ func (c *conversation) compacted(gen int, msgs []*schema.Message, comp *Compacti
 
 // trim replaces the content of the messages at the given indexes.
 func (c *conversation) trim(gen int, trims map[int]string) bool {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {

@@ -16,6 +16,9 @@ type conversation struct {
 	msgs []*schema.Message
 	// rec, when set, writes every change to the session's transcript.
 	rec *recorder
+	// later, when set, is the history of a resumed session still being
+	// read (resetLater): what reads or changes msgs waits for it (ready).
+	later *laterHistory
 }
 
 func (c *conversation) generation() int {
@@ -26,6 +29,7 @@ func (c *conversation) generation() int {
 
 // append adds msgs unless the conversation was cleared since gen.
 func (c *conversation) append(gen int, msgs ...*schema.Message) {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
@@ -36,6 +40,7 @@ func (c *conversation) append(gen int, msgs ...*schema.Message) {
 }
 
 func (c *conversation) snapshot() []*schema.Message {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]*schema.Message(nil), c.msgs...)
@@ -46,11 +51,17 @@ func (c *conversation) snapshot() []*schema.Message {
 // left without one gets result), and no tool message answers nothing. It
 // returns the calls it answered.
 func (c *conversation) repair(gen int, result string) []schema.ToolCall {
+	c.ready()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
 		return nil
 	}
+	return c.repairLocked(result)
+}
+
+// repairLocked is repair with the lock held.
+func (c *conversation) repairLocked(result string) []schema.ToolCall {
 	var out []*schema.Message
 	var fixed []schema.ToolCall
 	for i := 0; i < len(c.msgs); i++ {

@@ -487,7 +487,8 @@ func fromRecord(r session.Message, blobs *session.Blobs) *schema.Message {
 
 // Resumed is what Resume restored.
 type Resumed struct {
-	// Log is the session as it was read: the UI shows its transcript.
+	// Log is the session as it was read: the UI shows its transcript. It
+	// may be Partial, its transcript the last entries (Log.Whole has all).
 	Log *session.Log
 	// ForkedFrom, when set, is the session another fawn is writing: this
 	// one carries on from a copy of it, under a new ID.
@@ -520,7 +521,8 @@ func (s *Session) TranscriptPath() string { return s.rec.path() }
 // conversation in progress is closed first (it stays on disk). A session
 // another fawn is writing is forked: this session carries on from a copy
 // under a new ID. Calls a stopped fawn never finished get a result saying
-// so. It fails while a turn runs.
+// so. It fails while a turn runs. A long conversation is read lazily: what
+// needs the history before it has been read (the next turn) waits for it.
 func (s *Session) Resume(id string) (*Resumed, error) {
 	if s.store == nil {
 		return nil, errors.New("sessions are not kept (there is no data directory)")
@@ -536,7 +538,9 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 		return nil, err
 	}
 	res := &Resumed{}
-	l, w, err := s.store.Open(id)
+	// Lazily: what the chat shows first and the session's state at once,
+	// the rest of the transcript when it is asked for (see later.go).
+	l, w, err := s.store.OpenLazy(id)
 	if errors.Is(err, session.ErrLocked) {
 		if l, err = s.store.Load(id); err != nil {
 			return nil, err
@@ -553,11 +557,6 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 	res.Notes = append(res.Notes, l.Warnings...)
 
 	blobs := w.Blobs()
-	msgs := make([]*schema.Message, len(l.Messages))
-	for i, m := range l.Messages {
-		msgs[i] = fromRecord(m, blobs)
-	}
-
 	s.recorder().close()
 	rec := &recorder{st: s.store, id: w.ID(), w: w, held: true, model: l.Model, system: l.System, systemTools: l.SystemTools, systemOut: l.System != ""}
 	for _, t := range l.Todos {
@@ -567,16 +566,28 @@ func (s *Session) Resume(id string) (*Resumed, error) {
 		b, _ := json.Marshal(*ws)
 		rec.workspace = string(b)
 	}
-	gen := s.conv.reset(msgs, rec)
-	if n := len(s.conv.repair(gen, killedResult)); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s a stopped fawn never finished %s answered as interrupted", words.Plural(n, "call", "calls"), map[bool]string{true: "is", false: "are"}[n == 1]))
-		rec.sync()
-	}
 	ids := provider.NewIDSet()
-	for _, m := range msgs {
-		for _, tc := range m.ToolCalls {
-			ids.Claim(tc.ID)
+	var gen, killed int
+	if l.MessagesLater() {
+		// The repair waits for the history too; the calls it will
+		// answer are at its end, among the messages read already.
+		gen = s.conv.resetLater(laterMessages(l, blobs, ids), killedResult, rec)
+		killed = unanswered(l.Transcript)
+	} else {
+		msgs := make([]*schema.Message, len(l.Messages))
+		for i, m := range l.Messages {
+			msgs[i] = fromRecord(m, blobs)
+			for _, tc := range m.ToolCalls {
+				ids.Claim(tc.ID)
+			}
 		}
+		gen = s.conv.reset(msgs, rec)
+		if killed = len(s.conv.repair(gen, killedResult)); killed > 0 {
+			rec.sync()
+		}
+	}
+	if killed > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s a stopped fawn never finished %s answered as interrupted", words.Plural(killed, "call", "calls"), map[bool]string{true: "is", false: "are"}[killed == 1]))
 	}
 	if s.env.Todos != nil {
 		s.env.Todos.Replace(rec.todos)
@@ -681,6 +692,7 @@ func (c *conversation) reset(msgs []*schema.Message, rec *recorder) int {
 	c.gen++
 	c.msgs = msgs
 	c.rec = rec
+	c.later = nil
 	return c.gen
 }
 
@@ -710,6 +722,7 @@ func (c *conversation) record(out []*schema.Message) {
 // appendMissing adds the tool results of out that are not in the
 // conversation yet (toolDone puts each there as its call ends).
 func (c *conversation) appendMissing(gen int, out []*schema.Message) {
+	c.ready()
 	c.mu.Lock()
 	have := map[string]bool{}
 	for i := len(c.msgs) - 1; i >= 0 && c.msgs[i].Role == schema.Tool; i-- {

@@ -191,7 +191,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	}
 	ss.id = req.SessionId
 	s.add(req.SessionId, ss)
-	for _, u := range replay(res.Log, ss.p.Root) {
+	for _, u := range replay(res.Log.Whole(), ss.p.Root) { // the whole chat, not the last entries a lazy resume reads first
 		s.send(ss.id, u)
 	}
 	for _, n := range res.Notes {
