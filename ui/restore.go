@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/fawn-ide/fawn/session"
 	"github.com/fawn-ide/fawn/ui/chat"
 	"github.com/fawn-ide/fawn/ui/editor"
+	"github.com/fawn-ide/fawn/ui/panes"
 	"github.com/fawn-ide/fawn/ui/render"
 	"github.com/fawn-ide/fawn/ui/sessions"
 )
@@ -40,6 +42,9 @@ func (a *App) restore(res *agent.Resumed) {
 	for _, it := range a.task.transcript(l) {
 		a.task.list.Append(it)
 	}
+	// A long session's chat shows its last entries first; the rest is
+	// put above them once the first frame is out.
+	chat.Backfill(a, a.task.list, a.task.router.Reg, l, cardOpener(a.task), backfilled(a.task.list, l.Warnings))
 	a.task.router.ResetUsage()
 	a.task.todos.SetItems(a.task.agent.Todos())
 	a.task.tracker.Refresh()
@@ -70,6 +75,29 @@ func (a *App) restore(res *agent.Resumed) {
 		}
 	}
 	a.task.list.ScrollToBottom()
+}
+
+// cardOpener opens the file of a card of an edit of a saved session in
+// t's editor.
+func cardOpener(t *Task) func(path string) {
+	return func(path string) {
+		if ed := t.EditorPane(); ed != nil {
+			_ = ed.Open(path, 0)
+		}
+		t.JumpTo(panes.Editor)
+	}
+}
+
+// backfilled says what reading a session whole found beyond the warnings
+// shown when it was resumed (a damaged line in its older part).
+func backfilled(list *chat.MessageList, shown []string) func(full *session.Log, ok bool) {
+	return func(full *session.Log, _ bool) {
+		for _, w := range full.Warnings {
+			if !slices.Contains(shown, w) {
+				list.Append(&chat.Notice{Kind: chat.NoticeInfo, Text: w})
+			}
+		}
+	}
 }
 
 // recordWorkspace keeps the open tabs and the terminal's directory in the

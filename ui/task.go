@@ -322,12 +322,7 @@ func (t *Task) PermissionDone(id string) { t.dialog.Drop(id) }
 // transcript is a saved session's conversation as the task's chat items; a
 // card of an edit opens its file in the task's editor.
 func (t *Task) transcript(l *session.Log) []chat.Item {
-	return chat.Transcript(t.router.Reg, l, func(path string) {
-		if ed := t.EditorPane(); ed != nil {
-			_ = ed.Open(path, 0)
-		}
-		t.JumpTo(panes.Editor)
-	})
+	return chat.Transcript(t.router.Reg, l, cardOpener(t))
 }
 
 // taskTabs are the tasks as the task bar shows them.

@@ -8,7 +8,9 @@
 // message (Pending), and the Router, which reads
 // one turn's ordered event stream and sends every event of a tool call, by
 // its ID, to that call's card and to the pane its kind drives — through
-// Workspace, the task's side of it. The App (package ui) builds one of
+// Workspace, the task's side of it. A resumed session's chat shows its
+// last entries first and the older ones above them after the first frame
+// (Backfill). The App (package ui) builds one of
 // each per task and lays them out; nothing here knows the App.
 //
 // Imports from fawn: agent, agent/background (a goal's card), hooks (a hook's run in a card), internal/safetext,

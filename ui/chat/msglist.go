@@ -136,6 +136,11 @@ type MessageList struct {
 	keptFrame uint64
 	keptRect  [4]int
 
+	// clears counts Clear's calls; afterDraw runs once after the next
+	// draw (Backfill).
+	clears    uint64
+	afterDraw func()
+
 	// OnCopy receives the text of a copied item.
 	OnCopy func(it Item, text string)
 	// OnLeave runs when the user leaves the list (back to the input);
@@ -178,6 +183,8 @@ func (l *MessageList) Remove(it Item) {
 
 // Clear empties the list.
 func (l *MessageList) Clear() {
+	l.clears++
+	l.afterDraw = nil
 	l.entries, l.warm = nil, nil
 	l.follow, l.top, l.topOff, l.sel, l.pinned = true, 0, 0, -1, false
 }
@@ -390,6 +397,10 @@ func (l *MessageList) reveal(i int) {
 func (l *MessageList) Draw(screen tcell.Screen) {
 	l.draws++
 	defer l.cool()
+	if f := l.afterDraw; f != nil {
+		l.afterDraw = nil
+		defer f()
+	}
 	// No Box background fill: the app cleared the screen this frame, or,
 	// in a chat-only frame, left the last one's cells, which the rows
 	// below replace where they changed.

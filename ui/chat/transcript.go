@@ -21,14 +21,20 @@ var attachedRE = regexp.MustCompile(`(?m)^<attached path="([^"\n]*)"`)
 // messages, the answers (reasoning folded), a card per tool call with its
 // result, compactions and the errors turns ended with.
 func Transcript(reg *Registry, l *session.Log, open func(path string)) []Item {
+	return transcriptItems(reg, l.Transcript, l.Transcript, open)
+}
+
+// transcriptItems are the chat items of entries, a part of the transcript
+// all, whose tool results they take.
+func transcriptItems(reg *Registry, entries, all []session.Entry, open func(path string)) []Item {
 	results := map[string]*session.Message{}
-	for _, e := range l.Transcript {
+	for _, e := range all {
 		if m := e.Message; m != nil && m.Role == "tool" {
 			results[m.ToolCallID] = m
 		}
 	}
-	var items []Item
-	for _, e := range l.Transcript {
+	items := make([]Item, 0, len(entries)+len(entries)/2)
+	for _, e := range entries {
 		switch {
 		case e.Message != nil:
 			m := e.Message
