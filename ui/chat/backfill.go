@@ -19,16 +19,19 @@ type BackfillHost interface {
 }
 
 // Backfill shows the rest of the chat of l, a lazily opened log whose last
-// entries list shows already (from Transcript): after the list's next
-// draw, the older entries are read (l.Whole) and their items put above
-// the others, unless the list was cleared since (another session shown).
-// loaded, when set, runs on the UI goroutine with the log read whole;
-// should the whole transcript not end with the entries shown, it is
-// shown whole in their place (loaded is then called with ok false).
+// entries list shows already (from Transcript): a notice above them says
+// the earlier messages are being read, and after the list's next draw they
+// are read (l.Whole) and their items take the notice's place, unless the
+// list was cleared since (another session shown). loaded, when set, runs
+// on the UI goroutine with the log read whole; should the whole transcript
+// not end with the entries shown, it is shown whole in their place
+// (loaded is then called with ok false).
 func Backfill(h BackfillHost, list *MessageList, reg *Registry, l *session.Log, open func(path string), loaded func(full *session.Log, ok bool)) {
 	if !l.Partial() {
 		return
 	}
+	wait := &Notice{Kind: NoticeInfo, Text: "reading the earlier messages of this session…"}
+	list.Prepend([]Item{wait})
 	gen := list.clears
 	list.afterDraw = func() {
 		h.Go(func() {
@@ -45,7 +48,7 @@ func Backfill(h BackfillHost, list *MessageList, reg *Registry, l *session.Log, 
 					return
 				}
 				if ok {
-					list.Prepend(items)
+					list.replace(wait, items)
 				} else {
 					list.Clear()
 					for _, it := range items {
@@ -64,24 +67,55 @@ func Backfill(h BackfillHost, list *MessageList, reg *Registry, l *session.Log, 
 // Prepend puts items before the first item. The view shows what it showed:
 // the bottom while following, else the same rows.
 func (l *MessageList) Prepend(items []Item) {
-	if len(items) == 0 {
+	if len(l.entries) == 0 {
+		for _, it := range items {
+			l.Append(it)
+		}
 		return
 	}
-	entries := make([]*entry, 0, len(items)+len(l.entries))
+	l.splice(0, 0, items)
+}
+
+// replace puts items in old's place. The view shows what it showed, or,
+// when old is the first item shown, the first of items there.
+func (l *MessageList) replace(old Item, items []Item) {
+	for i, e := range l.entries {
+		if e.item == old {
+			l.splice(i, 1, items)
+			return
+		}
+	}
+}
+
+// splice replaces the drop entries from i by items, keeping the anchor,
+// the selection and the rows of the last draw on their entries.
+func (l *MessageList) splice(i, drop int, items []Item) {
+	entries := make([]*entry, 0, len(l.entries)-drop+len(items))
+	entries = append(entries, l.entries[:i]...)
 	for _, it := range items {
 		entries = append(entries, &entry{item: it})
 	}
-	n := len(items)
-	if len(l.entries) > 0 {
-		l.top += n // the anchor's entry moved down
+	entries = append(entries, l.entries[i+drop:]...)
+	l.entries = entries
+	moved := func(j int) int {
+		switch {
+		case j >= i+drop:
+			return j - drop + len(items)
+		case j >= i: // a dropped entry: the first of items
+			return min(i, len(entries)-1)
+		}
+		return j
 	}
-	l.entries = append(entries, l.entries...)
+	if l.top >= i && l.top < i+drop {
+		l.topOff = 0
+	}
+	l.top = moved(l.top)
 	if l.sel >= 0 {
-		l.sel += n
+		l.sel = moved(l.sel)
 	}
-	for i := range l.rows {
-		if l.rows[i].entry >= 0 {
-			l.rows[i].entry += n
+	for k := range l.rows {
+		if l.rows[k].entry >= 0 {
+			l.rows[k].entry = moved(l.rows[k].entry)
 		}
 	}
 }

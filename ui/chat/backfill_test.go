@@ -150,6 +150,39 @@ func TestBackfillPutsTheOlderChatAboveWithoutMovingTheView(t *testing.T) {
 	}
 }
 
+// The user goes to the top before the earlier messages are read: the
+// notice says they are being read, and they come in its place, the first
+// prompt at the top.
+func TestBackfillAtTheTopShowsTheFirstMessageWhenRead(t *testing.T) {
+	l, _, _ := lazySession(t, 1001)
+	reg := NewRegistry()
+	list := NewMessageList(darkCtx(), MessageKeys())
+	for _, it := range Transcript(reg, l, nil) {
+		list.Append(it)
+	}
+	ui := newUILoop()
+	Backfill(ui, list, reg, l, nil, nil)
+	s := simScreen(t, 60, 20)
+	list.SetRect(0, 0, 60, 20)
+	list.Draw(s)
+	list.ScrollToTop()
+	list.Select(0)
+	list.Draw(s)
+	s.Show()
+	if got := screenText(s); !strings.Contains(got, "reading the earlier messages") || strings.Contains(got, "PROMPT-0") {
+		t.Fatalf("the top before the earlier messages are read:\n%s", got)
+	}
+	ui.next(t)()
+	list.Draw(s)
+	s.Show()
+	if got := screenText(s); !strings.Contains(got, "PROMPT-0") || strings.Contains(got, "reading the earlier") {
+		t.Errorf("the top once they are read:\n%s", got)
+	}
+	if u, ok := list.Selected().(*User); !ok || u.Text != "PROMPT-0" {
+		t.Errorf("selected %#v", list.Selected())
+	}
+}
+
 // Another session shown (the list cleared) before the older items came:
 // they are not put into it.
 func TestBackfillLeavesAClearedListAlone(t *testing.T) {
