@@ -13,7 +13,7 @@ import (
 
 // writeLongSession writes a session of n messages for project under
 // home's data directory, as fawn writes them, the last one saying last.
-func writeLongSession(b *testing.B, home, project string, n int, last string) {
+func writeLongSession(b testing.TB, home, project string, n int, last string) {
 	b.Helper()
 	st, err := session.New(filepath.Join(home, "data"), project, session.Options{})
 	if err != nil {

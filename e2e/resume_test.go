@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fawn-ide/fawn/internal/llmtest"
+)
+
+// A session of 10,000 messages, resumed with --continue: its last answer
+// on screen, its first prompt at the top of the chat once the earlier
+// messages are read, /export with every message, and the next prompt sent
+// with the whole history.
+func TestContinueALongSession(t *testing.T) {
+	if noTmux != "" {
+		t.Skip(noTmux)
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "CARRIED-ON"}}})
+	home, project := t.TempDir(), t.TempDir()
+	const last = "LAST-OF-TEN-THOUSAND"
+	writeLongSession(t, home, project, 10000, last)
+	// A window the whole history fits in, and no compaction: the next
+	// request is the history as it is.
+	conf := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, conf, "models:\n  chat:\n    context_window: 100000000\nagent:\n  auto_compact: 0\n")
+	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
+	tm.WaitFor(last, "10000 messages")
+
+	// The top of the chat: the first prompt (the notice that the earlier
+	// messages are being read, until they are).
+	tm.Keys("M-s")
+	tm.Keys("g")
+	tm.WaitFor("step 0: make the parser handle case 0")
+	tm.Keys("i") // back to the input
+
+	out := filepath.Join(t.TempDir(), "long.md")
+	tm.prompt("/export " + out)
+	tm.WaitFor("wrote the session")
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	if n := strings.Count(md, "\n## User\n"); n != 2500 || !strings.Contains(md, "step 0: make the parser") || !strings.Contains(md, last) {
+		t.Errorf("the export has %d prompts (want 2500), the first %v, the last answer %v", n, strings.Contains(md, "step 0:"), strings.Contains(md, last))
+	}
+
+	tm.prompt("carry on")
+	tm.WaitFor("CARRIED-ON")
+	reqs := srv.ChatRequests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msgs := reqs[0].Messages
+	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != last || string(msgs[10001].Content) != "carry on" {
+		t.Errorf("the request has %d messages (want the system prompt, 10,000 and the prompt): %q … %q", len(msgs), msgs[1].Content, msgs[len(msgs)-1].Content)
+	}
+}
