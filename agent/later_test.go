@@ -208,3 +208,24 @@ func TestNewConversationDropsAHistoryNotRead(t *testing.T) {
 		t.Errorf("the new conversation's request: %q", got[:min(3, len(got))])
 	}
 }
+
+// A rewind to an old turn right after a lazy resume waits for the history
+// and cuts it where the user asked.
+func TestRewindAfterALazyResume(t *testing.T) {
+	st, _ := session.New(t.TempDir(), t.TempDir(), session.Options{})
+	id := longSession(t, st, 1200, -1)
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{text("from turn two")}})
+	s, res := resumeLong(t, st, srv, id)
+	if !res.Log.MessagesLater() {
+		t.Fatal("the history was read at once")
+	}
+	if err := s.RewindConversation(4, "prompt 4"); err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, collect(t, s.Run(context.Background(), "again"), nil))
+	got := requestHistory(srv.ChatRequests()[0])
+	want := []string{"user:prompt 0", "assistant:", "tool:output 2", "assistant:answer 3", "user:again"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the request after the rewind: %q", got)
+	}
+}
