@@ -265,3 +265,33 @@ func TestSniffMessage(t *testing.T) {
 		}
 	}
 }
+
+// A summary a kill left stale: Info reads the transcript as a resume does,
+// and says what a whole read says.
+func TestInfoWithoutASummary(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := newStore(t)
+	w, err := st.Create(Record{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(turns(0, 1000, &at)...); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if err := os.Remove(st.metaPath(w.ID())); err != nil {
+		t.Fatal(err)
+	}
+	in, err := st.Info(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := st.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.Info.Path = st.Path(w.ID())
+	if !reflect.DeepEqual(in, full.Info) {
+		t.Errorf("info\n got %+v\nwant %+v", in, full.Info)
+	}
+}

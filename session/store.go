@@ -188,10 +188,17 @@ func (st *Store) Info(id string) (Info, error) {
 			return in, nil
 		}
 	}
-	l, err := st.Load(id)
+	// Read as a resume reads (every record but the older messages): the
+	// summary of a session a kill left stale is not worth decoding them.
+	data, err := os.ReadFile(st.Path(id))
+	if err != nil {
+		return Info{}, fmt.Errorf("session: %w", err)
+	}
+	l, err := readLazy(data, st.Path(id))
 	if err != nil {
 		return Info{}, err
 	}
+	l.Info.Path = st.Path(id)
 	return l.Info, nil
 }
 
