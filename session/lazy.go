@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
+	"strconv"
 	"sync"
 )
 
@@ -136,6 +138,11 @@ func readLazy(data []byte, name string) (*Log, error) {
 				stubs++
 			}
 		}
+		if as == nil && p.lineNo > 0 {
+			if r, ok := sniffTurn(line); ok {
+				as = r
+			}
+		}
 		if err := p.line(line, as); err != nil {
 			return nil, err
 		}
@@ -229,4 +236,153 @@ func sniffMessage(line []byte) (n int, hasN, ok bool) {
 		return 0, false, false
 	}
 	return n, hasN, true
+}
+
+// turnPrefix is how the writer begins every turn record.
+var turnPrefix = []byte(`{"type":"turn","time":"`)
+
+// sniffTurn reads a turn record as the writer lays it out — the time, then
+// model, usage (whole numbers and cost_usd) and duration_ms, each when set —
+// without encoding/json: a long session has thousands, and decoding them
+// was most of a lazy read's time. ok is false for anything else (an error
+// text, another field, a number or string json would read otherwise, a
+// line cut off), which is then decoded in full.
+func sniffTurn(line []byte) (r *Record, ok bool) {
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		return nil, false
+	}
+	s, found := bytes.CutPrefix(bytes.TrimRight(line, " \t\r\n"), turnPrefix)
+	if !found {
+		return nil, false
+	}
+	q := bytes.IndexByte(s, '"')
+	if q < 0 {
+		return nil, false
+	}
+	r = &Record{Type: TypeTurn}
+	if r.Time.UnmarshalText(s[:q]) != nil {
+		return nil, false
+	}
+	s = s[q+1:]
+	if rest, found := bytes.CutPrefix(s, []byte(`,"model":"`)); found {
+		q := bytes.IndexByte(rest, '"')
+		if q < 0 || bytes.IndexByte(rest[:q], '\\') >= 0 || !plainText(rest[:q]) {
+			return nil, false
+		}
+		r.Model, s = string(rest[:q]), rest[q+1:]
+	}
+	if rest, found := bytes.CutPrefix(s, []byte(`,"usage":{`)); found {
+		u := &Usage{}
+		if s, ok = sniffUsage(rest, u); !ok {
+			return nil, false
+		}
+		r.Usage = u
+	}
+	if rest, found := bytes.CutPrefix(s, []byte(`,"duration_ms":`)); found {
+		n, rest, ok := jsonInt(rest)
+		if !ok {
+			return nil, false
+		}
+		r.DurationMS, s = int64(n), rest
+	}
+	if string(s) != "}" {
+		return nil, false
+	}
+	return r, true
+}
+
+// sniffUsage reads the fields of a usage object into u, up to its closing
+// brace, and returns what follows it.
+func sniffUsage(s []byte, u *Usage) ([]byte, bool) {
+	if rest, found := bytes.CutPrefix(s, []byte("}")); found {
+		return rest, true
+	}
+	for {
+		if len(s) == 0 || s[0] != '"' {
+			return nil, false
+		}
+		q := bytes.IndexByte(s[1:], '"')
+		if q < 0 || len(s) < q+3 || s[q+2] != ':' {
+			return nil, false
+		}
+		key := string(s[1 : q+1])
+		s = s[q+3:]
+		if key == "cost_usd" {
+			end := 0
+			for end < len(s) && bytes.IndexByte([]byte("0123456789.eE+-"), s[end]) >= 0 {
+				end++
+			}
+			f, err := strconv.ParseFloat(string(s[:end]), 64)
+			if err != nil || !json.Valid(s[:end]) {
+				return nil, false
+			}
+			u.CostUSD, s = f, s[end:]
+		} else {
+			n, rest, ok := jsonInt(s)
+			if !ok {
+				return nil, false
+			}
+			switch key {
+			case "input":
+				u.Input = n
+			case "output":
+				u.Output = n
+			case "cached":
+				u.Cached = n
+			case "context":
+				u.Context = n
+			case "steps":
+				u.Steps = n
+			case "tools":
+				u.Tools = n
+			case "priced":
+				u.Priced = n
+			case "unpriced":
+				u.Unpriced = n
+			default:
+				return nil, false
+			}
+			s = rest
+		}
+		switch {
+		case len(s) > 0 && s[0] == ',':
+			s = s[1:]
+		case len(s) > 0 && s[0] == '}':
+			return s[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// jsonInt reads a whole number as JSON writes one (no leading zero, no
+// fraction or exponent, one that fits an int) from the start of s.
+func jsonInt(s []byte) (n int, rest []byte, ok bool) {
+	end := 0
+	if end < len(s) && s[end] == '-' {
+		end++
+	}
+	digits := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == digits || (end-digits > 1 && s[digits] == '0') || (end < len(s) && bytes.IndexByte([]byte(".eE"), s[end]) >= 0) {
+		return 0, nil, false
+	}
+	n, err := strconv.Atoi(string(s[:end]))
+	if err != nil {
+		return 0, nil, false
+	}
+	return n, s[end:], true
+}
+
+// plainText reports whether s is ASCII text without control characters:
+// what json reads as it is written.
+func plainText(s []byte) bool {
+	for _, c := range s {
+		if c < 0x20 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

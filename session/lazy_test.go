@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
@@ -293,5 +294,66 @@ func TestInfoWithoutASummary(t *testing.T) {
 	full.Info.Path = st.Path(w.ID())
 	if !reflect.DeepEqual(in, full.Info) {
 		t.Errorf("info\n got %+v\nwant %+v", in, full.Info)
+	}
+}
+
+// sniffTurn reads what the writer writes of a turn as encoding/json does,
+// and leaves anything else to it.
+func TestSniffTurn(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 891011121, time.FixedZone("x", 3600))
+	var lines []string
+	for _, r := range []Record{
+		{Type: TypeTurn, Time: at},
+		{Type: TypeTurn, Time: at.UTC(), Usage: &Usage{}},
+		{Type: TypeTurn, Time: at, Model: "openai/gpt-4o", Usage: &Usage{Input: 1200, Output: 5, Cached: 7, Context: 1100, Steps: 2, Tools: 1, CostUSD: 0.00123, Priced: 2}, DurationMS: 1500},
+		{Type: TypeTurn, Time: at, Usage: &Usage{Input: -3, CostUSD: 1e-9, Unpriced: 4}},
+		{Type: TypeTurn, Time: at, Usage: &Usage{CostUSD: 12345678.5}},
+		{Type: TypeTurn, Time: at, Model: "m", DurationMS: 9},
+		{Type: TypeTurn, Time: time.Time{}},
+	} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	for _, line := range lines {
+		got, ok := sniffTurn([]byte(line + "\n"))
+		if !ok {
+			t.Errorf("not read: %s", line)
+			continue
+		}
+		var want Record
+		if err := json.Unmarshal([]byte(line), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s\n got %+v %+v\nwant %+v %+v", line, *got, got.Usage, want, want.Usage)
+		}
+	}
+	// Left to encoding/json.
+	for _, line := range []string{
+		lines[2], // no newline
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","error":"boom"}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"input":1.5}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"input":01}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"input":1e3}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"other":1}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"cost_usd":01.5}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","usage":{"input":99999999999999999999}}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","model":"a\"b"}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","model":"é"}`,
+		`{"type":"turn","time":"not a time"}`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z" }x`,
+		`{"type":"turn","time":"2026-01-01T00:00:00Z","duration_ms":5,"model":"m"}`,
+		`{"time":"2026-01-01T00:00:00Z","type":"turn"}`,
+	} {
+		nl := "\n"
+		if line == lines[2] {
+			nl = ""
+		}
+		if r, ok := sniffTurn([]byte(line + nl)); ok {
+			t.Errorf("read %s as %+v", line, r)
+		}
 	}
 }

@@ -102,21 +102,22 @@ type replay struct {
 	lineNo int
 }
 
-// line replays one line, its newline included when it has one. stub, when
-// set, stands for the line's record without decoding it (see readLazy).
-func (p *replay) line(line []byte, stub *Record) error {
+// line replays one line, its newline included when it has one. rec, when
+// set, is the line's record, read without encoding/json or standing for a
+// message not decoded (see readLazy).
+func (p *replay) line(line []byte, rec *Record) error {
 	l := p.l
 	p.lineNo++
-	if stub != nil {
+	if rec != nil {
 		// A whole line, never the header (readLazy sniffed it).
-		l.apply(stub)
+		l.apply(rec)
 		p.off += int64(len(line))
 		l.good, l.needNL = p.off, false
 		return nil
 	}
 	complete := len(line) > 0 && line[len(line)-1] == '\n'
 	body := bytes.TrimSpace(line)
-	rec := new(Record)
+	rec = new(Record)
 	switch {
 	case len(body) == 0:
 		if complete {
