@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fawn-ide/fawn/internal/frontmatter"
 	"github.com/fawn-ide/fawn/trust"
@@ -85,11 +86,11 @@ func Load(configDir, project string) []Command {
 	return out
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`) })
 
 func read(path, name, scope, project string) Command {
 	c := Command{Name: name, Path: path, Scope: scope}
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		c.Err = fmt.Errorf("%q is not a command name (letters, digits, - _ . and : only)", name)
 		return c
 	}
@@ -129,10 +130,10 @@ func firstLine(s string) string {
 	return s
 }
 
+// Compiled on first use: most starts of fawn expand no command.
 var (
-	argRef  = regexp.MustCompile(`\$(ARGUMENTS|[1-9])`)
-	atRef   = regexp.MustCompile(`(^|\s)@([^\s]+)`)
-	hasArgs = regexp.MustCompile(`\$(ARGUMENTS|[1-9])`)
+	argRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(ARGUMENTS|[1-9])`) })
+	atRef  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)@([^\s]+)`) })
 )
 
 // Expand is the prompt the command sends with args: $ARGUMENTS and $1…$9
@@ -143,8 +144,8 @@ func Expand(c Command, args, project string) (string, error) {
 	}
 	words := strings.Fields(args)
 	body := c.Body
-	if hasArgs.MatchString(body) {
-		body = argRef.ReplaceAllStringFunc(body, func(m string) string {
+	if argRef().MatchString(body) {
+		body = argRef().ReplaceAllStringFunc(body, func(m string) string {
 			if m == "$ARGUMENTS" {
 				return args
 			}
@@ -157,8 +158,8 @@ func Expand(c Command, args, project string) (string, error) {
 	} else if strings.TrimSpace(args) != "" {
 		body += "\n\n" + args
 	}
-	body = atRef.ReplaceAllStringFunc(body, func(m string) string {
-		sub := atRef.FindStringSubmatch(m)
+	body = atRef().ReplaceAllStringFunc(body, func(m string) string {
+		sub := atRef().FindStringSubmatch(m)
 		lead, rel := sub[1], strings.TrimRight(sub[2], ".,;:)")
 		text, err := include(project, rel)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -39,8 +40,8 @@ type NamedMCPServer struct {
 }
 
 var (
-	mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	mcpNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
+	envNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // UserFile is the user's configuration file ($FAWN_HOME/config.yaml or
@@ -53,7 +54,7 @@ func UserFile(lookup func(string) (string, bool)) string {
 // CheckMCPServer says what is wrong with an entry `fawn mcp add` would
 // write, or returns nil.
 func CheckMCPServer(name string, s MCPServer) error {
-	if !mcpNameRE.MatchString(name) {
+	if !mcpNameRE().MatchString(name) {
 		return fmt.Errorf("the name %q may have only letters, digits, _ and - (it is in the tools' names: mcp__%s__TOOL)", name, name)
 	}
 	if (s.Command == "") == (s.URL == "") {
@@ -65,7 +66,7 @@ func CheckMCPServer(name string, s MCPServer) error {
 		}
 	}
 	for k := range s.Env {
-		if !envNameRE.MatchString(k) {
+		if !envNameRE().MatchString(k) {
 			return fmt.Errorf("--env %s=…: %q is not an environment variable's name", k, k)
 		}
 	}

@@ -529,12 +529,12 @@ func describeError(err error, stderr *tailBuffer) string {
 	return msg
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // toolName is the name the model calls: mcp__SERVER__TOOL, in the
 // characters and length every provider accepts.
 func toolName(server, tool string) string {
-	n := "mcp__" + unsafeName.ReplaceAllString(server, "_") + "__" + unsafeName.ReplaceAllString(tool, "_")
+	n := "mcp__" + unsafeName().ReplaceAllString(server, "_") + "__" + unsafeName().ReplaceAllString(tool, "_")
 	if len(n) > 64 {
 		n = n[:64]
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fawn-ide/fawn/config"
 )
@@ -57,7 +58,7 @@ var builtin = map[string]Price{
 // that model: a date stamp ("-20250929", "-2024-08-06") or "-latest", and
 // a ":…" or "@…" tag. Anything else ("claude-opus-4-6") is another model,
 // whose price the table does not know.
-var suffix = regexp.MustCompile(`^(-\d{4}-?\d{2}-?\d{2}|-latest)?([:@].*)?$`)
+var suffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(-\d{4}-?\d{2}-?\d{2}|-latest)?([:@].*)?$`) })
 
 // Of is the price of the model m names: its price_per_mtok, else the
 // built-in table's for its name; ok is false when neither has one.
@@ -85,7 +86,7 @@ func Builtin(model string) (p Price, ok bool) {
 	name = strings.ReplaceAll(name, ".", "-")
 	best := ""
 	for k := range builtin {
-		if len(k) > len(best) && strings.HasPrefix(name, k) && suffix.MatchString(name[len(k):]) {
+		if len(k) > len(best) && strings.HasPrefix(name, k) && suffix().MatchString(name[len(k):]) {
 			best = k
 		}
 	}

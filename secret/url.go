@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // URL hides the credentials a URL carries: a password (or a token-like user
@@ -70,14 +71,14 @@ func secretParam(name string) bool {
 	return false
 }
 
-var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>\x60]+`)
+var urlInText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>\x60]+`) })
 
 // URLs redacts every URL in a text (an error message, a log line) with URL.
 func URLs(text string) string {
 	if !strings.Contains(text, "://") {
 		return text
 	}
-	return urlInText.ReplaceAllStringFunc(text, func(u string) string {
+	return urlInText().ReplaceAllStringFunc(text, func(u string) string {
 		trail := ""
 		for len(u) > 0 && strings.ContainsRune(").,;:]}", rune(u[len(u)-1])) {
 			trail = u[len(u)-1:] + trail

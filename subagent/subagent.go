@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fawn-ide/fawn/internal/frontmatter"
 )
@@ -59,7 +60,7 @@ var General = Def{
 
 const maxFile = 256 << 10
 
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // Load returns the built-in general agent and the definitions found, sorted
 // by name.
@@ -127,7 +128,7 @@ func read(path, scope, project string) Def {
 	}
 	switch {
 	case d.Err != nil:
-	case !validName.MatchString(d.Name):
+	case !validName().MatchString(d.Name):
 		d.Err = fmt.Errorf("%q is not an agent name (lower-case letters, digits, - and _)", d.Name)
 	case d.Description == "":
 		d.Err = fmt.Errorf("no description in the front matter")

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -129,7 +130,7 @@ func (t *ExitPlan) InvokableRun(ctx context.Context, argsJSON string, _ ...tool.
 
 // planItem is a top-level list item of a plan: "1. …", "1) …", "- …" or
 // "* …" at the start of a line.
-var planItem = regexp.MustCompile(`^(?:\d{1,3}[.)]|[-*+])\s+(.+)$`)
+var planItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\d{1,3}[.)]|[-*+])\s+(.+)$`) })
 
 // PlanTodos is a plan's steps as pending to-dos: its top-level list items,
 // in order (none when the plan has no list). An item's text loses its
@@ -137,7 +138,7 @@ var planItem = regexp.MustCompile(`^(?:\d{1,3}[.)]|[-*+])\s+(.+)$`)
 func PlanTodos(plan string) []Todo {
 	var out []Todo
 	for _, line := range strings.Split(plan, "\n") {
-		m := planItem.FindStringSubmatch(strings.TrimRight(line, "\r"))
+		m := planItem().FindStringSubmatch(strings.TrimRight(line, "\r"))
 		if m == nil {
 			continue
 		}

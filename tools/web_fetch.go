@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -147,9 +148,9 @@ func WebPageResult(p *web.Page, prompt string) string {
 
 // markerRE finds anything in a page that would read as one of the
 // markers, so no page can close its own quotation early.
-var markerRE = regexp.MustCompile(`(?i)<(/?)(web_content)`)
+var markerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)(web_content)`) })
 
-func escapeMarker(s string) string { return markerRE.ReplaceAllString(s, "<${1}web-content") }
+func escapeMarker(s string) string { return markerRE().ReplaceAllString(s, "<${1}web-content") }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -678,6 +679,32 @@ func TestUnusualBaseBranch(t *testing.T) {
 		}
 		if plainGit(t, repo, "rev-parse", "refs/heads/"+branch) != plainGit(t, tr.Dir, "rev-parse", "HEAD") {
 			t.Errorf("%s did not move", branch)
+		}
+	}
+}
+
+// validName and repoID's making safe are written out by hand (a regular
+// expression compiled at start-up cost every start of fawn); they take
+// what the expressions they replace took.
+func TestNamePatterns(t *testing.T) {
+	valid := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	unsafe := regexp.MustCompile(`[^A-Za-z0-9._-]`)
+	names := []string{"", "a", "A9", "x.y_z-w", "-x", ".x", "_x", "a b", "a\n", "a\nb", "é", "aé", "a\xff", "\xffa",
+		strings.Repeat("n", 64), strings.Repeat("n", 65), "a/b", "a:b", "日本", "repo.git", "a\x00b"}
+	for _, n := range names {
+		if got, want := validName(n), valid.MatchString(n); got != want {
+			t.Errorf("validName(%q) = %v, want %v", n, got, want)
+		}
+		if strings.Contains(n, "/") {
+			continue // a path, not a directory's name
+		}
+		id := repoID("/x/" + n + "y")
+		want := unsafe.ReplaceAllString(n+"y", "_")
+		if len(want) > 40 {
+			want = want[:40]
+		}
+		if got := id[:strings.LastIndexByte(id, '-')]; got != want {
+			t.Errorf("repoID of %q: name %q, want %q", n, got, want)
 		}
 	}
 }

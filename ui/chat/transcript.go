@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fawn-ide/fawn/agent"
 	"github.com/fawn-ide/fawn/session"
@@ -15,7 +16,7 @@ import (
 
 // attachedRE finds the files a message's text attached (the blocks the
 // @-mentions add: <attached path="main.go">).
-var attachedRE = regexp.MustCompile(`(?m)^<attached path="([^"\n]*)"`)
+var attachedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^<attached path="([^"\n]*)"`) })
 
 // Transcript are the chat items of a saved session: the user's
 // messages, the answers (reasoning folded), a card per tool call with its
@@ -48,7 +49,7 @@ func transcriptItems(reg *Registry, entries, all []session.Entry, open func(path
 				if m.Typed != "" {
 					// The files the user attached, as chips: the model got
 					// their text, the chat shows what was typed.
-					for _, at := range attachedRE.FindAllStringSubmatch(m.Text(), -1) {
+					for _, at := range attachedRE().FindAllStringSubmatch(m.Text(), -1) {
 						u.Chips = append(u.Chips, Chip{Text: at[1] + " · attached"})
 					}
 				}

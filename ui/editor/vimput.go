@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Visual p and P (the selection replaced by a register), gv (the last
@@ -83,7 +84,7 @@ func (v *CodeView) vimReselect() {
 	v.vimShowSelection()
 }
 
-var tagRe = regexp.MustCompile(`<(/?)([A-Za-z][\w:.-]*)[^<>]*?(/?)>`)
+var tagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<(/?)([A-Za-z][\w:.-]*)[^<>]*?(/?)>`) })
 
 // tagObject is it and at: the innermost element around p, its content
 // (it) or itself with its tags (at).
@@ -107,7 +108,7 @@ func (v *CodeView) tagObject(p Pos, around bool) (Pos, Pos, bool) {
 	}
 	var stack []tag
 	best := [4]int{-1}
-	for _, m := range tagRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range tagRe().FindAllStringSubmatchIndex(text, -1) {
 		closing, self := m[3] > m[2], m[7] > m[6]
 		name := text[m[4]:m[5]]
 		switch {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -18,7 +19,9 @@ const maxAgentLines = 5000
 
 // ansiRE matches the escape sequences a command's output colours itself
 // with: the tab shows its text, not its colours.
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+})
 
 // AgentTerm is the "agent" terminal tab: the commands a hosted agent runs
 // itself (outside fawn's shell) and their output as it arrives, read only.
@@ -75,7 +78,7 @@ func (v *AgentTerm) Output(id, text string) {
 			v.add(render.Line{{Text: "(" + render.Sanitize(oneLine(c), 4) + ")", Style: tcell.StyleDefault.Foreground(v.th.Dim)}})
 		}
 	}
-	text = ansiRE.ReplaceAllString(strings.ReplaceAll(text, "\r\n", "\n"), "")
+	text = ansiRE().ReplaceAllString(strings.ReplaceAll(text, "\r\n", "\n"), "")
 	v.partial += text
 	for {
 		i := strings.IndexByte(v.partial, '\n')
