@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -30,5 +31,24 @@ func TestStartupGCPace(t *testing.T) {
 	restoreGC()
 	if got := debug.SetGCPercent(150); got != 150 {
 		t.Fatalf("with GOGC set, restoreGC changed the pace to %d", got)
+	}
+}
+
+// TestNoHeapSampling: allocations are not sampled for heap profiles unless
+// FAWN_MEMPROFILE asks for one.
+func TestNoHeapSampling(t *testing.T) {
+	prev := runtime.MemProfileRate
+	defer func() { runtime.MemProfileRate = prev }()
+	t.Setenv("FAWN_MEMPROFILE", "")
+	runtime.MemProfileRate = 512 << 10
+	noHeapSampling()
+	if runtime.MemProfileRate != 0 {
+		t.Fatalf("MemProfileRate %d without FAWN_MEMPROFILE, want 0", runtime.MemProfileRate)
+	}
+	t.Setenv("FAWN_MEMPROFILE", "/nowhere")
+	runtime.MemProfileRate = 512 << 10
+	noHeapSampling()
+	if runtime.MemProfileRate != 512<<10 {
+		t.Fatalf("MemProfileRate %d with FAWN_MEMPROFILE, want it left as it was", runtime.MemProfileRate)
 	}
 }
