@@ -53,7 +53,7 @@ func (e *Emulator) switchScreen(on, fresh bool) {
 		return
 	}
 	if on {
-		e.scr = &e.scrs[1]
+		e.scr = e.altScreen()
 		e.scrs[1].cur = e.scrs[0].cur
 		if fresh {
 			e.scr.Clear()

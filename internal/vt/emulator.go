@@ -88,7 +88,8 @@ var _ Terminal = (*Emulator)(nil)
 func NewEmulator(w, h int) *Emulator {
 	t := new(Emulator)
 	t.scrs[0] = *NewScreen(w, h)
-	t.scrs[1] = *NewScreen(w, h)
+	// fawn: the alternate screen is made when a program first switches to
+	// it (altScreen; see FAWN.md, fix 28).
 	t.scr = &t.scrs[0]
 	t.scrs[0].cb = &t.cb
 	t.scrs[1].cb = &t.cb
@@ -245,7 +246,9 @@ func (e *Emulator) Resize(width int, height int) {
 	}
 
 	e.scrs[0].Resize(width, height)
-	e.scrs[1].Resize(width, height)
+	if e.scrs[1].buf != nil {
+		e.scrs[1].Resize(width, height)
+	}
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
@@ -520,6 +523,17 @@ func (e *Emulator) SetWrapped(y int, on bool) {
 // fawn's fuzz test bounds it per byte of input (see FAWN.md, fix 14).
 func (e *Emulator) Work() uint64 {
 	return e.scrs[0].work + e.scrs[1].work + e.work
+}
+
+// altScreen is the alternate screen, made at the main screen's size the
+// first time it is asked for: most terminals never show one, and each
+// screen's cells and scrollback are a quarter of a megabyte at 120×40.
+func (e *Emulator) altScreen() *Screen {
+	if e.scrs[1].buf == nil {
+		e.scrs[1] = *NewScreen(e.scrs[0].Width(), e.scrs[0].Height())
+		e.scrs[1].cb = &e.cb
+	}
+	return &e.scrs[1]
 }
 
 // IsAltScreen returns whether the terminal is in alternate screen mode.

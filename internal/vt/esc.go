@@ -23,7 +23,9 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 // fullReset performs a full terminal reset as in [ansi.RIS].
 func (e *Emulator) fullReset() {
 	e.scrs[0].Reset()
-	e.scrs[1].Reset()
+	if e.scrs[1].buf != nil {
+		e.scrs[1].Reset()
+	}
 	e.resetTabStops()
 
 	// XXX: Do we reset all modes here? Investigate.
