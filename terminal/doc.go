@@ -7,7 +7,9 @@
 //
 // Start starts the shell and returns at once. The user's side is Write
 // (encoded keys), Paste, Resize and DrawTo, which a view calls from the UI
-// goroutine; Options.OnDamage tells it when to redraw. The agent's side is
+// goroutine; Options.OnDamage tells it when to redraw, at most once a
+// frame, and Options.OnPrompt when the shell shows a prompt, which the
+// user waits for, to be drawn at once. The agent's side is
 // Run, which types a Command and returns its Result, and Cwd. Close ends the
 // shell, everything it started, and the terminal's goroutines. Running
 // names what runs in the shell (fawn asks before quitting then), Replaced

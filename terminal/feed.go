@@ -39,7 +39,10 @@ type backlog struct {
 	buf     []byte
 	spare   []byte // the feeder's last buffer, reused
 	dropped int64  // bytes cut by hardCap, not yet reported
-	wake    chan struct{}
+	// prompt: buf ends a prompt of the shell (its marker is in it), so
+	// once fed it is shown at once rather than at the next frame.
+	prompt bool
+	wake   chan struct{}
 }
 
 func newBacklog() *backlog {
@@ -47,7 +50,13 @@ func newBacklog() *backlog {
 }
 
 func (b *backlog) push(p []byte) {
+	b.pushPrompt(p, false)
+}
+
+// pushPrompt is push for bytes that may end a prompt of the shell.
+func (b *backlog) pushPrompt(p []byte, prompt bool) {
 	b.mu.Lock()
+	b.prompt = b.prompt || prompt
 	if b.buf == nil && b.spare != nil {
 		b.buf, b.spare = b.spare[:0], nil
 	}
@@ -75,12 +84,12 @@ func (b *backlog) poke() {
 	}
 }
 
-func (b *backlog) take() ([]byte, int64) {
+func (b *backlog) take() ([]byte, int64, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, d := b.buf, b.dropped
-	b.buf, b.dropped = nil, 0
-	return p, d
+	p, d, prompt := b.buf, b.dropped, b.prompt
+	b.buf, b.dropped, b.prompt = nil, 0, false
+	return p, d, prompt
 }
 
 // recycle hands a taken buffer back for reuse; small ones are kept.
@@ -122,8 +131,8 @@ func (t *Terminal) feedUntilPanic(rest *time.Timer) (closed bool) {
 		}
 		t.applyPendingSize()
 		for {
-			p, dropped := t.log.take()
-			if len(p) == 0 && dropped == 0 {
+			p, dropped, prompt := t.log.take()
+			if len(p) == 0 && dropped == 0 && !prompt {
 				break
 			}
 			if dropped > 0 {
@@ -138,6 +147,9 @@ func (t *Terminal) feedUntilPanic(rest *time.Timer) (closed bool) {
 				return true
 			}
 			t.log.recycle(p)
+			if prompt {
+				t.markPrompt()
+			}
 			if skipped || dropped > 0 {
 				rest.Reset(frameInterval)
 				select {
@@ -315,7 +327,11 @@ func skipNotice(n int64, after []byte) []byte {
 	return append([]byte(s), after...)
 }
 
-// pump calls OnDamage at most once a frame while the screen keeps changing.
+// pump calls OnDamage at most once a frame while the screen keeps
+// changing, except for a prompt of the shell: the shell waits for the
+// user then, nothing more comes to coalesce with it, and the user waits
+// for it, so the prompt is passed on (OnPrompt) at once, whatever the
+// frame before it.
 func (t *Terminal) pump() {
 	defer t.wg.Done()
 	tick := time.NewTimer(0)
@@ -325,22 +341,55 @@ func (t *Terminal) pump() {
 		case <-t.done:
 			return
 		case <-t.dirty:
-		}
-		if t.opts.OnDamage != nil {
-			t.opts.OnDamage()
+			t.damaged()
+		case <-t.prompted:
+			t.promptShown()
 		}
 		tick.Reset(frameInterval)
-		select {
-		case <-t.done:
-			return
-		case <-tick.C:
+		for waiting := true; waiting; {
+			select {
+			case <-t.done:
+				return
+			case <-tick.C:
+				waiting = false
+			case <-t.prompted:
+				t.promptShown()
+			}
 		}
 	}
+}
+
+func (t *Terminal) damaged() {
+	if t.opts.OnDamage != nil {
+		t.opts.OnDamage()
+	}
+}
+
+// promptShown passes on a prompt the emulator now shows: OnPrompt, or
+// OnDamage without it. The damage marked before covers nothing more.
+func (t *Terminal) promptShown() {
+	select {
+	case <-t.dirty:
+	default:
+	}
+	if t.opts.OnPrompt != nil {
+		t.opts.OnPrompt()
+		return
+	}
+	t.damaged()
 }
 
 func (t *Terminal) markDirty() {
 	select {
 	case t.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// markPrompt tells the pump that the emulator shows a new prompt.
+func (t *Terminal) markPrompt() {
+	select {
+	case t.prompted <- struct{}{}:
 	default:
 	}
 }

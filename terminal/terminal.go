@@ -37,6 +37,11 @@ type Options struct {
 	// at most 60 times a second. It must not block: the UI passes a function
 	// that schedules a draw.
 	OnDamage func()
+	// OnPrompt, when set, is called in place of OnDamage once the screen
+	// shows a new prompt of the shell (primary or continued), without
+	// waiting for the frame: the shell waits for the user then, so the
+	// UI should draw it at once. Unset, OnDamage is called.
+	OnPrompt func()
 	// Shell is the bash to run (default: bash from PATH).
 	Shell string
 	// Cols and Rows are the initial size until the view sets its own
@@ -92,6 +97,9 @@ type Terminal struct {
 	done   chan struct{}
 	wg     sync.WaitGroup
 	runSem chan struct{}
+
+	// prompted: the emulator shows a prompt the pump has yet to pass on.
+	prompted chan struct{}
 
 	skippedBytes atomic.Int64
 	startupWait  time.Duration // how long Run waits for the first prompt
@@ -198,6 +206,7 @@ func Start(opts Options) (*Terminal, error) {
 	t.scr = newScreen(opts.Cols, opts.Rows, opts.Scrollback, opts.Colors, t.reply)
 	t.scr.damaged = t.markDirty
 	t.spawned = make(chan struct{})
+	t.prompted = make(chan struct{}, 1)
 	if opts.Background {
 		t.spawning = true
 		t.wg.Add(3)
@@ -436,8 +445,11 @@ func (t *Terminal) safeOutput(sh *shell, p []byte) {
 // output handles one read: markers update the shell's state and the agent
 // command's capture; the raw bytes go on to the emulator.
 func (t *Terminal) output(sh *shell, p []byte) {
+	prompt := false
 	t.mu.Lock()
-	defer t.log.push(p)
+	// The bytes go on once the markers are handled, and with them
+	// whether they end a prompt (see pump).
+	defer func() { t.log.pushPrompt(p, prompt) }()
 	defer t.mu.Unlock()
 	r := t.run
 	if r != nil && r.sh != sh {
@@ -448,8 +460,12 @@ func (t *Terminal) output(sh *shell, p []byte) {
 			r.data(d)
 		}
 	}, func(m marker) {
-		if m.kind == markPrompt {
+		switch m.kind {
+		case markPrompt:
 			sh.removeRC() // bash has read it
+			prompt = true
+		case markContinue:
+			prompt = true
 		}
 		t.onMarker(m)
 		if r != nil {

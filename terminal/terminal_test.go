@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -633,6 +634,51 @@ func TestOnDamageIsCalled(t *testing.T) {
 		defer mu.Unlock()
 		return calls > 0
 	})
+}
+
+// OnPrompt is called once the screen shows each new prompt, primary and
+// continued, so that the UI can draw it at once.
+func TestOnPromptSeesThePrompt(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("PS1='first> '\nPS2='more> '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		seen  []string
+		termp atomic.Pointer[Terminal]
+	)
+	term := startTerm(t, Options{Env: []string{"HOME=" + home}, OnPrompt: func() {
+		for termp.Load() == nil {
+			runtime.Gosched() // Start has not returned yet
+		}
+		text := termp.Load().ScreenText()
+		mu.Lock()
+		seen = append(seen, text)
+		mu.Unlock()
+	}})
+	termp.Store(term)
+	saw := func(prompt string) func() bool {
+		return func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, text := range seen {
+				// The prompt is the last line shown, the cursor after it.
+				lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+				if lines[len(lines)-1] == prompt {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	waitFor(t, "OnPrompt with the first prompt on the screen", saw("first>"))
+	waitIdle(t, term)
+	term.Write([]byte("PS1='second> '\r"))
+	waitFor(t, "OnPrompt with the next prompt on the screen", saw("second>"))
+	waitIdle(t, term)
+	term.Write([]byte("echo 'open\r"))
+	waitFor(t, "OnPrompt with the continued prompt on the screen", saw("more>"))
 }
 
 func TestCloseLeavesNothingRunning(t *testing.T) {

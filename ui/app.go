@@ -154,6 +154,8 @@ type App struct {
 	// two (chatFrame). partialFrames counts such frames (tests).
 	others        atomic.Bool
 	partialFrames atomic.Uint64
+	// now: the next frame is drawn at once, not paced (RequestDrawNow).
+	now atomic.Bool
 	// frames counts draws (tests and benchmarks read it); frameHook, when
 	// set before Run, receives each draw's duration (benchmarks).
 	frames    atomic.Uint64

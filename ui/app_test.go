@@ -236,3 +236,27 @@ func TestFirstFrameCalledOnceAfterTheFirstFrame(t *testing.T) {
 		t.Errorf("FirstFrame called %d times, after %d frames; want once, after the first", calls.Load(), framesThen.Load())
 	}
 }
+
+// A draw asked for with RequestDrawNow (a shell's prompt) is drawn at
+// once, where a RequestDraw right after a frame waits for the frame's
+// interval.
+func TestDrawNowIsNotPaced(t *testing.T) {
+	a, _ := newDrawnApp(t, Options{}, 100, 30)
+	// A frame was just drawn: lastDraw in the future holds any paced one.
+	l := loopState{lastDraw: time.Now().Add(time.Hour)}
+	defer l.stop()
+	before := a.frames.Load()
+	a.RequestDraw()
+	a.frame(&l, false, 0)
+	if a.frames.Load() != before || l.drawTimer == nil {
+		t.Fatalf("a RequestDraw right after a frame was drawn at once (frames %d → %d)", before, a.frames.Load())
+	}
+	a.RequestDrawNow()
+	a.frame(&l, false, 0)
+	if a.frames.Load() != before+1 {
+		t.Fatalf("RequestDrawNow right after a frame was not drawn at once (frames %d → %d)", before, a.frames.Load())
+	}
+	if l.drawTimer != nil {
+		t.Error("the held frame's timer is still set after the frame drawn at once")
+	}
+}

@@ -65,6 +65,14 @@ func (a *App) RequestDraw() {
 	a.requestFrame()
 }
 
+// RequestDrawNow is RequestDraw for what the user waits for and that ends
+// a burst (a shell's prompt): the frame is drawn at once, whatever the
+// frame before it, as after a key.
+func (a *App) RequestDrawNow() {
+	a.now.Store(true)
+	a.RequestDraw()
+}
+
 // requestFrame asks for a frame that redraws the chat and the status bar
 // (RequestDraw asks for everything).
 func (a *App) requestFrame() {
@@ -326,17 +334,18 @@ func (a *App) event(l *loopState, ev tcell.Event) (immediate, skip, quit bool) {
 	return false, false, false
 }
 
-// frame draws when asked, at most once per frame; a burst of input (a
-// paste without bracketed paste mode, a held key: pending events) is drawn
-// once at its end. Callbacks waiting for a drawn frame are called once
-// nothing is left to draw.
+// frame draws when asked, at most once per frame, or at once when asked
+// so (RequestDrawNow); a burst of input (a paste without bracketed paste
+// mode, a held key: pending events) is drawn once at its end. Callbacks
+// waiting for a drawn frame are called once nothing is left to draw.
 func (a *App) frame(l *loopState, immediate bool, pending int) {
 	if a.dirty.Load() && pending == 0 {
 		interval := frameInterval
 		if a.task.router.StreamedSince(l.lastDraw) {
 			interval = streamFrameInterval
 		}
-		if since := time.Since(l.lastDraw); immediate || since >= interval {
+		now := a.now.Swap(false)
+		if since := time.Since(l.lastDraw); immediate || now || since >= interval {
 			if l.drawTimer != nil {
 				l.drawTimer.Stop()
 				l.drawTimer, l.drawC = nil, nil

@@ -319,6 +319,7 @@ func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (
 	app := k.app
 	endLSP := wireEditorLSP(app, ed, ws)
 	endRedraw := ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })
+	endPrompt := ws.topics.prompt.Subscribe(func(struct{}) { app.RequestDrawNow() })
 	endSpare := ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
 		v := termview.New(t, k.th, k.termKeys)
 		v.SetBorder(false)
@@ -339,6 +340,7 @@ func (k *taskKit) openOn(ctx context.Context, dir, hosted string, resume bool) (
 		Resumed:     res,
 		Close: func() {
 			endRedraw()
+			endPrompt()
 			endSpare()
 			endLSP()
 			stop()

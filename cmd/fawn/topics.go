@@ -16,6 +16,10 @@ type topics struct {
 	// redraw: a terminal's screen changed. Lossy: one redraw pending
 	// covers the ones missed.
 	redraw *bus.Topic[struct{}]
+	// prompt: a terminal's screen shows a new prompt of its shell, to be
+	// drawn at once. Lossy: the frame for the one pending shows the
+	// screen as it is by then.
+	prompt *bus.Topic[struct{}]
 	// problems: a language server published a file's diagnostics.
 	problems *bus.Topic[fileProblems]
 	// lspNews: a language server started, crashed, came back or gave up.
@@ -30,6 +34,7 @@ type topics struct {
 func newTopics() topics {
 	return topics{
 		redraw:   bus.NewTopic[struct{}](bus.Lossy),
+		prompt:   bus.NewTopic[struct{}](bus.Lossy),
 		problems: bus.NewTopic[fileProblems](bus.MustDeliver),
 		lspNews:  bus.NewTopic[lspNews](bus.MustDeliver),
 		mcp:      bus.NewTopic[mcp.Change](bus.MustDeliver),

@@ -95,6 +95,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, w
 		// The agent's git must not run what an untrusted .git/config names.
 		GuardGit: !d.Trusted(),
 		OnDamage: func() { w.topics.redraw.Publish(struct{}{}) },
+		OnPrompt: func() { w.topics.prompt.Publish(struct{}{}) },
 	}
 	env.Sandbox = &shellSandbox{Shell: w.sandbox, opts: shellOpts}
 	shellOpts.Confine = w.sandbox.Confine
@@ -401,6 +402,7 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	defer wireLSP(app, ed, ws)()
 	defer watchNews.Subscribe(func(text string) { app.Notify(text, true) })()
 	defer ws.topics.redraw.Subscribe(func(struct{}) { app.RequestDraw() })()
+	defer ws.topics.prompt.Subscribe(func(struct{}) { app.RequestDrawNow() })()
 	defer ws.topics.spareShell.Subscribe(func(t *terminal.Terminal) {
 		v := termview.New(t, th, termKeys)
 		v.SetBorder(false)
@@ -566,6 +568,7 @@ func userTerminal(cfg *config.Config, ws *workspace, th theme.Theme, termKeys *t
 			Scrollback: cfg.Tools.Bash.Scrollback,
 			Colors:     terminal.Colors{Foreground: rgb(th.Foreground), Background: rgb(th.Paper)},
 			OnDamage:   func() { ws.topics.redraw.Publish(struct{}{}) },
+			OnPrompt:   func() { ws.topics.prompt.Publish(struct{}{}) },
 			OnExit:     func(int) { onExit() },
 		})
 		if err != nil {
