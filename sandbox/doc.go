@@ -2,9 +2,8 @@
 // the policy (sandbox.mode, sandbox.network, sandbox.writable and
 // sandbox.deny_read, checked here with errors that say what to write),
 // the words that describe it on the terminal pane's title and in /sandbox,
-// the hidden entry through which fawn re-executes itself to confine a new
-// shell before it becomes bash, and the reading of a failed command's
-// output as a refusal of the sandbox.
+// the start of a new shell confined, and the reading of a failed
+// command's output as a refusal of the sandbox.
 //
 // On Linux the confinement is Landlock (github.com/landlock-lsm/go-landlock)
 // plus a seccomp filter (github.com/elastic/go-seccomp-bpf). Landlock binds
@@ -33,10 +32,15 @@
 // or times (chmod, chown, touch on an existing file), and writing to
 // another terminal of the user in /dev/pts.
 //
-// A shell starts as Policy.Confine arranges: fawn's own executable with argv[0]
-// set to ExecName and the policy in an environment variable; cmd/fawn calls
-// Main first thing, which confines the process and executes bash, or fails
-// with a message — it never runs the shell unconfined. Available says,
+// A shell starts through Policy.Start (Shell.Start, the terminal's
+// Options.Start): a goroutine locked to an OS thread of its own confines
+// that thread alone (Landlock and seccomp bind the calling thread unless
+// told to sync all), checks that the rules hold and starts bash from it,
+// so the child begins confined; the thread then ends with the goroutine,
+// and fawn's other threads are never confined. It fails with a message
+// rather than run the shell unconfined. (Before, fawn re-executed itself
+// as a helper that confined itself and became bash: a second Go runtime's
+// start, and every package's init, before bash's own.) Available says,
 // before that, whether this kernel can confine at all; where it cannot,
 // Shell says so and the caller keeps asking before every command.
 //

@@ -15,11 +15,6 @@ import (
 	"time"
 )
 
-func TestMain(m *testing.M) {
-	Main() // the re-executed test binary confines itself here
-	os.Exit(m.Run())
-}
-
 // box is a project, a home and a temp directory of their own, and a
 // policy over them.
 type box struct {
@@ -83,12 +78,12 @@ func (b *box) run(t *testing.T, script string) (string, int) {
 	cmd.Args[0] = "bash"
 	cmd.Dir = b.project
 	cmd.Env = b.env
-	if err := b.policy.Confine(cmd); err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
+	if err := b.policy.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -365,7 +360,55 @@ func TestPrivateTempIsNotTakenOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Confine(exec.Command("bash")); err == nil || !strings.Contains(err.Error(), "only you may enter") {
-		t.Fatalf("Confine with a squatted temp directory: %v", err)
+	cmd := exec.Command("bash", "-c", "true")
+	if err := p.Start(cmd); err == nil || !strings.Contains(err.Error(), "only you may enter") {
+		if err == nil {
+			cmd.Wait()
+		}
+		t.Fatalf("Start with a squatted temp directory: %v", err)
+	}
+}
+
+// The shell starts confined from a thread of its own that then ends:
+// fawn itself stays free, on every thread it has or makes later.
+func TestFawnItselfIsNotConfined(t *testing.T) {
+	b := newBox(t, Settings{})
+	b.refused(t, "touch ../outside")
+	confined := func() []string {
+		var out []string
+		tasks, _ := filepath.Glob("/proc/self/task/*/status")
+		for _, task := range tasks {
+			status, err := os.ReadFile(task)
+			if err != nil {
+				continue // the thread ended meanwhile
+			}
+			for _, l := range strings.Split(string(status), "\n") {
+				if f := strings.Fields(l); len(f) == 2 && (f[0] == "NoNewPrivs:" || f[0] == "Seccomp:") && f[1] != "0" {
+					out = append(out, task+": "+l)
+				}
+			}
+		}
+		return out
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for left := confined(); len(left) > 0; left = confined() {
+		if time.Now().After(deadline) {
+			t.Fatalf("threads of the test process (%d) are still confined:\n%s", os.Getpid(), strings.Join(left, "\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Threads made now write outside the project.
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			errs <- os.WriteFile(filepath.Join(filepath.Dir(b.project), fmt.Sprintf("free-%d", i)), nil, 0o644)
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatalf("fawn's own write outside the project: %v", err)
+		}
 	}
 }

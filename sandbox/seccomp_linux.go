@@ -7,7 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// loadFilter loads the seccomp filter for what Landlock cannot say.
+// loadFilter loads, on the calling thread, the seccomp filter for what
+// Landlock cannot say.
 //
 // Always: no TIOCSTI or TIOCLINUX ioctl, which would type into a terminal
 // outside the sandbox (another of the user's ptys, the console).
@@ -28,9 +29,10 @@ func loadFilter(closeNet, tcpRules, udp bool) error {
 			seccomp.SyscallGroup{Action: seccomp.ActionErrno, NamesWithCondtions: socketRules(tcpRules, udp)},
 			seccomp.SyscallGroup{Action: seccomp.ActionErrno, Names: []string{"io_uring_setup"}})
 	}
+	// No FilterFlagTSync: the filter binds the calling thread alone, the
+	// one the shell is started from (startConfined).
 	return seccomp.LoadFilter(seccomp.Filter{
 		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
 		Policy:     seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups},
 	})
 }

@@ -56,12 +56,13 @@ func (s *Shell) On() bool {
 // to the next shell started.
 func (s *Shell) SetOff(off bool) { s.off.Store(off) }
 
-// Confine confines cmd when the sandbox is on (terminal.Options.Confine).
-func (s *Shell) Confine(cmd *exec.Cmd) error {
+// Start starts cmd, confined when the sandbox is on
+// (terminal.Options.Start).
+func (s *Shell) Start(cmd *exec.Cmd) error {
 	if !s.On() {
-		return nil
+		return cmd.Start()
 	}
-	return s.policy.Confine(cmd)
+	return s.policy.Start(cmd)
 }
 
 // Describe says the state in a few words for the pane's title.

@@ -10,9 +10,9 @@ import (
 )
 
 // startBlocked starts a Background terminal whose shell's start waits
-// (in Confine) until the returned function is called; it fails the test
+// (in Start) until the returned function is called; it fails the test
 // when Start itself waits for it.
-func startBlocked(t *testing.T, confineErr error) (*Terminal, func()) {
+func startBlocked(t *testing.T, startErr error) (*Terminal, func()) {
 	t.Helper()
 	release := make(chan struct{})
 	home := t.TempDir()
@@ -20,9 +20,12 @@ func startBlocked(t *testing.T, confineErr error) (*Terminal, func()) {
 		Dir:        t.TempDir(),
 		Env:        []string{"HOME=" + home, "HISTFILE=" + filepath.Join(home, ".bash_history")},
 		Background: true,
-		Confine: func(*exec.Cmd) error {
+		Start: func(cmd *exec.Cmd) error {
 			<-release
-			return confineErr
+			if startErr != nil {
+				return startErr
+			}
+			return cmd.Start()
 		},
 	}
 	started := make(chan *Terminal, 1)

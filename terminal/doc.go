@@ -32,9 +32,9 @@
 // GIT_CONFIG_* entries that make git ignore a monitor, hooks and bare
 // repositories the repository's own configuration brings.
 //
-// With Options.Confine each shell starts confined (the sandbox package's
-// re-executed fawn becomes bash), so whatever runs in it — the agent's
-// commands and the user's own typing — runs under the same policy.
+// With Options.Start each shell starts confined (the sandbox package
+// starts bash from a thread it confined), so whatever runs in it — the
+// agent's commands and the user's own typing — runs under the same policy.
 //
 // A panic while parsing output does not end fawn: the emulator is replaced
 // by a new one of the same size (the scrollback stays, the screen starts

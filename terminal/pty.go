@@ -15,20 +15,31 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openPTY starts cmd on a new pty of the given size and returns the master
-// as a non-blocking, pollable file.
+// openPTY starts cmd (with start: cmd.Start, or the sandbox's) on a new
+// pty of the given size, in a session of its own with the pty as its
+// controlling terminal, and returns the master as a non-blocking, pollable
+// file.
 //
 // creack/pty hands back a master on which it has called Fd(), which switches
 // the descriptor to blocking mode: a Read on it can then never be interrupted
 // by Close. So the master is duplicated (close-on-exec), the duplicate set
 // non-blocking and wrapped again, which puts it on Go's poller; Close and
 // read deadlines then work.
-func openPTY(cmd *exec.Cmd, cols, rows int) (*os.File, error) {
-	master, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
+func openPTY(cmd *exec.Cmd, cols, rows int, start func(*exec.Cmd) error) (*os.File, error) {
+	master, tty, err := pty.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer master.Close()
+	defer tty.Close() // the child has its own copy
+	if err := pty.Setsize(master, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}); err != nil {
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := start(cmd); err != nil {
+		return nil, err
+	}
 	fd, err := unix.FcntlInt(master.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		killProcess(cmd)

@@ -44,7 +44,7 @@ func BenchmarkSandboxedShell(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	boxed := startTerm(b, Options{Dir: project, Env: env, Confine: p.Confine})
+	boxed := startTerm(b, Options{Dir: project, Env: env, Start: p.Start})
 	plain := startTerm(b, Options{Dir: project, Env: env})
 	goTest := "cd mod && go test -count=1 ./... ; cd .."
 	for _, term := range []*Terminal{boxed, plain} {

@@ -9,11 +9,6 @@ import (
 	"github.com/fawn-ide/fawn/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Main() // a shell confined by Options.Confine starts here
-	os.Exit(m.Run())
-}
-
 // The sandbox binds the shell, so the agent's commands and the user's own
 // typing in it are refused alike, and a shell started again is confined
 // again.
@@ -33,7 +28,7 @@ func TestConfinedShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	term := startTerm(t, Options{Dir: project, Env: env, Confine: p.Confine})
+	term := startTerm(t, Options{Dir: project, Env: env, Start: p.Start})
 	res := mustRun(t, term, "touch ../outside-agent")
 	if res.ExitCode == 0 {
 		t.Fatalf("the agent's command wrote outside the project: %+v", res)

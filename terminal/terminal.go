@@ -66,12 +66,11 @@ type Options struct {
 	// with git status), runs no monitor or hook the repository's own
 	// configuration names and takes up no bare repository it carries.
 	GuardGit bool
-	// Confine, when set, rewrites each shell's command just before it
-	// starts, environment and all (the sandbox: fawn re-executed, which
-	// confines itself and then becomes bash). Consulted at every start,
-	// so a shell started again follows what it says then. An error stops
-	// that shell from starting.
-	Confine func(cmd *exec.Cmd) error
+	// Start, when set, starts each shell's command, its pty attached, in
+	// place of cmd.Start (the sandbox: it starts the shell confined).
+	// Consulted at every start, so a shell started again follows what it
+	// says then. An error stops that shell from starting.
+	Start func(cmd *exec.Cmd) error
 	// Background starts the first shell off the caller's path: Start
 	// returns once the emulator is made, and the pty, the fork and the
 	// exec of bash (on a busy machine the longest step of fawn's start,
@@ -306,15 +305,13 @@ func (t *Terminal) launch(dir string) (*shell, error) {
 	if t.opts.GuardGit {
 		cmd.Env = append(cmd.Env, "FAWN_GIT_GUARD=1")
 	}
-	if t.opts.Confine != nil {
-		if err := t.opts.Confine(cmd); err != nil {
-			os.Remove(rcPath)
-			return nil, err
-		}
+	start := t.opts.Start
+	if start == nil {
+		start = (*exec.Cmd).Start
 	}
 	t.scr.setNonce(nonce)
 	cols, rows := t.scr.size()
-	f, err := openPTY(cmd, cols, rows)
+	f, err := openPTY(cmd, cols, rows, start)
 	if err != nil {
 		os.Remove(rcPath)
 		return nil, err
@@ -487,9 +484,8 @@ func (t *Terminal) onMarker(m marker) {
 		t.setState(stateReady)
 		// Whoever draws fawn's first prompt marker is fawn's bash: its
 		// command line is the one a shell exec'd in its place would change
-		// (read here, not at the start, where /proc may not have it yet
-		// and a sandboxed shell is still fawn's re-exec on its way to
-		// bash; once only, as a marker may be handled after an exec).
+		// (read here, not at the start, where /proc may not have it yet;
+		// once only, as a marker may be handled after an exec).
 		if t.sh != nil && t.sh.cmdline == "" {
 			t.sh.cmdline = cmdline(t.sh.pid)
 		}
@@ -557,7 +553,7 @@ func (t *Terminal) shellEnded(sh *shell) {
 }
 
 // Restart ends the shell and all it started; a new one starts in the
-// same directory, as after a shell that exited, and Options.Confine is
+// same directory, as after a shell that exited, and Options.Start is
 // asked again (the sandbox turned on or off). An agent command in flight
 // ends with the old shell. It returns once the old shell was told to end.
 func (t *Terminal) Restart() {

@@ -28,7 +28,6 @@ import (
 
 	"github.com/fawn-ide/fawn/config"
 	"github.com/fawn-ide/fawn/internal/safetext"
-	"github.com/fawn-ide/fawn/sandbox"
 	"github.com/fawn-ide/fawn/secret"
 	"github.com/fawn-ide/fawn/trust"
 	"github.com/fawn-ide/fawn/ui"
@@ -49,9 +48,6 @@ const (
 
 func main() {
 	noHeapSampling()
-	// fawn re-executed to confine a shell (sandbox.Confine) becomes that
-	// shell here, before anything else runs; any other start goes on.
-	sandbox.Main()
 	relaxGC()
 	// The first SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels ctx with the
 	// signal as its cause (fawn exits 128+N); a second one kills at once.

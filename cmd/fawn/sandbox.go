@@ -47,14 +47,14 @@ func sandboxNotices(sb *sandbox.Shell) []string {
 // own, not confined, where a command the user lets out runs once.
 type shellSandbox struct {
 	*sandbox.Shell
-	opts terminal.Options // the shared shell's, without Confine
+	opts terminal.Options // the shared shell's, without Start
 }
 
 // RunOutside runs c once in a new shell in dir, not confined, and ends
 // that shell. Its output reaches the command's card as it comes.
 func (s *shellSandbox) RunOutside(ctx context.Context, dir string, c terminal.Command, onOutput func(string)) (terminal.Result, error) {
 	o := s.opts
-	o.Dir, o.Confine, o.OnDamage = dir, nil, nil
+	o.Dir, o.Start, o.OnDamage, o.OnPrompt = dir, nil, nil, nil
 	o.OnExit = func(int) {} // one command: no new shell if it exits
 	t, err := terminal.Start(o)
 	if err != nil {

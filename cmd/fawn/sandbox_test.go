@@ -14,15 +14,11 @@ import (
 	"github.com/fawn-ide/fawn/terminal"
 )
 
-// TestMain serves the sandbox's hidden entry, as fawn's main does: a
-// shell confined by these tests starts as this test binary re-executed,
-// which must become bash rather than run the tests again.
-//
-// The tests' temp directories are in one of their own, removed at the
-// end: a sandboxed shell whose project lies in the temp directory makes
-// a directory of its own beside it, which would outlive the tests in /tmp.
+// TestMain puts the tests' temp directories in one of their own, removed
+// at the end: a sandboxed shell whose project lies in the temp directory
+// makes a directory of its own beside it, which would outlive the tests
+// in /tmp.
 func TestMain(m *testing.M) {
-	sandbox.Main()
 	tmp, err := os.MkdirTemp("", "fawn-cmd-test-")
 	if err != nil {
 		panic(err)

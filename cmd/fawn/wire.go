@@ -98,7 +98,7 @@ func newWorkspace(cfg *config.Config, d *trust.Decision, red *secret.Redactor, w
 		OnPrompt: func() { w.topics.prompt.Publish(struct{}{}) },
 	}
 	env.Sandbox = &shellSandbox{Shell: w.sandbox, opts: shellOpts}
-	shellOpts.Confine = w.sandbox.Confine
+	shellOpts.Start = w.sandbox.Start
 	// bash's fork and exec go on beside the rest of the start-up (the
 	// spare shell and the one outside the sandbox start as they are
 	// asked for, from shellOpts); headless and ACP wait for it (Started),
