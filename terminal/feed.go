@@ -331,11 +331,14 @@ func skipNotice(n int64, after []byte) []byte {
 // changing, except for a prompt of the shell: the shell waits for the
 // user then, nothing more comes to coalesce with it, and the user waits
 // for it, so the prompt is passed on (OnPrompt) at once, whatever the
-// frame before it.
+// frame before it. Prompts that come faster than a frame apart (the
+// continuation lines of a pasted here-document) are drawn at the pace of
+// other output.
 func (t *Terminal) pump() {
 	defer t.wg.Done()
 	tick := time.NewTimer(0)
 	defer tick.Stop()
+	var lastPrompt time.Time
 	for {
 		select {
 		case <-t.done:
@@ -343,7 +346,9 @@ func (t *Terminal) pump() {
 		case <-t.dirty:
 			t.damaged()
 		case <-t.prompted:
-			t.promptShown()
+			if !t.promptShown(&lastPrompt) {
+				continue // paced: it marked the screen dirty
+			}
 		}
 		tick.Reset(frameInterval)
 		for waiting := true; waiting; {
@@ -353,7 +358,7 @@ func (t *Terminal) pump() {
 			case <-tick.C:
 				waiting = false
 			case <-t.prompted:
-				t.promptShown()
+				t.promptShown(&lastPrompt)
 			}
 		}
 	}
@@ -365,18 +370,26 @@ func (t *Terminal) damaged() {
 	}
 }
 
-// promptShown passes on a prompt the emulator now shows: OnPrompt, or
-// OnDamage without it. The damage marked before covers nothing more.
-func (t *Terminal) promptShown() {
+// promptShown passes on a prompt the emulator now shows, at once
+// (OnPrompt, or OnDamage without it), unless the last went out less than
+// a frame before: then it marks the screen dirty for the paced frame and
+// reports false. The damage marked before a prompt passed on is covered.
+func (t *Terminal) promptShown(last *time.Time) bool {
+	if !last.IsZero() && time.Since(*last) < frameInterval {
+		t.markDirty()
+		return false
+	}
+	*last = time.Now()
 	select {
 	case <-t.dirty:
 	default:
 	}
 	if t.opts.OnPrompt != nil {
 		t.opts.OnPrompt()
-		return
+	} else {
+		t.damaged()
 	}
-	t.damaged()
+	return true
 }
 
 func (t *Terminal) markDirty() {
