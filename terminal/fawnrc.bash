@@ -17,6 +17,10 @@
 # interactive shell it ends the shell at the first failing command (a
 # terminal window would close), so it is turned off, and the pane says so.
 
+# bash has read all of this from its fd 3 (a pipe fawn filled): closed
+# first, so nothing the shell runs inherits it.
+exec 3<&-
+
 if [ -f "$HOME/.bashrc" ]; then
 	. "$HOME/.bashrc"
 fi

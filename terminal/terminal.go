@@ -149,7 +149,6 @@ type shell struct {
 	status  int
 	started time.Time
 	slow    *time.Timer // notices a shell that is slow to show its prompt
-	rcPath  string      // its rc file, removed once bash has read it
 	cmdline string      // /proc/PID/cmdline of the bash fawn started, as at its first prompt (lost.go)
 }
 
@@ -251,7 +250,6 @@ func (t *Terminal) firstShell(dir string) {
 		_ = sh.cmd.Process.Kill()
 		_ = sh.cmd.Wait()
 		sh.pty.Close()
-		sh.removeRC()
 	default:
 		t.adopt(sh)
 		t.sh = sh
@@ -290,11 +288,15 @@ func (t *Terminal) launch(dir string) (*shell, error) {
 	var nb [8]byte
 	_, _ = rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
-	rcPath, err := writeRC()
+	rc, err := rcFile()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(t.bash, "--rcfile", rcPath, "-i")
+	// The parent's copy goes once bash has its own (its fd 3, which the
+	// script closes first thing: nothing the shell runs inherits it).
+	defer rc.Close()
+	cmd := exec.Command(t.bash, "--rcfile", "/dev/fd/3", "-i")
+	cmd.ExtraFiles = []*os.File{rc}
 	cmd.Args[0] = "bash" // its messages start with argv[0]
 	cmd.Dir = dir
 	base := t.opts.BaseEnv
@@ -313,11 +315,9 @@ func (t *Terminal) launch(dir string) (*shell, error) {
 	cols, rows := t.scr.size()
 	f, err := openPTY(cmd, cols, rows, start)
 	if err != nil {
-		os.Remove(rcPath)
 		return nil, err
 	}
 	sh := &shell{
-		rcPath:  rcPath,
 		cmd:     cmd,
 		pty:     f,
 		pid:     cmd.Process.Pid,
@@ -350,31 +350,27 @@ func (t *Terminal) adopt(sh *shell) {
 	go t.waitLoop(sh)
 }
 
-// writeRC writes fawnrc.bash to a file of its own for one shell: a file
-// that lives only until bash has read it.
-func writeRC() (string, error) {
-	rc, err := os.CreateTemp("", "fawn-bashrc-*.bash")
+// rcFile is fawnrc.bash for one shell, as the read end of a pipe that
+// already holds all of it (bash reads an rc file that is not a regular
+// one to its end): no file, so a fawn killed before bash read it leaves
+// nothing in the temp directory (a file there used to outlive every fawn
+// killed during a shell's start).
+func rcFile() (*os.File, error) {
+	r, w, err := os.Pipe()
 	if err != nil {
-		return "", fmt.Errorf("write the shell's rc file: %w", err)
+		return nil, fmt.Errorf("write the shell's rc file: %w", err)
 	}
-	_, err = rc.WriteString(rcScript)
-	if cerr := rc.Close(); err == nil {
+	// The script fits a pipe's buffer on every system fawn runs on
+	// (TestRCScriptFitsAPipe), so this does not wait for bash.
+	_, err = w.WriteString(rcScript)
+	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(rc.Name())
-		return "", fmt.Errorf("write the shell's rc file: %w", err)
+		r.Close()
+		return nil, fmt.Errorf("write the shell's rc file: %w", err)
 	}
-	return rc.Name(), nil
-}
-
-// removeRC deletes a shell's rc file once bash no longer needs it; t.mu
-// is held.
-func (sh *shell) removeRC() {
-	if sh.rcPath != "" {
-		os.Remove(sh.rcPath)
-		sh.rcPath = ""
-	}
+	return r, nil
 }
 
 // shellEnv builds the shell's environment: fawn's own minus what would
@@ -459,7 +455,6 @@ func (t *Terminal) output(sh *shell, p []byte) {
 	}, func(m marker) {
 		switch m.kind {
 		case markPrompt:
-			sh.removeRC() // bash has read it
 			prompt = true
 		case markContinue:
 			prompt = true
@@ -511,7 +506,6 @@ func (t *Terminal) shellEnded(sh *shell) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sh.slow.Stop()
-	sh.removeRC()
 	if t.sh != sh {
 		return
 	}

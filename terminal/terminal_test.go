@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -759,29 +760,32 @@ func TestLargeHeredocCommand(t *testing.T) {
 	}
 }
 
-func TestRCFileIsRemovedOnceRead(t *testing.T) {
-	term := startTerm(t, Options{})
-	term.mu.Lock()
-	first := term.sh
-	term.mu.Unlock()
+// fawn's rc script reaches bash through a pipe, not a file: a fawn killed
+// while its shell starts leaves nothing in the temp directory, and nothing
+// the shell runs inherits the pipe.
+func TestRCLeavesNoFileAndNoDescriptor(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var atStart []os.DirEntry
+	term := startTerm(t, Options{Start: func(cmd *exec.Cmd) error {
+		atStart, _ = os.ReadDir(tmp)
+		return cmd.Start()
+	}})
 	waitIdle(t, term)
-	rcGone := func(sh *shell) bool {
-		term.mu.Lock()
-		defer term.mu.Unlock()
-		return sh.rcPath == ""
+	if len(atStart) != 0 {
+		t.Fatalf("the temp directory held %s as bash started", atStart[0].Name())
 	}
-	if !rcGone(first) {
-		t.Fatal("rc file kept after the first prompt")
+	res := mustRun(t, term, `[ -e /proc/$$/fd/3 ] && echo shell-has-3; sh -c '[ -e /proc/$$/fd/3 ] && echo child-has-3'; echo checked`)
+	if res.Output != "checked\n" {
+		t.Fatalf("the rc pipe is still open in the shell or its children: %q", res.Output)
 	}
-	// A new shell gets its own, removed likewise.
-	term.Write([]byte("exit\r"))
-	waitScreen(t, term, "a new one starts in")
-	expectOK(t, term)
-	term.mu.Lock()
-	second := term.sh
-	term.mu.Unlock()
-	if second == first || !rcGone(second) {
-		t.Fatal("the new shell's rc file was kept")
+}
+
+// The rc script is written into the pipe before bash starts: it must fit
+// a pipe's buffer everywhere (16 KiB on macOS, 64 KiB on Linux).
+func TestRCScriptFitsAPipe(t *testing.T) {
+	if len(rcScript) >= 16<<10 {
+		t.Fatalf("fawnrc.bash is %d bytes: over 16 KiB it no longer fits a macOS pipe; write it from a goroutine", len(rcScript))
 	}
 }
 
