@@ -69,6 +69,10 @@ type Card struct {
 	// cmd is the finished command's output as the model got it; it
 	// replaces the live view, which may have gaps.
 	cmd *tools.CommandDone
+	// spill, once set, has the finished command's output in the file the
+	// bash tool kept it in; cmd.Output is then "" and Result only how it
+	// ended.
+	spill *spilled
 	// exit is a finished command's exit status (-1: it has none), from its
 	// CommandDone or, on a restored card, read back from its saved result;
 	// nil when not known.
@@ -128,6 +132,10 @@ func (c *Card) arg(name string) string {
 // (a line's string header is 16 bytes, more than a short line's text, and
 // a long session keeps hundreds of finished cards).
 func (c *Card) OutputLines() []string {
+	if c.spill != nil {
+		out, _ := c.spilledLines()
+		return out
+	}
 	out := c.output
 	if c.cmd != nil {
 		if text := strings.TrimSuffix(c.cmd.Output, "\n"); text != "" {
@@ -246,6 +254,7 @@ func (c *Card) handle(ev agent.Event) {
 		default:
 			c.Status = StatusDone
 		}
+		c.leaveInSpill()
 	}
 	c.changed()
 }

@@ -353,7 +353,26 @@ func bashKind() *ToolKind {
 			return fmt.Sprintf("… %s (Space expands)", words.Plural(hidden, "earlier line", "earlier lines"))
 		},
 		Body: func(c *Card, rc *Ctx) []render.Line {
-			out := c.OutputLines()
+			// base is the index in the output of out[0]; hidden are rows
+			// of a folded card counted and never drawn; gone is the
+			// index of a line on a spill file that could not be read.
+			var out []string
+			base, hidden, gone := 0, 0, -1
+			switch {
+			case c.spill != nil && !c.Expanded:
+				// Folded, the card shows the last lines it kept: the
+				// rest stays in the file.
+				out = c.spill.last
+				base = c.spill.lines - len(out)
+				hidden = base
+			case c.spill != nil:
+				out, gone = c.spilledLines()
+				if gone >= 0 {
+					base = c.spill.lines - len(c.spill.last) - 1
+				}
+			default:
+				out = c.OutputLines()
+			}
 			if len(out) == 0 {
 				if c.Status.finished() {
 					// The result without the language servers' report,
@@ -366,12 +385,15 @@ func bashKind() *ToolKind {
 			}
 			st := rc.style()
 			note := st.Foreground(rc.Th.Dim).Italic(true)
-			var lines []render.Line
+			lines := make([]render.Line, hidden, hidden+len(out)+4)
 			if c.dropped > 0 {
 				lines = append(lines, render.Line{{Text: fmt.Sprintf("(%s before these are in the Terminal pane)", words.Plural(c.dropped, "line", "lines")), Style: note}})
 			}
-			for i, l := range out {
+			for k, l := range out {
+				i := base + k
 				switch {
+				case k == gone:
+					lines = append(lines, render.Line{{Text: render.Sanitize(l, 4), Style: st.Foreground(rc.Th.Warning)}})
 				case l == skipMark:
 					lines = append(lines, render.Line{{Text: "… (this live view skipped lines; the Terminal pane shows them all)", Style: note}})
 				case c.cmd != nil && c.cmd.OmittedLines > 0 && i == c.cmd.HeadLines:
