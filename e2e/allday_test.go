@@ -34,9 +34,15 @@ type allDayRun struct {
 	rssAt, rssEnd float64
 	// frames are the frames' drawing times (FAWN_FRAMELOG), in µs;
 	// marks[i] is how many there were when turn (i+1)*window ended.
-	frames []int
-	marks  []int
-	window int
+	// frameCPU is the time fawn's UI thread ran in each, frameProc the
+	// time all of fawn's threads ran (-1: not known), fullFrame whether
+	// it drew the whole screen.
+	frames    []int
+	frameCPU  []int
+	frameProc []int
+	fullFrame []bool
+	marks     []int
+	window    int
 	// echo are the key → echo times in the chat's input at the end.
 	echo []time.Duration
 	// lastDone is what the last turn's answer starts with; the session
@@ -113,7 +119,7 @@ func runAllDay(tb testing.TB, bin string, turns, checkpoint, window, echoKeys in
 			tb.Fatalf("turn %d: the plan had no answer for %s", t.N, c.LastUnknown)
 		}
 		if t.N%window == 0 {
-			run.frames = readFrames(tb, frameLog)
+			run.frames, _, _, _ = readFrames(tb, frameLog)
 			run.marks = append(run.marks, len(run.frames))
 		}
 		if t.N == checkpoint {
@@ -136,7 +142,7 @@ func runAllDay(tb testing.TB, bin string, turns, checkpoint, window, echoKeys in
 		_ = os.Rename(filepath.Join(dir, "mem.prof"), filepath.Join(dir, "mem-end.prof"))
 		tb.Logf("all-day: fawn alone %.1f MiB; /proc/PID/smaps_rollup:\n%s", float64(vmRSS(term.cmd.Process.Pid))/1024, procFile(fmt.Sprintf("/proc/%d/smaps_rollup", term.cmd.Process.Pid)))
 	}
-	run.frames = readFrames(tb, frameLog)
+	run.frames, run.frameCPU, run.frameProc, run.fullFrame = readFrames(tb, frameLog)
 	run.echo = keyEcho(tb, term, echoKeys)
 	run.lastDone = plan.Turns[len(plan.Turns)-1].Done
 	run.counts = plan.Counts()
@@ -211,20 +217,74 @@ func procFile(path string) string {
 	return string(b)
 }
 
-// readFrames reads the frame log: one frame's drawing time a line, in µs.
-func readFrames(tb testing.TB, path string) []int {
+// readFrames reads the frame log (FAWN_FRAMELOG): a line a frame, its
+// drawing time, the time fawn's UI thread ran in it and the time all of
+// fawn's threads ran, in µs (-1: not known), and "full" or "chat".
+func readFrames(tb testing.TB, path string) (wall, cpu, proc []int, full []bool) {
 	tb.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatalf("the frame log FAWN_FRAMELOG names: %v", err)
 	}
-	var out []int
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, err := strconv.Atoi(l); err == nil {
-			out = append(out, v)
+		f := strings.Fields(l)
+		if len(f) != 4 {
+			continue // the last line, being written
+		}
+		var v [3]int
+		ok := true
+		for i := range v {
+			n, err := strconv.Atoi(f[i])
+			v[i], ok = n, ok && err == nil
+		}
+		if ok {
+			wall, cpu, proc, full = append(wall, v[0]), append(cpu, v[1]), append(proc, v[2]), append(full, f[3] == "full")
 		}
 	}
-	return out
+	return wall, cpu, proc, full
+}
+
+// slowFrames says of the frames over limit µs what kept them: fawn's
+// drawing (the UI thread ran half the frame or more), fawn's other work
+// (its other threads ran half of it or more: the terminal emulator, the
+// collector) or neither — the machine's other programs; and lists the
+// slowest.
+func (r *allDayRun) slowFrames(limit int) string {
+	type frame struct {
+		i, wall, cpu, proc int
+		full               bool
+	}
+	var slow []frame
+	var drew, busy, load, unknown int
+	for i, w := range r.frames {
+		if w <= limit || i >= len(r.frameCPU) {
+			continue
+		}
+		f := frame{i, w, r.frameCPU[i], r.frameProc[i], r.fullFrame[i]}
+		slow = append(slow, f)
+		switch {
+		case f.cpu < 0 || f.proc < 0:
+			unknown++
+		case f.cpu >= w/2:
+			drew++
+		case f.proc-f.cpu >= w/2:
+			busy++
+		default:
+			load++
+		}
+	}
+	slices.SortFunc(slow, func(a, b frame) int { return b.wall - a.wall })
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d of %d frames over %d µs: %d drawing, %d fawn's other threads busy, %d neither (the machine's load), %d not known (the UI goroutine changed threads)",
+		len(slow), len(r.frames), limit, drew, busy, load, unknown)
+	for _, f := range slow[:min(len(slow), 12)] {
+		kind := "chat"
+		if f.full {
+			kind = "full"
+		}
+		fmt.Fprintf(&sb, "\n  frame %d (%s): %d µs, the UI thread ran %d µs, fawn %d µs", f.i, kind, f.wall, f.cpu, f.proc)
+	}
+	return sb.String()
 }
 
 // p99 is the 99th percentile of xs (0 for none).
@@ -384,6 +444,7 @@ func BenchmarkAllDay(b *testing.B) {
 		}
 		allDayBench.freshEcho = freshEcho(b, bin, len(r.echo))
 		b.Logf("all-day: %d turns in %v; requests %+v; %d frames", turns, r.took.Round(time.Second), r.counts, len(r.frames))
+		b.Logf("all-day: %s", r.slowFrames(16000))
 	}
 	r := allDayBench.run
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -399,6 +460,7 @@ func BenchmarkAllDay(b *testing.B) {
 	b.ReportMetric(r.rssAt+20, "rss-checkpoint+20-MiB")
 	b.ReportMetric(r.rssEnd, "rss-end-MiB")
 	b.ReportMetric(float64(p99(r.frames))/1000, "frame-p99-ms")
+	b.ReportMetric(float64(p99(r.frameCPU))/1000, "frame-cpu-p99-ms")
 	b.ReportMetric(float64(r.worstWindow())/1000, "frame-p99-worst-window-ms")
 	b.ReportMetric(float64(slices.Max(r.frames))/1000, "frame-max-ms")
 	b.ReportMetric(ms(p99(r.echo)), "echo-p99-ms")

@@ -91,8 +91,11 @@ type Options struct {
 	// collector's pace there), on a goroutine of its own.
 	FirstFrame func()
 	// FrameTime, when set, receives each frame's drawing time, on the UI
-	// goroutine after the frame is shown (FAWN_FRAMELOG).
-	FrameTime func(time.Duration)
+	// goroutine after the frame is shown (FAWN_FRAMELOG); FrameStart, as
+	// each starts to draw, whether it draws the whole screen or only the
+	// chat (so the log can tell fawn's work in a frame from its wait).
+	FrameTime  func(time.Duration)
+	FrameStart func(full bool)
 
 	// Stderr receives the crash-log message; nil means os.Stderr.
 	Stderr io.Writer
@@ -158,10 +161,11 @@ type App struct {
 	now atomic.Bool
 	// frames counts draws (tests and benchmarks read it); frameHook, when
 	// set before Run, receives each draw's duration (benchmarks).
-	frames    atomic.Uint64
-	releasing atomic.Bool   // releaseMemory's collection is running
-	settle    time.Duration // settleAfter; tests lengthen it
-	frameHook func(time.Duration)
+	frames     atomic.Uint64
+	releasing  atomic.Bool   // releaseMemory's collection is running
+	settle     time.Duration // settleAfter; tests lengthen it
+	frameHook  func(time.Duration)
+	frameStart func(full bool)
 
 	// windowFocused is the terminal window's focus as the terminal reports
 	// it (true until it says otherwise); tty receives notifications;
@@ -206,6 +210,7 @@ func New(opts Options) (*App, error) {
 
 		windowFocused: true,
 		frameHook:     opts.FrameTime,
+		frameStart:    opts.FrameStart,
 	}
 	a.keys.global = GlobalKeys()
 	a.keys.chat = chat.ChatKeys()

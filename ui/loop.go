@@ -455,6 +455,9 @@ func (a *App) drawChanged() {
 		a.draw()
 		return
 	}
+	if a.frameStart != nil {
+		a.frameStart(false)
+	}
 	if a.frameHook != nil {
 		start := time.Now()
 		defer func() { a.frameHook(time.Since(start)) }()
@@ -471,6 +474,9 @@ func (a *App) drawChanged() {
 // draw paints the whole screen into the cell buffer, which hands tcell only the
 // cells that changed; tcell sends those.
 func (a *App) draw() {
+	if a.frameStart != nil {
+		a.frameStart(true)
+	}
 	if a.frameHook != nil {
 		start := time.Now()
 		defer func() { a.frameHook(time.Since(start)) }()

@@ -361,8 +361,8 @@ func interactive(ctx context.Context, c *cli, cfg *config.Config, rep *config.Re
 	if store != nil {
 		opts.Recovery = store.Recovery()
 	}
-	if hook, closeLog := frameLog(stderr); hook != nil {
-		opts.FrameTime = hook
+	if start, shown, closeLog := frameLog(stderr); shown != nil {
+		opts.FrameStart, opts.FrameTime = start, shown
 		defer closeLog()
 	}
 	// /task new opens tasks in worktrees of the project, on fawn's own
