@@ -246,9 +246,10 @@ func readFrames(tb testing.TB, path string) (wall, cpu, proc []int, full []bool)
 
 // slowFrames says of the frames over limit µs what kept them: fawn's
 // drawing (the UI thread ran half the frame or more), fawn's other work
-// (its other threads ran half of it or more: the terminal emulator, the
-// collector) or neither — the machine's other programs; and lists the
-// slowest.
+// (fawn's threads ran half of it or more, the UI thread less or, having
+// changed threads, not known: the terminal emulator, the collector, a
+// lock the UI waited for) or neither — the machine's other programs; and
+// lists the slowest.
 func (r *allDayRun) slowFrames(limit int) string {
 	type frame struct {
 		i, wall, cpu, proc int
@@ -263,11 +264,11 @@ func (r *allDayRun) slowFrames(limit int) string {
 		f := frame{i, w, r.frameCPU[i], r.frameProc[i], r.fullFrame[i]}
 		slow = append(slow, f)
 		switch {
-		case f.cpu < 0 || f.proc < 0:
+		case f.proc < 0:
 			unknown++
 		case f.cpu >= w/2:
 			drew++
-		case f.proc-f.cpu >= w/2:
+		case f.proc >= w/2:
 			busy++
 		default:
 			load++
@@ -275,14 +276,14 @@ func (r *allDayRun) slowFrames(limit int) string {
 	}
 	slices.SortFunc(slow, func(a, b frame) int { return b.wall - a.wall })
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d of %d frames over %d µs: %d drawing, %d fawn's other threads busy, %d neither (the machine's load), %d not known (the UI goroutine changed threads)",
+	fmt.Fprintf(&sb, "%d of %d frames over %d µs: %d drawing, %d fawn's other work, %d neither (the machine's load), %d not known",
 		len(slow), len(r.frames), limit, drew, busy, load, unknown)
 	for _, f := range slow[:min(len(slow), 12)] {
 		kind := "chat"
 		if f.full {
 			kind = "full"
 		}
-		fmt.Fprintf(&sb, "\n  frame %d (%s): %d µs, the UI thread ran %d µs, fawn %d µs", f.i, kind, f.wall, f.cpu, f.proc)
+		fmt.Fprintf(&sb, "\n  frame %d (%s): %d µs, the UI thread ran %d µs (-1: it changed threads), fawn %d µs", f.i, kind, f.wall, f.cpu, f.proc)
 	}
 	return sb.String()
 }
