@@ -101,8 +101,13 @@ type Card struct {
 	// jump, when set, shows the pane the call drove (Enter or a click on the card).
 	jump func()
 
-	args map[string]any // Args decoded, once complete
-	ver  uint64
+	// ready: Args is complete. args is Args decoded (argMap), let go by a
+	// finished card whose lines the message list let go (dropRender): a
+	// long session keeps thousands of cards, and a decoded map costs
+	// several times its JSON.
+	ready bool
+	args  map[string]any
+	ver   uint64
 }
 
 func newCard(id, tool string, kind *ToolKind) *Card {
@@ -111,12 +116,28 @@ func newCard(id, tool string, kind *ToolKind) *Card {
 
 func (c *Card) changed() { c.ver++ }
 
+// argMap is the call's arguments decoded (nil while they stream in).
+func (c *Card) argMap() map[string]any {
+	if !c.ready {
+		return nil
+	}
+	if c.args == nil {
+		c.args = decodeArgs(c.Args)
+	}
+	return c.args
+}
+
+// dropRender lets a finished card's decoded arguments go once its lines
+// are let go; they are decoded again when it is drawn.
+func (c *Card) dropRender() {
+	if c.Status.finished() {
+		c.args = nil
+	}
+}
+
 // arg returns a string argument of the call ("" when absent or not decoded yet).
 func (c *Card) arg(name string) string {
-	if c.args == nil {
-		return ""
-	}
-	switch v := c.args[name].(type) {
+	switch v := c.argMap()[name].(type) {
 	case string:
 		return v
 	case float64:
@@ -173,12 +194,12 @@ func (c *Card) addOutput(s string, skipped bool) {
 func (c *Card) handle(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventToolArgs:
-		if c.args == nil {
+		if !c.ready {
 			c.Args += ev.Text
 		}
 	case agent.EventToolCallReady:
-		c.Args = ev.Args
-		c.args = decodeArgs(ev.Args)
+		c.Args, c.ready = ev.Args, true
+		c.args = nil // decoded when first asked for
 		if ev.Name != "" {
 			c.Tool = ev.Name
 		}

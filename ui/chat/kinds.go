@@ -204,7 +204,7 @@ func editorKind() *ToolKind {
 				if c.Action != nil && c.Action.Summary != "" {
 					return c.Action.Summary
 				}
-				if c.args == nil {
+				if !c.ready {
 					return "Edit …"
 				}
 				return "Edit " + path
@@ -322,7 +322,7 @@ func bashKind() *ToolKind {
 				cmd = c.Action.Command
 			}
 			if cmd == "" {
-				if c.args == nil {
+				if !c.ready {
 					return "$ …"
 				}
 				return ""
@@ -446,7 +446,7 @@ func searchKind(verb, icon string) *ToolKind {
 		Summary: func(c *Card, rc *Ctx) string {
 			pat := c.arg("pattern")
 			if pat == "" {
-				if c.args == nil {
+				if !c.ready {
 					return verb + " …"
 				}
 				return ""
@@ -517,7 +517,7 @@ func todoKind() *ToolKind {
 		Summary: func(c *Card, rc *Ctx) string {
 			items := c.Todos
 			if !c.hasTodo {
-				items = todosFromArgs(c.args)
+				items = todosFromArgs(c.argMap())
 			}
 			if items == nil {
 				return "To-do …"
@@ -531,7 +531,7 @@ func todoKind() *ToolKind {
 			}
 			items := c.Todos
 			if !c.hasTodo {
-				items = todosFromArgs(c.args)
+				items = todosFromArgs(c.argMap())
 			}
 			var out []render.Line
 			for _, it := range items {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -241,5 +242,32 @@ func TestMessageListKeepsTheLinesOfAScreen(t *testing.T) {
 	s.Show()
 	if *renders == 0 || !strings.Contains(screenText(s), "answer far back") {
 		t.Errorf("scrolled back to the top: %d renders, screen:\n%s", *renders, screenText(s))
+	}
+}
+
+// A finished card far out of view lets its decoded arguments go with its
+// lines (a long session keeps thousands of cards) and shows them again
+// when scrolled back.
+func TestFinishedCardLetsItsArgumentsGoOutOfView(t *testing.T) {
+	l, _, s := newTestList(t, 1000)
+	card := cardFrom(NewRegistry(), "1", "bash", ready(`{"command":"seq 1 30000"}`), started(), ended("exit code 0", false, time.Second))
+	l.entries = append([]*entry{{item: card}}, l.entries...)
+	l.ScrollToTop()
+	l.Draw(s)
+	if card.args == nil {
+		t.Fatal("the card at the top was drawn without its arguments")
+	}
+	for range 120 {
+		l.ScrollPages(1)
+		l.Draw(s)
+	}
+	if card.args != nil {
+		t.Error("the card far out of view keeps its decoded arguments")
+	}
+	l.ScrollToTop()
+	l.Draw(s)
+	s.Show()
+	if !strings.Contains(screenText(s), "$ seq 1 30000") {
+		t.Errorf("scrolled back to the top, the card lacks its command:\n%s", screenText(s))
 	}
 }

@@ -23,7 +23,7 @@ func webFetchKind() *ToolKind {
 		Summary: func(c *Card, rc *Ctx) string {
 			raw := c.arg("url")
 			if raw == "" {
-				if c.args == nil {
+				if !c.ready {
 					return "Fetch …"
 				}
 				return ""
@@ -53,7 +53,7 @@ func webSearchKind() *ToolKind {
 		Summary: func(c *Card, rc *Ctx) string {
 			q := c.arg("query")
 			if q == "" {
-				if c.args == nil {
+				if !c.ready {
 					return "Search the web …"
 				}
 				return ""
