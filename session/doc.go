@@ -51,12 +51,13 @@
 //
 // # Reading
 //
-// Load and Open replay a transcript whole. OpenLazy, for a resume, decodes
-// every record but the messages before the last few hundred, which keep
-// their places undecoded: the log's state (usage, to-dos, the workspace,
-// the title, the counts) is exact at once, its Transcript is the chat's
-// last entries, and Messages waits when the conversation reaches back
-// before them; Whole decodes the rest from the bytes already read.
+// Load and Open replay a transcript whole. OpenLazy, for a resume (and
+// LoadLazy, for a chat shown again after a rewind), decodes every record
+// but the messages before the last few hundred, which keep their places
+// undecoded: the log's state (usage, to-dos, the workspace, the title, the
+// counts) is exact at once, its Transcript is the chat's last entries, and
+// Messages waits when the conversation reaches back before them; Whole
+// decodes the rest from the bytes already read.
 //
 // # Guarantees
 //

@@ -357,3 +357,47 @@ func TestSniffTurn(t *testing.T) {
 		}
 	}
 }
+
+// LoadLazy reads a session another writer holds open (a rewind's chat
+// shown again): the same state as Load, the transcript's last entries at
+// once, the rest from Whole, the rewind applied.
+func TestLoadLazyReadsAnOpenSession(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := newStore(t)
+	w, err := st.Create(Record{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Append(turns(0, 1000, &at)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Record{Type: TypeTruncate, Time: at, Keep: Of(996)}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := st.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.LoadLazy(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Partial() || len(l.Transcript) >= len(full.Transcript) {
+		t.Fatalf("partial %v with %d of %d entries", l.Partial(), len(l.Transcript), len(full.Transcript))
+	}
+	full.Info.Path = l.Info.Path
+	if !reflect.DeepEqual(l.Info, full.Info) || !reflect.DeepEqual(l.Usage, full.Usage) {
+		t.Errorf("info %+v usage %+v\nwant %+v %+v", l.Info, l.Usage, full.Info, full.Usage)
+	}
+	if last := l.Transcript[len(l.Transcript)-1]; last.Message != nil || last.Record == nil || last.Record.Type != TypeTurn {
+		t.Errorf("the rewound transcript ends with %+v", last)
+	}
+	older, ok := l.Older()
+	if !ok || !reflect.DeepEqual(append(append([]Entry(nil), older...), l.Transcript...), full.Transcript) {
+		t.Errorf("the older entries and the last ones are not the transcript (ok %v)", ok)
+	}
+	if _, err := st.LoadLazy("nope"); err == nil {
+		t.Error("a session that is not there loaded")
+	}
+}

@@ -263,6 +263,33 @@ func (st *Store) Load(id string) (*Log, error) {
 	return l, nil
 }
 
+// LoadLazy is Load as OpenLazy reads (its Transcript the chat's last
+// entries, Whole the rest): for a chat shown again while its session is
+// open (after a rewind), whose frame should not wait for a whole read.
+func (st *Store) LoadLazy(id string) (*Log, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("%q is not a session ID", id)
+	}
+	f, err := os.Open(st.Path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	defer f.Close()
+	data, err := readAll(f)
+	if err != nil {
+		return nil, err
+	}
+	l, err := readLazy(data, st.Path(id))
+	if err != nil {
+		return nil, err
+	}
+	l.Info.Path = st.Path(id)
+	return l, nil
+}
+
 // writeMeta writes a session's summary beside it (best effort: it is only
 // a cache of what the transcript says).
 func (st *Store) writeMeta(in Info) {
