@@ -58,3 +58,49 @@ func TestContinueALongSession(t *testing.T) {
 		t.Errorf("the request has %d messages (want the system prompt, 10,000 and the prompt): %q … %q", len(msgs), msgs[1].Content, msgs[len(msgs)-1].Content)
 	}
 }
+
+// /rewind in a session of 10,000 messages: the chat shown again is the
+// rewound conversation — its end at once, the first prompt at the top once
+// the earlier messages are read, the answer rewound away gone — and the
+// next prompt is sent with the whole history up to the rewind.
+func TestRewindALongSession(t *testing.T) {
+	if noTmux != "" {
+		t.Skip(noTmux)
+	}
+	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "CARRIED-ON"}, {Text: "AGAIN-ANSWERED"}}})
+	home, project := t.TempDir(), t.TempDir()
+	const last = "LAST-OF-TEN-THOUSAND"
+	writeLongSession(t, home, project, 10000, last)
+	conf := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, conf, "models:\n  chat:\n    context_window: 100000000\nagent:\n  auto_compact: 0\n")
+	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
+	tm.WaitFor(last, "10000 messages")
+	tm.prompt("carry on")
+	tm.WaitFor("CARRIED-ON", "idle")
+
+	tm.prompt("/rewind")
+	tm.WaitFor("Rewind to before a prompt", "› carry on")
+	tm.Keys("Enter")
+	tm.WaitFor("conversation only")
+	tm.Keys("c")
+	tm.WaitFor("the conversation is back to before “carry on”", last)
+	tm.WaitGone("CARRIED-ON")
+
+	tm.Keys("M-s")
+	tm.Keys("g")
+	tm.WaitFor("step 0: make the parser handle case 0")
+	tm.Keys("G")
+	tm.WaitFor("the conversation is back to before")
+	tm.Keys("i")
+	tm.Keys("C-c") // the prompt the rewind put back in the input
+	tm.prompt("again")
+	tm.WaitFor("AGAIN-ANSWERED")
+	reqs := srv.ChatRequests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != last || string(msgs[10001].Content) != "again" {
+		t.Errorf("the request after the rewind has %d messages (want the system prompt, 10,000 and the prompt): %q … %q", len(msgs), msgs[1].Content, msgs[len(msgs)-1].Content)
+	}
+}

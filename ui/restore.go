@@ -125,13 +125,15 @@ func (t *Task) workspaceState() session.Workspace {
 }
 
 // reloadChat shows the task's conversation as its session holds it on
-// disk (after /rewind took it back).
+// disk (after /rewind took it back). It is read as a resume reads it: the
+// last entries at once, the older ones put above them after the next frame
+// (a whole read of an all-day session would hold the screen still).
 func (t *Task) reloadChat() {
 	k, ok := t.keeper()
 	if !ok {
 		return
 	}
-	l, err := k.Store().Load(k.ID())
+	l, err := k.Store().LoadLazy(k.ID())
 	if err != nil {
 		t.list.Append(&chat.Notice{Kind: chat.NoticeError, Text: "could not reload the chat: " + err.Error()})
 		return
@@ -140,6 +142,7 @@ func (t *Task) reloadChat() {
 	for _, it := range t.transcript(l) {
 		t.list.Append(it)
 	}
+	chat.Backfill(t.app, t.list, t.router.Reg, l, cardOpener(t), nil)
 	t.todos.SetItems(t.agent.Todos())
 	t.tracker.Refresh()
 	t.list.ScrollToBottom()
