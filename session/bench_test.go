@@ -85,3 +85,32 @@ func BenchmarkLoad1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoad10000: a whole read of a session of 10,000 messages and
+// 2,500 turns (~7 MB), as a resumed all-day session's history is read
+// after its first frame.
+func BenchmarkLoad10000(b *testing.B) {
+	st, _ := New(b.TempDir(), b.TempDir(), Options{})
+	w, err := st.Create(Record{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var recs []Record
+	for i, r := range longConversation(10000) {
+		recs = append(recs, r)
+		if i%4 == 3 {
+			recs = append(recs, Record{Type: TypeTurn, Usage: &Usage{Input: 1000 + i, Output: 50}})
+		}
+	}
+	if err := w.Append(recs...); err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l, err := st.Load(w.ID())
+		if err != nil || len(l.Messages) != 10000 {
+			b.Fatal(err, len(l.Messages))
+		}
+	}
+}

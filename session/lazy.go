@@ -138,11 +138,6 @@ func readLazy(data []byte, name string) (*Log, error) {
 				stubs++
 			}
 		}
-		if as == nil && p.lineNo > 0 {
-			if r, ok := sniffTurn(line); ok {
-				as = r
-			}
-		}
 		if err := p.line(line, as); err != nil {
 			return nil, err
 		}

@@ -103,13 +103,16 @@ type replay struct {
 }
 
 // line replays one line, its newline included when it has one. rec, when
-// set, is the line's record, read without encoding/json or standing for a
-// message not decoded (see readLazy).
+// set, stands for a message not decoded (see readLazy); else the line is
+// sniffed, and decoded by encoding/json when that does not read it.
 func (p *replay) line(line []byte, rec *Record) error {
 	l := p.l
 	p.lineNo++
+	if rec == nil && p.lineNo > 1 {
+		rec = sniff(line)
+	}
 	if rec != nil {
-		// A whole line, never the header (readLazy sniffed it).
+		// A whole line, never the header (sniffed).
 		l.apply(rec)
 		p.off += int64(len(line))
 		l.good, l.needNL = p.off, false
@@ -147,6 +150,19 @@ func (p *replay) line(line []byte, rec *Record) error {
 		p.off += int64(len(line))
 		l.good = p.off
 		l.needNL = !complete
+	}
+	return nil
+}
+
+// sniff reads a message or a turn record as the writer lays them out,
+// without encoding/json (they are nearly all of a session's lines); nil
+// for any other line, which encoding/json then reads.
+func sniff(line []byte) *Record {
+	if r, ok := decodeMessage(line); ok {
+		return r
+	}
+	if r, ok := sniffTurn(line); ok {
+		return r
 	}
 	return nil
 }
