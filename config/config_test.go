@@ -241,6 +241,54 @@ func TestUnknownKeysWarn(t *testing.T) {
 	}
 }
 
+// A section named by the start of its name (models.chat for
+// models.chat_model) is ignored, and the warning names the section meant.
+func TestUnknownSectionSuggestsTheOneMeant(t *testing.T) {
+	f := newFixture(t, "models:\n  chat:\n    context_window: 100000000\n", "")
+	cfg, rep, err := f.load(t, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Models.Chat.ContextWindow != 0 {
+		t.Errorf("context_window under an unknown key was applied: %d", cfg.Models.Chat.ContextWindow)
+	}
+	if !hasProblem(rep.Warnings, "models.chat", "unknown key (ignored); did you mean models.chat_model?") {
+		t.Errorf("no section suggested: %v", rep.Warnings)
+	}
+}
+
+// agent.auto_compact: 0 is kept from every layer (0 is off; the default
+// is 85), from a project not trusted too (it widens nothing).
+func TestAutoCompactZeroFromEveryLayer(t *testing.T) {
+	off := "agent:\n  auto_compact: 0\n"
+	extra := filepath.Join(t.TempDir(), "extra.yaml")
+	write(t, extra, off)
+	for _, c := range []struct {
+		name          string
+		user, project string
+		opts          Options
+	}{
+		{"user", off, "", Options{}},
+		{"project, not trusted", "", off, Options{}},
+		{"--config", "", "", Options{File: extra}},
+		{"--config over a user's 90", "agent:\n  auto_compact: 90\n", "", Options{File: extra}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, _, err := newFixture(t, c.user, c.project).load(t, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Agent.AutoCompact != 0 {
+				t.Errorf("agent.auto_compact = %d, want 0", cfg.Agent.AutoCompact)
+			}
+		})
+	}
+	cfg, _, err := newFixture(t, "", "").load(t, Options{})
+	if err != nil || cfg.Agent.AutoCompact != 85 {
+		t.Errorf("the default: %d (%v)", cfg.Agent.AutoCompact, err)
+	}
+}
+
 func TestValidationErrors(t *testing.T) {
 	cases := []struct {
 		name, yaml, key, msg string

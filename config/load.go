@@ -338,7 +338,9 @@ func (l *loader) walk(path, prefix string, m *yaml.Node) {
 			continue
 		}
 		msg := "unknown key (ignored)"
-		if s := l.suggest(key); s != "" {
+		if s := l.suggestSection(key, vn); s != "" {
+			msg += "; did you mean " + s + "?"
+		} else if s := l.suggest(key); s != "" {
 			msg += "; did you mean " + s + "?"
 		}
 		l.warn(Problem{File: path, Line: kn.Line, Key: key, Msg: msg})
@@ -363,6 +365,32 @@ func (l *loader) suggest(key string) string {
 		}
 	}
 	return best
+}
+
+// suggestSection names the section a mapping under an unknown key was
+// likely meant for: the one its name begins ("models.chat" for
+// models.chat_model), whose keys are too far from its own for suggest.
+func (l *loader) suggestSection(key string, vn *yaml.Node) string {
+	if vn.Kind != yaml.MappingNode {
+		return ""
+	}
+	parent, name := "", key
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		parent, name = key[:i+1], key[i+1:]
+	}
+	if len(name) < 3 {
+		return ""
+	}
+	for _, f := range l.fields {
+		rest, ok := strings.CutPrefix(f.key, parent+name+"_")
+		if !ok {
+			continue
+		}
+		if i := strings.IndexByte(rest, '.'); i > 0 {
+			return parent + name + "_" + rest[:i]
+		}
+	}
+	return ""
 }
 
 // set expands variables in v, coerces it to the key's type and records it.
