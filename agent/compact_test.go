@@ -218,6 +218,43 @@ func TestAutoCompactPastTheThreshold(t *testing.T) {
 	}
 }
 
+// agent.auto_compact: 0 turns the pressure off: a conversation far past
+// the window is neither trimmed nor compacted; it is sent as it is (and
+// only the server's saying it is too long would compact it).
+func TestAutoCompactZeroIsOff(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{
+		call("c1", "read_file", `{"path":"big.txt"}`),
+		text("Read it."),
+		text("Two."),
+		text("Three."),
+	}}, ModeYolo, func(o *Options) {
+		o.Config.Models.Chat.ContextWindow = 4000
+		o.Config.Agent.AutoCompact = 0
+	})
+	h.write("big.txt", strings.Repeat("z", 40000))
+	for _, p := range []string{"read big.txt", "two", "three"} {
+		evs := h.run(context.Background(), p, nil)
+		if end := last(evs); end.Err != nil {
+			t.Fatalf("%s: %v", p, end.Err)
+		}
+		if d := ofType(evs, EventCompacted); len(d) != 0 {
+			t.Fatalf("compacted with agent.auto_compact 0: %s", render(evs))
+		}
+	}
+	reqs := h.srv.ChatRequests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4 (no summary asked for)", len(reqs))
+	}
+	for _, m := range reqs[3].Messages {
+		if m.Role == "tool" && (strings.HasPrefix(string(m.Content), "[fawn: ") || !strings.Contains(string(m.Content), strings.Repeat("z", 1000))) {
+			t.Errorf("the old result was trimmed: %.100q", m.Content)
+		}
+	}
+	if n := len(nonSystem(reqs[3])); n != 7 {
+		t.Errorf("the last request has %d messages, want the whole conversation (7)", n)
+	}
+}
+
 // Old tool results are shortened before anything is compacted; the newest
 // two turns are never touched.
 func TestOldToolResultsAreTrimmedFirst(t *testing.T) {

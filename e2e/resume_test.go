@@ -21,10 +21,10 @@ func TestContinueALongSession(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	const last = "LAST-OF-TEN-THOUSAND"
 	writeLongSession(t, home, project, 10000, last)
-	// A window the whole history fits in, and no compaction: the next
+	// No compaction (the history is far past any window): the next
 	// request is the history as it is.
 	conf := filepath.Join(t.TempDir(), "config.yaml")
-	writeFile(t, conf, "models:\n  chat:\n    context_window: 100000000\nagent:\n  auto_compact: 0\n")
+	writeFile(t, conf, "agent:\n  auto_compact: 0\n")
 	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
 	tm.WaitFor(last, "10000 messages")
 
@@ -72,7 +72,7 @@ func TestRewindALongSession(t *testing.T) {
 	const last = "LAST-OF-TEN-THOUSAND"
 	writeLongSession(t, home, project, 10000, last)
 	conf := filepath.Join(t.TempDir(), "config.yaml")
-	writeFile(t, conf, "models:\n  chat:\n    context_window: 100000000\nagent:\n  auto_compact: 0\n")
+	writeFile(t, conf, "agent:\n  auto_compact: 0\n")
 	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
 	tm.WaitFor(last, "10000 messages")
 	tm.prompt("carry on")
