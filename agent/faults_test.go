@@ -525,3 +525,26 @@ func TestStreamsWithoutAFinishReason(t *testing.T) {
 		})
 	}
 }
+
+// models.retry_delay is the first wait before a failed request is sent
+// again (the option, when a caller sets one, wins); it doubles with each
+// attempt, with ±20% jitter.
+func TestRetryDelayFromConfig(t *testing.T) {
+	fail := llmtest.Response{Fault: &llmtest.Fault{Kind: llmtest.ServerError, Status: 503}}
+	h := newHarness(t, llmtest.Script{Responses: []llmtest.Response{fail, fail, text("Back.")}}, ModeAsk,
+		func(o *Options) {
+			o.RetryBaseDelay = 0
+			o.Config.Models.RetryDelay = 40 * time.Millisecond
+		})
+	evs := runChecked(t, h, context.Background(), "hi", nil)
+	retries := ofType(evs, EventRetry)
+	if len(retries) != 2 || answerText(evs) != "Back." {
+		t.Fatalf("want two retries, then the answer:\n%s", render(evs))
+	}
+	for i, e := range retries {
+		base := 40 * time.Millisecond << i
+		if w := e.Retry.Wait; w < base*8/10 || w > base*12/10 {
+			t.Errorf("retry %d waited %s, want %s ±20%%", i+1, w, base)
+		}
+	}
+}

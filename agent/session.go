@@ -49,7 +49,7 @@ type Options struct {
 	// Its transport is wrapped to read the status and Retry-After of errors.
 	HTTPClient *http.Client
 	// RetryBaseDelay is the first wait before retrying a failed request
-	// (default 1s); it doubles with every attempt.
+	// (default models.retry_delay); it doubles with every attempt.
 	RetryBaseDelay time.Duration
 	// DemoChunkDelay is the pause between the demo model's chunks (default
 	// 12ms, so it reads like a model typing; negative: none).
@@ -213,6 +213,9 @@ func NewSession(ctx context.Context, o Options) (*Session, error) {
 	}
 	if s.redact == nil {
 		s.redact = secret.NewRedactor(configKeys(cfg)...)
+	}
+	if s.retryBase <= 0 {
+		s.retryBase = cfg.Models.RetryDelay
 	}
 	if s.retryBase <= 0 {
 		s.retryBase = time.Second

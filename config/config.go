@@ -53,6 +53,9 @@ type Models struct {
 	// FailoverCooldown is how long an endpoint that failed over stays
 	// skipped before fawn tries it again.
 	FailoverCooldown time.Duration `mapstructure:"failover_cooldown" yaml:"failover_cooldown"`
+	// RetryDelay is the first wait before a failed model request is sent
+	// again; it doubles with every attempt.
+	RetryDelay time.Duration `mapstructure:"retry_delay" yaml:"retry_delay"`
 }
 
 // Model configures one model endpoint.

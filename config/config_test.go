@@ -594,7 +594,7 @@ func TestWorktreesDir(t *testing.T) {
 }
 
 // Pools and failover: every entry takes parallel and fallbacks, models
-// takes background and failover_cooldown; a bad parallel is an error
+// takes background, failover_cooldown and retry_delay; a bad parallel is an error
 // naming the entry.
 func TestPoolsAndFallbacks(t *testing.T) {
 	f := newFixture(t, `models:
@@ -608,6 +608,7 @@ func TestPoolsAndFallbacks(t *testing.T) {
       fallbacks: [other]
   background: [spare]
   failover_cooldown: 5s
+  retry_delay: 250ms
 `, "")
 	cfg, _, err := f.load(t, Options{})
 	if err != nil {
@@ -615,7 +616,7 @@ func TestPoolsAndFallbacks(t *testing.T) {
 	}
 	m := cfg.Models
 	if m.Chat.Parallel != 2 || fmt.Sprint(m.Chat.Fallbacks) != "[spare]" || m.Named["spare"].Parallel != 3 ||
-		fmt.Sprint(m.Named["spare"].Fallbacks) != "[other]" || fmt.Sprint(m.Background) != "[spare]" || m.FailoverCooldown != 5*time.Second {
+		fmt.Sprint(m.Named["spare"].Fallbacks) != "[other]" || fmt.Sprint(m.Background) != "[spare]" || m.FailoverCooldown != 5*time.Second || m.RetryDelay != 250*time.Millisecond {
 		t.Errorf("models = %+v", m)
 	}
 	f = newFixture(t, "models:\n  named:\n    x: {model: m, parallel: 0}\n", "")
@@ -623,7 +624,7 @@ func TestPoolsAndFallbacks(t *testing.T) {
 		t.Errorf("parallel 0: error %v", err)
 	}
 	f = newFixture(t, "", "")
-	if cfg, _, err := f.load(t, Options{}); err != nil || cfg.Models.Chat.Parallel != 1 || cfg.Models.FailoverCooldown != time.Minute {
-		t.Errorf("defaults: %v, parallel %d, cooldown %s", err, cfg.Models.Chat.Parallel, cfg.Models.FailoverCooldown)
+	if cfg, _, err := f.load(t, Options{}); err != nil || cfg.Models.Chat.Parallel != 1 || cfg.Models.FailoverCooldown != time.Minute || cfg.Models.RetryDelay != time.Second {
+		t.Errorf("defaults: %v, parallel %d, cooldown %s, retry delay %s", err, cfg.Models.Chat.Parallel, cfg.Models.FailoverCooldown, cfg.Models.RetryDelay)
 	}
 }

@@ -133,6 +133,7 @@ func schema() []field {
 		{key: "models.named", kind: kMap, def: map[string]any{}, check: checkNamedModels},
 		{key: "models.background", kind: kStringList, def: []string{}},
 		{key: "models.failover_cooldown", kind: kDuration, def: 60 * time.Second, check: durationIn(time.Second, 24*time.Hour)},
+		{key: "models.retry_delay", kind: kDuration, def: time.Second, check: durationIn(10*time.Millisecond, time.Minute)},
 		{key: "tools.bash.timeout", kind: kDuration, def: 120 * time.Second, check: durationIn(time.Second, 10*time.Minute)},
 		{key: "tools.bash.scrollback", kind: kInt, def: 10000, check: positive},
 		{key: "tools.mcp_servers", kind: kMap, def: map[string]any{}, check: checkMCP},
