@@ -20,12 +20,12 @@ func TestBackgroundWorkAndFailoverOnScreen(t *testing.T) {
 		{Fault: fail}, {Fault: fail}, {Fault: fail}, {Fault: fail}, {Fault: fail},
 	}})
 	// The note is answered after a pause, so that the status bar shows it.
-	slow := &llmtest.Fault{Kind: llmtest.Stall, Stall: llmtest.Duration(4 * time.Second)}
+	slow := &llmtest.Fault{Kind: llmtest.Stall, Stall: llmtest.Duration(1500 * time.Millisecond)}
 	spare := llmtest.Start(t, llmtest.Script{Loop: true, Responses: []llmtest.Response{{Text: "## Goal\nnoted", Fault: slow}}})
 	rescue := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "Answered by the rescue."}}})
 	conf := filepath.Join(t.TempDir(), "models.yaml")
 	writeFile(t, conf, "models:\n  chat_model:\n    fallbacks: [rescue]\n  named:\n    spare:\n      model: spare\n      base_url: "+spare.URL()+
-		"\n    rescue:\n      model: rescue\n      base_url: "+rescue.URL()+"\n  background: [spare]\n")
+		"\n    rescue:\n      model: rescue\n      base_url: "+rescue.URL()+"\n  background: [spare]\n  retry_delay: 50ms\n")
 	tm := startIDE(t, main, "", "--config", conf)
 	statusHas := func(what, want string) {
 		t.Helper()

@@ -37,6 +37,11 @@ func runHeadless(t *testing.T, srv *llmtest.Server, project string, args ...stri
 	return o.String(), e.String(), cmd.ProcessState.ExitCode()
 }
 
+// fastRetries shortens the waits between the retries of a request to a
+// server that is down (models.retry_delay, 1s by default): the same
+// attempts, without the seconds of waiting.
+const fastRetries = "FAWN_MODELS_RETRY_DELAY=50ms"
+
 func project(t *testing.T) string {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "README.md"), "# Widget\n\nA widget.\n")
@@ -123,7 +128,7 @@ func TestHeadlessDeadServer(t *testing.T) {
 	url := srv.URL()
 	srv.Close()
 	cmd := exec.Command(binary, "-p", "hi", "--base-url", url, t.TempDir())
-	cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "FAWN_HOME="+t.TempDir(), fastRetries)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	_ = cmd.Run()

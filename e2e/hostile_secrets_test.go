@@ -213,7 +213,7 @@ func secretsNoFile(t *testing.T, dir, secret string) {
 func TestHostileSecretsURLPasswordHeadless(t *testing.T) {
 	home := t.TempDir()
 	base := "http://alice:" + secretsURLPass + "@127.0.0.1:1/v1"
-	stdout, errs, code := runFawn(t, home, nil, "--base-url", base, "--model", "m", "-p", "hi", project(t))
+	stdout, errs, code := runFawn(t, home, []string{fastRetries}, "--base-url", base, "--model", "m", "-p", "hi", project(t))
 	if code != 1 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, errs)
 	}
@@ -229,7 +229,7 @@ func TestHostileSecretsURLPasswordHeadless(t *testing.T) {
 // Finding 7e in the IDE: the chat shows the message without the password.
 func TestHostileSecretsURLPasswordIDE(t *testing.T) {
 	base := "http://alice:" + secretsURLPass + "@127.0.0.1:1/v1"
-	tm := Start(t, 200, 42, "", nil, "--base-url", base, "--model", "m")
+	tm := Start(t, 200, 42, "", []string{fastRetries}, "--base-url", base, "--model", "m")
 	tm.WaitFor("Ask fawn")
 	tm.prompt("hi")
 	s := tm.WaitFor("cannot reach the model server")

@@ -15,11 +15,11 @@ import (
 )
 
 // taskTurn is one task's turn: it reads README.md, makes its widget
-// colour, echoes in its shell, then streams an answer slowly, so that
-// both tasks' answers stream at the same time.
-func taskTurn(name, colour string) []llmtest.Response {
+// colour, echoes in its shell, then streams an answer of n words slowly,
+// so that both tasks' answers stream at the same time.
+func taskTurn(name, colour string, n int) []llmtest.Response {
 	var words []string
-	for i := 0; i < 80; i++ {
+	for i := 0; i < n; i++ {
 		words = append(words, fmt.Sprintf("%s%d", strings.ToLower(name), i))
 	}
 	upper := strings.ToUpper(name)
@@ -27,7 +27,7 @@ func taskTurn(name, colour string) []llmtest.Response {
 		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"view","path":"README.md"}`)}},
 		{ToolCalls: []llmtest.ToolCall{call("text_editor", `{"command":"str_replace","path":"README.md","old_str":"A widget.","new_str":"A `+colour+` widget."}`)}},
 		{ToolCalls: []llmtest.ToolCall{call("bash", `{"command":"echo SHELL-`+upper+`-$((6*7))"}`)}},
-		{Text: "STREAM-" + upper + "-START " + strings.Join(words, " ") + " " + upper + "-END", Delay: llmtest.Duration(120 * time.Millisecond)},
+		{Text: "STREAM-" + upper + "-START " + strings.Join(words, " ") + " " + upper + "-END", Delay: llmtest.Duration(40 * time.Millisecond)},
 	}
 }
 
@@ -61,8 +61,11 @@ func TestTwoTasksAtOnceSurviveAKill(t *testing.T) {
 		}
 	}
 	home := t.TempDir()
-	env := []string{"FAWN_HOME=" + home}
-	srv := llmtest.Start(t, llmtest.Script{Responses: append(taskTurn("one", "blue"), taskTurn("two", "red")...)})
+	// Two requests at once, so that the tasks stream side by side; task
+	// two's answer is the longer, so that it still streams after task
+	// one's ends.
+	env := []string{"FAWN_HOME=" + home, "FAWN_MODELS_CHAT_MODEL_PARALLEL=2"}
+	srv := llmtest.Start(t, llmtest.Script{Responses: append(taskTurn("one", "blue", 80), taskTurn("two", "red", 300)...)})
 	args := []string{"--trust", "--base-url", srv.URL(), "--model", "scripted", "--permission-mode", "yolo"}
 
 	tm := Start(t, 200, 50, repo, env, args...)
