@@ -39,6 +39,11 @@ func TestMain(m *testing.M) {
 	// turn it on again (FAWN_SANDBOX_MODE), the others run as they were
 	// written, with commands that ask.
 	os.Setenv("FAWN_SANDBOX_MODE", "off")
+	// A binary built with -race sleeps a second as it exits (GORACE
+	// atexit_sleep_ms, default 1000), for races in goroutines still
+	// running: every fawn a test ends paid it, about 1 s of most tests.
+	// A race found before the exit still prints and exits 66.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	home := ownHome()
 	code := m.Run()
 	os.RemoveAll(home)
