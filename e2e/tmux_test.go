@@ -124,7 +124,7 @@ func Start(t *testing.T, w, h int, project string, env []string, args ...string)
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			alive := false
 			for _, pid := range pids {
-				alive = alive || syscall.Kill(pid, 0) == nil
+				alive = alive || running(pid)
 			}
 			if !alive {
 				break
@@ -132,6 +132,25 @@ func Start(t *testing.T, w, h int, project string, env []string, args ...string)
 		}
 	})
 	return tm
+}
+
+// running says whether pid is a process that has not exited. A zombie
+// has: once kill-server has ended the pane's shell, fawn's zombie waits
+// for init to reap it, which on some machines (an init that reaps now and
+// then) took seconds.
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: kill's answer is all there is
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses.
+	if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) {
+		return b[i+2] != 'Z'
+	}
+	return true
 }
 
 func (tm *Term) tmux(args ...string) string {
