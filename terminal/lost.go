@@ -3,6 +3,7 @@ package terminal
 import (
 	"os"
 	"strconv"
+	"strings"
 )
 
 // A shell that replaced itself (`exec zsh`, `exec bash`) keeps its pid and
@@ -23,15 +24,16 @@ func cmdline(pid int) string {
 // Replaced names the program that replaced the terminal's shell with exec
 // ("zsh"), which has none of fawn's markers: the agent cannot run its
 // commands there. It is "" while fawn's own bash runs (or none does).
+//
+// fawn's bash is the process whose command line holds the arguments fawn
+// started it with (bashArgs; a wrapper script that passes them on keeps
+// them too): nothing needs reading at its first prompt, which a quick
+// `exec sh` typed while bash started could overtake.
 func (t *Terminal) Replaced() string {
 	t.mu.Lock()
 	sh := t.sh
-	var was string
-	if sh != nil {
-		was = sh.cmdline
-	}
 	t.mu.Unlock()
-	if was == "" {
+	if sh == nil {
 		return ""
 	}
 	select {
@@ -39,7 +41,7 @@ func (t *Terminal) Replaced() string {
 		return ""
 	default:
 	}
-	if now := cmdline(sh.pid); now == "" || now == was {
+	if now := cmdline(sh.pid); now == "" || strings.Contains(now, "\x00"+strings.Join(bashArgs(), "\x00")+"\x00") {
 		return ""
 	}
 	if n := processName(sh.pid); n != "" {

@@ -34,3 +34,21 @@ func TestShellReplacedByExecIsNamed(t *testing.T) {
 		t.Fatalf("Run: %v, want a BusyError naming the replacement", err)
 	}
 }
+
+// A shell replaced before fawn has handled its first prompt is still
+// noticed: here the user's rc execs sh from PROMPT_COMMAND, so fawn's first
+// prompt never comes (as when an exec typed while bash started overtakes
+// the prompt's handling on a loaded machine).
+func TestShellReplacedBeforeItsFirstPromptIsNamed(t *testing.T) {
+	term := startTermWithRC(t, "PROMPT_COMMAND='exec sh'\n")
+	deadline := time.Now().Add(20 * time.Second)
+	for term.Replaced() == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("exec sh was not noticed; the screen:\n%s", term.ScreenText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := term.Replaced(); r != "sh" && r != "dash" {
+		t.Fatalf("Replaced() = %q, want sh", r)
+	}
+}

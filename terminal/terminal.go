@@ -149,7 +149,6 @@ type shell struct {
 	status  int
 	started time.Time
 	slow    *time.Timer // notices a shell that is slow to show its prompt
-	cmdline string      // /proc/PID/cmdline of the bash fawn started, as at its first prompt (lost.go)
 }
 
 // Start starts bash in a pty in opts.Dir and returns at once; Run waits for
@@ -295,7 +294,7 @@ func (t *Terminal) launch(dir string) (*shell, error) {
 	// The parent's copy goes once bash has its own (its fd 3, which the
 	// script closes first thing: nothing the shell runs inherits it).
 	defer rc.Close()
-	cmd := exec.Command(t.bash, "--rcfile", "/dev/fd/3", "-i")
+	cmd := exec.Command(t.bash, bashArgs()...)
 	cmd.ExtraFiles = []*os.File{rc}
 	cmd.Args[0] = "bash" // its messages start with argv[0]
 	cmd.Dir = dir
@@ -349,6 +348,10 @@ func (t *Terminal) adopt(sh *shell) {
 	go sh.out.loop(&t.wg, sh.exited)
 	go t.waitLoop(sh)
 }
+
+// bashArgs are the arguments of every bash fawn starts: its rc script
+// from fd 3 (rcFile), interactive. Replaced looks for them.
+func bashArgs() []string { return []string{"--rcfile", "/dev/fd/3", "-i"} }
 
 // rcFile is fawnrc.bash for one shell, as the read end of a pipe that
 // already holds all of it (bash reads an rc file that is not a regular
@@ -477,13 +480,6 @@ func (t *Terminal) onMarker(m marker) {
 		}
 	case markPrompt:
 		t.setState(stateReady)
-		// Whoever draws fawn's first prompt marker is fawn's bash: its
-		// command line is the one a shell exec'd in its place would change
-		// (read here, not at the start, where /proc may not have it yet;
-		// once only, as a marker may be handled after an exec).
-		if t.sh != nil && t.sh.cmdline == "" {
-			t.sh.cmdline = cmdline(t.sh.pid)
-		}
 	case markContinue:
 		t.setState(stateContinued)
 	}
