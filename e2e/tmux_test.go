@@ -43,9 +43,21 @@ func TestMain(m *testing.M) {
 	// atexit_sleep_ms, default 1000), for races in goroutines still
 	// running: every fawn a test ends paid it, about 1 s of most tests.
 	// A race found before the exit still prints and exits 66.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	//
+	// A race a fawn under tmux finds would print onto a screen nobody
+	// reads: each race-built fawn writes its reports to a file of its own
+	// here instead, and any there fails the package.
+	races := filepath.Join(dir, "race")
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0 log_path="+races))
 	home := ownHome()
 	code := m.Run()
+	if found, _ := filepath.Glob(races + ".*"); len(found) > 0 {
+		for _, f := range found {
+			b, _ := os.ReadFile(f)
+			fmt.Printf("e2e: a fawn the tests ran found a data race (%s):\n%s\n", filepath.Base(f), b)
+		}
+		code = 1
+	}
 	os.RemoveAll(home)
 	os.RemoveAll(dir)
 	removeBenchBinaries()
