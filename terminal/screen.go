@@ -602,8 +602,9 @@ func (s *screen) drain() {
 		l.wrapped = sb.Wrapped(i)
 		s.hist.push(l)
 		s.pushed++
-		lines[i] = nil // Clear keeps the array; let the cells go
 	}
+	// Clear keeps the lines' cells for the next lines vt pushes (compact
+	// copied them); between two drains it holds a chunk's lines at most.
 	sb.Clear()
 }
 

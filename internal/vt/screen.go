@@ -409,7 +409,11 @@ func (s *Screen) InsertLine(n int) bool {
 	}
 
 	s.shiftWrapped(y, s.scroll.Max.Y, n)
-	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
+	if s.wholeRows(s.scroll) {
+		s.insertRows(y, n, s.blankCell(), s.scroll)
+	} else {
+		s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
+	}
 	s.work += areaWork(s.scroll)
 
 	return true
@@ -451,7 +455,11 @@ func (s *Screen) DeleteLine(n int) bool {
 	}
 
 	s.shiftWrapped(y, scroll.Max.Y, -n)
-	s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
+	if s.wholeRows(scroll) {
+		s.deleteRows(y, n, s.blankCell(), scroll)
+	} else {
+		s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
+	}
 	s.work += areaWork(scroll)
 
 	return true
