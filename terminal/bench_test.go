@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -167,6 +168,26 @@ func BenchmarkFullScrollback(b *testing.B) {
 		runtime.KeepAlive(scr)
 		scr.close()
 	}
+}
+
+// BenchmarkScreenStream: 100,000 lines of output through the pane's screen
+// (the emulator, its scrollback drained into the history), in the 4 KiB
+// reads the pty gives, with nothing skipped: streaming output's cost
+// without the pty.
+func BenchmarkScreenStream(b *testing.B) {
+	var out bytes.Buffer
+	for n := range 100000 {
+		fmt.Fprintf(&out, "\x1b[32m%06d\x1b[0m building package %d of the tree, all is well\r\n", n, n%977)
+	}
+	p := out.Bytes()
+	for b.Loop() {
+		scr := newScreen(120, 40, 10000, Colors{}, func([]byte) {})
+		for i := 0; i < len(p); i += 4096 {
+			scr.write(p[i:min(i+4096, len(p))])
+		}
+		scr.close()
+	}
+	b.SetBytes(int64(len(p)))
 }
 
 // BenchmarkRunRoundTrip: the cost of one trivial agent command (typed,
