@@ -245,15 +245,9 @@ func (st *Store) Newest() (string, error) {
 
 // Load reads session id without opening it for writing (listing, export).
 func (st *Store) Load(id string) (*Log, error) {
-	if !validID(id) {
-		return nil, fmt.Errorf("%q is not a session ID", id)
-	}
-	f, err := os.Open(st.Path(id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
+	f, err := st.openToRead(id)
 	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	l, err := read(f, st.Path(id))
@@ -267,15 +261,9 @@ func (st *Store) Load(id string) (*Log, error) {
 // entries, Whole the rest): for a chat shown again while its session is
 // open (after a rewind), whose frame should not wait for a whole read.
 func (st *Store) LoadLazy(id string) (*Log, error) {
-	if !validID(id) {
-		return nil, fmt.Errorf("%q is not a session ID", id)
-	}
-	f, err := os.Open(st.Path(id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
+	f, err := st.openToRead(id)
 	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := readAll(f)
@@ -288,6 +276,22 @@ func (st *Store) LoadLazy(id string) (*Log, error) {
 	}
 	l.Info.Path = st.Path(id)
 	return l, nil
+}
+
+// openToRead opens session id's transcript for reading; a missing one is
+// ErrNotFound.
+func (st *Store) openToRead(id string) (*os.File, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("%q is not a session ID", id)
+	}
+	f, err := os.Open(st.Path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	return f, nil
 }
 
 // writeMeta writes a session's summary beside it (best effort: it is only
