@@ -18,15 +18,7 @@ func TestContinueALongSession(t *testing.T) {
 		t.Skip(noTmux)
 	}
 	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "CARRIED-ON"}}})
-	home, project := t.TempDir(), t.TempDir()
-	const last = "LAST-OF-TEN-THOUSAND"
-	writeLongSession(t, home, project, 10000, last)
-	// No compaction (the history is far past any window): the next
-	// request is the history as it is.
-	conf := filepath.Join(t.TempDir(), "config.yaml")
-	writeFile(t, conf, "agent:\n  auto_compact: 0\n")
-	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
-	tm.WaitFor(last, "10000 messages")
+	tm := continueLongSession(t, srv)
 
 	// The top of the chat: the first prompt (the notice that the earlier
 	// messages are being read, until they are).
@@ -43,8 +35,8 @@ func TestContinueALongSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(data)
-	if n := strings.Count(md, "\n## User\n"); n != 2500 || !strings.Contains(md, "step 0: make the parser") || !strings.Contains(md, last) {
-		t.Errorf("the export has %d prompts (want 2500), the first %v, the last answer %v", n, strings.Contains(md, "step 0:"), strings.Contains(md, last))
+	if n := strings.Count(md, "\n## User\n"); n != 2500 || !strings.Contains(md, "step 0: make the parser") || !strings.Contains(md, longLast) {
+		t.Errorf("the export has %d prompts (want 2500), the first %v, the last answer %v", n, strings.Contains(md, "step 0:"), strings.Contains(md, longLast))
 	}
 
 	tm.prompt("carry on")
@@ -54,7 +46,7 @@ func TestContinueALongSession(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	msgs := reqs[0].Messages
-	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != last || string(msgs[10001].Content) != "carry on" {
+	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != longLast || string(msgs[10001].Content) != "carry on" {
 		t.Errorf("the request has %d messages (want the system prompt, 10,000 and the prompt): %q … %q", len(msgs), msgs[1].Content, msgs[len(msgs)-1].Content)
 	}
 }
@@ -68,13 +60,7 @@ func TestRewindALongSession(t *testing.T) {
 		t.Skip(noTmux)
 	}
 	srv := llmtest.Start(t, llmtest.Script{Responses: []llmtest.Response{{Text: "CARRIED-ON"}, {Text: "AGAIN-ANSWERED"}}})
-	home, project := t.TempDir(), t.TempDir()
-	const last = "LAST-OF-TEN-THOUSAND"
-	writeLongSession(t, home, project, 10000, last)
-	conf := filepath.Join(t.TempDir(), "config.yaml")
-	writeFile(t, conf, "agent:\n  auto_compact: 0\n")
-	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
-	tm.WaitFor(last, "10000 messages")
+	tm := continueLongSession(t, srv)
 	tm.prompt("carry on")
 	tm.WaitFor("CARRIED-ON", "idle")
 
@@ -83,7 +69,7 @@ func TestRewindALongSession(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitFor("conversation only")
 	tm.Keys("c")
-	tm.WaitFor("the conversation is back to before “carry on”", last)
+	tm.WaitFor("the conversation is back to before “carry on”", longLast)
 	tm.WaitGone("CARRIED-ON")
 
 	tm.Keys("M-s")
@@ -100,7 +86,25 @@ func TestRewindALongSession(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	msgs := reqs[1].Messages
-	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != last || string(msgs[10001].Content) != "again" {
+	if len(msgs) != 1+10000+1 || !strings.HasPrefix(string(msgs[1].Content), "step 0:") || string(msgs[10000].Content) != longLast || string(msgs[10001].Content) != "again" {
 		t.Errorf("the request after the rewind has %d messages (want the system prompt, 10,000 and the prompt): %q … %q", len(msgs), msgs[1].Content, msgs[len(msgs)-1].Content)
 	}
+}
+
+// longLast is the last answer of the sessions continueLongSession writes.
+const longLast = "LAST-OF-TEN-THOUSAND"
+
+// continueLongSession writes a 10,000-message session ending in longLast and
+// starts fawn on it with --continue against srv, waiting for its end on
+// screen. No compaction (the history is far past any window): the next
+// request is the history as it is.
+func continueLongSession(t *testing.T, srv *llmtest.Server) *Term {
+	t.Helper()
+	home, project := t.TempDir(), t.TempDir()
+	writeLongSession(t, home, project, 10000, longLast)
+	conf := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, conf, "agent:\n  auto_compact: 0\n")
+	tm := Start(t, 120, 40, project, []string{"FAWN_HOME=" + home}, "--base-url", srv.URL(), "--model", "scripted", "--config", conf, "--continue")
+	tm.WaitFor(longLast, "10000 messages")
+	return tm
 }
